@@ -1,0 +1,30 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+/**
+ * What an action may touch while it runs. The session implements it; the executor only uses
+ * this interface, so actions stay testable on any page.
+ */
+export interface ActionContext {
+  readonly context: BrowserContext;
+  /** The page actions address (tab_focus changes it). */
+  activePage(): Page;
+  /** All open tabs in order; `active_page_index` indexes this list. */
+  pages(): Page[];
+  newTab(): Promise<Page>;
+  closeActiveTab(): Promise<void>;
+  focusTab(index: number): Promise<void>;
+  /** `send_msg_to_user` appends here (role "assistant"). */
+  sendMessageToUser(text: string): void;
+  /** `report_infeasible` ends the episode. */
+  reportInfeasible(reason: string): void;
+  /** Throws an ActionError (PermissionError) when navigation to `url` is not allowed. */
+  checkNavigation(url: string): void;
+  /** Per-action timeout for bid actions (BrowserGym: 500 ms). */
+  readonly actionTimeoutMs: number;
+  /** Whether script-evaluating actions are enabled by the operator (off by default). */
+  readonly allowScriptActions: boolean;
+  /** Files `upload_file` may read, resolved by the session (absolute paths), or undefined when uploads are off. */
+  resolveUploadPath(file: string): string;
+  /** Aborts the action when the step deadline passes. */
+  readonly signal: AbortSignal;
+}

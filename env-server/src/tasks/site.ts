@@ -1,0 +1,13 @@
+/**
+ * Task pages live on a virtual origin that the browser context answers from memory (no socket,
+ * no DNS), so a page load costs microseconds and the allowed-origin list starts with this one.
+ */
+export const TASK_ORIGIN = 'http://tasks.gauntlet.test';
+
+export interface SiteAsset {
+  contentType: string;
+  body: string | Uint8Array;
+}
+
+/** Path (starting with `/`) → asset. */
+export type TaskSite = ReadonlyMap<string, SiteAsset>;

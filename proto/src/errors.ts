@@ -1,0 +1,170 @@
+/**
+ * The error hierarchy every service and client shares. `name` is the class name and travels over
+ * the wire with `code`; `fromWire` rebuilds the same class on the other side.
+ */
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'UNKNOWN_TYPE'
+  | 'VALIDATION_ERROR'
+  | 'EXECUTION_ERROR'
+  | 'CAPACITY_REACHED'
+  | 'FACTORY_ERROR'
+  | 'SESSION_ERROR'
+  | 'SESSION_NOT_FOUND'
+  | 'INFRA_ERROR'
+  | 'DEADLINE_EXCEEDED'
+  | 'UNAUTHORIZED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'NOT_FOUND';
+
+export interface WireError {
+  name: string;
+  message: string;
+  code: ErrorCode;
+  details?: Record<string, unknown>;
+}
+
+export class GauntletError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  /** HTTP status this error maps to at the HTTP boundary. */
+  static readonly httpStatus: number = 500;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+
+  get httpStatus(): number {
+    return (this.constructor as typeof GauntletError).httpStatus;
+  }
+
+  toWire(): WireError {
+    return { name: this.name, message: this.message, code: this.code, ...(this.details ? { details: this.details } : {}) };
+  }
+}
+
+/** The request itself is wrong; fix the input and retry. */
+export class ValidationError extends GauntletError {
+  static override readonly httpStatus = 422;
+  constructor(message: string, readonly issues: ValidationIssue[] = []) {
+    super('VALIDATION_ERROR', message, issues.length ? { errors: issues } : undefined);
+  }
+}
+
+export interface ValidationIssue {
+  /** Path into the request, e.g. ["body", "seed"]. */
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+}
+
+export class InvalidJsonError extends GauntletError {
+  static override readonly httpStatus = 400;
+  constructor(message: string) {
+    super('INVALID_JSON', message);
+  }
+}
+
+export class UnknownTypeError extends GauntletError {
+  static override readonly httpStatus = 400;
+  constructor(type: unknown) {
+    super('UNKNOWN_TYPE', `Unknown message type: ${JSON.stringify(type)}`);
+  }
+}
+
+/** The server is full: retry later or raise MAX_CONCURRENT_ENVS. */
+export class CapacityError extends GauntletError {
+  static override readonly httpStatus = 503;
+  constructor(active: number, max: number) {
+    super('CAPACITY_REACHED', `Server at capacity: ${active}/${max} sessions in use`, { active_sessions: active, max_sessions: max });
+  }
+}
+
+export class SessionNotFoundError extends GauntletError {
+  static override readonly httpStatus = 404;
+  constructor(sessionId: string) {
+    super('SESSION_NOT_FOUND', `No session ${JSON.stringify(sessionId)} (closed, reaped after idling, or never opened)`);
+  }
+}
+
+/** The session cannot go on (closed or broken); open a new one. */
+export class SessionError extends GauntletError {
+  static override readonly httpStatus = 409;
+  constructor(message: string) {
+    super('SESSION_ERROR', message);
+  }
+}
+
+/** Infrastructure failed (browser crashed, env unreachable): not the agent's fault, never a reward. */
+export class InfraError extends GauntletError {
+  static override readonly httpStatus = 503;
+  constructor(message: string) {
+    super('INFRA_ERROR', message);
+  }
+}
+
+export class FactoryError extends GauntletError {
+  static override readonly httpStatus = 500;
+  constructor(message: string) {
+    super('FACTORY_ERROR', message);
+  }
+}
+
+export class ExecutionError extends GauntletError {
+  static override readonly httpStatus = 500;
+  constructor(message: string) {
+    super('EXECUTION_ERROR', message);
+  }
+}
+
+export class DeadlineExceededError extends GauntletError {
+  static override readonly httpStatus = 504;
+  constructor(message: string) {
+    super('DEADLINE_EXCEEDED', message);
+  }
+}
+
+export class UnauthorizedError extends GauntletError {
+  static override readonly httpStatus = 401;
+  constructor() {
+    super('UNAUTHORIZED', 'Missing or wrong bearer token (send "Authorization: Bearer <token>")');
+  }
+}
+
+export class PayloadTooLargeError extends GauntletError {
+  static override readonly httpStatus = 413;
+  constructor(limitBytes: number) {
+    super('PAYLOAD_TOO_LARGE', `Request larger than the ${limitBytes}-byte limit`);
+  }
+}
+
+export class NotFoundError extends GauntletError {
+  static override readonly httpStatus = 404;
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+const byName: Record<string, new (...args: never[]) => GauntletError> = {
+  ValidationError, InvalidJsonError, UnknownTypeError, CapacityError, SessionNotFoundError, SessionError,
+  InfraError, FactoryError, ExecutionError, DeadlineExceededError, UnauthorizedError, PayloadTooLargeError, NotFoundError,
+};
+
+/** Rebuilds a typed error from its wire form; unknown names become a plain GauntletError. */
+export function errorFromWire(wire: WireError): GauntletError {
+  const Known = byName[wire.name];
+  const error: GauntletError = Known
+    ? Object.create(Known.prototype)
+    : Object.create(GauntletError.prototype);
+  Object.assign(error, { name: wire.name, message: wire.message, code: wire.code, details: wire.details });
+  Object.defineProperty(error, 'stack', { value: `${wire.name}: ${wire.message}`, enumerable: false });
+  return error;
+}
+
+export function isGauntletError(value: unknown): value is GauntletError {
+  return value instanceof GauntletError;
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { Action } from './action.js';
+import { ObservationOptions } from './observation.js';
+
+/**
+ * Reset arguments. OpenEnv drops unknown keys silently, so extras are stripped, not rejected.
+ * Gauntlet extensions: `observation` (parts to compute), `options` (task-specific, e.g. start_step).
+ */
+export const ResetRequest = z
+  .object({
+    seed: z.number().int().min(0).optional(),
+    episode_id: z.string().max(255).optional(),
+    task_name: z.string().min(1).optional(),
+    observation: ObservationOptions.partial().optional(),
+    options: z.record(z.string(), z.unknown()).optional(),
+    /** Stateful HTTP sessions: which session to reset (omit for the default HTTP session). */
+    session_id: z.string().optional(),
+  })
+  .strip();
+export type ResetRequest = z.infer<typeof ResetRequest>;
+
+export const StepRequest = z
+  .object({
+    action: Action,
+    timeout_s: z.number().positive().max(600).optional(),
+    request_id: z.string().optional(),
+    session_id: z.string().optional(),
+  })
+  .strict();
+export type StepRequest = z.infer<typeof StepRequest>;

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { ResetRequest } from './requests.js';
+
+/** Client → server frames on `/ws` (OpenEnv protocol): one reply per request, in order. */
+export const WsResetFrame = z.object({ type: z.literal('reset'), data: ResetRequest.default({}) }).strict();
+export const WsStepFrame = z.object({ type: z.literal('step'), data: z.record(z.string(), z.unknown()) }).strict();
+export const WsStateFrame = z.object({ type: z.literal('state'), data: z.unknown().optional() }).strict();
+export const WsCloseFrame = z.object({ type: z.literal('close'), data: z.unknown().optional() }).strict();
+export const WsMcpFrame = z.object({ type: z.literal('mcp'), data: z.unknown() }).strict();
+
+export const WsClientFrame = z.discriminatedUnion('type', [WsResetFrame, WsStepFrame, WsStateFrame, WsCloseFrame, WsMcpFrame]);
+export type WsClientFrame = z.infer<typeof WsClientFrame>;
+export const wsClientFrameTypes = ['reset', 'step', 'state', 'close', 'mcp'] as const;
+
+/** Server → client frames. */
+export type WsServerFrame =
+  | { type: 'observation'; data: unknown }
+  | { type: 'state'; data: unknown }
+  | { type: 'mcp'; data: unknown }
+  | { type: 'error'; data: { message: string; code: string; [extra: string]: unknown } };

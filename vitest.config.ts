@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// One run covers every workspace. Integration tests drive real Chromium / Redis / onnxruntime,
+// so they get generous timeouts; files run in parallel across the 2 cores by default.
+export default defineConfig({
+  test: {
+    include: ['{proto,env-server,rollout-worker,trainer}/{src,test}/**/*.test.ts', 'scripts/**/*.test.mjs'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    reporters: ['default'],
+  },
+});
