@@ -1,0 +1,48 @@
+import { pyRepr } from './bindRepr.js';
+import { ACTIONS } from './catalogActions.js';
+import type { Literal } from './types.js';
+
+export { ACTIONS };
+export { DEFAULT_SUBSETS, PRESETS, SUBSETS, resolveSubsets } from './catalogSubsets.js';
+
+export type ParamKind = 'string' | 'number' | 'int' | 'bool' | 'list' | 'string_or_list' | 'any';
+export type SubsetName = 'noop' | 'chat' | 'infeas' | 'bid' | 'coord' | 'nav' | 'tab';
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly kind: ParamKind;
+  /** Present exactly when the parameter is optional. */
+  readonly default?: Literal;
+  /** Allowed values: of the value itself for 'string', of every item for 'list'. */
+  readonly allowed?: readonly string[];
+  /** An element id: a non-string gets BrowserGym's own `expected a string, got …`. */
+  readonly bid?: boolean;
+}
+
+export interface ActionSpec {
+  readonly name: string;
+  readonly params: readonly ParamSpec[];
+  /** Usually one; `scroll` is in both 'bid' and 'coord', as in BrowserGym. */
+  readonly subsets: readonly SubsetName[];
+  /** One line for prompts and docs. */
+  readonly description: string;
+  /** Calls that must parse and bind, shown to models in prompts. */
+  readonly examples: readonly string[];
+  /**
+   * Whether executing it evaluates script in the page, which operators may switch off
+   * (ActionContext.allowScriptActions). No BrowserGym action does: all are Playwright input.
+   */
+  readonly needsScript: boolean;
+}
+
+const BY_NAME: ReadonlyMap<string, ActionSpec> = new Map(ACTIONS.map((spec) => [spec.name, spec]));
+
+export function findAction(name: string): ActionSpec | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The Python signature, e.g. `click(bid, button='left', modifiers=[])`, for prompts. */
+export function formatSignature(spec: ActionSpec): string {
+  const params = spec.params.map((p) => (p.default === undefined ? p.name : `${p.name}=${pyRepr(p.default)}`));
+  return `${spec.name}(${params.join(', ')})`;
+}
