@@ -1,0 +1,39 @@
+import { errors } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Diagnosis } from './diagnose.js';
+import { isPlaywrightError, toActionError } from './execute-errors.js';
+import { ActionError } from './types.js';
+
+const timeout = new errors.TimeoutError('locator.click: Timeout 500ms exceeded.\nCall log:\n  \u001b[2m- waiting for locator\u001b[22m');
+const covered: Diagnosis = { kind: 'covered', message: 'element with bid "7" is covered by div#x', invalidRequest: false, blocksForce: true };
+
+describe('toActionError', () => {
+  it('keeps Playwright\'s first line only, after the diagnosis, as a TimeoutError', () => {
+    expect(toActionError(timeout, covered).display).toBe('TimeoutError: element with bid "7" is covered by div#x; locator.click: Timeout 500ms exceeded.');
+    expect(toActionError(timeout).display).toBe('TimeoutError: locator.click: Timeout 500ms exceeded.');
+  });
+
+  it('turns a request the element cannot serve into a plain ValueError', () => {
+    const missing: Diagnosis = { kind: 'missing', message: 'Could not find element with bid "9"', invalidRequest: true, blocksForce: true };
+    expect(toActionError(timeout, missing).display).toBe('ValueError: Could not find element with bid "9"');
+  });
+
+  it('reports other Playwright failures as Error', () => {
+    expect(toActionError(new Error('keyboard.press: Unknown key: "Foo"')).display).toBe('Error: keyboard.press: Unknown key: "Foo"');
+  });
+
+  it('passes an ActionError through', () => {
+    const original = new ActionError('PermissionError', 'no');
+    expect(toActionError(original)).toBe(original);
+  });
+});
+
+describe('isPlaywrightError', () => {
+  it('tells Playwright failures from our own bugs and from abort reasons', () => {
+    expect(isPlaywrightError(timeout)).toBe(true);
+    expect(isPlaywrightError(new Error('page.goto: net::ERR_NAME_NOT_RESOLVED at http://x/'))).toBe(true);
+    expect(isPlaywrightError(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(false);
+    expect(isPlaywrightError(new Error('step deadline passed'))).toBe(false);
+    expect(isPlaywrightError(new DOMException('signal timed out', 'TimeoutError'))).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+import type { ActionContext } from './context.js';
+import { isPlaywrightError, toActionError } from './execute-errors.js';
+import { HANDLERS } from './handlers/index.js';
+import { settleAfterAction, watchNavigations } from './settle.js';
+import { ActionError, type BoundAction } from './types.js';
+
+/**
+ * Runs one bound action on the session's pages, then lets the page settle on what it triggered.
+ * Failures the agent caused or can act on are thrown as ActionError (its `display` is
+ * `last_action_error`); an aborted `ctx.signal` rejects with its reason; anything else is an
+ * infrastructure fault and propagates unchanged.
+ */
+export async function executeAction(action: BoundAction, ctx: ActionContext): Promise<void> {
+  ctx.signal.throwIfAborted();
+  const handler = HANDLERS.get(action.name);
+  if (!handler) throw new ActionError('NameError', `Invalid action type '${action.name}'.`);
+  // Watch from before the action: a click's navigation request may fire before the click returns.
+  const watch = handler.touchesPage ? watchNavigations(ctx.context) : undefined;
+  try {
+    await handler.run(action.params, ctx);
+    if (watch) await settleAfterAction(ctx.activePage(), { watch, signal: ctx.signal });
+  } catch (error) {
+    if (ctx.signal.aborted && error === ctx.signal.reason) throw error;
+    throw isPlaywrightError(error) ? toActionError(error) : error;
+  } finally {
+    watch?.dispose();
+  }
+}
+
+/** Runs `actions` in order; the first failure aborts the rest and is rethrown (BrowserGym's multi-action semantics). */
+export async function executeActions(actions: readonly BoundAction[], ctx: ActionContext): Promise<void> {
+  for (const action of actions) await executeAction(action, ctx);
+}

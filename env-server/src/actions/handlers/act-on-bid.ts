@@ -1,0 +1,51 @@
+import type { Locator } from 'playwright-core';
+import type { ActionContext } from '../context.js';
+import { diagnose, type BidActionName, type Diagnosis } from '../diagnose.js';
+import { isPlaywrightError, isPlaywrightTimeout, toActionError } from '../execute-errors.js';
+import { locateBid } from '../locate.js';
+
+export interface AttemptOptions {
+  timeout: number;
+  force: boolean;
+}
+
+export interface BidAct {
+  bid: string;
+  action: BidActionName;
+  /** The Playwright call; `force` is true only on the retry. */
+  run(target: Locator, options: AttemptOptions): Promise<unknown>;
+  /** BrowserGym retries click, dblclick, hover, fill and select_option with force after a timeout. */
+  forceRetry?: boolean;
+  /** select_option's wanted values, so a missing option can be named. */
+  wanted?: string[];
+  /** A second chance after a failure, given its diagnosis (fill on a <select>); true when it handled the action. */
+  recover?(diagnosis: Diagnosis): Promise<boolean>;
+}
+
+/**
+ * Runs a bid action the fast way: Playwright's own actionability checks under the short
+ * per-action timeout, nothing before it. Only when Playwright fails does one in-page diagnosis
+ * say why; a force retry (BrowserGym's behaviour) runs only when the diagnosis does not show
+ * that forcing would act on a different element or on a control no user could operate.
+ */
+export async function actOnBid(ctx: ActionContext, act: BidAct): Promise<void> {
+  const target = locateBid(ctx.activePage(), act.bid);
+  const timeout = ctx.actionTimeoutMs;
+  let first: unknown;
+  try {
+    await act.run(target, { timeout, force: false });
+    return;
+  } catch (error) {
+    first = error;
+  }
+  if (!isPlaywrightError(first)) throw first;
+  const diagnosis = await diagnose(target, { bid: act.bid, action: act.action, wanted: act.wanted });
+  if (diagnosis && act.recover && (await act.recover(diagnosis))) return;
+  if (!act.forceRetry || !isPlaywrightTimeout(first) || diagnosis?.blocksForce) throw toActionError(first, diagnosis);
+  ctx.signal.throwIfAborted();
+  try {
+    await act.run(target, { timeout, force: true });
+  } catch (second) {
+    throw isPlaywrightError(second) ? toActionError(second, diagnosis) : second;
+  }
+}

@@ -1,0 +1,85 @@
+import type { Frame, Page } from 'playwright-core';
+import { nextNavigationActivity, type NavigationWatch } from './settle-watch.js';
+import { unlessAborted, within } from './settle-waits.js';
+
+export { watchNavigations, type NavigationWatch } from './settle-watch.js';
+
+/** BrowserGym sleeps 0.5 s and then waits for DOMContentLoaded; we wait only for what the action started, this long at most. */
+export const NAVIGATION_SETTLE_MS = 2000;
+/** One animation frame normally takes ~16 ms; a page busy in a long task must not hold the step longer than this. */
+const FRAME_FLUSH_MS = 250;
+
+export interface SettleOptions {
+  /** Navigations the action started (watchNavigations, begun before the action). */
+  watch?: NavigationWatch;
+  /** The step deadline: aborting rejects with its reason. */
+  signal?: AbortSignal;
+  /** Longest wait for started navigations to reach DOMContentLoaded (default NAVIGATION_SETTLE_MS). */
+  navigationBudgetMs?: number;
+}
+
+/**
+ * Lets the page finish what an action triggered before it is observed: one animation-frame round
+ * trip (event handlers, microtasks and the next render ran; a script-initiated navigation has had
+ * its chance to start), then DOMContentLoaded of every navigation the action started, bounded. A
+ * slow page is not an action error: when the budget runs out the observation shows the page as it is.
+ */
+export async function settleAfterAction(page: Page, options: SettleOptions = {}): Promise<void> {
+  const { watch, signal } = options;
+  const deadline = Date.now() + (options.navigationBudgetMs ?? NAVIGATION_SETTLE_MS);
+  const navigating = await unlessAborted(within(flushAnimationFrame(page), FRAME_FLUSH_MS), signal);
+  if (!watch) return;
+  if (navigating && watch.started.size === 0) {
+    // The page began navigating during the flush but its request has not reached us yet.
+    const activity = nextNavigationActivity(page);
+    try {
+      await unlessAborted(within(activity.happened, deadline - Date.now()), signal);
+    } finally {
+      activity.stop();
+    }
+  }
+  const settled = new Set<Frame>();
+  // A navigation may start another (redirect, popup loading): loop until none is left unvisited.
+  for (let pending = unvisited(watch, settled); pending.length > 0; pending = unvisited(watch, settled)) {
+    for (const [frame, ended] of pending) {
+      settled.add(frame);
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await unlessAborted(within(ended, left), signal);
+      if (frame.isDetached() || frame.page().isClosed()) continue;
+      const loaded = frame.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) });
+      await unlessAborted(loaded.catch(() => undefined), signal);
+    }
+  }
+}
+
+function unvisited(watch: NavigationWatch, settled: Set<Frame>) {
+  return [...watch.started].filter(([frame]) => !settled.has(frame));
+}
+
+/**
+ * Resolves after the page's next animation frame and the tasks queued before it (a click
+ * handler's `setTimeout(…, 0)`), saying whether the page started a cross-document navigation
+ * meanwhile (Navigation API `navigate` event). The timeout covers background tabs, where
+ * frames do not run.
+ */
+async function flushAnimationFrame(page: Page): Promise<boolean> {
+  if (page.isClosed()) return false;
+  return page
+    .evaluate(() => new Promise<boolean>((resolve) => {
+      let navigating = false;
+      const history = (window as { navigation?: EventTarget }).navigation;
+      const onNavigate = (event: Event) => {
+        navigating ||= !(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument;
+      };
+      const done = () => {
+        history?.removeEventListener('navigate', onNavigate);
+        resolve(navigating);
+      };
+      history?.addEventListener('navigate', onNavigate);
+      requestAnimationFrame(() => setTimeout(done, 0));
+      setTimeout(done, 100);
+    }))
+    // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
+    .catch(() => false);
+}

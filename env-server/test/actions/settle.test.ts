@@ -1,0 +1,89 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle.js';
+import { launchTestBrowser } from '../support/browser.js';
+import { FakeContext } from './fake-context.js';
+import { serveFixtures, type FixtureServer } from './fixture-server.js';
+
+let browser: Browser;
+let server: FixtureServer;
+let ctx: FakeContext;
+let page: Page;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([launchTestBrowser(), serveFixtures()]);
+});
+afterAll(async () => {
+  await Promise.all([browser.close(), server.close()]);
+});
+beforeEach(async () => {
+  ctx = await FakeContext.open(browser, { allowedOrigins: [server.origin] });
+  page = ctx.activePage();
+  await page.goto(server.url('one.html'));
+});
+afterEach(async () => {
+  await ctx.close();
+});
+
+/** True when the page's current document has been parsed (DOMContentLoaded has fired or is firing). */
+const parsed = (p: Page) => p.evaluate(() => document.readyState !== 'loading');
+
+describe('settling after an action', () => {
+  it('waits for a navigation the click started, past the 500 ms action timeout, without clicking twice', async () => {
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await ctx.run('click', { bid: '1' });
+    expect(await page.title()).toBe('Two');
+    expect(await parsed(page)).toBe(true);
+    expect(requests.filter((u) => u.includes('two.html'))).toHaveLength(1);
+  });
+
+  it('waits for a navigation a script starts just after the click', async () => {
+    await ctx.run('click', { bid: '2' });
+    expect(page.url()).toBe(server.url('two.html?delay=300'));
+    expect(await page.title()).toBe('Two');
+  });
+
+  it('waits for a form submitted by pressing Enter', async () => {
+    await ctx.run('fill', { bid: '5', value: 'cats' });
+    await ctx.run('press', { bid: '5', key_comb: 'Enter' });
+    expect(page.url()).toBe(server.url('two.html?q=cats'));
+    expect(await page.title()).toBe('Two');
+  });
+
+  it('waits for a tab the click opened to load', async () => {
+    const opened = ctx.context.waitForEvent('page');
+    await ctx.run('click', { bid: '3' });
+    const popup = await opened;
+    expect(popup.url()).toBe(server.url('two.html?delay=200'));
+    expect(await parsed(popup)).toBe(true);
+  });
+
+  it('gives up on a server that never answers after its budget, without an error', async () => {
+    const started = Date.now();
+    await ctx.run('click', { bid: '4' });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(NAVIGATION_SETTLE_MS - 50);
+    expect(took).toBeLessThan(NAVIGATION_SETTLE_MS + 1500);
+    expect(page.url()).toBe(server.url('one.html')); // still the committed document
+  });
+
+  it('costs one animation frame when the action started nothing', async () => {
+    const watch = watchNavigations(ctx.context);
+    const started = performance.now();
+    await settleAfterAction(page, { watch });
+    watch.dispose();
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it('stops at once when the step deadline aborts it', async () => {
+    const watch = watchNavigations(ctx.context);
+    await page.locator('[bid="4"]').click({ noWaitAfter: true });
+    const controller = new AbortController();
+    const settling = settleAfterAction(page, { watch, signal: controller.signal });
+    const reason = new Error('step deadline');
+    controller.abort(reason);
+    await expect(settling).rejects.toBe(reason);
+    watch.dispose();
+  });
+});
