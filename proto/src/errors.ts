@@ -86,8 +86,8 @@ export class CapacityError extends GauntletError {
 
 export class SessionNotFoundError extends GauntletError {
   static override readonly httpStatus = 404;
-  constructor(sessionId: string) {
-    super('SESSION_NOT_FOUND', `No session ${JSON.stringify(sessionId)} (closed, reaped after idling, or never opened)`);
+  constructor(sessionId: string, message?: string) {
+    super('SESSION_NOT_FOUND', message ?? `No session ${JSON.stringify(sessionId)} (closed, reaped after idling, or never opened)`);
   }
 }
 

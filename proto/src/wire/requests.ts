@@ -13,6 +13,15 @@ export const ResetRequest = z
     task_name: z.string().min(1).optional(),
     observation: ObservationOptions.partial().optional(),
     options: z.record(z.string(), z.unknown()).optional(),
+    /** Which actions the agent may use and how they are parsed (BrowserGym's HighLevelActionSet). */
+    action_set: z
+      .object({
+        subsets: z.array(z.string()).min(1).optional(),
+        strict: z.boolean().optional(),
+        multi_action: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     /** Stateful HTTP sessions: which session to reset (omit for the default HTTP session). */
     session_id: z.string().optional(),
   })

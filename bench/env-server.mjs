@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// env-server benchmark: reset/step latency, throughput at 1/4/8/16 sessions, new-session latency,
+// memory per extra session, and a same-run baseline of raw Playwright doing the same click +
+// accessibility snapshot. Prints one JSON document. Run `npm run build` first.
+// Usage: node bench/env-server.mjs [--steps N] [--quick]
+import { readFileSync, readdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
+import { CHROMIUM_FLAGS, findChromium } from '../env-server/dist/browser/executable.js';
+import { TASK_ORIGIN } from '../env-server/dist/tasks/site.js';
+
+const { values } = parseArgs({ options: { steps: { type: 'string', default: '200' }, quick: { type: 'boolean', default: false } } });
+const STEPS = values.quick ? 40 : Number(values.steps);
+const TASK = 'enter-text';
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+const pct = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return +sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(2);
+};
+const summary = (xs) => ({ p50_ms: pct(xs, 50), p95_ms: pct(xs, 95), n: xs.length });
+
+/** The bid of the task's textbox (a click there never ends the episode). */
+const textboxBid = (obs) => /\[(\w+)\] textbox/.exec(obs.axtree_txt)?.[1];
+const OBS = { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none' };
+
+async function stepLoop(service, session, count, onStep) {
+  let result = await service.reset(session, { task_name: TASK, seed: 1, observation: OBS });
+  for (let i = 0; i < count; i += 1) {
+    if (result.done) result = await service.reset(session, { task_name: TASK, seed: i, observation: OBS });
+    const t = performance.now();
+    result = await service.step(session, { action: { action_str: `click('${textboxBid(result.observation)}')` } });
+    onStep?.(performance.now() - t);
+    if (result.observation.last_action_error) throw new Error(result.observation.error);
+  }
+}
+
+function processTreeRssBytes(rootPid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch { /* process exited */ }
+  }
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    try {
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (rss) total += Number(rss[1]) * 1024;
+    } catch { /* gone */ }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+async function benchEnv() {
+  const service = new EnvService({ ...structuredClone(DEFAULTS), maxSessions: 40, warmContexts: 2, idleTtlMs: 0 });
+  await service.start();
+  const out = {};
+
+  log('reset latency');
+  const session = await service.openSession('inproc');
+  await service.reset(session, { task_name: TASK, seed: 0, observation: OBS });
+  const resets = [];
+  for (let i = 0; i < STEPS / 2; i += 1) {
+    const t = performance.now();
+    await service.reset(session, { task_name: TASK, seed: i, observation: OBS });
+    resets.push(performance.now() - t);
+  }
+  out.reset = summary(resets);
+
+  log('step latency (click + AXTree, no screenshot)');
+  const steps = [];
+  await stepLoop(service, session, STEPS, (ms) => steps.push(ms));
+  out.step = summary(steps);
+  const withAll = [];
+  await service.reset(session, { task_name: TASK, seed: 1, observation: { ...OBS, pruned_html: true, extra_properties: true } });
+  let r = await service.reset(session, { task_name: TASK, seed: 1, observation: { ...OBS, pruned_html: true, extra_properties: true } });
+  for (let i = 0; i < STEPS / 4; i += 1) {
+    if (r.done) r = await service.reset(session, { task_name: TASK, seed: i, observation: { ...OBS, pruned_html: true, extra_properties: true } });
+    const t = performance.now();
+    r = await service.step(session, { action: { action_str: `click('${textboxBid(r.observation)}')` } });
+    withAll.push(performance.now() - t);
+  }
+  out.step_full_observation = summary(withAll);
+  await service.close(session, 'client');
+
+  out.throughput_steps_per_s = {};
+  for (const n of [1, 4, 8, 16]) {
+    log(`throughput with ${n} sessions`);
+    const sessions = await Promise.all(Array.from({ length: n }, () => service.openSession('inproc')));
+    const perSession = Math.max(10, Math.floor((STEPS * 2) / n));
+    const t = performance.now();
+    await Promise.all(sessions.map((s) => stepLoop(service, s, perSession)));
+    const seconds = (performance.now() - t) / 1000;
+    out.throughput_steps_per_s[n] = +((n * perSession) / seconds).toFixed(1);
+    await Promise.all(sessions.map((s) => service.close(s, 'client')));
+  }
+
+  log('new-session latency');
+  const opens = [];
+  for (let i = 0; i < 10; i += 1) {
+    const t = performance.now();
+    const s = await service.openSession('inproc');
+    opens.push(performance.now() - t);
+    await service.close(s, 'client');
+    // Let the pool refill so each open measures the warm path a real client sees between episodes.
+    await service.pool.start();
+  }
+  out.new_session = summary(opens);
+
+  log('memory per extra session');
+  const pid = service.pool.browserPid();
+  const base = await Promise.all(Array.from({ length: 2 }, () => service.openSession('inproc')));
+  for (const s of base) await service.reset(s, { task_name: TASK, seed: 1, observation: OBS });
+  const before = processTreeRssBytes(pid) + process.memoryUsage().rss;
+  const extra = await Promise.all(Array.from({ length: 10 }, () => service.openSession('inproc')));
+  for (const s of extra) await service.reset(s, { task_name: TASK, seed: 1, observation: OBS });
+  const after = processTreeRssBytes(pid) + process.memoryUsage().rss;
+  out.memory_per_extra_session_mb = +((after - before) / 10 / 2 ** 20).toFixed(1);
+  await service.shutdown();
+  return out;
+}
+
+/** Raw Playwright on the same task page (served the same way), clicking the same textbox. */
+async function benchBaseline(site) {
+  const browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_FLAGS });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  await context.route(`${TASK_ORIGIN}/**`, (route) => {
+    const asset = site.get(new URL(route.request().url()).pathname);
+    return route.fulfill({ body: Buffer.from(asset.body), contentType: asset.contentType });
+  });
+  const page = await context.newPage();
+  await page.goto(`${TASK_ORIGIN}/miniwob/${TASK}.html`);
+  await page.evaluate((seed) => window.gauntletTask.reset(seed), 1);
+  const textbox = page.getByRole('textbox').first();
+  const times = [];
+  for (let i = 0; i < STEPS; i += 1) {
+    const t = performance.now();
+    await textbox.click();
+    await page.locator('body').ariaSnapshot();
+    times.push(performance.now() - t);
+  }
+  await browser.close();
+  return summary(times);
+}
+
+const env = await benchEnv();
+log('baseline: raw Playwright click + aria snapshot');
+const { miniwobSite } = await import('../env-server/dist/tasks/miniwob/index.js');
+const baseline = await benchBaseline(miniwobSite);
+const result = {
+  machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+  task: TASK,
+  ...env,
+  baseline_raw_playwright_step: baseline,
+  step_overhead_ratio_p50: +(env.step.p50_ms / baseline.p50_ms).toFixed(2),
+  targets: { reset_p50_ms: 30, step_p50_ms: 25, steps_per_s_8_sessions: 100, new_session_ms: 150, memory_per_session_mb: 40 },
+  task_origin: TASK_ORIGIN,
+};
+process.stdout.write(JSON.stringify(result, null, 2) + '\n');

@@ -1,0 +1,161 @@
+import { EventEmitter } from 'node:events';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS, findChromium } from './executable.js';
+import { childPids } from './process.js';
+import { installSiteRoutes, type OriginPolicy } from './routes.js';
+import type { TaskSite } from '../tasks/site.js';
+
+export interface PoolOptions {
+  headless: boolean;
+  viewport: { width: number; height: number };
+  /** Contexts kept ready so a new session costs one hand-over, not a context launch. */
+  warm: number;
+  pageTimeoutMs: number;
+  site: TaskSite;
+  origins: OriginPolicy;
+  executablePath?: string;
+}
+
+/** A browser context + first page handed to one session; `generation` names the browser it lives in. */
+export interface ContextLease {
+  context: BrowserContext;
+  page: Page;
+  generation: number;
+}
+
+/**
+ * One Chromium process hosts every session's context. When the process dies, the pool emits
+ * `browser-lost` (sessions on that generation turn into infra errors) and relaunches on the next
+ * acquire, so the server never needs a restart.
+ */
+export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: number]; restart: [] }> {
+  private browser: Browser | undefined;
+  private launching: Promise<Browser> | undefined;
+  private generation = 0;
+  private warm: ContextLease[] = [];
+  private refilling: Promise<void> | undefined;
+  private closed = false;
+  private pid: number | undefined;
+  restarts = 0;
+
+  constructor(private readonly options: PoolOptions) {
+    super();
+  }
+
+  get currentGeneration(): number {
+    return this.generation;
+  }
+
+  /** Launches the browser and fills the warm pool. */
+  async start(): Promise<void> {
+    await this.ensureBrowser();
+    await this.refill();
+  }
+
+  async acquire(): Promise<ContextLease> {
+    if (this.closed) throw new Error('browser pool is closed');
+    const ready = this.takeWarm();
+    if (ready) {
+      void this.refillInBackground();
+      return ready;
+    }
+    const lease = await this.createLease();
+    void this.refillInBackground();
+    return lease;
+  }
+
+  /** Closes a session's context; failures of an already-dead browser are expected and ignored. */
+  async release(lease: ContextLease): Promise<void> {
+    await lease.context.close().catch(() => undefined);
+  }
+
+  isAlive(generation: number): boolean {
+    return generation === this.generation && this.browser?.isConnected() === true;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const warm = this.warm.splice(0);
+    await Promise.all(warm.map((lease) => lease.context.close().catch(() => undefined)));
+    const browser = this.browser;
+    this.browser = undefined;
+    await browser?.close().catch(() => undefined);
+  }
+
+  /** The browser's OS process id, when it could be told (tests kill it to simulate a crash). */
+  browserPid(): number | undefined {
+    return this.pid;
+  }
+
+  private takeWarm(): ContextLease | undefined {
+    while (this.warm.length > 0) {
+      const lease = this.warm.shift()!;
+      if (this.isAlive(lease.generation) && !lease.page.isClosed()) return lease;
+    }
+    return undefined;
+  }
+
+  private async refillInBackground(): Promise<void> {
+    try {
+      await this.refill();
+    } catch {
+      // A failed refill only costs the next session a cold start; acquire() reports real failures.
+    }
+  }
+
+  private refill(): Promise<void> {
+    this.refilling ??= (async () => {
+      try {
+        while (!this.closed && this.warm.length < this.options.warm) {
+          this.warm.push(await this.createLease());
+        }
+      } finally {
+        this.refilling = undefined;
+      }
+    })();
+    return this.refilling;
+  }
+
+  private async createLease(): Promise<ContextLease> {
+    const browser = await this.ensureBrowser();
+    const generation = this.generation;
+    const context = await browser.newContext({ viewport: this.options.viewport, serviceWorkers: 'block', acceptDownloads: false });
+    context.setDefaultTimeout(this.options.pageTimeoutMs);
+    await installSiteRoutes(context, this.options.site, this.options.origins);
+    const page = await context.newPage();
+    return { context, page, generation };
+  }
+
+  private async ensureBrowser(): Promise<Browser> {
+    if (this.browser?.isConnected()) return this.browser;
+    this.launching ??= this.launch().finally(() => {
+      this.launching = undefined;
+    });
+    return this.launching;
+  }
+
+  private async launch(): Promise<Browser> {
+    const wasRunning = this.generation > 0;
+    const executablePath = this.options.executablePath ?? findChromium(process.env, this.options.headless).path;
+    // Playwright does not expose the browser's pid; the new child process of ours is it.
+    const before = childPids();
+    const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: this.options.headless });
+    this.pid = [...childPids()].find((pid) => !before.has(pid));
+    this.generation += 1;
+    const generation = this.generation;
+    browser.on('disconnected', () => this.onDisconnected(generation));
+    this.browser = browser;
+    if (wasRunning) {
+      this.restarts += 1;
+      this.emit('restart');
+    }
+    return browser;
+  }
+
+  private onDisconnected(generation: number): void {
+    if (generation !== this.generation) return;
+    this.browser = undefined;
+    this.warm = this.warm.filter((lease) => lease.generation !== generation);
+    if (!this.closed) this.emit('browser-lost', generation);
+  }
+}

@@ -1,0 +1,49 @@
+import type { BrowserContext, Route } from 'playwright-core';
+import { TASK_ORIGIN, type TaskSite } from '../tasks/site.js';
+
+/** Which origins pages may load; everything else is aborted (no SSRF through goto or subresources). */
+export interface OriginPolicy {
+  /** Extra origins beyond the task origin; `*` allows any http(s) origin. */
+  extra: string[];
+}
+
+export function isOriginAllowed(url: string, policy: OriginPolicy): boolean {
+  if (url === 'about:blank' || url.startsWith('data:') || url.startsWith('blob:')) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.origin === TASK_ORIGIN) return true;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:' && parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') return false;
+  return policy.extra.some((origin) => origin === '*' || normalizeOrigin(origin) === parsed.origin);
+}
+
+function normalizeOrigin(origin: string): string {
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return origin;
+  }
+}
+
+/**
+ * Answers the task origin from memory and aborts requests to origins the operator did not allow.
+ * One handler for every request keeps the policy in one place.
+ */
+export async function installSiteRoutes(context: BrowserContext, site: TaskSite, policy: OriginPolicy): Promise<void> {
+  await context.route('**/*', (route) => handle(route, site, policy));
+}
+
+async function handle(route: Route, site: TaskSite, policy: OriginPolicy): Promise<void> {
+  const url = route.request().url();
+  if (url.startsWith(TASK_ORIGIN + '/')) {
+    const path = new URL(url).pathname;
+    const asset = site.get(path);
+    if (!asset) return route.fulfill({ status: 404, contentType: 'text/plain', body: `No task asset at ${path}` });
+    return route.fulfill({ status: 200, contentType: asset.contentType, body: Buffer.from(asset.body) });
+  }
+  if (isOriginAllowed(url, policy)) return route.continue();
+  return route.abort('blockedbyclient');
+}

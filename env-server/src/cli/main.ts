@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, SETTINGS, resolveConfig } from '../config.js';
+import { startServer } from '../server/app.js';
+
+const USAGE = `gauntlet-env — BrowserGym-compatible browser environment server (OpenEnv HTTP + WebSocket)
+
+Usage:
+  gauntlet-env serve [flags]     start the server (default command)
+  gauntlet-env tasks             list built-in tasks
+  gauntlet-env --help            this help
+
+Flags for serve (each also read from the environment variable shown):
+${SETTINGS.map((s) => `  --${(s.flag + (s.kind === 'bool' ? '' : ' <v>')).padEnd(26)} ${s.help}${s.env.length ? ` [${s.env.join(', ')}]` : ''}`).join('\n')}
+
+Examples:
+  npx gauntlet-env serve --port 8000
+  curl -X POST localhost:8000/reset -H 'content-type: application/json' -d '{"task_name":"click-test","seed":1}'
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
+  if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case 'tasks': {
+      const { TaskRegistry } = await import('../tasks/registry.js');
+      const { builtinFamilies } = await import('../tasks/families.js');
+      for (const task of new TaskRegistry(builtinFamilies()).list()) process.stdout.write(`${task.benchmark}.${task.name}\t${task.description}\n`);
+      return 0;
+    }
+    default:
+      process.stderr.write(`Unknown command ${JSON.stringify(command)}. Run gauntlet-env --help.\n`);
+      return 2;
+  }
+}
+
+async function serve(args: string[]): Promise<number> {
+  let config;
+  try {
+    const options = Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.kind === 'bool' ? ('boolean' as const) : ('string' as const) }]));
+    const { values } = parseArgs({ args, options, allowPositionals: false, strict: true });
+    config = resolveConfig(values as Record<string, string | boolean | undefined>);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\nRun gauntlet-env --help for the flags.\n`);
+    return 2;
+  }
+  const server = await startServer(config);
+  process.stdout.write(`[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, max ${config.maxSessions} sessions)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  process.stdout.write('[gauntlet-env] shutting down\n');
+  await server.close();
+  return 0;
+}
+
+export { ConfigError };

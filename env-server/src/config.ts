@@ -1,0 +1,131 @@
+import { ObservationOptions } from '@gauntlet/proto';
+
+/** Everything the env server can be told, from flags and environment variables. */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  maxSessions: number;
+  /** Idle sessions are closed after this long without a message (ms); 0 disables the reaper. */
+  idleTtlMs: number;
+  headless: boolean;
+  viewport: { width: number; height: number };
+  /** Per bid action timeout (BROWSERGYM_TIMEOUT is the page default timeout). */
+  actionTimeoutMs: number;
+  pageTimeoutMs: number;
+  defaultTask: string;
+  defaultObservation: ObservationOptions;
+  /** Warm contexts kept ready for new sessions. */
+  warmContexts: number;
+  /** Extra origins `goto` may reach besides the task origins (`*` = anything). */
+  allowedOrigins: string[];
+  allowScriptActions: boolean;
+  bearerToken: string | undefined;
+  bodyLimitBytes: number;
+  wsFrameLimitBytes: number;
+  miniwobUrl: string | undefined;
+}
+
+export const DEFAULTS: ServerConfig = {
+  host: '0.0.0.0',
+  port: 8000,
+  maxSessions: 8,
+  idleTtlMs: 10 * 60_000,
+  headless: true,
+  viewport: { width: 1280, height: 720 },
+  actionTimeoutMs: 500,
+  pageTimeoutMs: 10_000,
+  defaultTask: 'click-test',
+  defaultObservation: ObservationOptions.parse({}),
+  warmContexts: 2,
+  allowedOrigins: [],
+  allowScriptActions: false,
+  bearerToken: undefined,
+  bodyLimitBytes: 1024 * 1024,
+  wsFrameLimitBytes: 4 * 1024 * 1024,
+  miniwobUrl: undefined,
+};
+
+/** One row per setting: the flag, the variables it reads (first wins), and how to parse it. */
+interface Setting {
+  key: keyof ServerConfig | 'viewportWidth' | 'viewportHeight' | 'screenshot';
+  flag: string;
+  env: string[];
+  kind: 'int' | 'bool' | 'string' | 'list';
+  help: string;
+}
+
+export const SETTINGS: Setting[] = [
+  { key: 'port', flag: 'port', env: ['PORT', 'BROWSERGYM_PORT'], kind: 'int', help: 'HTTP/WebSocket port (default 8000)' },
+  { key: 'host', flag: 'host', env: ['HOST'], kind: 'string', help: 'interface to listen on (default 0.0.0.0)' },
+  { key: 'maxSessions', flag: 'max-sessions', env: ['MAX_CONCURRENT_ENVS'], kind: 'int', help: 'concurrent sessions before CAPACITY_REACHED (default 8)' },
+  { key: 'idleTtlMs', flag: 'idle-ttl-ms', env: ['GAUNTLET_IDLE_TTL_MS'], kind: 'int', help: 'close sessions idle this long; 0 = never (default 600000)' },
+  { key: 'headless', flag: 'headless', env: ['BROWSERGYM_HEADLESS'], kind: 'bool', help: 'run Chromium headless (default true)' },
+  { key: 'viewportWidth', flag: 'viewport-width', env: ['BROWSERGYM_VIEWPORT_WIDTH'], kind: 'int', help: 'viewport width in px (default 1280)' },
+  { key: 'viewportHeight', flag: 'viewport-height', env: ['BROWSERGYM_VIEWPORT_HEIGHT'], kind: 'int', help: 'viewport height in px (default 720)' },
+  { key: 'pageTimeoutMs', flag: 'timeout-ms', env: ['BROWSERGYM_TIMEOUT'], kind: 'int', help: 'page load / navigation timeout in ms (default 10000)' },
+  { key: 'actionTimeoutMs', flag: 'action-timeout-ms', env: ['GAUNTLET_ACTION_TIMEOUT_MS'], kind: 'int', help: 'per bid-action timeout in ms before the forced retry (default 500)' },
+  { key: 'defaultTask', flag: 'task', env: ['BROWSERGYM_TASK_NAME'], kind: 'string', help: 'task used when reset names none (default click-test)' },
+  { key: 'screenshot', flag: 'screenshot', env: ['BROWSERGYM_INCLUDE_SCREENSHOT'], kind: 'bool', help: 'include the RGB screenshot by default (default false)' },
+  { key: 'warmContexts', flag: 'warm', env: ['GAUNTLET_WARM_CONTEXTS'], kind: 'int', help: 'browser contexts kept warm for new sessions (default 2)' },
+  { key: 'allowedOrigins', flag: 'allow-origin', env: ['GAUNTLET_ALLOWED_ORIGINS'], kind: 'list', help: 'extra origins goto() may reach, comma separated; * allows all (default: task origins only)' },
+  { key: 'allowScriptActions', flag: 'allow-script-actions', env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'], kind: 'bool', help: 'enable script-evaluating actions (default false)' },
+  { key: 'bearerToken', flag: 'token', env: ['GAUNTLET_TOKEN'], kind: 'string', help: 'require "Authorization: Bearer <token>" on every route but /health' },
+  { key: 'bodyLimitBytes', flag: 'body-limit', env: ['GAUNTLET_BODY_LIMIT'], kind: 'int', help: 'max HTTP body in bytes (default 1048576)' },
+  { key: 'wsFrameLimitBytes', flag: 'frame-limit', env: ['GAUNTLET_WS_FRAME_LIMIT'], kind: 'int', help: 'max WebSocket frame in bytes (default 4194304)' },
+  { key: 'miniwobUrl', flag: 'miniwob-url', env: ['MINIWOB_URL'], kind: 'string', help: 'base URL of a MiniWoB++ html folder (reserved for the external loader)' },
+];
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Flags win over environment variables, which win over defaults. */
+export function resolveConfig(flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const config: ServerConfig = structuredClone(DEFAULTS);
+  for (const setting of SETTINGS) {
+    const fromFlag = flags[setting.flag];
+    const envName = setting.env.find((name) => env[name] !== undefined && env[name] !== '');
+    const raw = fromFlag !== undefined ? fromFlag : envName ? env[envName] : undefined;
+    if (raw === undefined) continue;
+    const source = fromFlag !== undefined ? `--${setting.flag}` : envName!;
+    apply(config, setting, parseValue(setting, raw, source));
+  }
+  return config;
+}
+
+function parseValue(setting: Setting, raw: string | boolean, source: string): number | boolean | string | string[] {
+  const text = String(raw).trim();
+  switch (setting.kind) {
+    case 'int': {
+      if (!/^\d+$/.test(text)) throw new ConfigError(`${source} must be a non-negative integer (got ${JSON.stringify(text)})`);
+      return Number(text);
+    }
+    case 'bool': {
+      if (raw === true || /^(1|true|yes|on)$/i.test(text)) return true;
+      if (/^(0|false|no|off)$/i.test(text)) return false;
+      throw new ConfigError(`${source} must be true or false (got ${JSON.stringify(text)})`);
+    }
+    case 'list':
+      return text.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'string':
+      return text;
+  }
+}
+
+function apply(config: ServerConfig, setting: Setting, value: number | boolean | string | string[]): void {
+  switch (setting.key) {
+    case 'viewportWidth':
+      config.viewport.width = value as number;
+      return;
+    case 'viewportHeight':
+      config.viewport.height = value as number;
+      return;
+    case 'screenshot':
+      config.defaultObservation.screenshot = value ? 'rgb' : 'none';
+      return;
+    default:
+      (config as unknown as Record<string, unknown>)[setting.key] = value;
+  }
+  if (setting.key === 'port' && (config.port < 1 || config.port > 65535)) throw new ConfigError(`port must be 1..65535 (got ${config.port})`);
+  if (setting.key === 'maxSessions' && config.maxSessions < 1) throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
+}

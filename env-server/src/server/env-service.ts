@@ -1,0 +1,86 @@
+import { parseOrThrow, ResetRequest, StepRequest, type State, type StepResult } from '@gauntlet/proto';
+import { BrowserPool } from '../browser/pool.js';
+import type { ServerConfig } from '../config.js';
+import { SessionManager, type CloseReason } from '../sessions/manager.js';
+import type { EnvSession } from '../sessions/session.js';
+import { TaskRegistry } from '../tasks/registry.js';
+import { builtinFamilies } from '../tasks/families.js';
+import { EnvMetrics } from './metrics.js';
+
+export type Transport = 'http' | 'ws' | 'grpc' | 'inproc';
+
+/**
+ * The environment as every transport sees it: validated requests in, typed results out. HTTP,
+ * WebSocket and gRPC are thin adapters over this one object.
+ */
+export class EnvService {
+  readonly metrics = new EnvMetrics();
+  readonly registry: TaskRegistry;
+  readonly pool: BrowserPool;
+  readonly sessions: SessionManager;
+
+  constructor(readonly config: ServerConfig, registry = new TaskRegistry(builtinFamilies())) {
+    this.registry = registry;
+    this.pool = new BrowserPool({
+      headless: config.headless,
+      viewport: config.viewport,
+      warm: config.warmContexts,
+      pageTimeoutMs: config.pageTimeoutMs,
+      site: registry.site,
+      origins: { extra: config.allowedOrigins },
+    });
+    this.pool.on('restart', () => this.metrics.browserRestarts.inc());
+    this.sessions = new SessionManager(
+      { pool: this.pool, registry, config },
+      { maxSessions: config.maxSessions, idleTtlMs: config.idleTtlMs },
+      {
+        onOpen: () => this.metrics.sessionsActive.set(this.sessions.size),
+        onClose: (_s, reason) => {
+          this.metrics.sessionsActive.set(this.sessions.size);
+          this.metrics.sessionsClosed.inc({ reason });
+        },
+      },
+    );
+  }
+
+  /** Starts the browser in the background: /health answers at once, sessions wait for the launch. */
+  start(): Promise<void> {
+    return this.pool.start();
+  }
+
+  async openSession(transport: Transport): Promise<EnvSession> {
+    try {
+      const session = await this.sessions.open();
+      this.metrics.sessionsOpened.inc({ transport });
+      return session;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'CAPACITY_REACHED') this.metrics.capacityRejections.inc();
+      throw error;
+    }
+  }
+
+  reset(session: EnvSession, body: unknown): Promise<StepResult> {
+    const request = parseOrThrow(ResetRequest, body ?? {});
+    return this.metrics.time(this.metrics.resetSeconds, this.metrics.resets, () => session.reset(request));
+  }
+
+  /** `body` is `{action, timeout_s?}` (HTTP) — WS frames are converted by the WS adapter. */
+  step(session: EnvSession, body: unknown): Promise<StepResult> {
+    const request = parseOrThrow(StepRequest, body);
+    const timeoutMs = request.timeout_s !== undefined ? request.timeout_s * 1000 : undefined;
+    return this.metrics.time(this.metrics.stepSeconds, this.metrics.steps, () => session.step(request.action.action_str, timeoutMs));
+  }
+
+  state(session: EnvSession): State {
+    return session.state();
+  }
+
+  close(session: EnvSession, reason: CloseReason): Promise<void> {
+    return this.sessions.close(session.id, reason);
+  }
+
+  async shutdown(): Promise<void> {
+    await this.sessions.closeAll();
+    await this.pool.close();
+  }
+}

@@ -1,0 +1,95 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { SessionNotFoundError, UnauthorizedError, type GauntletError } from '@gauntlet/proto';
+import type { EnvService } from './env-service.js';
+import type { EnvSession } from '../sessions/session.js';
+import { httpErrorBody, toGauntletError } from './errors.js';
+import { mcpReply, metadataDocument, openApiDocument, schemaDocument } from './describe.js';
+import { isAuthorized } from './auth.js';
+
+export const SESSION_HEADER = 'x-session-id';
+
+/**
+ * OpenEnv's HTTP routes plus stateful sessions: `/reset` answers with an `x-session-id` header,
+ * and `/step` / `/state` sent with it address that session. Calls without one share a default
+ * HTTP session, so plain `curl` reset-then-step works.
+ */
+export function buildHttpApp(service: EnvService): FastifyInstance {
+  const { config } = service;
+  const app = Fastify({ bodyLimit: config.bodyLimitBytes, logger: false, return503OnClosing: false });
+  let defaultSession: Promise<EnvSession> | undefined;
+
+  app.addHook('onRequest', async (request) => {
+    if (request.url === '/health' || !config.bearerToken) return;
+    if (!isAuthorized(request.headers.authorization, config.bearerToken)) throw new UnauthorizedError();
+  });
+
+  app.setErrorHandler((error, _request, reply) => sendError(reply, toGauntletError(error, config), service));
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: `No route ${request.method} ${request.url}. See GET /openapi.json.` }));
+
+  const sessionFor = async (request: FastifyRequest, create: boolean): Promise<EnvSession> => {
+    const id = sessionIdOf(request);
+    if (id) return service.sessions.get(id);
+    const existing = await defaultSession?.catch(() => undefined);
+    if (existing && !existing.isClosed && service.sessions.find(existing.id)) return existing;
+    if (!create) {
+      defaultSession = undefined;
+      throw new SessionNotFoundError('default', 'No HTTP session yet: POST /reset first (or send the x-session-id header it returned)');
+    }
+    defaultSession = service.openSession('http');
+    return defaultSession;
+  };
+
+  app.get('/health', async () => ({ status: 'healthy' }));
+  app.get('/metadata', async () => metadataDocument(service.registry.names()));
+  app.get('/schema', async () => schemaDocument());
+  app.get('/openapi.json', async () => openApiDocument());
+  app.get('/tasks', async () => ({ tasks: service.registry.list().map((t) => ({ name: `${t.benchmark}.${t.name}`, description: t.description, max_steps: t.maxSteps })) }));
+  app.get('/metrics', async (_request, reply) => reply.type(service.metrics.registry.contentType).send(await service.metrics.registry.metrics()));
+  app.post('/mcp', async (request) => mcpReply(request.body));
+
+  app.post('/sessions', async () => ({ session_id: (await service.openSession('http')).id }));
+  app.delete<{ Params: { id: string } }>('/sessions/:id', async (request) => {
+    service.sessions.get(request.params.id);
+    await service.sessions.close(request.params.id, 'client');
+    return { closed: true };
+  });
+
+  app.post('/reset', async (request, reply) => {
+    const session = await sessionFor(request, true);
+    reply.header(SESSION_HEADER, session.id);
+    return service.reset(session, withoutSessionId(request.body));
+  });
+  app.post('/step', async (request, reply) => {
+    const session = await sessionFor(request, false);
+    reply.header(SESSION_HEADER, session.id);
+    return service.step(session, withoutSessionId(request.body));
+  });
+  app.get('/state', async (request, reply) => {
+    const session = await sessionFor(request, false);
+    reply.header(SESSION_HEADER, session.id);
+    return service.state(session);
+  });
+
+  return app;
+}
+
+function sendError(reply: FastifyReply, error: GauntletError, service: EnvService): FastifyReply {
+  service.metrics.errors.inc({ code: error.code });
+  const { status, body } = httpErrorBody(error);
+  return reply.code(status).send(body);
+}
+
+function sessionIdOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[SESSION_HEADER];
+  if (typeof header === 'string' && header) return header;
+  const body = request.body as { session_id?: unknown } | undefined;
+  if (body && typeof body === 'object' && typeof body.session_id === 'string') return body.session_id;
+  const query = request.query as { session_id?: unknown } | undefined;
+  return typeof query?.session_id === 'string' ? query.session_id : undefined;
+}
+
+function withoutSessionId(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { session_id: _ignored, ...rest } = body as Record<string, unknown>;
+  return rest;
+}

@@ -1,0 +1,37 @@
+import type { ChatMessage, ObservationOptions } from '@gauntlet/proto';
+import type { TaskDefinition } from '../tasks/task.js';
+
+/** How a session parses actions; set per reset. */
+export interface ActionOptions {
+  subsets: Set<string>;
+  strict: boolean;
+  multiAction: boolean;
+}
+
+/** Everything that belongs to one episode and is replaced by the next reset. */
+export class Episode {
+  readonly startedAt = performance.now();
+  stepCount = 0;
+  cumReward = 0;
+  done = false;
+  truncated = false;
+  lastAction = '';
+  lastActionError = '';
+  lastRawReward = 0;
+  readonly chat: ChatMessage[];
+
+  constructor(
+    readonly task: TaskDefinition,
+    readonly seed: number,
+    readonly episodeId: string,
+    readonly goal: string,
+    readonly observation: ObservationOptions,
+    readonly actions: ActionOptions,
+  ) {
+    this.chat = [{ role: 'user', timestamp: Date.now() / 1000, message: goal }];
+  }
+
+  elapsedSeconds(): number {
+    return (performance.now() - this.startedAt) / 1000;
+  }
+}

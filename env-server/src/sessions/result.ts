@@ -1,0 +1,56 @@
+import type { BrowserGymObs, Observation, ObservationMetadata, StepResult } from '@gauntlet/proto';
+import { observePage } from '../observe/observe.js';
+import type { Episode } from './episode.js';
+import type { Tabs } from './tabs.js';
+
+/** Observes the active tab and assembles OpenEnv's reply: observation, reward, done, metadata. */
+export async function buildResult(episode: Episode, tabs: Tabs, reward: number, info: Record<string, unknown>): Promise<StepResult> {
+  const page = tabs.active;
+  const t0 = performance.now();
+  const seen = await observePage(page, episode.observation);
+  const pages = tabs.all();
+  const titles = await Promise.all(pages.map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => ''))));
+  const browsergymObs: BrowserGymObs = {
+    chat_messages: [...episode.chat],
+    goal: episode.goal,
+    goal_object: [{ type: 'text', text: episode.goal }],
+    open_pages_urls: pages.map((p) => p.url()),
+    open_pages_titles: titles,
+    active_page_index: tabs.index,
+    url: seen.url,
+    extra_element_properties: seen.extra_element_properties,
+    focused_element_bid: seen.focused_element_bid,
+    last_action: episode.lastAction,
+    last_action_error: episode.lastActionError,
+    elapsed_time: episode.elapsedSeconds(),
+  };
+  const metadata: ObservationMetadata = {
+    browsergym_obs: browsergymObs,
+    browsergym_info: {
+      ...info,
+      observe_ms: performance.now() - t0,
+      observe_parts_ms: seen.timings,
+      task_name: `${episode.task.benchmark}.${episode.task.name}`,
+      seed: episode.seed,
+      step: episode.stepCount,
+      raw_reward: episode.lastRawReward,
+      truncated: episode.truncated,
+      terminated: episode.done && !episode.truncated,
+    },
+    ...(seen.screenshot_encoded ? { screenshot_encoded: seen.screenshot_encoded } : {}),
+  };
+  const observation: Observation = {
+    text: seen.axtree_txt || seen.pruned_html,
+    url: seen.url,
+    goal: episode.goal,
+    axtree_txt: seen.axtree_txt,
+    pruned_html: seen.pruned_html,
+    error: episode.lastActionError,
+    last_action_error: episode.lastActionError !== '',
+    screenshot: seen.screenshot,
+    done: episode.done,
+    reward,
+    metadata,
+  };
+  return { observation, reward, done: episode.done, metadata };
+}

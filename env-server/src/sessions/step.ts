@@ -1,0 +1,95 @@
+import type { StepResult } from '@gauntlet/proto';
+import type { Page } from 'playwright-core';
+import { parseActions } from '../actions/parse.js';
+import { bindCall } from '../actions/bind.js';
+import { executeActions } from '../actions/execute.js';
+import { ActionError } from '../actions/types.js';
+import type { ActionContext } from '../actions/context.js';
+import type { ContextLease } from '../browser/pool.js';
+import { isOriginAllowed } from '../browser/routes.js';
+import type { ServerConfig } from '../config.js';
+import type { Episode } from './episode.js';
+import type { Tabs } from './tabs.js';
+import { buildResult } from './result.js';
+import { resolveUploadPath } from './uploads.js';
+
+export interface StepInput {
+  episode: Episode;
+  tabs: Tabs;
+  lease: ContextLease;
+  config: ServerConfig;
+  actionText: string;
+  signal: AbortSignal;
+}
+
+/**
+ * One environment step: parse → execute and settle (first error aborts the rest) → task status →
+ * observe. Action mistakes become `last_action_error`; only infrastructure failures throw.
+ */
+export async function runStep({ episode, tabs, lease, config, actionText, signal }: StepInput): Promise<StepResult> {
+  const t0 = performance.now();
+  episode.stepCount += 1;
+  episode.lastAction = actionText;
+  episode.lastActionError = '';
+  let infeasible = false;
+  const context = makeActionContext(lease, tabs, episode, config, signal, () => {
+    infeasible = true;
+  });
+  try {
+    const calls = parseActions(actionText, { strict: episode.actions.strict, multiAction: episode.actions.multiAction });
+    const actions = calls.map((call) => bindCall(call, episode.actions.subsets));
+    await executeActions(actions, context);
+  } catch (error) {
+    if (!(error instanceof ActionError)) throw error;
+    episode.lastActionError = error.display;
+  }
+  // executeActions already settled after each action (it waits for what the action triggered).
+  const t1 = performance.now();
+  const status = await episode.task.status(tabs.active);
+  episode.lastRawReward = status.rawReward;
+  const reward = status.done && status.rawReward > 0 ? 1 : 0;
+  episode.cumReward += reward;
+  episode.done = status.done || infeasible;
+  episode.truncated = !episode.done && episode.stepCount >= episode.task.maxSteps;
+  if (episode.truncated) episode.done = true;
+  const t2 = performance.now();
+  return buildResult(episode, tabs, reward, {
+    action_ms: t1 - t0,
+    validate_ms: t2 - t1,
+    task_info: status.info ?? {},
+    task_reason: status.reason ?? '',
+    infeasible,
+  });
+}
+
+function makeActionContext(lease: ContextLease, tabs: Tabs, episode: Episode, config: ServerConfig, signal: AbortSignal, onInfeasible: () => void): ActionContext {
+  return {
+    context: lease.context,
+    activePage: (): Page => tabs.active,
+    pages: () => tabs.all(),
+    newTab: () => tabs.open(),
+    closeActiveTab: () => tabs.closeActive(),
+    focusTab: async (index) => {
+      try {
+        await tabs.focus(index);
+      } catch (error) {
+        if (error instanceof RangeError) throw new ActionError('ValueError', error.message);
+        throw error;
+      }
+    },
+    sendMessageToUser: (text) => episode.chat.push({ role: 'assistant', timestamp: Date.now() / 1000, message: text }),
+    reportInfeasible: (reason) => {
+      episode.chat.push({ role: 'infeasible', timestamp: Date.now() / 1000, message: reason });
+      onInfeasible();
+    },
+    checkNavigation: (url) => {
+      if (!isOriginAllowed(url, { extra: config.allowedOrigins })) {
+        throw new ActionError('PermissionError', `Navigation to ${url} is blocked: only the task origin is allowed (the operator can allow more origins with --allow-origin)`);
+      }
+    },
+    actionTimeoutMs: config.actionTimeoutMs,
+    allowScriptActions: config.allowScriptActions,
+    resolveUploadPath: (file) => resolveUploadPath(file),
+    signal,
+  };
+}

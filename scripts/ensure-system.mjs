@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Makes sure the system pieces Gauntlet needs are present before `npm start` / `npm test`:
+// installs them with apt-get when we are root on Debian/Ubuntu, otherwise says exactly what to run.
+// Usage: node scripts/ensure-system.mjs chromium [redis]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];
+
+const checks = {
+  chromium: {
+    present: () => Boolean(process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) || playwrightBrowserPresent() || CHROMIUM_CANDIDATES.some((p) => existsSync(p)),
+    packages: ['chromium-headless-shell'],
+    manual: 'apt-get install -y chromium-headless-shell   (or set CHROMIUM_PATH to a Chromium binary)',
+  },
+  redis: {
+    present: () => commandExists('redis-server'),
+    packages: ['redis-server'],
+    manual: 'apt-get install -y redis-server',
+  },
+};
+
+function playwrightBrowserPresent() {
+  try {
+    const out = execFileSync(process.execPath, ['-e', "import('playwright-core').then(m=>{try{process.stdout.write(m.chromium.executablePath())}catch{}})"], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return out !== '' && existsSync(out);
+  } catch {
+    return false;
+  }
+}
+
+function commandExists(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
+
+function aptInstall(packages) {
+  const isRoot = process.getuid?.() === 0;
+  const sudo = !isRoot && commandExists('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (!commandExists('apt-get') || (!isRoot && !sudo)) return false;
+  const prefix = isRoot ? [] : ['sudo', '-n'];
+  const run = (args) => spawnSync(prefix[0] ?? args[0], prefix.length ? [...prefix.slice(1), ...args] : args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  console.error(`[gauntlet] installing ${packages.join(' ')} with apt-get …`);
+  return run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages]);
+}
+
+const wanted = process.argv.slice(2);
+const missing = [];
+for (const name of wanted) {
+  const check = checks[name];
+  if (!check) {
+    console.error(`[gauntlet] unknown system dependency ${JSON.stringify(name)} (known: ${Object.keys(checks).join(', ')})`);
+    process.exit(2);
+  }
+  if (check.present()) continue;
+  if (!(aptInstall(check.packages) && check.present())) missing.push(check);
+}
+if (missing.length > 0) {
+  console.error('[gauntlet] missing system dependencies; install them and retry:');
+  for (const check of missing) console.error(`  ${check.manual}`);
+  process.exit(1);
+}
