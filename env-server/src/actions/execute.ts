@@ -18,7 +18,7 @@ export async function executeAction(action: BoundAction, ctx: ActionContext): Pr
   const watch = handler.touchesPage ? watchNavigations(ctx.context) : undefined;
   try {
     await handler.run(action.params, ctx);
-    if (watch) await settleAfterAction(ctx.activePage(), { watch, signal: ctx.signal });
+    if (watch) await settleAfterAction(ctx.activePage(), { watch, signal: ctx.signal, frame: handler.settlesOnFrame === true });
   } catch (error) {
     if (ctx.signal.aborted && error === ctx.signal.reason) throw error;
     throw isPlaywrightError(error) ? toActionError(error) : error;

@@ -6,7 +6,7 @@ export { watchNavigations, type NavigationWatch } from './settle-watch.js';
 
 /** BrowserGym sleeps 0.5 s and then waits for DOMContentLoaded; we wait only for what the action started, this long at most. */
 export const NAVIGATION_SETTLE_MS = 2000;
-/** One animation frame normally takes ~16 ms; a page busy in a long task must not hold the step longer than this. */
+/** A page busy in a long task must not hold the step longer than this. */
 const FRAME_FLUSH_MS = 250;
 
 export interface SettleOptions {
@@ -14,20 +14,22 @@ export interface SettleOptions {
   watch?: NavigationWatch;
   /** The step deadline: aborting rejects with its reason. */
   signal?: AbortSignal;
+  /** Also wait for the next animation frame (wheel scrolling applies there). */
+  frame?: boolean;
   /** Longest wait for started navigations to reach DOMContentLoaded (default NAVIGATION_SETTLE_MS). */
   navigationBudgetMs?: number;
 }
 
 /**
- * Lets the page finish what an action triggered before it is observed: one animation-frame round
- * trip (event handlers, microtasks and the next render ran; a script-initiated navigation has had
- * its chance to start), then DOMContentLoaded of every navigation the action started, bounded. A
+ * Lets the page finish what an action triggered before it is observed: two task turns (event
+ * handlers, microtasks and zero-delay timers ran; a script-initiated navigation has had its
+ * chance to start), then DOMContentLoaded of every navigation the action started, bounded. A
  * slow page is not an action error: when the budget runs out the observation shows the page as it is.
  */
 export async function settleAfterAction(page: Page, options: SettleOptions = {}): Promise<void> {
   const { watch, signal } = options;
   const deadline = Date.now() + (options.navigationBudgetMs ?? NAVIGATION_SETTLE_MS);
-  const navigating = await unlessAborted(within(flushAnimationFrame(page), FRAME_FLUSH_MS), signal);
+  const navigating = await unlessAborted(within(flushTasks(page, options.frame === true), FRAME_FLUSH_MS), signal);
   if (!watch) return;
   if (navigating && watch.started.size === 0) {
     // The page began navigating during the flush but its request has not reached us yet.
@@ -58,15 +60,15 @@ function unvisited(watch: NavigationWatch, settled: Set<Frame>) {
 }
 
 /**
- * Resolves after the page's next animation frame and the tasks queued before it (a click
- * handler's `setTimeout(…, 0)`), saying whether the page started a cross-document navigation
+ * Resolves after two task turns (a click handler's `setTimeout(…, 0)` ran), preceded by the next
+ * animation frame when `frame` is set, saying whether the page started a cross-document navigation
  * meanwhile (Navigation API `navigate` event). The timeout covers background tabs, where
  * frames do not run.
  */
-async function flushAnimationFrame(page: Page): Promise<boolean> {
+async function flushTasks(page: Page, frame: boolean): Promise<boolean> {
   if (page.isClosed()) return false;
   return page
-    .evaluate(() => new Promise<boolean>((resolve) => {
+    .evaluate((waitForFrame) => new Promise<boolean>((resolve) => {
       let navigating = false;
       const history = (window as { navigation?: EventTarget }).navigation;
       const onNavigate = (event: Event) => {
@@ -77,9 +79,13 @@ async function flushAnimationFrame(page: Page): Promise<boolean> {
         resolve(navigating);
       };
       history?.addEventListener('navigate', onNavigate);
-      requestAnimationFrame(() => setTimeout(done, 0));
+      // Two task turns let handlers' setTimeout(0) work and script navigations start; waiting for
+      // an animation frame instead would cost ~16 ms a step, and observation forces layout anyway.
+      const turns = () => setTimeout(() => setTimeout(done, 0), 0);
+      if (waitForFrame) requestAnimationFrame(turns);
+      else turns();
       setTimeout(done, 100);
-    }))
+    }), frame)
     // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
     .catch(() => false);
 }

@@ -1,8 +1,9 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Mouse } from 'playwright-core';
 import type { ActionContext } from '../context.js';
 import { diagnose, type BidActionName, type Diagnosis } from '../diagnose.js';
 import { isPlaywrightError, isPlaywrightTimeout, toActionError } from '../execute-errors.js';
 import { locateBid } from '../locate.js';
+import { readyPointerTarget, type Point } from './ready-check.js';
 
 export interface AttemptOptions {
   timeout: number;
@@ -18,13 +19,15 @@ export interface BidAct {
   forceRetry?: boolean;
   /** select_option's wanted values, so a missing option can be named. */
   wanted?: string[];
+  /** Pointer actions may act with the raw mouse at the element's centre when one in-page check proves it safe. */
+  fast?: (mouse: Mouse, at: Point) => Promise<void>;
   /** A second chance after a failure, given its diagnosis (fill on a <select>); true when it handled the action. */
   recover?(diagnosis: Diagnosis): Promise<boolean>;
 }
 
 /**
- * Runs a bid action the fast way: Playwright's own actionability checks under the short
- * per-action timeout, nothing before it. Only when Playwright fails does one in-page diagnosis
+ * Runs a bid action the fast way: for pointer actions a one-round-trip readiness check, else
+ * Playwright's own actionability checks under the short per-action timeout. Only when Playwright fails does one in-page diagnosis
  * say why; a force retry (BrowserGym's behaviour) runs only when the diagnosis does not show
  * that forcing would act on a different element or on a control no user could operate.
  */
@@ -33,7 +36,9 @@ export async function actOnBid(ctx: ActionContext, act: BidAct): Promise<void> {
   const timeout = ctx.actionTimeoutMs;
   let first: unknown;
   try {
-    await act.run(target, { timeout, force: false });
+    const at = act.fast ? await readyPointerTarget(ctx.activePage(), act.bid) : undefined;
+    if (at && act.fast) await act.fast(ctx.activePage().mouse, at);
+    else await act.run(target, { timeout, force: false });
     return;
   } catch (error) {
     first = error;

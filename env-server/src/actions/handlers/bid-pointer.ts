@@ -1,4 +1,6 @@
+import type { Mouse } from 'playwright-core';
 import { actOnBid } from './act-on-bid.js';
+import type { Point } from './ready-check.js';
 import type { HandlerTable, Params } from './handler.js';
 import { listOf, oneOf, str } from './params.js';
 
@@ -22,19 +24,21 @@ export const BID_POINTER_HANDLERS: HandlerTable = {
     touchesPage: true,
     run: (params, ctx) => {
       const options = clickOptions(params);
-      return actOnBid(ctx, { bid: str(params, 'bid'), action: 'click', forceRetry: true, run: (t, o) => t.click({ ...options, ...o }) });
+      const fast = options.modifiers.length === 0 ? (mouse: Mouse, at: Point) => mouse.click(at.x, at.y, { button: options.button }) : undefined;
+      return actOnBid(ctx, { bid: str(params, 'bid'), action: 'click', forceRetry: true, fast, run: (t, o) => t.click({ ...options, ...o }) });
     },
   },
   dblclick: {
     touchesPage: true,
     run: (params, ctx) => {
       const options = clickOptions(params);
-      return actOnBid(ctx, { bid: str(params, 'bid'), action: 'dblclick', forceRetry: true, run: (t, o) => t.dblclick({ ...options, ...o }) });
+      const fast = options.modifiers.length === 0 ? (mouse: Mouse, at: Point) => mouse.dblclick(at.x, at.y, { button: options.button }) : undefined;
+      return actOnBid(ctx, { bid: str(params, 'bid'), action: 'dblclick', forceRetry: true, fast, run: (t, o) => t.dblclick({ ...options, ...o }) });
     },
   },
   hover: {
     touchesPage: true,
-    run: (params, ctx) => actOnBid(ctx, { bid: str(params, 'bid'), action: 'hover', forceRetry: true, run: (t, o) => t.hover(o) }),
+    run: (params, ctx) => actOnBid(ctx, { bid: str(params, 'bid'), action: 'hover', forceRetry: true, fast: (mouse, at) => mouse.move(at.x, at.y), run: (t, o) => t.hover(o) }),
   },
   drag_and_drop: {
     touchesPage: true,

@@ -18,10 +18,12 @@ const button = (params: Params) => ({ button: oneOf(params, 'button', BUTTONS, '
 export const COORD_HANDLERS: HandlerTable = {
   // The wheel turns wherever the mouse is, like a user's: scroll_at moves it first.
   scroll: {
+    settlesOnFrame: true,
     touchesPage: true,
     run: (params, ctx) => ctx.activePage().mouse.wheel(num(params, 'delta_x'), num(params, 'delta_y')),
   },
   scroll_at: {
+    settlesOnFrame: true,
     touchesPage: true,
     run: async (params, ctx) => {
       const { mouse, x, y } = await at(params, ctx);

@@ -7,6 +7,8 @@ export type Params = Record<string, Literal>;
 export interface ActionHandler {
   /** False for actions that never touch a page (chat, noop): they skip settling. */
   touchesPage: boolean;
+  /** Wheel scrolling lands on the compositor's next frame; such actions settle one animation frame. */
+  settlesOnFrame?: boolean;
   run(params: Params, ctx: ActionContext): Promise<void>;
 }
 
