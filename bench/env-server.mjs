@@ -61,7 +61,8 @@ function processTreeRssBytes(rootPid) {
 }
 
 async function benchEnv() {
-  const service = new EnvService({ ...structuredClone(DEFAULTS), maxSessions: 40, warmContexts: 2, idleTtlMs: 0 });
+  const chromiumArgs = process.env.GAUNTLET_CHROMIUM_ARGS ? process.env.GAUNTLET_CHROMIUM_ARGS.split(',') : [];
+  const service = new EnvService({ ...structuredClone(DEFAULTS), maxSessions: 40, warmContexts: 2, idleTtlMs: 0, chromiumArgs });
   await service.start();
   const out = {};
 

@@ -23,6 +23,8 @@ export interface ServerConfig {
   bodyLimitBytes: number;
   wsFrameLimitBytes: number;
   miniwobUrl: string | undefined;
+  /** Extra Chromium command-line flags appended to ours. */
+  chromiumArgs: string[];
 }
 
 export const DEFAULTS: ServerConfig = {
@@ -43,6 +45,7 @@ export const DEFAULTS: ServerConfig = {
   bodyLimitBytes: 1024 * 1024,
   wsFrameLimitBytes: 4 * 1024 * 1024,
   miniwobUrl: undefined,
+  chromiumArgs: [],
 };
 
 /** One row per setting: the flag, the variables it reads (first wins), and how to parse it. */
@@ -72,6 +75,7 @@ export const SETTINGS: Setting[] = [
   { key: 'bearerToken', flag: 'token', env: ['GAUNTLET_TOKEN'], kind: 'string', help: 'require "Authorization: Bearer <token>" on every route but /health' },
   { key: 'bodyLimitBytes', flag: 'body-limit', env: ['GAUNTLET_BODY_LIMIT'], kind: 'int', help: 'max HTTP body in bytes (default 1048576)' },
   { key: 'wsFrameLimitBytes', flag: 'frame-limit', env: ['GAUNTLET_WS_FRAME_LIMIT'], kind: 'int', help: 'max WebSocket frame in bytes (default 4194304)' },
+  { key: 'chromiumArgs', flag: 'chromium-args', env: ['GAUNTLET_CHROMIUM_ARGS'], kind: 'list', help: 'extra Chromium flags, comma separated' },
   { key: 'miniwobUrl', flag: 'miniwob-url', env: ['MINIWOB_URL'], kind: 'string', help: 'base URL of a MiniWoB++ html folder (reserved for the external loader)' },
 ];
 

@@ -14,6 +14,7 @@ export interface PoolOptions {
   site: TaskSite;
   origins: OriginPolicy;
   executablePath?: string;
+  extraArgs?: string[];
 }
 
 /** A browser context + first page handed to one session; `generation` names the browser it lives in. */
@@ -139,7 +140,7 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
     const executablePath = this.options.executablePath ?? findChromium(process.env, this.options.headless).path;
     // Playwright does not expose the browser's pid; the new child process of ours is it.
     const before = childPids();
-    const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: this.options.headless });
+    const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS, ...(this.options.extraArgs ?? [])], headless: this.options.headless });
     this.pid = [...childPids()].find((pid) => !before.has(pid));
     this.generation += 1;
     const generation = this.generation;

@@ -28,6 +28,7 @@ export class EnvService {
       pageTimeoutMs: config.pageTimeoutMs,
       site: registry.site,
       origins: { extra: config.allowedOrigins },
+      extraArgs: config.chromiumArgs,
     });
     this.pool.on('restart', () => this.metrics.browserRestarts.inc());
     this.sessions = new SessionManager(
