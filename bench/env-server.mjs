@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // env-server benchmark: reset/step latency, throughput at 1/4/8/16 sessions, new-session latency,
-// memory per extra session, and a same-run baseline of raw Playwright doing the same click +
+// memory per extra session (PSS), and a same-run baseline of raw Playwright doing the same click +
 // accessibility snapshot. Prints one JSON document. Run `npm run build` first.
 // Usage: node bench/env-server.mjs [--steps N] [--quick]
 import { readFileSync, readdirSync } from 'node:fs';
@@ -36,7 +36,11 @@ async function stepLoop(service, session, count, onStep) {
   }
 }
 
-function processTreeRssBytes(rootPid) {
+/**
+ * Memory of a process tree: PSS (shared pages split among the processes that map them — the
+ * honest per-session cost, since every renderer maps the same Chromium binary) and plain RSS.
+ */
+function processTreeMemory(rootPid) {
   const children = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -47,13 +51,14 @@ function processTreeRssBytes(rootPid) {
       children.get(ppid).push(Number(entry));
     } catch { /* process exited */ }
   }
-  let total = 0;
+  const total = { pss: 0, rss: 0 };
   const stack = [rootPid];
   while (stack.length) {
     const pid = stack.pop();
     try {
-      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (rss) total += Number(rss[1]) * 1024;
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      total.pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+      total.rss += Number(/^Rss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
     } catch { /* gone */ }
     stack.push(...(children.get(pid) ?? []));
   }
@@ -121,11 +126,14 @@ async function benchEnv() {
   const pid = service.pool.browserPid();
   const base = await Promise.all(Array.from({ length: 2 }, () => service.openSession('inproc')));
   for (const s of base) await service.reset(s, { task_name: TASK, seed: 1, observation: OBS });
-  const before = processTreeRssBytes(pid) + process.memoryUsage().rss;
+  const before = processTreeMemory(pid);
+  const heapBefore = process.memoryUsage().rss;
   const extra = await Promise.all(Array.from({ length: 10 }, () => service.openSession('inproc')));
   for (const s of extra) await service.reset(s, { task_name: TASK, seed: 1, observation: OBS });
-  const after = processTreeRssBytes(pid) + process.memoryUsage().rss;
-  out.memory_per_extra_session_mb = +((after - before) / 10 / 2 ** 20).toFixed(1);
+  const after = processTreeMemory(pid);
+  const nodeDelta = process.memoryUsage().rss - heapBefore;
+  out.memory_per_extra_session_mb = +((after.pss - before.pss + nodeDelta) / 10 / 2 ** 20).toFixed(1);
+  out.memory_per_extra_session_rss_mb = +((after.rss - before.rss + nodeDelta) / 10 / 2 ** 20).toFixed(1);
   await service.shutdown();
   return out;
 }
