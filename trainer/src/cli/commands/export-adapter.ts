@@ -1,0 +1,61 @@
+import { copyFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { modelConfigToHfJson } from '../../model/config-json.js';
+import { pathExists, writeJsonFile } from '../../model/files.js';
+import { writeSafetensors } from '../../model/safetensors.js';
+import { loadModel } from '../../model/weights.js';
+import { mergeAdapter } from '../../lora/merge.js';
+import { loadAdapter, saveAdapter } from '../../lora/peft.js';
+import { UsageError, type Command } from '../command.js';
+import { stringOption } from '../options.js';
+import { prepareOutputDir } from '../output-dir.js';
+
+// Everything a server needs besides config and weights; copied as-is into a merged export.
+const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'chat_template.jinja', 'special_tokens_map.json', 'generation_config.json'];
+
+export const exportAdapterCommand: Command = {
+  name: 'export-adapter',
+  summary: 'Export a LoRA adapter in PEFT format (for vLLM / PEFT), or merged into a full model',
+  description: [
+    'Reads a PEFT LoRA adapter folder (adapter_config.json + adapter_model.safetensors), checks it,',
+    'and writes a clean PEFT copy that vLLM (--enable-lora, /v1/load_lora_adapter) and PEFT load.',
+    'With --merge, writes a complete model folder instead, the adapter folded into the weights',
+    '(W + scale·B·A, float32), for servers that do not support LoRA.',
+  ].join('\n'),
+  positionals: [
+    { name: 'adapter-dir', description: 'The adapter folder to export (e.g. a training checkpoint\'s adapter)' },
+    { name: 'out-dir', description: 'Folder to write' },
+  ],
+  options: {
+    model: { type: 'string', valueName: 'DIR', description: 'Base model folder: the adapter is checked against its shapes; required with --merge' },
+    'base-model': { type: 'string', valueName: 'NAME', description: 'base_model_name_or_path to record (e.g. a hub id the server can resolve)', defaultText: 'the adapter\'s own, else --model' },
+    merge: { type: 'boolean', description: 'Write a full model folder with the adapter merged into the weights' },
+    force: { type: 'boolean', description: 'Write into a folder that already has files, overwriting them' },
+  },
+  examples: [
+    'gauntlet-trainer export-adapter runs/step-200/adapter exports/click-test --base-model Qwen/Qwen2.5-0.5B-Instruct',
+    'gauntlet-trainer export-adapter runs/step-200/adapter exports/merged --model models/tiny --merge',
+  ],
+  async run(context) {
+    const [adapterDir, outDir] = context.positionals.map((p) => resolve(p)) as [string, string];
+    const modelOption = stringOption(context, 'model');
+    const modelDir = modelOption === undefined ? undefined : resolve(modelOption);
+    const merge = context.options.merge === true;
+    if (merge && !modelDir) throw new UsageError('export-adapter: --merge needs --model DIR (the base weights to merge into)', 'export-adapter');
+    const model = modelDir ? await loadModel(modelDir) : undefined;
+    const adapter = await loadAdapter(adapterDir, model ? { model: model.config } : {});
+    await prepareOutputDir(outDir, context.options.force === true, 'export-adapter');
+    if (merge && model && modelDir) {
+      await writeSafetensors(join(outDir, 'model.safetensors'), mergeAdapter(model.weights, adapter), { format: 'pt' });
+      await writeJsonFile(join(outDir, 'config.json'), modelConfigToHfJson({ ...model.config, torchDtype: 'float32' }));
+      for (const file of TOKENIZER_FILES) {
+        if (await pathExists(join(modelDir, file))) await copyFile(join(modelDir, file), join(outDir, file));
+      }
+      context.io.out(`Merged ${adapter.modules.size} LoRA modules into ${modelDir}; wrote the model to ${outDir}`);
+      return;
+    }
+    const baseModel = stringOption(context, 'base-model') ?? adapter.baseModelNameOrPath ?? modelDir ?? null;
+    await saveAdapter(outDir, adapter, { baseModelNameOrPath: baseModel });
+    context.io.out(`Wrote PEFT adapter (rank ${adapter.config.rank}, ${adapter.modules.size} modules, base ${baseModel ?? '-'}) to ${outDir}`);
+  },
+};

@@ -1,0 +1,10 @@
+import type { Command } from '../command.js';
+import { exportAdapterCommand } from './export-adapter.js';
+import { initTinyCommand } from './init-tiny.js';
+import { inspectCommand } from './inspect.js';
+
+/**
+ * Every subcommand, in the order `--help` lists them. To add one (sft, serve): write
+ * `commands/<name>.ts` exporting a `Command`, and add it here.
+ */
+export const COMMANDS: readonly Command[] = [initTinyCommand, inspectCommand, exportAdapterCommand];

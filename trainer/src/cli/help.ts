@@ -1,0 +1,66 @@
+import type { Command } from './command.js';
+
+export const TOOL = 'gauntlet-trainer';
+
+export function toolHelp(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    `Usage: ${TOOL} <command> [options]`,
+    '',
+    'Trains LoRA adapters for Llama-family models (Llama, Qwen2, Qwen3) with ONNX Runtime.',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     Show this help, or a command\'s help after the command name',
+    '  -v, --version  Print the version',
+    '',
+    `Run '${TOOL} <command> --help' for a command's arguments and flags.`,
+    'Exit codes: 0 success, 1 failure (bad files, runtime errors), 2 bad command line, 130 interrupted.',
+  ].join('\n');
+}
+
+export function commandHelp(command: Command): string {
+  const positionals = command.positionals.map((p) => (p.optional ? `[${p.name}]` : `<${p.name}>`)).join(' ');
+  const flags = Object.entries(command.options).map(([name, spec]) => {
+    const short = spec.short ? `-${spec.short}, ` : '    ';
+    const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
+    const fallback = spec.defaultText ? ` (default: ${spec.defaultText})` : '';
+    return [`${short}--${name}${value}`, `${spec.description}${fallback}`] as const;
+  });
+  flags.push(['-h, --help', 'Show this help']);
+  const width = Math.max(...[...command.positionals.map((p) => p.name.length + 2), ...flags.map(([f]) => f.length)]);
+  return [
+    `Usage: ${TOOL} ${command.name} ${positionals}${Object.keys(command.options).length ? ' [options]' : ''}`.trimEnd(),
+    '',
+    command.description,
+    ...(command.positionals.length ? ['', 'Arguments:', ...command.positionals.map((p) => `  ${(p.optional ? `[${p.name}]` : `<${p.name}>`).padEnd(width)}  ${p.description}`)] : []),
+    '',
+    'Options:',
+    ...flags.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    ...(command.examples?.length ? ['', 'Examples:', ...command.examples.map((e) => `  ${e}`)] : []),
+  ].join('\n');
+}
+
+/** The closest command name, for "did you mean" hints on typos. */
+export function closestName(input: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = editDistance(input, name);
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(input.length / 3)) ? best.name : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest';
+import { gradients } from './autodiff.js';
+import { backwardRules } from './backward.js';
+import { Graph } from './graph.js';
+import { f64 } from './host-tensor.js';
+import * as o from './ops.js';
+import { Runtime } from './runtime.js';
+import { liveNodes } from './serialize.js';
+
+describe('autodiff engine', () => {
+  test('differentiates only what is asked: no weight gradient for a frozen matrix', () => {
+    const g = new Graph();
+    const x = g.input('x', 'float64', ['n', 3]);
+    const w = g.weight('w', f64([3, 3], Array(9).fill(0.5)));
+    const b = g.input('b', 'float64', [3, 3]);
+    const loss = o.reduceSum(o.matmul(o.matmul(x, w), b), [], false);
+    const [gb] = gradients(loss, [b]);
+    g.output(gb!, 'grad_b');
+    const live = liveNodes(g);
+    // forward x·w and (x·w)·b, then (x·w)ᵀ·g for b; nothing differentiates the first MatMul
+    expect(live.filter((n) => n.op === 'MatMul')).toHaveLength(3);
+    expect(live.filter((n) => n.name.startsWith(`grad/${live[0]!.name}/`))).toEqual([]);
+  });
+
+  test('gradient of a shared input sums every path', async () => {
+    const g = new Graph();
+    const x = g.input('x', 'float64', [2]);
+    const y = o.add(o.mul(x, x), o.mul(x, 3));
+    const [gx] = gradients(o.reduceSum(y, [], false), [x]);
+    g.output(gx!, 'gx');
+    const rt = await Runtime.create(g, { intraOpNumThreads: 1 });
+    const out = await rt.run({ x: f64([2], [1, -2]) });
+    expect(Array.from(out['gx']!.data as Float64Array)).toEqual([5, -1]);
+    await rt.release();
+  });
+
+  test('an unreachable tensor gets a zero gradient; stopGradient cuts a path', async () => {
+    const g = new Graph();
+    const x = g.input('x', 'float64', [2]);
+    const z = g.input('z', 'float64', [2]);
+    const loss = o.reduceSum(o.mul(x, o.stopGradient(x)), [], false);
+    const [gx, gz] = gradients(loss, [x, z]);
+    g.output(gx!, 'gx');
+    g.output(gz!, 'gz');
+    const rt = await Runtime.create(g, { intraOpNumThreads: 1 });
+    const out = await rt.run({ x: f64([2], [3, 4]), z: f64([2], [1, 1]) });
+    expect(Array.from(out['gx']!.data as Float64Array)).toEqual([3, 4]);
+    expect(Array.from(out['gz']!.data as Float64Array)).toEqual([0, 0]);
+    await rt.release();
+  });
+
+  test('a missing rule names the op and node', () => {
+    const g = new Graph();
+    const x = g.input('x', 'float64', [2]);
+    const loss = o.reduceSum(o.exp(x), [], false);
+    const { Exp: _, ...withoutExp } = backwardRules;
+    expect(() => gradients(loss, [x], { rules: withoutExp })).toThrow(/no backward rule for op Exp \(node 'Exp_\d+'\)/);
+  });
+
+  test('a rule must return one gradient per input', () => {
+    const g = new Graph();
+    const x = g.input('x', 'float64', [2]);
+    const loss = o.reduceSum(o.mul(x, x), [], false);
+    const broken = { ...backwardRules, Mul: () => [undefined] };
+    expect(() => gradients(loss, [x], { rules: broken })).toThrow(/backward rule for Mul returned 1 gradients for 2 inputs/);
+  });
+
+  test('a rule returning the wrong shape is caught', () => {
+    const g = new Graph();
+    const x = g.input('x', 'float64', [2, 3]);
+    const loss = o.reduceSum(o.exp(x), [], false);
+    const broken = { ...backwardRules, Exp: (c: Parameters<NonNullable<typeof backwardRules.Exp>>[0]) => [o.reduceSum(c.g(), [0])] };
+    expect(() => gradients(loss, [x], { rules: broken })).toThrow(/gradient dim 0 is 1, expected 2/);
+  });
+
+  test('only float tensors can be differentiated', () => {
+    const g = new Graph();
+    const ids = g.input('ids', 'int64', [2]);
+    expect(() => gradients(o.reduceSum(o.cast(ids, 'float64'), [], false), [ids])).toThrow(/only float tensors have gradients/);
+  });
+});

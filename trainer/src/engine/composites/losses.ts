@@ -1,0 +1,24 @@
+import type { Tensor } from '../graph.js';
+import * as o from '../ops.js';
+import { logSumExp } from './softmax.js';
+
+/**
+ * log p(target) per position from logits [batch, seq, vocab] and targets [batch, seq], with the
+ * logits divided by the sampling temperature first (GRPO's convention). Computed as
+ * z[target] − logsumexp(z), which never materialises the full log-softmax.
+ */
+export function tokenLogProbs(logits: Tensor, targets: Tensor, temperature: number | Tensor = 1): Tensor {
+  const z = temperature === 1 ? logits : o.div(logits, temperature);
+  const picked = o.gatherElements(z, o.unsqueeze(targets, [-1]), -1);
+  return o.squeeze(o.sub(picked, logSumExp(z, -1)), [-1]);
+}
+
+/** Σ values · weights: with weights = mask / count this is a masked mean whose normaliser the caller chooses. */
+export function weightedSum(values: Tensor, weights: Tensor): Tensor {
+  return o.reduceSum(o.mul(values, weights), [], false);
+}
+
+/** Mean of values where mask is 1 (mask is float, same shape). */
+export function maskedMean(values: Tensor, mask: Tensor): Tensor {
+  return o.div(o.reduceSum(o.mul(values, mask), [], false), o.max(o.reduceSum(mask, [], false), 1));
+}

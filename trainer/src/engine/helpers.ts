@@ -1,0 +1,59 @@
+import type { Tensor } from './graph.js';
+import * as o from './ops.js';
+import { isStaticShape, sameShape } from './shape.js';
+
+/**
+ * Shape plumbing built from primitives. Static shapes become constants; symbolic ones are read
+ * at runtime with Shape, so the same code serves `[2, 3]` and `[batch, seq]`.
+ */
+
+export function shapeOf(x: Tensor): Tensor {
+  return isStaticShape(x.shape) ? x.graph.constant(x.shape, 'int64') : o.shape(x);
+}
+
+/** The size of one axis as a 1-element int64 tensor. */
+export function dimOf(x: Tensor, axis: number): Tensor {
+  const a = axis < 0 ? axis + x.rank : axis;
+  const d = x.shape[a]!;
+  return typeof d === 'number' ? x.graph.constant([d], 'int64') : o.shape(x, a, a + 1);
+}
+
+export function reshapeLike(x: Tensor, like: Tensor): Tensor {
+  return sameShape(x.shape, like.shape) ? x : o.reshape(x, shapeOf(like), like.shape);
+}
+
+export function expandLike(x: Tensor, like: Tensor): Tensor {
+  return sameShape(x.shape, like.shape) ? x : o.expand(x, shapeOf(like), like.shape);
+}
+
+export function zerosLike(x: Tensor): Tensor {
+  return fillLike(x, 0);
+}
+
+export function fillLike(x: Tensor, value: number): Tensor {
+  if (x.rank === 0) return x.graph.constant(value, x.dtype);
+  return o.constantOfShape(shapeOf(x), value, x.dtype, x.shape);
+}
+
+/**
+ * Sums a broadcast gradient back to the shape of the input it came from: leading axes the input
+ * lacked, and axes where the input had size 1, are summed; a Reshape restores the exact shape.
+ */
+export function sumToShape(g: Tensor, like: Tensor): Tensor {
+  if (sameShape(g.shape, like.shape)) return g;
+  const lead = g.rank - like.rank;
+  const axes: number[] = [];
+  for (let i = 0; i < g.rank; i++) {
+    if (i < lead) axes.push(i);
+    else if (like.shape[i - lead] === 1 && g.shape[i] !== 1) axes.push(i);
+  }
+  const summed = axes.length ? o.reduceSum(g, axes, true) : g;
+  return reshapeLike(summed, like);
+}
+
+/** Swaps the last two axes (matrix transpose of a batch). */
+export function transposeLast2(x: Tensor): Tensor {
+  const perm = [...Array(x.rank).keys()];
+  [perm[x.rank - 2], perm[x.rank - 1]] = [perm[x.rank - 1]!, perm[x.rank - 2]!];
+  return o.transpose(x, perm);
+}

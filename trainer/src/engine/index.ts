@@ -1,0 +1,22 @@
+// The tensor engine: ONNX graph builder, op table, backward rules, autodiff, composites, runtime.
+export * from './dtype.js';
+export * from './errors.js';
+export * from './shape.js';
+export * from './host-tensor.js';
+export type { AttrValue, NodeAttrs, OpSpec, InputSpec } from './op-spec.js';
+export { opTable, isOpName, type OpName } from './op-table.js';
+export { Graph, Tensor, type Node } from './graph.js';
+export * as ops from './ops.js';
+export * from './helpers.js';
+export { backwardRules, nonDifferentiable } from './backward.js';
+export type { BackwardRule, RuleContext } from './rule-context.js';
+export { gradients, type GradientOptions } from './autodiff.js';
+export { toModelBytes, liveNodes, OPSET } from './serialize.js';
+export { Runtime, type RuntimeOptions, type RunOptions, type ExecutionProvider } from './runtime.js';
+export * from './gradcheck.js';
+export * from './random.js';
+export * from './composites/softmax.js';
+export * from './composites/norm.js';
+export * from './composites/rope.js';
+export * from './composites/attention.js';
+export * from './composites/losses.js';

@@ -1,0 +1,55 @@
+import { attention } from '../engine/composites/attention.js';
+import { rmsNorm, swiglu } from '../engine/composites/norm.js';
+import type { RopeTables } from '../engine/composites/rope.js';
+import { applyRope } from '../engine/composites/rope.js';
+import type { Tensor } from '../engine/graph.js';
+import * as o from '../engine/ops.js';
+import type { ModelConfig } from './config.js';
+import type { LoraInputs } from './graph-linear.js';
+import { linear } from './graph-linear.js';
+import { linearModulePath, type LinearModule } from './layout.js';
+
+export interface LayerContext {
+  config: ModelConfig;
+  /** A base weight by Hugging Face name, as a graph initializer. */
+  weight(name: string): Tensor;
+  /** The adapter pair for a module path, when that module is adapted. */
+  lora(path: string): LoraInputs | undefined;
+  loraScale: number;
+  rope: RopeTables;
+  /** Additive attention bias, broadcastable to [batch, kvHeads, groups, seq, seq]. */
+  maskBias: Tensor;
+}
+
+/** One pre-norm decoder block: h + attn(norm(h)), then + mlp(norm(h)). */
+export function decoderLayer(c: LayerContext, layer: number, h: Tensor): Tensor {
+  const prefix = `model.layers.${layer}`;
+  const attended = selfAttention(c, layer, rmsNorm(h, c.weight(`${prefix}.input_layernorm.weight`), c.config.rmsNormEps));
+  const mid = o.add(h, attended);
+  const normed = rmsNorm(mid, c.weight(`${prefix}.post_attention_layernorm.weight`), c.config.rmsNormEps);
+  const proj = (m: LinearModule, x: Tensor) => project(c, layer, m, x);
+  return o.add(mid, proj('down_proj', swiglu(proj('gate_proj', normed), proj('up_proj', normed))));
+}
+
+function project(c: LayerContext, layer: number, module: LinearModule, x: Tensor): Tensor {
+  const path = linearModulePath(layer, module);
+  const hasBias = c.config.attentionBias && (module === 'q_proj' || module === 'k_proj' || module === 'v_proj');
+  return linear(x, c.weight(`${path}.weight`), hasBias ? c.weight(`${path}.bias`) : undefined, c.lora(path), c.loraScale);
+}
+
+function selfAttention(c: LayerContext, layer: number, x: Tensor): Tensor {
+  const { numHeads, numKvHeads, headDim, rmsNormEps } = c.config;
+  const prefix = `model.layers.${layer}.self_attn`;
+  // [batch, seq, heads·d] → [batch, heads, seq, d]; Qwen3 normalises each head before RoPE.
+  const heads = (module: LinearModule, n: number, norm?: string) => {
+    let t = o.reshape(project(c, layer, module, x), [0, 0, n, headDim]);
+    if (norm) t = rmsNorm(t, c.weight(`${prefix}.${norm}.weight`), rmsNormEps);
+    return o.transpose(t, [0, 2, 1, 3]);
+  };
+  const q = applyRope(heads('q_proj', numHeads, c.config.qkNorm ? 'q_norm' : undefined), c.rope);
+  const k = applyRope(heads('k_proj', numKvHeads, c.config.qkNorm ? 'k_norm' : undefined), c.rope);
+  const v = heads('v_proj', numKvHeads);
+  const out = attention(q, k, v, c.maskBias, numKvHeads);
+  const merged = o.reshape(o.transpose(out, [0, 2, 1, 3]), [0, 0, numHeads * headDim]);
+  return project(c, layer, 'o_proj', merged);
+}

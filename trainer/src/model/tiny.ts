@@ -1,0 +1,102 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseModelConfig, type Architecture, type ModelConfig } from './config.js';
+import { modelConfigToHfJson } from './config-json.js';
+import { byteLevelTokenizerJson, CHATML_TEMPLATE, TINY_SPECIAL_TOKENS } from './byte-tokenizer.js';
+import { writeJsonFile } from './files.js';
+import { JsonObjectReader } from './json-reader.js';
+import { expectedWeightShapes } from './layout.js';
+import { createRng } from './random.js';
+import { writeSafetensors } from './safetensors.js';
+import { elementCount, type TensorMap } from './tensor.js';
+
+export interface TinyModelOptions {
+  architecture?: Architecture;
+  seed?: number;
+  hiddenSize?: number;
+  numLayers?: number;
+  numHeads?: number;
+  numKvHeads?: number;
+  /** Defaults to hiddenSize / numHeads; Qwen3 checkpoints often differ, so it can be set. */
+  headDim?: number;
+  intermediateSize?: number;
+  /** Defaults to tied for Qwen (as their small checkpoints are), untied for Llama. */
+  tieWordEmbeddings?: boolean;
+  maxPositionEmbeddings?: number;
+}
+
+const specialTokenId = (token: (typeof TINY_SPECIAL_TOKENS)[number]): number => 256 + TINY_SPECIAL_TOKENS.indexOf(token);
+const END_OF_TEXT = specialTokenId('<|endoftext|>');
+const IM_END = specialTokenId('<|im_end|>');
+
+/** The tiny config, checked by the same parser as a downloaded `config.json` (errors use HF field names). */
+export function tinyModelConfig(options: TinyModelOptions = {}): ModelConfig {
+  const architecture = options.architecture ?? 'qwen2';
+  const hiddenSize = options.hiddenSize ?? 64;
+  const numHeads = options.numHeads ?? 4;
+  const config: ModelConfig = {
+    architecture,
+    hiddenSize,
+    intermediateSize: options.intermediateSize ?? 2 * hiddenSize,
+    numLayers: options.numLayers ?? 2,
+    numHeads,
+    numKvHeads: options.numKvHeads ?? (numHeads % 2 === 0 ? numHeads / 2 : numHeads),
+    headDim: options.headDim ?? hiddenSize / numHeads,
+    vocabSize: 256 + TINY_SPECIAL_TOKENS.length,
+    rmsNormEps: 1e-6,
+    ropeTheta: 10_000,
+    ropeScaling: null,
+    maxPositionEmbeddings: options.maxPositionEmbeddings ?? 4096,
+    tieWordEmbeddings: options.tieWordEmbeddings ?? architecture !== 'llama',
+    attentionBias: architecture === 'qwen2',
+    qkNorm: architecture === 'qwen3',
+    bosTokenId: null,
+    eosTokenIds: [IM_END, END_OF_TEXT],
+    torchDtype: 'float32',
+  };
+  parseModelConfig(new JsonObjectReader('<tiny model options>', modelConfigToHfJson(config)));
+  return config;
+}
+
+/**
+ * Seeded weights: matrices ~ N(0, 0.02²) as transformers initialises them. Norm weights and biases
+ * are perturbed away from 1 and 0 so a forward pass that forgot one would not match the reference.
+ */
+export function tinyModelWeights(config: ModelConfig, seed: number): TensorMap {
+  const rng = createRng(seed);
+  const weights: TensorMap = new Map();
+  for (const [name, shape] of expectedWeightShapes(config)) {
+    const data = new Float32Array(elementCount(shape));
+    const isNorm = name.endsWith('norm.weight');
+    for (let i = 0; i < data.length; i++) {
+      const noise = rng.normal();
+      data[i] = isNorm ? 1 + 0.1 * noise : 0.02 * noise;
+    }
+    weights.set(name, { shape, data });
+  }
+  return weights;
+}
+
+/** Writes a complete Hugging Face model folder; same options and seed give byte-identical files. */
+export async function writeTinyModel(dir: string, options: TinyModelOptions = {}): Promise<{ config: ModelConfig; files: string[] }> {
+  const config = tinyModelConfig(options);
+  await mkdir(dir, { recursive: true });
+  const files = {
+    'config.json': modelConfigToHfJson(config),
+    'generation_config.json': { eos_token_id: config.eosTokenIds, pad_token_id: END_OF_TEXT },
+    'tokenizer.json': byteLevelTokenizerJson(),
+    'tokenizer_config.json': {
+      tokenizer_class: 'PreTrainedTokenizerFast',
+      bos_token: null,
+      eos_token: '<|im_end|>',
+      pad_token: '<|endoftext|>',
+      unk_token: null,
+      model_max_length: config.maxPositionEmbeddings,
+      clean_up_tokenization_spaces: false,
+      chat_template: CHATML_TEMPLATE,
+    },
+  };
+  for (const [name, json] of Object.entries(files)) await writeJsonFile(join(dir, name), json);
+  await writeSafetensors(join(dir, 'model.safetensors'), tinyModelWeights(config, options.seed ?? 0), { format: 'pt' });
+  return { config, files: [...Object.keys(files), 'model.safetensors'].sort() };
+}

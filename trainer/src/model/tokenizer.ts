@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { ChatTemplate, readChatTemplateSource, type ChatMessage, type ChatTemplateOptions } from './chat-template.js';
+import { ModelFileError } from './errors.js';
+import { pathExists } from './files.js';
+import { JsonObjectReader, describeValue } from './json-reader.js';
+
+export interface SpecialToken {
+  id: number;
+  content: string;
+}
+
+/**
+ * A model folder's tokenizer (`tokenizer.json`), special tokens, end-of-sequence ids and chat
+ * template. Encoding adds no BOS/EOS by default: chat templates write their own, and token-exact
+ * multi-turn prompts are concatenations that must not gain tokens in the middle.
+ */
+export class ModelTokenizer {
+  readonly specialTokens: SpecialToken[];
+  readonly vocabSize: number;
+  private readonly specialIds: Set<number>;
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    readonly bosTokenId: number | null,
+    readonly eosTokenIds: number[],
+    readonly chatTemplate: ChatTemplate | null,
+    private readonly cleanUpSpaces: boolean,
+  ) {
+    const added = [...tokenizer.get_added_tokens_decoder().values()];
+    this.specialTokens = added.filter((t) => t.special).map((t) => ({ id: t.id, content: t.content }));
+    this.specialIds = new Set(this.specialTokens.map((t) => t.id));
+    this.vocabSize = Math.max(-1, ...tokenizer.get_vocab(true).values()) + 1;
+  }
+
+  static async load(dir: string): Promise<ModelTokenizer> {
+    const tokenizerFile = join(dir, 'tokenizer.json');
+    const tokenizerJson = await JsonObjectReader.read(tokenizerFile);
+    const configFile = join(dir, 'tokenizer_config.json');
+    const config = (await pathExists(configFile)) ? await JsonObjectReader.read(configFile) : undefined;
+    let tokenizer: Tokenizer;
+    try {
+      tokenizer = new Tokenizer(tokenizerJson.object, config?.object ?? {});
+    } catch (error) {
+      throw new ModelFileError(tokenizerFile, `cannot build a tokenizer from it (${(error as Error).message})`);
+    }
+    const tokenId = (key: string): number | null => resolveTokenId(tokenizer, config, key);
+    const eosIds = [...(await readGenerationEosIds(dir)), tokenId('eos_token')].filter((id): id is number => id !== null);
+    const template = await readChatTemplateSource(dir, config);
+    const specials = Object.fromEntries(
+      ['bos_token', 'eos_token', 'pad_token', 'unk_token'].flatMap((key) => {
+        const id = tokenId(key);
+        return id === null ? [] : [[key, tokenizer.id_to_token(id) ?? '']];
+      }),
+    );
+    const chatTemplate = template ? new ChatTemplate(template.source, template.file, specials) : null;
+    // transformers ≥ 4.45 defaults to false; tokenizers.js defaults to true, which would alter decoded text.
+    const cleanUp = config?.has('clean_up_tokenization_spaces') ? config.boolean('clean_up_tokenization_spaces') : false;
+    return new ModelTokenizer(tokenizer, tokenId('bos_token'), [...new Set(eosIds)], chatTemplate, cleanUp);
+  }
+
+  encode(text: string, options: { addSpecialTokens?: boolean } = {}): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: options.addSpecialTokens ?? false }).ids;
+  }
+
+  decode(ids: readonly number[], options: { skipSpecialTokens?: boolean } = {}): string {
+    if (ids.length === 0) return ''; // tokenizers.js throws on an empty list
+    return this.tokenizer.decode([...ids], {
+      skip_special_tokens: options.skipSpecialTokens ?? false,
+      clean_up_tokenization_spaces: this.cleanUpSpaces,
+    });
+  }
+
+  tokenToId(token: string): number | undefined {
+    return this.tokenizer.token_to_id(token);
+  }
+
+  idToToken(id: number): string | undefined {
+    return this.tokenizer.id_to_token(id);
+  }
+
+  isSpecial(id: number): boolean {
+    return this.specialIds.has(id);
+  }
+
+  isEos(id: number): boolean {
+    return this.eosTokenIds.includes(id);
+  }
+
+  applyChatTemplate(messages: ChatMessage[], options: ChatTemplateOptions = {}): string {
+    if (!this.chatTemplate) throw new Error('this tokenizer has no chat template (no chat_template.jinja, no chat_template in tokenizer_config.json)');
+    return this.chatTemplate.render(messages, options);
+  }
+
+  encodeChat(messages: ChatMessage[], options: ChatTemplateOptions = {}): number[] {
+    return this.encode(this.applyChatTemplate(messages, options));
+  }
+}
+
+// tokenizer_config.json writes special tokens as a string or as an AddedToken object {content}.
+function resolveTokenId(tokenizer: Tokenizer, config: JsonObjectReader | undefined, key: string): number | null {
+  if (!config?.has(key)) return null;
+  const value = config.raw(key);
+  const content = typeof value === 'string' ? value : (value as { content?: unknown }).content;
+  if (typeof content !== 'string') throw config.fail(key, `must be a token string or {"content": ...} (got ${describeValue(value)})`);
+  const id = tokenizer.token_to_id(content);
+  if (id === undefined) throw config.fail(key, `${describeValue(content)} is not in tokenizer.json's vocabulary`);
+  return id;
+}
+
+async function readGenerationEosIds(dir: string): Promise<number[]> {
+  const file = join(dir, 'generation_config.json');
+  if (!(await pathExists(file))) return [];
+  const json = await JsonObjectReader.read(file);
+  if (!json.has('eos_token_id')) return [];
+  const value = json.raw('eos_token_id');
+  const ids = Array.isArray(value) ? value : [value];
+  if (!ids.every((id) => Number.isInteger(id) && id >= 0)) throw json.fail('eos_token_id', `must be a token id or a list of ids (got ${describeValue(value)})`);
+  return ids as number[];
+}

@@ -1,0 +1,64 @@
+export interface AdamWOptions {
+  lr: number;
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+  /** Decoupled (AdamW) weight decay: p ← p − lr·wd·p, separate from the adaptive step. */
+  weightDecay?: number;
+}
+
+export interface AdamWState {
+  step: number;
+  m: Map<string, Float32Array>;
+  v: Map<string, Float32Array>;
+}
+
+/**
+ * AdamW as PyTorch computes it (bias-corrected moments, decay applied to the weights, not
+ * through the gradient). Parameters are updated in place; the learning rate of each step is
+ * passed in so the schedule stays outside.
+ */
+export class AdamW {
+  readonly state: AdamWState = { step: 0, m: new Map(), v: new Map() };
+  private readonly beta1: number;
+  private readonly beta2: number;
+  private readonly eps: number;
+  private readonly weightDecay: number;
+
+  constructor(options: Omit<AdamWOptions, 'lr'> = {}) {
+    this.beta1 = options.beta1 ?? 0.9;
+    this.beta2 = options.beta2 ?? 0.999;
+    this.eps = options.eps ?? 1e-8;
+    this.weightDecay = options.weightDecay ?? 0;
+    for (const [name, v] of Object.entries({ beta1: this.beta1, beta2: this.beta2 })) {
+      if (!(v >= 0 && v < 1)) throw new RangeError(`AdamW ${name} must be in [0, 1), got ${v}`);
+    }
+    if (!(this.eps > 0)) throw new RangeError(`AdamW eps must be positive, got ${this.eps}`);
+    if (!(this.weightDecay >= 0)) throw new RangeError(`AdamW weightDecay must be ≥ 0, got ${this.weightDecay}`);
+  }
+
+  update(params: ReadonlyMap<string, Float32Array>, grads: ReadonlyMap<string, Float32Array>, lr: number): void {
+    const t = ++this.state.step;
+    const c1 = 1 - this.beta1 ** t;
+    const c2 = 1 - this.beta2 ** t;
+    const decay = 1 - lr * this.weightDecay;
+    for (const [name, p] of params) {
+      const g = grads.get(name);
+      if (!g || g.length !== p.length) throw new RangeError(`AdamW: gradient for '${name}' is ${g ? `${g.length} long, expected ${p.length}` : 'missing'}`);
+      const m = this.moment(this.state.m, name, p.length);
+      const v = this.moment(this.state.v, name, p.length);
+      for (let i = 0; i < p.length; i++) {
+        const gi = g[i]!;
+        m[i] = this.beta1 * m[i]! + (1 - this.beta1) * gi;
+        v[i] = this.beta2 * v[i]! + (1 - this.beta2) * gi * gi;
+        p[i] = p[i]! * decay - (lr * (m[i]! / c1)) / (Math.sqrt(v[i]! / c2) + this.eps);
+      }
+    }
+  }
+
+  private moment(map: Map<string, Float32Array>, name: string, n: number): Float32Array {
+    let a = map.get(name);
+    if (!a) map.set(name, (a = new Float32Array(n)));
+    return a;
+  }
+}

@@ -1,0 +1,92 @@
+import type { HostTensor } from '../engine/host-tensor.js';
+import { hostTensor } from '../engine/host-tensor.js';
+import { ATTENTION_MASK, INPUT_IDS, POSITION_IDS } from '../model/graph.js';
+import type { TrainGraph } from './train-graph.js';
+import { LOSS_MASK, SCORE_INDEX, TARGET_IDS, TOTAL_SEQUENCES, TOTAL_TOKENS } from './train-graph.js';
+
+/** One training sequence: prompt + completion ids, and which tokens are trained on. */
+export interface TrainSequence {
+  tokens: readonly number[];
+  /** Per token, 1 to train on predicting it (completion), 0 for prompt and env tokens; same length as tokens. */
+  mask: readonly number[];
+  /** Values the loss asked for: a number per sequence, or an array aligned with `tokens`. */
+  extras?: Readonly<Record<string, number | readonly number[]>>;
+}
+
+export interface BatchTotals {
+  tokens: number;
+  sequences: number;
+}
+
+/** Trained-token and sequence counts of an optimizer batch: the normalisers every micro-batch shares. */
+export function batchTotals(sequences: readonly TrainSequence[]): BatchTotals {
+  let tokens = 0;
+  for (const s of sequences) for (let t = 1; t < s.mask.length; t++) tokens += s.mask[t]!;
+  return { tokens: Math.max(tokens, 1), sequences: sequences.length };
+}
+
+export function validateSequence(s: TrainSequence, index: number, vocabSize: number): void {
+  const where = `training sequence ${index}`;
+  if (s.tokens.length < 2) throw new RangeError(`${where}: needs at least 2 tokens (a prompt token and a target), got ${s.tokens.length}`);
+  if (s.mask.length !== s.tokens.length) throw new RangeError(`${where}: mask has ${s.mask.length} entries for ${s.tokens.length} tokens`);
+  const bad = s.tokens.findIndex((t) => !Number.isInteger(t) || t < 0 || t >= vocabSize);
+  if (bad >= 0) throw new RangeError(`${where}: token ${bad} is ${s.tokens[bad]}, outside the vocabulary [0, ${vocabSize})`);
+}
+
+/**
+ * Feeds for one micro-batch: inputs are tokens[0..n−2], targets tokens[1..n−1] (the last token
+ * predicts nothing), right-padded to the longest row; padding has mask 0.
+ */
+export function collate(rows: readonly TrainSequence[], graph: TrainGraph, totals: BatchTotals, dtype: 'float32' | 'float64' = 'float32'): Record<string, HostTensor> {
+  const seq = Math.max(...rows.map((r) => r.tokens.length - 1));
+  const n = rows.length * seq;
+  const ids = new BigInt64Array(n);
+  const targets = new BigInt64Array(n);
+  const attention = new BigInt64Array(n);
+  const positions = new BigInt64Array(n);
+  const floats = () => (dtype === 'float64' ? new Float64Array(n) : new Float32Array(n));
+  const mask = floats();
+  const tokenExtras = Object.fromEntries(graph.tokenInputs.map((name) => [name, floats()]));
+  const sequenceExtras = Object.fromEntries(graph.sequenceInputs.map((name) => [name, dtype === 'float64' ? new Float64Array(rows.length) : new Float32Array(rows.length)]));
+  rows.forEach((row, b) => {
+    for (const name of graph.sequenceInputs) sequenceExtras[name]![b] = extra(row, b, name, 'number') as number;
+    const perToken = graph.tokenInputs.map((name) => [name, extra(row, b, name, 'array') as readonly number[]] as const);
+    for (let t = 0; t < seq; t++) {
+      const at = b * seq + t;
+      positions[at] = BigInt(t);
+      if (t >= row.tokens.length - 1) continue;
+      ids[at] = BigInt(row.tokens[t]!);
+      targets[at] = BigInt(row.tokens[t + 1]!);
+      attention[at] = 1n;
+      mask[at] = row.mask[t + 1]!;
+      for (const [name, values] of perToken) tokenExtras[name]![at] = values[t + 1]!;
+    }
+  });
+  const dims = [rows.length, seq];
+  // Positions the LM head scores: trained ones (or all real ones); never empty, so shapes stay valid.
+  const scored: bigint[] = [];
+  for (let at = 0; at < n; at++) if (graph.scoreAll ? attention[at] : mask[at]) scored.push(BigInt(at));
+  if (scored.length === 0) scored.push(0n);
+  const feeds: Record<string, HostTensor> = {
+    [SCORE_INDEX]: hostTensor('int64', [scored.length], BigInt64Array.from(scored)),
+    [INPUT_IDS]: hostTensor('int64', dims, ids),
+    [TARGET_IDS]: hostTensor('int64', dims, targets),
+    [ATTENTION_MASK]: hostTensor('int64', dims, attention),
+    [POSITION_IDS]: hostTensor('int64', dims, positions),
+    [LOSS_MASK]: hostTensor(dtype, dims, mask as never),
+  };
+  for (const [name, data] of Object.entries(tokenExtras)) feeds[name] = hostTensor(dtype, dims, data as never);
+  for (const [name, data] of Object.entries(sequenceExtras)) feeds[name] = hostTensor(dtype, [rows.length], data as never);
+  const scalar = (v: number) => hostTensor(dtype, [], (dtype === 'float64' ? Float64Array.of(v) : Float32Array.of(v)) as never);
+  if (graph.totals.includes(TOTAL_TOKENS)) feeds[TOTAL_TOKENS] = scalar(totals.tokens);
+  if (graph.totals.includes(TOTAL_SEQUENCES)) feeds[TOTAL_SEQUENCES] = scalar(totals.sequences);
+  return feeds;
+}
+
+function extra(row: TrainSequence, index: number, name: string, kind: 'number' | 'array'): number | readonly number[] {
+  const v = row.extras?.[name];
+  if (kind === 'number' && typeof v === 'number') return v;
+  if (kind === 'array' && Array.isArray(v) && v.length === row.tokens.length) return v;
+  const want = kind === 'number' ? 'a number' : `an array of ${row.tokens.length} values (one per token)`;
+  throw new RangeError(`training sequence ${index}: extras.${name} must be ${want} (the loss reads it)`);
+}

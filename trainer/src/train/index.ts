@@ -1,0 +1,10 @@
+// LoRA training: training graph (log-probs, pluggable loss, LoRA gradients), AdamW, clipping,
+// schedules, micro-batched accumulation, and the SFT loop.
+export * from './loss.js';
+export * from './train-graph.js';
+export * from './batch.js';
+export * from './adamw.js';
+export * from './clip.js';
+export * from './schedule.js';
+export * from './trainer.js';
+export * from './sft.js';

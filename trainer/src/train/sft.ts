@@ -1,0 +1,53 @@
+import type { RunOptions } from '../engine/runtime.js';
+import { seededRandom } from '../engine/random.js';
+import type { TrainSequence } from './batch.js';
+import type { LoraTrainer, StepResult } from './trainer.js';
+
+export interface SftExample {
+  prompt: readonly number[];
+  completion: readonly number[];
+}
+
+/** Trains on the completion only: the prompt's tokens are context, never targets. */
+export function sftSequence(example: SftExample): TrainSequence {
+  if (example.prompt.length === 0) throw new RangeError('SFT example: the prompt must have at least one token');
+  if (example.completion.length === 0) throw new RangeError('SFT example: the completion is empty');
+  return { tokens: [...example.prompt, ...example.completion], mask: [...example.prompt.map(() => 0), ...example.completion.map(() => 1)] };
+}
+
+export interface SftOptions extends RunOptions {
+  steps: number;
+  batchSize: number;
+  /** Shuffling seed; same seed, same order. */
+  seed?: number;
+  onStep?: (result: StepResult) => void;
+}
+
+/** Supervised fine-tuning: reshuffled passes over the examples, one optimizer step per batch. */
+export async function runSft(trainer: LoraTrainer, examples: readonly SftExample[], options: SftOptions): Promise<StepResult[]> {
+  if (examples.length === 0) throw new RangeError('SFT needs at least one example');
+  const sequences = examples.map(sftSequence);
+  const random = seededRandom(options.seed ?? 0);
+  const history: StepResult[] = [];
+  let order: number[] = [];
+  for (let step = 0; step < options.steps; step++) {
+    const batch: TrainSequence[] = [];
+    while (batch.length < Math.min(options.batchSize, sequences.length)) {
+      if (order.length === 0) order = shuffle(sequences.length, random);
+      batch.push(sequences[order.pop()!]!);
+    }
+    const result = await trainer.trainStep(batch, options);
+    history.push(result);
+    options.onStep?.(result);
+  }
+  return history;
+}
+
+function shuffle(n: number, random: () => number): number[] {
+  const a = [...Array(n).keys()];
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}

@@ -1,0 +1,107 @@
+import { gradients } from '../engine/autodiff.js';
+import { tokenLogProbs } from '../engine/composites/losses.js';
+import { Graph } from '../engine/graph.js';
+import type { Tensor } from '../engine/graph.js';
+import { reshapeLike, zerosLike } from '../engine/helpers.js';
+import * as o from '../engine/ops.js';
+import type { LoraConfig } from '../lora/config.js';
+import type { ModelConfig } from '../model/config.js';
+import { buildModelGraph, loraInputNames, type ModelGraph } from '../model/graph.js';
+import type { WeightMap } from '../model/weights.js';
+import type { LossContext, LossFn } from './loss.js';
+
+export const TARGET_IDS = 'target_ids';
+export const LOSS_MASK = 'loss_mask';
+export const SCORE_INDEX = 'score_index';
+export const TOTAL_TOKENS = 'total_tokens';
+export const TOTAL_SEQUENCES = 'total_sequences';
+export const LOSS = 'loss';
+export const LOGPROBS = 'logprobs';
+export const gradName = (input: string): string => `grad:${input}`;
+export const metricName = (metric: string): string => `metric:${metric}`;
+
+export interface TrainGraphOptions {
+  lora: LoraConfig;
+  loss: LossFn;
+  /** Logits are divided by this before the log-softmax (GRPO scores at the sampling temperature). */
+  temperature?: number;
+  dtype?: 'float32' | 'float64';
+  /** false builds the loss alone (finite-difference checks evaluate it many times). */
+  withGradients?: boolean;
+  /** Score every position, not only trained ones (default false: the LM head runs where the mask is set). */
+  scoreAll?: boolean;
+}
+
+export interface TrainGraph {
+  graph: Graph;
+  model: ModelGraph;
+  /** Adapter input names, in module order: `<path>.lora_A.weight`, `<path>.lora_B.weight`, … */
+  parameters: string[];
+  /** Inputs the loss declared: per-sequence and per-token extras by name, and the totals it uses. */
+  sequenceInputs: string[];
+  tokenInputs: string[];
+  totals: string[];
+  metrics: string[];
+  scoreAll: boolean;
+}
+
+/**
+ * Forward + loss + LoRA gradients in one graph: per-token temperature-scaled log-probs of the
+ * targets, a pluggable loss over them, and d loss / d (every adapter factor). Base weights get
+ * no gradient; autodiff prunes their branches.
+ */
+export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options: TrainGraphOptions): TrainGraph {
+  const dtype = options.dtype ?? 'float32';
+  const graph = new Graph(`${config.architecture}-train-${options.loss.name}`);
+  const model = buildModelGraph(config, weights, { dtype, lora: options.lora, graph });
+  const targets = graph.input(TARGET_IDS, 'int64', ['batch', 'seq']);
+  const mask = graph.input(LOSS_MASK, dtype, ['batch', 'seq']);
+  const declared = new Map<string, Tensor>();
+  const sequenceInputs: string[] = [];
+  const tokenInputs: string[] = [];
+  const totals: string[] = [];
+  const declare = (name: string, shape: (string | number)[], list: string[]): Tensor => {
+    const known = declared.get(name);
+    if (known) return known;
+    const t = graph.input(name, dtype, shape);
+    declared.set(name, t);
+    list.push(name);
+    return t;
+  };
+  const index = graph.input(SCORE_INDEX, 'int64', ['scored']);
+  const logprobs = graph.scope('logprobs', () => scoredLogProbs(model, targets, index, options.temperature ?? 1));
+  const ctx: LossContext = {
+    graph,
+    dtype,
+    logprobs,
+    mask,
+    totalTokens: () => declare(TOTAL_TOKENS, [], totals),
+    totalSequences: () => declare(TOTAL_SEQUENCES, [], totals),
+    sequenceInput: (name) => declare(name, ['batch'], sequenceInputs),
+    tokenInput: (name) => declare(name, ['batch', 'seq'], tokenInputs),
+  };
+  const { loss, metrics = {} } = graph.scope('loss', () => options.loss.build(ctx));
+  graph.output(loss, LOSS);
+  graph.output(logprobs, LOGPROBS);
+  for (const [name, t] of Object.entries(metrics)) graph.output(t, metricName(name));
+  const parameters = [...model.lora.keys()].flatMap((path) => [loraInputNames(path).a, loraInputNames(path).b]);
+  if (options.withGradients !== false) {
+    const wrt = [...model.lora.values()].flatMap(({ a, b }) => [a, b]);
+    gradients(loss, wrt).forEach((g, i) => graph.output(g, gradName(parameters[i]!)));
+  }
+  return { graph, model, parameters, sequenceInputs, tokenInputs, totals, metrics: Object.keys(metrics), scoreAll: options.scoreAll ?? false };
+}
+
+/**
+ * Log-probs [batch, seq] computed only at the flattened positions in `index` (0 elsewhere): the
+ * LM head, the widest matrix of a small model, skips prompt and env tokens nobody trains on.
+ */
+function scoredLogProbs(model: ModelGraph, targets: Tensor, index: Tensor, temperature: number): Tensor {
+  const width = model.config.hiddenSize;
+  const rows = o.gather(o.reshape(model.hidden, [-1, width]), index, 0);
+  const logits = o.matmul(rows, o.transpose(model.head));
+  const flatTargets = o.reshape(targets, [-1]);
+  const scored = tokenLogProbs(logits, o.gather(flatTargets, index, 0), temperature);
+  const all = o.scatterElements(zerosLike(o.cast(flatTargets, logits.dtype)), index, scored, 0);
+  return reshapeLike(all, o.cast(targets, logits.dtype));
+}

@@ -1,0 +1,163 @@
+import type { HostTensor } from '../engine/host-tensor.js';
+import type { RunOptions, RuntimeOptions } from '../engine/runtime.js';
+import { Runtime } from '../engine/runtime.js';
+import type { LoraAdapter } from '../lora/adapter.js';
+import { initLoraAdapter } from '../lora/adapter.js';
+import type { LoraConfig } from '../lora/config.js';
+import type { ModelConfig } from '../model/config.js';
+import { loraInputNames } from '../model/graph.js';
+import type { WeightMap } from '../model/weights.js';
+import type { AdamWOptions } from './adamw.js';
+import { AdamW } from './adamw.js';
+import type { BatchTotals, TrainSequence } from './batch.js';
+import { batchTotals, collate, validateSequence } from './batch.js';
+import { clipGlobalNorm } from './clip.js';
+import type { LossFn } from './loss.js';
+import { sftLoss } from './loss.js';
+import type { ScheduleOptions } from './schedule.js';
+import { learningRate } from './schedule.js';
+import type { TrainGraph } from './train-graph.js';
+import { buildTrainGraph, gradName, LOGPROBS, LOSS, metricName } from './train-graph.js';
+
+export interface TrainerOptions {
+  config: ModelConfig;
+  weights: WeightMap;
+  lora: LoraConfig;
+  /** Starting adapter (its arrays are trained in place); default: PEFT init from `seed`. */
+  adapter?: LoraAdapter;
+  seed?: number;
+  loss?: LossFn;
+  temperature?: number;
+  optimizer?: Omit<AdamWOptions, 'lr'>;
+  schedule: ScheduleOptions;
+  /** Global-norm clip (default 1; Infinity disables). */
+  maxGradNorm?: number;
+  /** Sequences per forward/backward pass; a step accumulates gradients over all of them. */
+  microBatchSize?: number;
+  runtime?: RuntimeOptions;
+}
+
+export interface AccumulateResult {
+  loss: number;
+  metrics: Record<string, number>;
+  /** Per sequence, log p(token t) at index t where token t is trained (scored); 0 elsewhere. */
+  logprobs: Float32Array[];
+}
+
+export interface StepResult extends AccumulateResult {
+  step: number;
+  lr: number;
+  gradNorm: number;
+  tokens: number;
+  sequences: number;
+  microBatches: number;
+}
+
+/**
+ * LoRA training on one session: the training graph is built once, base weights live in it, and
+ * every micro-batch feeds only tokens, masks and the current adapter. Gradients accumulate over
+ * micro-batches (each normalised by the whole batch's totals), then clip, schedule and AdamW.
+ */
+export class LoraTrainer {
+  private readonly grads = new Map<string, Float32Array>();
+  private readonly optimizer: AdamW;
+  private steps = 0;
+  private pending = 0;
+
+  private constructor(
+    private readonly options: TrainerOptions,
+    private readonly graph: TrainGraph,
+    private readonly runtime: Runtime,
+    private readonly current: LoraAdapter,
+    private readonly params: Map<string, Float32Array>,
+  ) {
+    this.optimizer = new AdamW(options.optimizer);
+    for (const [name, p] of params) this.grads.set(name, new Float32Array(p.length));
+  }
+
+  static async create(options: TrainerOptions): Promise<LoraTrainer> {
+    const adapter = options.adapter ?? initLoraAdapter(options.config, options.lora, options.seed ?? 0);
+    const graph = buildTrainGraph(options.config, options.weights, { lora: adapter.config, loss: options.loss ?? sftLoss, ...(options.temperature ? { temperature: options.temperature } : {}) });
+    const params = new Map<string, Float32Array>();
+    for (const [path, m] of adapter.modules) {
+      params.set(loraInputNames(path).a, m.a.data);
+      params.set(loraInputNames(path).b, m.b.data);
+    }
+    const missing = graph.parameters.find((name) => !params.has(name));
+    if (missing) throw new RangeError(`the adapter has no tensor for graph input '${missing}' (adapter targets must match the LoRA config)`);
+    return new LoraTrainer(options, graph, await Runtime.create(graph.graph, options.runtime), adapter, params);
+  }
+
+  get step(): number {
+    return this.steps;
+  }
+
+  /** The adapter being trained (live: its arrays change with every step). */
+  get adapter(): LoraAdapter {
+    return this.current;
+  }
+
+  /** Adds this batch's gradients to the accumulator; `totals` are the whole optimizer batch's. */
+  async accumulate(batch: readonly TrainSequence[], totals: BatchTotals = batchTotals(batch), options: RunOptions = {}): Promise<AccumulateResult> {
+    batch.forEach((s, i) => validateSequence(s, i, this.options.config.vocabSize));
+    const order = batch.map((_, i) => i).sort((a, b) => batch[b]!.tokens.length - batch[a]!.tokens.length);
+    const size = this.options.microBatchSize ?? batch.length;
+    const result: AccumulateResult = { loss: 0, metrics: {}, logprobs: new Array(batch.length) };
+    const paramFeeds = this.parameterFeeds();
+    for (let start = 0; start < order.length; start += size) {
+      options.signal?.throwIfAborted();
+      const rows = order.slice(start, start + size);
+      const out = await this.runtime.run({ ...collate(rows.map((i) => batch[i]!), this.graph, totals), ...paramFeeds }, options);
+      result.loss += out[LOSS]!.data[0] as number;
+      for (const name of this.graph.metrics) result.metrics[name] = (result.metrics[name] ?? 0) + (out[metricName(name)]!.data[0] as number);
+      for (const [name, acc] of this.grads) {
+        const g = out[gradName(name)]!.data as Float32Array;
+        for (let i = 0; i < acc.length; i++) acc[i]! += g[i]!;
+      }
+      rows.forEach((row, k) => (result.logprobs[row] = rowLogprobs(out[LOGPROBS]!, k, batch[row]!.tokens.length)));
+      this.pending++;
+    }
+    return result;
+  }
+
+  /** Clips the accumulated gradients, takes one AdamW step at the scheduled rate, and clears them. */
+  applyUpdate(): { lr: number; gradNorm: number } {
+    if (this.pending === 0) throw new RangeError('applyUpdate: no gradients accumulated since the last update');
+    const gradNorm = clipGlobalNorm(this.grads.values(), this.options.maxGradNorm ?? 1);
+    const lr = learningRate(this.options.schedule, this.steps);
+    this.optimizer.update(this.params, this.grads, lr);
+    for (const g of this.grads.values()) g.fill(0);
+    this.steps++;
+    this.pending = 0;
+    return { lr, gradNorm };
+  }
+
+  /** One optimizer step over a batch, split into micro-batches. */
+  async trainStep(batch: readonly TrainSequence[], options: RunOptions = {}): Promise<StepResult> {
+    const totals = batchTotals(batch);
+    const microBatches = Math.ceil(batch.length / (this.options.microBatchSize ?? batch.length));
+    const result = await this.accumulate(batch, totals, options);
+    const update = this.applyUpdate();
+    return { ...result, ...update, step: this.steps, tokens: totals.tokens, sequences: totals.sequences, microBatches };
+  }
+
+  async release(): Promise<void> {
+    await this.runtime.release();
+  }
+
+  private parameterFeeds(): Record<string, HostTensor> {
+    const feeds: Record<string, HostTensor> = {};
+    for (const [path, m] of this.current.modules) {
+      feeds[loraInputNames(path).a] = { dtype: 'float32', dims: m.a.shape, data: m.a.data };
+      feeds[loraInputNames(path).b] = { dtype: 'float32', dims: m.b.shape, data: m.b.data };
+    }
+    return feeds;
+  }
+}
+
+function rowLogprobs(all: HostTensor, row: number, length: number): Float32Array {
+  const seq = all.dims[1]!;
+  const out = new Float32Array(length);
+  out.set((all.data as Float32Array).subarray(row * seq, row * seq + length - 1), 1);
+  return out;
+}

@@ -1,0 +1,131 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { initLoraAdapter } from '../../src/lora/adapter.js';
+import { makeLoraConfig } from '../../src/lora/config.js';
+import { loadAdapter, saveAdapter } from '../../src/lora/peft.js';
+import { loadModel } from '../../src/model/weights.js';
+import { referenceLogits } from '../support/reference-forward.js';
+import { useTempDirs } from '../support/temp-dir.js';
+import { maxAbsDiff, withRandomB } from '../support/tiny-models.js';
+import { runInProcess } from './run-cli.js';
+
+const tempDir = useTempDirs();
+
+async function tinyModelDir(...flags: string[]): Promise<string> {
+  const dir = join(await tempDir(), 'model');
+  const { code, stderr } = await runInProcess(['init-tiny', dir, ...flags]);
+  expect([code, stderr]).toEqual([0, '']);
+  return dir;
+}
+
+async function adapterDir(modelDir: string): Promise<string> {
+  const { config } = await loadModel(modelDir);
+  const dir = join(await tempDir(), 'adapter');
+  await saveAdapter(dir, withRandomB(initLoraAdapter(config, makeLoraConfig({ rank: 2, targets: ['q_proj', 'up_proj'] }), 1), 2));
+  return dir;
+}
+
+describe('cli usage', () => {
+  it('prints help with no command on stderr and exits 2; help <command> works too', async () => {
+    expect((await runInProcess([])).code).toBe(2);
+    const help = await runInProcess(['help', 'export-adapter']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--merge');
+  });
+
+  it.each([
+    [['init-tiny'], 'init-tiny: missing <dir>'],
+    [['init-tiny', 'a', 'b'], 'init-tiny: unexpected argument "b"'],
+    [['init-tiny', 'a', '--seed'], "Option '--seed <value>' argument missing"],
+    [['init-tiny', 'a', '--seed=-1'], '--seed must be an integer ≥ 0 (got "-1")'],
+    [['init-tiny', 'a', '--seed', '1.5'], '--seed must be an integer ≥ 0 (got "1.5")'],
+    [['init-tiny', 'a', '--arch', 'gpt2'], '--arch must be one of llama, qwen2, qwen3 (got "gpt2")'],
+    [['init-tiny', 'a', '--heads', '4', '--kv-heads', '3'], 'init-tiny: <tiny model options>: num_key_value_heads must divide num_attention_heads'],
+    [['export-adapter', 'a', 'b', '--merge'], 'export-adapter: --merge needs --model DIR'],
+    [['--frobnicate'], 'unknown option --frobnicate (options go after the command name)'],
+  ])('%j → exit 2: %s', async (argv, message) => {
+    const { code, stderr } = await runInProcess(argv);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('prints the version', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect((await runInProcess(['--version'])).stdout).toBe(version);
+  });
+});
+
+describe('init-tiny', () => {
+  it('honours the size flags and refuses to overwrite a non-empty folder without --force', async () => {
+    const dir = await tinyModelDir('--arch', 'llama', '--hidden-size', '48', '--layers', '3', '--heads', '6', '--kv-heads', '3', '--tie-embeddings', 'true');
+    expect((await loadModel(dir)).config).toMatchObject({ architecture: 'llama', hiddenSize: 48, numLayers: 3, numHeads: 6, numKvHeads: 3, headDim: 8, tieWordEmbeddings: true });
+    const again = await runInProcess(['init-tiny', dir]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`init-tiny: ${dir} is not empty (pass --force to write into it anyway)`);
+    expect((await runInProcess(['init-tiny', dir, '--force'])).code).toBe(0);
+  });
+});
+
+describe('inspect', () => {
+  it('prints a model config and its checked tensor table', async () => {
+    const dir = await tinyModelDir('--arch', 'qwen2');
+    const { code, stdout } = await runInProcess(['inspect', dir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('qwen2: hidden 64, layers 2, heads 4 (kv 2, head dim 16), intermediate 128, vocab 259');
+    expect(stdout).toContain('tied embeddings, q/k/v bias; bos -, eos 258, 256');
+    expect(stdout).toMatch(/model\.layers\.0\.self_attn\.q_proj\.bias\s+F32\s+\[64\]/);
+    expect(stdout).toContain('check: every expected tensor present with the expected shape');
+  });
+
+  it('prints an adapter as JSON', async () => {
+    const model = await tinyModelDir();
+    const { code, stdout } = await runInProcess(['inspect', await adapterDir(model), '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ kind: 'adapter', config: { rank: 2, targets: ['q_proj', 'up_proj'] } });
+    expect(report.tensors).toContainEqual(expect.objectContaining({ name: 'base_model.model.model.layers.1.mlp.up_proj.lora_B.weight', shape: [128, 2] }));
+  });
+
+  it('exits 1 listing shape problems, and 2 for a path that is neither model nor adapter', async () => {
+    const dir = await tinyModelDir();
+    const configFile = join(dir, 'config.json');
+    await writeFile(configFile, JSON.stringify({ ...JSON.parse(await readFile(configFile, 'utf8')), intermediate_size: 96 }));
+    const broken = await runInProcess(['inspect', dir]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('tensor model.layers.0.mlp.gate_proj.weight has shape [128, 64], expected [96, 64]');
+    expect((await runInProcess(['inspect', await tempDir()])).code).toBe(2);
+  });
+});
+
+describe('export-adapter', () => {
+  it('re-saves a PEFT adapter with the base model name recorded', async () => {
+    const model = await tinyModelDir();
+    const out = join(await tempDir(), 'export');
+    const { code } = await runInProcess(['export-adapter', await adapterDir(model), out, '--model', model, '--base-model', 'Qwen/Qwen2.5-0.5B']);
+    expect(code).toBe(0);
+    const exported = await loadAdapter(out);
+    expect(exported.baseModelNameOrPath).toBe('Qwen/Qwen2.5-0.5B');
+    expect(exported.modules.size).toBe(4);
+  });
+
+  it('--merge writes a model folder whose logits equal base + adapter', async () => {
+    const modelDir = await tinyModelDir('--arch', 'qwen3');
+    const adapter = await adapterDir(modelDir);
+    const out = join(await tempDir(), 'merged');
+    const { code, stdout } = await runInProcess(['export-adapter', adapter, out, '--model', modelDir, '--merge']);
+    expect([code, stdout]).toEqual([0, expect.stringContaining('Merged 4 LoRA modules')]);
+    const tokens = [257, 104, 105, 258];
+    const expected = referenceLogits(await loadModel(modelDir), tokens, { adapter: await loadAdapter(adapter) });
+    expect(maxAbsDiff(referenceLogits(await loadModel(out), tokens), expected)).toBeLessThan(1e-5);
+    expect(await readFile(join(out, 'tokenizer.json'), 'utf8')).toBe(await readFile(join(modelDir, 'tokenizer.json'), 'utf8'));
+  });
+
+  it('exits 1 naming the file when the adapter does not fit the model', async () => {
+    const adapter = await adapterDir(await tinyModelDir());
+    const otherModel = await tinyModelDir('--hidden-size', '32');
+    const { code, stderr } = await runInProcess(['export-adapter', adapter, join(await tempDir(), 'x'), '--model', otherModel]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('adapter_model.safetensors: model.layers.0.self_attn.q_proj.lora_A has shape [2, 64], expected [2, 32] for this model');
+  });
+});
