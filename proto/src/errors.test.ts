@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { CapacityError, GauntletError, InfraError, SessionNotFoundError, ValidationError, errorFromWire } from './errors.js';
+
+describe('typed errors travel over the wire', () => {
+  it.each([
+    [new CapacityError(8, 8), 'CAPACITY_REACHED', 503],
+    [new InfraError('browser died'), 'INFRA_ERROR', 503],
+    [new SessionNotFoundError('abc'), 'SESSION_NOT_FOUND', 404],
+    [new ValidationError('bad', [{ loc: ['body', 'seed'], msg: 'too small', type: 'too_small' }]), 'VALIDATION_ERROR', 422],
+  ])('%s keeps its class, code and details', (error, code, status) => {
+    expect(error.code).toBe(code);
+    expect(error.httpStatus).toBe(status);
+    const wire = JSON.parse(JSON.stringify(error.toWire()));
+    expect(wire.name).toBe(error.constructor.name);
+    const rebuilt = errorFromWire(wire);
+    expect(rebuilt).toBeInstanceOf(error.constructor);
+    expect(rebuilt).toBeInstanceOf(GauntletError);
+    expect(rebuilt.message).toBe(error.message);
+    expect(rebuilt.details).toEqual(error.details);
+  });
+
+  it('capacity errors carry the counts OpenEnv clients read', () => {
+    expect(new CapacityError(3, 4).toWire().details).toEqual({ active_sessions: 3, max_sessions: 4 });
+  });
+
+  it('unknown names rebuild as a plain GauntletError', () => {
+    const rebuilt = errorFromWire({ name: 'Mystery', message: 'm', code: 'EXECUTION_ERROR' });
+    expect(rebuilt).toBeInstanceOf(GauntletError);
+    expect(rebuilt.name).toBe('Mystery');
+  });
+});
