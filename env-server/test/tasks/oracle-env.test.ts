@@ -16,8 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => service.shutdown());
 
-describe.each(['click-test', 'click-button', 'click-link', 'enter-text', 'login-user'])('%s oracle', (taskName) => {
-  it(`solves ${SEEDS.length} seeds through reset/step`, async () => {
+/** The fewest actions each task needs; the oracle must not waste any. */
+const MIN_STEPS: Record<string, number> = { 'click-test': 1, 'click-button': 1, 'click-link': 1, 'enter-text': 2, 'login-user': 3 };
+
+describe.each(Object.keys(MIN_STEPS))('%s oracle', (taskName) => {
+  it(`solves ${SEEDS.length} seeds through reset/step in the fewest actions`, async () => {
     const task = service.registry.resolve(taskName);
     for (const seed of SEEDS) {
       let result = await service.reset(session, { task_name: taskName, seed, observation: { pruned_html: true, axtree: true } });
@@ -30,6 +33,7 @@ describe.each(['click-test', 'click-button', 'click-link', 'enter-text', 'login-
         expect(result.observation.error, `seed ${seed}: ${action}`).toBe('');
       }
       expect(result.reward, `seed ${seed} after ${actions.join(' → ')}`).toBe(1);
+      expect(actions).toHaveLength(MIN_STEPS[taskName]!);
       expect(result.metadata.browsergym_info.raw_reward).toBe(1);
       expect(service.state(session).cum_reward).toBe(1);
     }
