@@ -25,6 +25,8 @@ export interface ServerConfig {
   miniwobUrl: string | undefined;
   /** Extra Chromium command-line flags appended to ours. */
   chromiumArgs: string[];
+  /** A Chromium binary to use instead of the discovered one. */
+  chromiumPath: string | undefined;
 }
 
 export const DEFAULTS: ServerConfig = {
@@ -46,6 +48,7 @@ export const DEFAULTS: ServerConfig = {
   wsFrameLimitBytes: 4 * 1024 * 1024,
   miniwobUrl: undefined,
   chromiumArgs: [],
+  chromiumPath: undefined,
 };
 
 /** One row per setting: the flag, the variables it reads (first wins), and how to parse it. */
@@ -75,6 +78,7 @@ export const SETTINGS: Setting[] = [
   { key: 'bearerToken', flag: 'token', env: ['GAUNTLET_TOKEN'], kind: 'string', help: 'require "Authorization: Bearer <token>" on every route but /health' },
   { key: 'bodyLimitBytes', flag: 'body-limit', env: ['GAUNTLET_BODY_LIMIT'], kind: 'int', help: 'max HTTP body in bytes (default 1048576)' },
   { key: 'wsFrameLimitBytes', flag: 'frame-limit', env: ['GAUNTLET_WS_FRAME_LIMIT'], kind: 'int', help: 'max WebSocket frame in bytes (default 4194304)' },
+  { key: 'chromiumPath', flag: 'chromium-path', env: [], kind: 'string', help: 'Chromium binary (default: Playwright\'s browser, else CHROMIUM_PATH, else Debian\'s)' },
   { key: 'chromiumArgs', flag: 'chromium-args', env: ['GAUNTLET_CHROMIUM_ARGS'], kind: 'list', help: 'extra Chromium flags, comma separated' },
   { key: 'miniwobUrl', flag: 'miniwob-url', env: ['MINIWOB_URL'], kind: 'string', help: 'base URL of a MiniWoB++ html folder (reserved for the external loader)' },
 ];

@@ -70,6 +70,11 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
     await lease.context.close().catch(() => undefined);
   }
 
+  /** Browser contexts currently open (warm ones included); a leak test watches this. */
+  openContexts(): number {
+    return this.browser?.contexts().length ?? 0;
+  }
+
   isAlive(generation: number): boolean {
     return generation === this.generation && this.browser?.isConnected() === true;
   }

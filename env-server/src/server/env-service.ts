@@ -29,6 +29,7 @@ export class EnvService {
       site: registry.site,
       origins: { extra: config.allowedOrigins },
       extraArgs: config.chromiumArgs,
+      ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
     });
     this.pool.on('restart', () => this.metrics.browserRestarts.inc());
     this.sessions = new SessionManager(

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
-  FactoryError, GauntletError, InvalidJsonError, UnknownTypeError, ValidationError,
+  FactoryError, GauntletError, SessionError, InvalidJsonError, UnknownTypeError, ValidationError,
   parseOrThrow, WsClientFrame, wsClientFrameTypes, type WsServerFrame,
 } from '@gauntlet/proto';
 import type { EnvService } from './env-service.js';
@@ -119,6 +119,7 @@ async function handleFrame(service: EnvService, session: EnvSession, data: RawDa
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ValidationError('A frame must be a JSON object like {"type":"reset","data":{}}');
   if (!wsClientFrameTypes.includes(type as (typeof wsClientFrameTypes)[number])) throw new UnknownTypeError(type);
   const frame = parseOrThrow(WsClientFrame, raw, []);
+  if (session.isClosed) throw new SessionError('This session was closed by the server (idle too long, or shutting down); open a new connection');
   session.touch();
   switch (frame.type) {
     case 'reset':

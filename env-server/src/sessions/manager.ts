@@ -67,6 +67,10 @@ export class SessionManager {
     return session;
   }
 
+  all(): EnvSession[] {
+    return [...this.sessions.values()];
+  }
+
   find(id: string): EnvSession | undefined {
     return this.sessions.get(id);
   }

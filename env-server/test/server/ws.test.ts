@@ -109,3 +109,38 @@ describe('OpenEnv /ws protocol', () => {
     await sessionsDrainTo(0);
   });
 });
+
+describe('fatal errors close the socket', () => {
+  it('FACTORY_ERROR when the environment cannot be created', async () => {
+    const broken = await startTestServer({ chromiumPath: '/bin/false' }, { waitForBrowser: false });
+    try {
+      const client = await WsTestClient.connect(broken.url);
+      const frame = await client.next();
+      expect(frame).toMatchObject({ type: 'error', data: { code: 'FACTORY_ERROR' } });
+      expect(frame.data.message).toMatch(/Could not create the environment/);
+      expect((await client.closed).code).toBe(1008);
+      expect((await fetch(broken.url + '/health')).status).toBe(200);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('SESSION_ERROR when the server reaped the session, then the socket closes', async () => {
+    const client = await WsTestClient.connect(server.url);
+    await client.request({ type: 'reset', data: { seed: 1 } });
+    const [session] = [...server.service.sessions.all()];
+    session!.lastActivity = 0;
+    await server.service.sessions.reapIdle();
+    expect(await client.request({ type: 'step', data: { action_str: 'noop(0)' } })).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR' } });
+    expect((await client.closed).code).toBe(1008);
+  });
+
+  it('disconnects leak no browser context', async () => {
+    const clients = await Promise.all([WsTestClient.connect(server.url), WsTestClient.connect(server.url)]);
+    for (const client of clients) await client.request({ type: 'reset', data: { seed: 1 } });
+    for (const client of clients) client.socket.terminate();
+    await sessionsDrainTo(0);
+    // Only the warm pool's contexts remain.
+    await vi.waitFor(() => expect(server.service.pool.openContexts()).toBe(server.service.config.warmContexts));
+  });
+});

@@ -3,9 +3,9 @@ import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server/app.js';
 
 /** A real env server on an ephemeral loopback port with test-friendly limits. */
-export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<RunningServer> {
+export async function startTestServer(overrides: Partial<ServerConfig> = {}, options = { waitForBrowser: true }): Promise<RunningServer> {
   const config: ServerConfig = { ...structuredClone(DEFAULTS), host: '127.0.0.1', port: 0, warmContexts: 1, maxSessions: 4, ...overrides };
-  return startServer(config, { waitForBrowser: true });
+  return startServer(config, options);
 }
 
 /** A WebSocket client that reads frames in order (one reply per request, like OpenEnv's client). */
