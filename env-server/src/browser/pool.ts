@@ -110,16 +110,16 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
   }
 
   private refill(): Promise<void> {
-    this.refilling ??= (async () => {
-      try {
-        while (!this.closed && this.warm.length < this.options.warm) {
-          this.warm.push(await this.createLease());
-        }
-      } finally {
-        this.refilling = undefined;
-      }
-    })();
-    return this.refilling;
+    if (this.refilling) return this.refilling;
+    const run = async () => {
+      while (!this.closed && this.warm.length < this.options.warm) this.warm.push(await this.createLease());
+    };
+    // Assigned before the body can finish, so a refill that ends at once never leaves a stale promise behind.
+    const refilling = run().finally(() => {
+      if (this.refilling === refilling) this.refilling = undefined;
+    });
+    this.refilling = refilling;
+    return refilling;
   }
 
   private async createLease(): Promise<ContextLease> {
