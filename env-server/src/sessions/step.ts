@@ -47,7 +47,7 @@ export async function runStep({ episode, tabs, lease, config, actionText, signal
   const t1 = performance.now();
   const status = await episode.task.status(tabs.active);
   episode.lastRawReward = status.rawReward;
-  const reward = status.done && status.rawReward > 0 ? 1 : 0;
+  const reward = status.reward ?? (status.done && status.rawReward > 0 ? 1 : 0);
   episode.cumReward += reward;
   episode.done = status.done || infeasible;
   episode.truncated = !episode.done && episode.stepCount >= episode.task.maxSteps;

@@ -5,6 +5,11 @@ export interface TaskStatus {
   /** The page's own reward (MiniWoB's raw reward, may be partial or negative). */
   rawReward: number;
   done: boolean;
+  /**
+   * The reward for the action just taken, when the task shapes its own (the Gauntlet pays per
+   * step). Omitted: MiniWoB's rule, 1 when the episode ends with a positive raw reward, else 0.
+   */
+  reward?: number;
   reason?: string;
   /** Task-specific facts for metadata (e.g. gauntlet step and type). */
   info?: Record<string, unknown>;
