@@ -3,7 +3,6 @@
 //   npx tsc -b env-server && node bench/observe.mjs [runs]
 // It prints JSON: per page and configuration the median and p90 of every timing (ms), next to a
 // same-run baseline (an empty evaluate round trip and a bare Accessibility.getFullAXTree call).
-/* global document */
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, findChromium } from '../env-server/dist/browser/executable.js';
