@@ -1,6 +1,6 @@
 import { resolveAlias, unknownActionHint } from './bindAliases.js';
 import { assignArguments } from './bindArity.js';
-import { pyRepr } from './bindRepr.js';
+import { pyRepr } from '../python/repr.js';
 import { checkValue } from './bindValues.js';
 import { findAction } from './catalog.js';
 import { ActionError, type BoundAction, type Literal, type ParsedCall } from './types.js';

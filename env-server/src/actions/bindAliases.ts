@@ -1,4 +1,4 @@
-import { pyRepr } from './bindRepr.js';
+import { pyRepr } from '../python/repr.js';
 import { ActionError, type ParsedCall } from './types.js';
 
 /**

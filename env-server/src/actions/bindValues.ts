@@ -1,4 +1,4 @@
-import { pyRepr } from './bindRepr.js';
+import { pyRepr } from '../python/repr.js';
 import type { ParamSpec } from './catalog.js';
 import { ActionError, type Literal } from './types.js';
 

@@ -1,4 +1,4 @@
-import { pyRepr } from './bindRepr.js';
+import { pyRepr } from '../python/repr.js';
 import { ACTIONS } from './catalogActions.js';
 import type { Literal } from './types.js';
 

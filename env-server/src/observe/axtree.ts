@@ -1,6 +1,7 @@
+import type { Literal } from '../actions/types.js';
 import type { ElementProperties } from '@gauntlet/proto';
 import type { AXTreeNode } from './axtree-fetch.js';
-import { pyFixed, pyRepr, pyStr } from './python-repr.js';
+import { pyFixed, pyRepr, pyStr } from '../python/repr.js';
 
 /** BrowserGym's optional per-node extras, printed before the node's own properties. */
 export interface AXTreeExtras {
@@ -39,7 +40,7 @@ export function formatAXTree(root: AXTreeNode, properties: Record<string, Elemen
       const items: string[] = [];
       for (const [key, value] of node.properties) {
         if (SKIPPED_PROPERTIES.has(key)) continue;
-        if (!BARE_FLAGS.has(key)) items.push(`${key}=${pyRepr(value)}`);
+        if (!BARE_FLAGS.has(key)) items.push(`${key}=${pyRepr(value as Literal)}`);
         else if (pyTruthy(value)) items.push(key);
       }
       if (node.role === 'generic' && items.length === 0) skip = true;
@@ -56,7 +57,7 @@ export function formatAXTree(root: AXTreeNode, properties: Record<string, Elemen
 function nodeLine(node: AXTreeNode, name: string, items: string[]): string {
   let line = node.role === 'generic' && !name ? 'generic' : `${node.role} ${pyStr(name.replace(PY_SPACE, ''))}`;
   if (node.bid !== undefined) line = `[${node.bid}] ${line}`;
-  if (node.value !== undefined) line += ` value=${pyRepr(node.value)}`;
+  if (node.value !== undefined) line += ` value=${pyRepr(node.value as Literal)}`;
   return items.length ? `${line}, ${items.join(', ')}` : line;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pyFixed, pyNumber, pyRepr, pyStr } from './python-repr.js';
+import { pyFixed, pyNumber, pyRepr, pyStr } from './repr.js';
 
 // Expected values are what CPython 3.12 prints.
 describe('pyStr', () => {
