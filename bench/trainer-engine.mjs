@@ -5,11 +5,13 @@
 //    MatMul of the training graph from its shapes — against the baseline: onnxruntime running
 //    those same MatMul shapes alone, in the same run; and the process's peak RSS.
 // Forward and training each run in a child process so each peak RSS is their own. Repetitions
-// interleave step and baseline (the machine may be shared); the ratio uses the best of each.
+// interleave step and baseline (the machine may be shared); the ratio uses the best of each, and
+// train_vs_matmul_paired is the median over repetitions of baseline/step timed back to back, which
+// a busy neighbour skews least (both halves of a pair see the same load).
 // Prints one JSON document. Run `npm run build` (or `npx tsc -b trainer`) first.
-// Usage: node bench/trainer-engine.mjs [--models tiny,small,100m] [--quick]
+// Usage: node bench/trainer-engine.mjs [--models tiny,small,100m] [--quick] [--reps N] [--threads N]
 import { execFileSync } from 'node:child_process';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -17,6 +19,8 @@ const { values } = parseArgs({
   options: {
     models: { type: 'string', default: 'tiny,small,100m' },
     quick: { type: 'boolean', default: false },
+    reps: { type: 'string' },
+    threads: { type: 'string' },
     part: { type: 'string' },
     model: { type: 'string' },
   },
@@ -37,7 +41,8 @@ if (values.part) {
   process.stdout.write(JSON.stringify(await run(await setup(values.model), values.quick)));
 } else {
   const child = (part, model) =>
-    JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--part', part, '--model', model, ...(values.quick ? ['--quick'] : [])], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 }).toString());
+    JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--part', part, '--model', model, ...(values.quick ? ['--quick'] : []), ...(values.reps ? ['--reps', values.reps] : []), ...(values.threads ? ['--threads', values.threads] : [])], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 }).toString());
+  const loadBefore = loadavg().map((l) => +l.toFixed(2));
   const models = [];
   for (const name of values.models.split(',')) {
     log(`${name}: forward…`);
@@ -48,7 +53,7 @@ if (values.part) {
   }
   const report = {
     benchmark: 'trainer-engine',
-    machine: { cpus: cpus().length, node: process.version, load_average: (await import('node:os')).loadavg().map((l) => +l.toFixed(2)) },
+    machine: { cpus: cpus().length, node: process.version, threads: values.threads ? Number(values.threads) : 'onnxruntime default', load_average_before: loadBefore, load_average_after: loadavg().map((l) => +l.toFixed(2)) },
     target: 'train-step GFLOP/s ≥ 40 % of onnxruntime MatMul GFLOP/s on the same shapes (train_vs_matmul ≥ 0.4)',
     models,
   };
@@ -68,13 +73,14 @@ async function setup(name) {
     name, config, weights, batch, seq, sequences,
     parameters: [...weights.values()].reduce((n, t) => n + t.data.length, 0),
     summary: { ...shape, vocabSize },
-    reps: values.quick ? 3 : name === '100m' ? 5 : 15,
+    runtime: values.threads ? { intraOpNumThreads: Number(values.threads) } : {},
+    reps: values.reps ? Number(values.reps) : values.quick ? 3 : name === '100m' ? 5 : 15,
   };
 }
 
 async function benchForward(s) {
   const { ModelRunner } = await dist('model/graph-runner.js');
-  const runner = await ModelRunner.create(s.config, s.weights, {});
+  const runner = await ModelRunner.create(s.config, s.weights, { runtime: s.runtime });
   await runner.logits(s.sequences);
   const times = [];
   for (let i = 0; i < s.reps; i++) times.push(await timed(() => runner.logits(s.sequences)));
@@ -102,8 +108,8 @@ async function benchTrain(s) {
   const bind = { batch: s.batch, seq: s.seq - 1, scored };
   const matmuls = liveNodes(graph.graph).filter((n) => n.op === 'MatMul').map((n) => n.inputs.map((t) => t.shape.map((d) => evalDim(d, bind))));
   const flops = matmuls.reduce((sum, [a, b]) => sum + matmulFlops(a, b), 0);
-  const trainer = await LoraTrainer.create({ config: s.config, weights: s.weights, lora, schedule: { lr: 1e-4 } });
-  const baseline = await matmulBaseline(matmuls);
+  const trainer = await LoraTrainer.create({ config: s.config, weights: s.weights, lora, schedule: { lr: 1e-4 }, runtime: s.runtime });
+  const baseline = await matmulBaseline(matmuls, s.runtime);
   await trainer.trainStep(rows);
   await baseline.run();
   const step = [];
@@ -125,6 +131,7 @@ async function benchTrain(s) {
       baseline: { what: 'onnxruntime MatMul alone on the same shapes, same run', ms_best: ms(mm.best), ms_median: ms(mm.median), gflops: gflops(mm.best) },
       train_vs_matmul: +(mm.best / st.best).toFixed(3),
       train_vs_matmul_median: +(mm.median / st.median).toFixed(3),
+      train_vs_matmul_paired: +stats(matmul.map((m, i) => m / step[i])).median.toFixed(3),
     },
   };
 }
@@ -133,7 +140,7 @@ async function benchTrain(s) {
  * One graph holding every MatMul of the step (same shapes, same count), each reduced to a scalar
  * so nothing large is copied out. Optimisation is off so onnxruntime cannot merge the repeats.
  */
-async function matmulBaseline(matmuls) {
+async function matmulBaseline(matmuls, runtime) {
   const { Graph, Runtime, ops } = await dist('engine/index.js');
   const g = new Graph('matmul-baseline');
   const inputs = new Map();
@@ -154,7 +161,7 @@ async function matmulBaseline(matmuls) {
     total = total ? ops.add(total, sum) : sum;
   }
   g.output(total, 'out');
-  const rt = await Runtime.create(g, { optimization: 'disabled' });
+  const rt = await Runtime.create(g, { ...runtime, optimization: 'disabled' });
   return { run: () => rt.run(feeds), release: () => rt.release() };
 }
 

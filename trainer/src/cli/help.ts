@@ -32,7 +32,7 @@ export function commandHelp(command: Command): string {
   flags.push(['-h, --help', 'Show this help']);
   const width = Math.max(...[...command.positionals.map((p) => p.name.length + 2), ...flags.map(([f]) => f.length)]);
   return [
-    `Usage: ${TOOL} ${command.name} ${positionals}${Object.keys(command.options).length ? ' [options]' : ''}`.trimEnd(),
+    ['Usage:', TOOL, command.name, positionals, Object.keys(command.options).length ? '[options]' : ''].filter((part) => part !== '').join(' '),
     '',
     command.description,
     ...(command.positionals.length ? ['', 'Arguments:', ...command.positionals.map((p) => `  ${(p.optional ? `[${p.name}]` : `<${p.name}>`).padEnd(width)}  ${p.description}`)] : []),

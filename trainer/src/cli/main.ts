@@ -32,6 +32,11 @@ export async function main(argv: string[], io: CommandIo = consoleIo, signal: Ab
     const code = (await command.run({ ...parsed, io, signal })) ?? EXIT_OK;
     return signal.aborted ? EXIT_INTERRUPTED : code;
   } catch (error) {
+    // Ctrl-C surfaces as an AbortError from wherever the command was waiting: not a failure to report.
+    if (signal.aborted) {
+      io.err(`${TOOL}: interrupted`);
+      return EXIT_INTERRUPTED;
+    }
     return reportError(error, io, command);
   }
 }

@@ -63,3 +63,20 @@ export function stringOption(context: Pick<CommandContext, 'options'>, name: str
   const raw = context.options[name];
   return typeof raw === 'string' ? raw : undefined;
 }
+
+/** A finite number flag (`1e-4` style welcome) above `min` (or at least it when `inclusive`). */
+export function numberOption(context: Pick<CommandContext, 'options'>, name: string, fallback: number, min = 0, inclusive = false): number {
+  const raw = context.options[name];
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isFinite(value) || value < min || (!inclusive && value === min)) {
+    throw new UsageError(`--${name} must be a number ${inclusive ? '≥' : '>'} ${min} (got ${JSON.stringify(raw)})`);
+  }
+  return value;
+}
+
+/** A comma-separated list flag (`--targets q_proj,v_proj`); empty items are dropped. */
+export function listOption(context: Pick<CommandContext, 'options'>, name: string): string[] | undefined {
+  const raw = stringOption(context, name);
+  return raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}

@@ -13,7 +13,8 @@ import { dimProduct, normalizeAxis } from './shape.js';
  */
 export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Add: (c) => [c.when(0, () => sumToShape(c.g(), c.x(0))), c.when(1, () => sumToShape(c.g(), c.x(1)))],
-  Sub: (c) => [c.when(0, () => sumToShape(c.g(), c.x(0))), c.when(1, () => sumToShape(o.neg(c.g()), c.x(1)))],
+  // Negating after the reduction touches the smaller tensor (a broadcast operand's gradient is a sum).
+  Sub: (c) => [c.when(0, () => sumToShape(c.g(), c.x(0))), c.when(1, () => o.neg(sumToShape(c.g(), c.x(1))))],
   Mul: (c) => [c.when(0, () => sumToShape(o.mul(c.g(), c.x(1)), c.x(0))), c.when(1, () => sumToShape(o.mul(c.g(), c.x(0)), c.x(1)))],
   Div: (c) => [
     c.when(0, () => sumToShape(o.div(c.g(), c.x(1)), c.x(0))),
@@ -58,7 +59,12 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Transpose: (c) => {
     const perm = c.ints('perm') ?? [...Array(c.x(0).rank).keys()].reverse();
     const inverse = perm.map((_, i) => perm.indexOf(i));
-    return [o.transpose(c.g(), inverse)];
+    const g = c.g();
+    // (a·b)ᵀ = bᵀ·aᵀ: a weight gradient arriving as a MatMul gets its operands transposed instead,
+    // which onnxruntime folds into the MatMul, rather than a Transpose run on the product.
+    const [a, b] = g.producer?.op === 'MatMul' ? g.producer.inputs : [];
+    if (a && b && a.rank >= 2 && b.rank >= 2 && swapsLastTwo(perm)) return [o.matmul(transposeLast2(b), transposeLast2(a))];
+    return [o.transpose(g, inverse)];
   },
   Concat: (c) => {
     const xs = c.node.inputs as Tensor[];
@@ -96,6 +102,11 @@ export const nonDifferentiable: ReadonlySet<OpName> = new Set<OpName>([
   'Equal', 'Less', 'LessOrEqual', 'Greater', 'GreaterOrEqual', 'And', 'Or', 'Not',
   'Shape', 'Size', 'ConstantOfShape', 'Range', 'StopGradient', 'ScatterND',
 ]);
+
+function swapsLastTwo(perm: readonly number[]): boolean {
+  const r = perm.length;
+  return r >= 2 && perm[r - 2] === r - 1 && perm[r - 1] === r - 2 && perm.slice(0, -2).every((p, i) => p === i);
+}
 
 function selectBetween(c: RuleContext, firstWins: Tensor): (Tensor | undefined)[] {
   return [

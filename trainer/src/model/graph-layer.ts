@@ -5,8 +5,8 @@ import { applyRope } from '../engine/composites/rope.js';
 import type { Tensor } from '../engine/graph.js';
 import * as o from '../engine/ops.js';
 import type { ModelConfig } from './config.js';
-import type { LoraInputs } from './graph-linear.js';
-import { linear } from './graph-linear.js';
+import type { LinearPart, LoraInputs } from './graph-linear.js';
+import { linearGroup } from './graph-linear.js';
 import { linearModulePath, type LinearModule } from './layout.js';
 
 export interface LayerContext {
@@ -27,29 +27,34 @@ export function decoderLayer(c: LayerContext, layer: number, h: Tensor): Tensor 
   const attended = selfAttention(c, layer, rmsNorm(h, c.weight(`${prefix}.input_layernorm.weight`), c.config.rmsNormEps));
   const mid = o.add(h, attended);
   const normed = rmsNorm(mid, c.weight(`${prefix}.post_attention_layernorm.weight`), c.config.rmsNormEps);
-  const proj = (m: LinearModule, x: Tensor) => project(c, layer, m, x);
-  return o.add(mid, proj('down_proj', swiglu(proj('gate_proj', normed), proj('up_proj', normed))));
+  const [gate, up] = project(c, layer, ['gate_proj', 'up_proj'], normed) as [Tensor, Tensor];
+  return o.add(mid, project(c, layer, ['down_proj'], swiglu(gate, up))[0]!);
 }
 
-function project(c: LayerContext, layer: number, module: LinearModule, x: Tensor): Tensor {
-  const path = linearModulePath(layer, module);
-  const hasBias = c.config.attentionBias && (module === 'q_proj' || module === 'k_proj' || module === 'v_proj');
-  return linear(x, c.weight(`${path}.weight`), hasBias ? c.weight(`${path}.bias`) : undefined, c.lora(path), c.loraScale);
+/** The named linear layers of one block applied to x (one input, so their LoRA A factors share a MatMul). */
+function project(c: LayerContext, layer: number, modules: readonly LinearModule[], x: Tensor): Tensor[] {
+  const parts = modules.map((module): LinearPart => {
+    const path = linearModulePath(layer, module);
+    const hasBias = c.config.attentionBias && (module === 'q_proj' || module === 'k_proj' || module === 'v_proj');
+    return { weight: c.weight(`${path}.weight`), bias: hasBias ? c.weight(`${path}.bias`) : undefined, lora: c.lora(path) };
+  });
+  return linearGroup(x, parts, c.loraScale);
 }
 
 function selfAttention(c: LayerContext, layer: number, x: Tensor): Tensor {
   const { numHeads, numKvHeads, headDim, rmsNormEps } = c.config;
   const prefix = `model.layers.${layer}.self_attn`;
+  const [qx, kx, vx] = project(c, layer, ['q_proj', 'k_proj', 'v_proj'], x) as [Tensor, Tensor, Tensor];
   // [batch, seq, heads·d] → [batch, heads, seq, d]; Qwen3 normalises each head before RoPE.
-  const heads = (module: LinearModule, n: number, norm?: string) => {
-    let t = o.reshape(project(c, layer, module, x), [0, 0, n, headDim]);
+  const heads = (projected: Tensor, n: number, norm?: string) => {
+    let t = o.reshape(projected, [0, 0, n, headDim]);
     if (norm) t = rmsNorm(t, c.weight(`${prefix}.${norm}.weight`), rmsNormEps);
     return o.transpose(t, [0, 2, 1, 3]);
   };
-  const q = applyRope(heads('q_proj', numHeads, c.config.qkNorm ? 'q_norm' : undefined), c.rope);
-  const k = applyRope(heads('k_proj', numKvHeads, c.config.qkNorm ? 'k_norm' : undefined), c.rope);
-  const v = heads('v_proj', numKvHeads);
+  const q = applyRope(heads(qx, numHeads, c.config.qkNorm ? 'q_norm' : undefined), c.rope);
+  const k = applyRope(heads(kx, numKvHeads, c.config.qkNorm ? 'k_norm' : undefined), c.rope);
+  const v = heads(vx, numKvHeads);
   const out = attention(q, k, v, c.maskBias, numKvHeads);
   const merged = o.reshape(o.transpose(out, [0, 2, 1, 3]), [0, 0, numHeads * headDim]);
-  return project(c, layer, 'o_proj', merged);
+  return project(c, layer, ['o_proj'], merged)[0]!;
 }

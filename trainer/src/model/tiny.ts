@@ -10,7 +10,15 @@ import { createRng } from './random.js';
 import { writeSafetensors } from './safetensors.js';
 import { elementCount, type TensorMap } from './tensor.js';
 
-export interface TinyModelOptions {
+export interface TinyWeightOptions {
+  /**
+   * Std of the embedding and output-head rows (default {@link defaultEmbeddingStd}); the HF golden
+   * fixtures pin 0.02, the init they were generated with.
+   */
+  embeddingStd?: number;
+}
+
+export interface TinyModelOptions extends TinyWeightOptions {
   architecture?: Architecture;
   seed?: number;
   hiddenSize?: number;
@@ -59,18 +67,37 @@ export function tinyModelConfig(options: TinyModelOptions = {}): ModelConfig {
 }
 
 /**
- * Seeded weights: matrices ~ N(0, 0.02²) as transformers initialises them. Norm weights and biases
- * are perturbed away from 1 and 0 so a forward pass that forgot one would not match the reference.
+ * Std of the embedding (and untied head) rows: 1.6/√hidden, 0.2 at the default width 64.
+ *
+ * Why not transformers' 0.02: behind the final RMSNorm the hidden state has norm ≈ √hidden, so a
+ * head row of std σ scores a state aligned with it — the best any adapter can do — at most
+ * σ·hidden. With σ = 0.02 and hidden 64 that cap is 1.3, while putting 99 % of the mass on one of
+ * 259 tokens needs a margin of ≈ 10: no LoRA can fit data (real checkpoints get there through
+ * trained norm weights). With σ = 1.6/√hidden the cap is 1.6·√hidden (12.8 at width 64, 9 at 32,
+ * 25.6 at 256) and an unrelated state still scores std 1.6 whatever the width. (With a tied head the
+ * untrained model favours repeating its input token, whose own row it is aligned with.)
  */
-export function tinyModelWeights(config: ModelConfig, seed: number): TensorMap {
+export function defaultEmbeddingStd(hiddenSize: number): number {
+  return 1.6 / Math.sqrt(hiddenSize);
+}
+
+/**
+ * Seeded weights: the decoder's matrices ~ N(0, 0.02²) as transformers initialises them, embedding
+ * and head ~ N(0, embeddingStd²). Norm weights and biases are perturbed away from 1 and 0 so a
+ * forward pass that forgot one would not match the reference.
+ */
+export function tinyModelWeights(config: ModelConfig, seed: number, options: TinyWeightOptions = {}): TensorMap {
+  const embeddingStd = options.embeddingStd ?? defaultEmbeddingStd(config.hiddenSize);
+  if (!(embeddingStd > 0 && Number.isFinite(embeddingStd))) throw new RangeError(`embeddingStd must be a positive number (got ${embeddingStd})`);
   const rng = createRng(seed);
   const weights: TensorMap = new Map();
   for (const [name, shape] of expectedWeightShapes(config)) {
     const data = new Float32Array(elementCount(shape));
     const isNorm = name.endsWith('norm.weight');
+    const std = name === 'model.embed_tokens.weight' || name === 'lm_head.weight' ? embeddingStd : 0.02;
     for (let i = 0; i < data.length; i++) {
       const noise = rng.normal();
-      data[i] = isNorm ? 1 + 0.1 * noise : 0.02 * noise;
+      data[i] = isNorm ? 1 + 0.1 * noise : std * noise;
     }
     weights.set(name, { shape, data });
   }
@@ -80,6 +107,7 @@ export function tinyModelWeights(config: ModelConfig, seed: number): TensorMap {
 /** Writes a complete Hugging Face model folder; same options and seed give byte-identical files. */
 export async function writeTinyModel(dir: string, options: TinyModelOptions = {}): Promise<{ config: ModelConfig; files: string[] }> {
   const config = tinyModelConfig(options);
+  const weights = tinyModelWeights(config, options.seed ?? 0, options);
   await mkdir(dir, { recursive: true });
   const files = {
     'config.json': modelConfigToHfJson(config),
@@ -97,6 +125,6 @@ export async function writeTinyModel(dir: string, options: TinyModelOptions = {}
     },
   };
   for (const [name, json] of Object.entries(files)) await writeJsonFile(join(dir, name), json);
-  await writeSafetensors(join(dir, 'model.safetensors'), tinyModelWeights(config, options.seed ?? 0), { format: 'pt' });
+  await writeSafetensors(join(dir, 'model.safetensors'), weights, { format: 'pt' });
   return { config, files: [...Object.keys(files), 'model.safetensors'].sort() };
 }

@@ -26,6 +26,8 @@ export class ModelTokenizer {
     readonly eosTokenIds: number[],
     readonly chatTemplate: ChatTemplate | null,
     private readonly cleanUpSpaces: boolean,
+    /** tokenizer_config's `eos_token` (what transformers appends to a completion), else the first end-of-sequence id. */
+    readonly eosTokenId: number | null = eosTokenIds[0] ?? null,
   ) {
     const added = [...tokenizer.get_added_tokens_decoder().values()];
     this.specialTokens = added.filter((t) => t.special).map((t) => ({ id: t.id, content: t.content }));
@@ -45,7 +47,8 @@ export class ModelTokenizer {
       throw new ModelFileError(tokenizerFile, `cannot build a tokenizer from it (${(error as Error).message})`);
     }
     const tokenId = (key: string): number | null => resolveTokenId(tokenizer, config, key);
-    const eosIds = [...(await readGenerationEosIds(dir)), tokenId('eos_token')].filter((id): id is number => id !== null);
+    const eosToken = tokenId('eos_token');
+    const eosIds = [...(await readGenerationEosIds(dir)), eosToken].filter((id): id is number => id !== null);
     const template = await readChatTemplateSource(dir, config);
     const specials = Object.fromEntries(
       ['bos_token', 'eos_token', 'pad_token', 'unk_token'].flatMap((key) => {
@@ -56,7 +59,7 @@ export class ModelTokenizer {
     const chatTemplate = template ? new ChatTemplate(template.source, template.file, specials) : null;
     // transformers ≥ 4.45 defaults to false; tokenizers.js defaults to true, which would alter decoded text.
     const cleanUp = config?.has('clean_up_tokenization_spaces') ? config.boolean('clean_up_tokenization_spaces') : false;
-    return new ModelTokenizer(tokenizer, tokenId('bos_token'), [...new Set(eosIds)], chatTemplate, cleanUp);
+    return new ModelTokenizer(tokenizer, tokenId('bos_token'), [...new Set(eosIds)], chatTemplate, cleanUp, eosToken ?? eosIds[0] ?? null);
   }
 
   encode(text: string, options: { addSpecialTokens?: boolean } = {}): number[] {

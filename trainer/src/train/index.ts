@@ -8,3 +8,5 @@ export * from './clip.js';
 export * from './schedule.js';
 export * from './trainer.js';
 export * from './sft.js';
+export * from './sft-data.js';
+export * from './sft-encode.js';

@@ -20,13 +20,18 @@ export interface SftOptions extends RunOptions {
   batchSize: number;
   /** Shuffling seed; same seed, same order. */
   seed?: number;
-  onStep?: (result: StepResult) => void;
+  /** Called after every optimizer step with its batch; awaited, so it may save a checkpoint. */
+  onStep?: (result: StepResult, batch: readonly TrainSequence[]) => void | Promise<void>;
 }
 
 /** Supervised fine-tuning: reshuffled passes over the examples, one optimizer step per batch. */
 export async function runSft(trainer: LoraTrainer, examples: readonly SftExample[], options: SftOptions): Promise<StepResult[]> {
-  if (examples.length === 0) throw new RangeError('SFT needs at least one example');
-  const sequences = examples.map(sftSequence);
+  return runSftSequences(trainer, examples.map(sftSequence), options);
+}
+
+/** runSft over sequences already tokenised and masked (e.g. chat data: several trained turns each). */
+export async function runSftSequences(trainer: LoraTrainer, sequences: readonly TrainSequence[], options: SftOptions): Promise<StepResult[]> {
+  if (sequences.length === 0) throw new RangeError('SFT needs at least one example');
   const random = seededRandom(options.seed ?? 0);
   const history: StepResult[] = [];
   let order: number[] = [];
@@ -38,7 +43,7 @@ export async function runSft(trainer: LoraTrainer, examples: readonly SftExample
     }
     const result = await trainer.trainStep(batch, options);
     history.push(result);
-    options.onStep?.(result);
+    await options.onStep?.(result, batch);
   }
   return history;
 }

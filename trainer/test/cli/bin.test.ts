@@ -16,7 +16,7 @@ describe('gauntlet-trainer bin (spawned node process)', () => {
     const { code, stdout } = runBin(['--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: gauntlet-trainer <command> \[options\]/);
-    for (const command of ['init-tiny', 'inspect', 'export-adapter']) expect(stdout).toContain(`  ${command}`);
+    for (const command of ['init-tiny', 'inspect', 'sft', 'export-adapter']) expect(stdout).toContain(`  ${command}`);
   });
 
   it('prints subcommand help explaining every flag', () => {

@@ -8,6 +8,7 @@ import { loadModel } from '../../src/model/weights.js';
 import { referenceLogits } from '../support/reference-forward.js';
 import { useTempDirs } from '../support/temp-dir.js';
 import { maxAbsDiff, withRandomB } from '../support/tiny-models.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
 import { runInProcess } from './run-cli.js';
 
 const tempDir = useTempDirs();
@@ -48,6 +49,15 @@ describe('cli usage', () => {
     const { code, stderr } = await runInProcess(argv);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+  });
+
+  it.each(COMMANDS.map((c) => [c.name, c] as const))('%s --help explains every flag it accepts', async (name, command) => {
+    const { code, stdout } = await runInProcess([name, '--help']);
+    expect(code).toBe(0);
+    for (const [flag, spec] of Object.entries(command.options)) {
+      expect(stdout).toContain(`--${flag}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}  `);
+      expect(stdout).toContain(spec.description);
+    }
   });
 
   it('prints the version', async () => {

@@ -34,11 +34,11 @@ export function rmsNormRows(x: ArrayLike<number>, w: ArrayLike<number>, eps: num
   return out;
 }
 
-export function rope(x: ArrayLike<number>, [b, h, t, d]: number[], positions: number[], inv: number[]): number[] {
+export function rope(x: ArrayLike<number>, [b, h, t, d]: [number, number, number, number], positions: number[], inv: number[]): number[] {
   const out = Array.from(x);
   const half = d / 2;
-  for (let bi = 0; bi < b!; bi++) for (let hi = 0; hi < h!; hi++) for (let ti = 0; ti < t!; ti++) {
-    const base = ((bi * h! + hi) * t! + ti) * d!;
+  for (let bi = 0; bi < b; bi++) for (let hi = 0; hi < h; hi++) for (let ti = 0; ti < t; ti++) {
+    const base = ((bi * h + hi) * t + ti) * d;
     for (let i = 0; i < half; i++) {
       const angle = positions[bi * t! + ti]! * inv[i]!;
       const [x1, x2] = [x[base + i]!, x[base + i + half]!];

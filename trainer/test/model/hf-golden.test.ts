@@ -48,7 +48,7 @@ describe(`reference forward vs transformers ${golden.transformers}`, () => {
     expect(tokenizer.encode(chat)).toEqual(expected.ids);
 
     const config = { ...tinyModelConfig(testCase.model), ropeScaling: testCase.ropeScaling ?? null };
-    const model = { config, weights: tinyModelWeights(config, testCase.model.seed ?? 0) };
+    const model = { config, weights: tinyModelWeights(config, testCase.model.seed ?? 0, testCase.model) };
     const { seed, ...loraOptions } = testCase.lora;
     const adapter = withRandomB(initLoraAdapter(config, makeLoraConfig(loraOptions), seed), seed + 1000);
     const pick = (logits: Float64Array[]) => expected.positions.map((p) => logits[p]!);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectedWeightShapes } from '../../src/model/layout.js';
 import { ModelTokenizer } from '../../src/model/tokenizer.js';
-import { tinyModelConfig, writeTinyModel } from '../../src/model/tiny.js';
+import { defaultEmbeddingStd, tinyModelConfig, tinyModelWeights, writeTinyModel } from '../../src/model/tiny.js';
 import { loadModel } from '../../src/model/weights.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
@@ -37,13 +37,28 @@ describe('tiny model', () => {
     expect(loaded.weights.has('model.layers.1.self_attn.k_norm.weight')).toBe(architecture === 'qwen3');
   });
 
-  it('initialises matrices small and norms near one', async () => {
+  it('initialises decoder matrices ~ N(0, 0.02²), embedding and head at 1.6/√hidden, norms near one', async () => {
     const dir = await tempDir();
     await writeTinyModel(dir, { architecture: 'llama', seed: 3 });
     const { weights } = await loadModel(dir);
-    const std = (data: Float32Array, mean: number) => Math.sqrt(data.reduce((s, v) => s + (v - mean) ** 2, 0) / data.length);
-    expect(std(weights.get('model.embed_tokens.weight')!.data, 0)).toBeCloseTo(0.02, 2);
-    expect(std(weights.get('model.norm.weight')!.data, 1)).toBeGreaterThan(0.05);
+    const std = (name: string, mean = 0) => {
+      const data = weights.get(name)!.data;
+      return Math.sqrt(data.reduce((s, v) => s + (v - mean) ** 2, 0) / data.length);
+    };
+    expect(defaultEmbeddingStd(64)).toBe(0.2);
+    expect(std('model.embed_tokens.weight')).toBeCloseTo(0.2, 2);
+    expect(std('lm_head.weight')).toBeCloseTo(0.2, 2);
+    expect(std('model.layers.0.mlp.up_proj.weight')).toBeCloseTo(0.02, 3);
+    expect(std('model.norm.weight', 1)).toBeGreaterThan(0.05);
+  });
+
+  it('takes the embedding std as an option: same seed, same noise, scaled (the HF golden fixtures pin the old 0.02)', () => {
+    const config = tinyModelConfig({ hiddenSize: 32, numHeads: 2 });
+    const embed = (options: { embeddingStd?: number }) => tinyModelWeights(config, 1, options).get('model.embed_tokens.weight')!.data;
+    const [narrow, wide, byDefault] = [embed({ embeddingStd: 0.02 }), embed({ embeddingStd: 0.2 }), embed({})];
+    expect(Math.max(...wide.map((v, i) => Math.abs(v - 10 * narrow[i]!)))).toBeLessThan(1e-6);
+    expect(Math.max(...byDefault.map((v, i) => Math.abs(v - (defaultEmbeddingStd(32) / 0.02) * narrow[i]!)))).toBeLessThan(1e-6);
+    expect(() => embed({ embeddingStd: 0 })).toThrow('embeddingStd must be a positive number (got 0)');
   });
 
   it('has a tokenizer whose vocabulary and end-of-sequence ids match the config', async () => {

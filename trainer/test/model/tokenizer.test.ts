@@ -93,4 +93,13 @@ describe('chat templates from other sources', () => {
     await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ eos_token: { content: '<|nope|>' } }));
     await expect(ModelTokenizer.load(dir)).rejects.toThrow(`${join(dir, 'tokenizer_config.json')}: eos_token "<|nope|>" is not in tokenizer.json's vocabulary`);
   });
+
+  it('takes the eos token a completion ends with from tokenizer_config.json, whatever generation_config.json lists first', async () => {
+    const dir = await tempDir();
+    await writeTinyModel(dir);
+    await writeFile(join(dir, 'generation_config.json'), JSON.stringify({ eos_token_id: [256, 258] }));
+    const tokenizer = await ModelTokenizer.load(dir);
+    expect(tokenizer.eosTokenIds).toEqual([256, 258]);
+    expect(tokenizer.eosTokenId).toBe(258);
+  });
 });

@@ -10,21 +10,18 @@ const bytes = (s: string) => [...Buffer.from(s, 'utf8')];
 test('SFT overfits a few prompt→completion pairs: loss falls ≥ 90 % and greedy decoding reproduces them', async () => {
   const config = tinyModelConfig({ architecture: 'qwen2', hiddenSize: 64, numHeads: 4, numKvHeads: 2, numLayers: 2 });
   const weights = tinyModelWeights(config, 0);
-  // The generator draws embeddings ~ N(0, 0.02²); behind the final RMSNorm that caps every logit
-  // near 0.02·hidden ≈ 1.3, too flat for any adapter to fit. Embeddings ~ N(0, 0.2²) give the head room to fit.
-  const embed = weights.get('model.embed_tokens.weight')!;
-  for (let i = 0; i < embed.data.length; i++) embed.data[i]! *= 10;
   const eos = config.eosTokenIds[0]!;
   const pairs: [string, string][] = [['2+2=', '4'], ['color of sky:', 'blue'], ['hi', 'hello!'], ['cat says', 'meow']];
   const examples: SftExample[] = pairs.map(([p, c]) => ({ prompt: bytes(p), completion: [...bytes(c), eos] }));
   const lora = makeLoraConfig({ rank: 8, alpha: 16 });
   const trainer = await LoraTrainer.create({
     config, weights, lora, seed: 1,
-    schedule: { lr: 2e-2, warmupSteps: 5, decay: 'cosine', totalSteps: 150, minLr: 1e-3 },
+    // lr 5e-3 for 300 steps fits every seed tried (1–5); 2e-2 for 150 left some stuck near loss 0.1–0.3.
+    schedule: { lr: 5e-3, warmupSteps: 5, decay: 'cosine', totalSteps: 300, minLr: 1e-3 },
     microBatchSize: 2,
     runtime: { intraOpNumThreads: 1 },
   });
-  const history = await runSft(trainer, examples, { steps: 150, batchSize: 4, seed: 2 });
+  const history = await runSft(trainer, examples, { steps: 300, batchSize: 4, seed: 2 });
   const first = history[0]!.loss;
   const last = history.at(-1)!.loss;
   console.log(`SFT loss ${first.toFixed(3)} → ${last.toFixed(4)} (${((1 - last / first) * 100).toFixed(1)} % lower) in ${history.length} steps`);

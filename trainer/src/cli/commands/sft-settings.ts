@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import type { ExecutionProvider } from '../../engine/runtime.js';
+import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
+import { UsageError, type CommandContext } from '../command.js';
+import { choiceOption, integerOption, listOption, numberOption, optionalIntegerOption, stringOption } from '../options.js';
+
+export const SCHEDULES = ['constant', 'linear', 'cosine'] as const;
+export const DEVICES: readonly ExecutionProvider[] = ['cpu', 'cuda'];
+
+/** Everything `gauntlet-trainer sft` was asked to do, checked; paths absolute. */
+export interface SftSettings {
+  /** Undefined: train a freshly written built-in tiny model. */
+  modelDir?: string;
+  dataFile: string;
+  outDir: string;
+  /** Optimizer steps; undefined means one pass over the data. */
+  steps?: number;
+  /** Sequences per optimizer step = batchSize × gradAccum. */
+  batchSize: number;
+  gradAccum: number;
+  /** Sequences per forward/backward pass (bounds memory); defaults to batchSize. */
+  microBatch: number;
+  lr: number;
+  warmup: number;
+  schedule: (typeof SCHEDULES)[number];
+  lora: LoraConfig;
+  seed: number;
+  maxLength?: number;
+  threads?: number;
+  saveEvery?: number;
+  force: boolean;
+  device: ExecutionProvider;
+}
+
+const usage = (message: string) => new UsageError(`sft: ${message}`, 'sft');
+
+export function parseSftSettings(context: Pick<CommandContext, 'options'>): SftSettings {
+  const required = (name: string, what: string): string => {
+    const value = stringOption(context, name);
+    if (value === undefined || value === '') throw usage(`--${name} ${what} is required`);
+    return resolve(value);
+  };
+  const model = stringOption(context, 'model');
+  const batchSize = integerOption(context, 'batch-size', 8, 1);
+  const rank = integerOption(context, 'rank', 8, 1);
+  let lora: LoraConfig;
+  try {
+    const targets = listOption(context, 'targets');
+    lora = makeLoraConfig({
+      rank,
+      alpha: numberOption(context, 'alpha', rank),
+      useRslora: context.options['rslora'] === true,
+      ...(targets ? { targets: targets as LoraTarget[] } : {}),
+    });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw usage((error as Error).message);
+  }
+  const settings: SftSettings = {
+    ...(model === undefined ? {} : { modelDir: resolve(model) }),
+    dataFile: required('data', 'FILE (JSONL training data)'),
+    outDir: required('out', 'DIR (where the adapter goes)'),
+    batchSize,
+    gradAccum: integerOption(context, 'grad-accum', 1, 1),
+    microBatch: optionalIntegerOption(context, 'micro-batch') ?? batchSize,
+    lr: numberOption(context, 'lr', 2e-4),
+    warmup: integerOption(context, 'warmup', 0, 0),
+    schedule: choiceOption(context, 'schedule', SCHEDULES, 'linear'),
+    lora,
+    seed: integerOption(context, 'seed', 0, 0),
+    force: context.options['force'] === true,
+    device: choiceOption(context, 'device', DEVICES, 'cpu'),
+  };
+  const optional = { steps: 'steps', maxLength: 'max-length', threads: 'threads', saveEvery: 'save-every' } as const;
+  for (const [key, flag] of Object.entries(optional)) {
+    const value = optionalIntegerOption(context, flag);
+    if (value !== undefined) settings[key as keyof typeof optional] = value;
+  }
+  if (settings.steps !== undefined && settings.schedule !== 'constant' && settings.steps <= settings.warmup) {
+    throw usage(`--schedule ${settings.schedule} decays after warmup, so --steps (${settings.steps}) must exceed --warmup (${settings.warmup})`);
+  }
+  return settings;
+}
