@@ -2,10 +2,11 @@ import type { Command } from '../command.js';
 import { exportAdapterCommand } from './export-adapter.js';
 import { initTinyCommand } from './init-tiny.js';
 import { inspectCommand } from './inspect.js';
+import { serveCommand } from './serve.js';
 import { sftCommand } from './sft.js';
 
 /**
  * Every subcommand, in the order `--help` lists them. To add one (serve, grpo): write
  * `commands/<name>.ts` exporting a `Command`, and add it here.
  */
-export const COMMANDS: readonly Command[] = [initTinyCommand, inspectCommand, sftCommand, exportAdapterCommand];
+export const COMMANDS: readonly Command[] = [initTinyCommand, inspectCommand, sftCommand, exportAdapterCommand, serveCommand];

@@ -1,0 +1,53 @@
+import { listen } from '../../serve/app.js';
+import { createServeContext } from '../../serve/create.js';
+import { UsageError, type Command } from '../command.js';
+import { integerOption, listOption, optionalIntegerOption, stringOption } from '../options.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve a model and LoRA adapters over vLLM/OpenAI-compatible HTTP and TRL\'s /generate/',
+  description: [
+    'Starts the generation engine (KV-cache decode, continuous batching) and an HTTP server with',
+    '/v1/completions, /v1/chat/completions, /v1/models, /health, /metrics, runtime',
+    '/v1/load_lora_adapter and /v1/unload_lora_adapter, and TRL\'s /generate/, /health/ and',
+    '/get_world_size/. Requests pick an adapter by putting its name in `model`; the base model\'s',
+    'name means no adapter. Without --model it serves the built-in tiny model (named `tiny`).',
+    'Runs until interrupted (Ctrl-C).',
+  ].join('\n'),
+  positionals: [],
+  options: {
+    model: { type: 'string', valueName: 'DIR', description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)', defaultText: 'built-in tiny model' },
+    adapter: { type: 'string', valueName: 'NAME=PATH[,…]', description: 'PEFT LoRA folders to load at start, comma-separated name=path pairs' },
+    port: { type: 'string', valueName: 'N', description: 'Port to listen on (0 = any free port)', defaultText: '8001' },
+    host: { type: 'string', valueName: 'ADDR', description: 'Address to bind', defaultText: '127.0.0.1' },
+    'served-model-name': { type: 'string', valueName: 'NAME', description: 'Name of the base model in requests and /v1/models', defaultText: 'the folder name, or tiny' },
+    'max-batch': { type: 'string', valueName: 'N', description: 'Sequences decoded together per step', defaultText: '32' },
+    'max-waiting': { type: 'string', valueName: 'N', description: 'Sequences queued behind a full batch before requests get 503', defaultText: '256' },
+    threads: { type: 'string', valueName: 'N', description: 'onnxruntime intra-op threads', defaultText: 'one per core' },
+  },
+  examples: ['gauntlet-trainer serve', 'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001'],
+  async run(context) {
+    const adapters = (listOption(context, 'adapter') ?? []).map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0 || at === pair.length - 1) throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`, 'serve');
+      return { name: pair.slice(0, at), path: pair.slice(at + 1) };
+    });
+    const threads = optionalIntegerOption(context, 'threads');
+    const ctx = await createServeContext({
+      modelDir: stringOption(context, 'model'),
+      servedModelName: stringOption(context, 'served-model-name'),
+      adapters,
+      maxBatch: integerOption(context, 'max-batch', 32, 1),
+      maxWaiting: integerOption(context, 'max-waiting', 256, 0),
+      ...(threads ? { runtime: { intraOpNumThreads: threads } } : {}),
+    });
+    const server = await listen(ctx, integerOption(context, 'port', 8001, 0), stringOption(context, 'host') ?? '127.0.0.1');
+    context.io.out(`serving ${ctx.adapters.baseName}${adapters.length ? ` + ${adapters.map((a) => a.name).join(', ')}` : ''} at ${server.url}`);
+    await new Promise<void>((resolve) => {
+      if (context.signal.aborted) resolve();
+      context.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await server.close();
+    await ctx.engine.model.release();
+  },
+};

@@ -1,0 +1,181 @@
+import { randomInt } from 'node:crypto';
+import type { HostTensor } from '../engine/host-tensor.js';
+import { createRng } from '../model/random.js';
+import type { TokenConstraint } from './constraint.js';
+import type { KvModel, StepRow } from './kv-model.js';
+import { logSoftmax, sampleToken, topLogprobs } from './sampler.js';
+import type { SamplingParams } from './sampling-params.js';
+import { Sequence, type GenerationResult, type TokenEvent } from './sequence.js';
+import { QueueFullError } from './errors.js';
+import { EngineStats } from './stats.js';
+
+export interface GenerateRequest {
+  prompt: readonly number[];
+  params: SamplingParams;
+  /** Adapter feeds from the registry, captured at submission: a reload mid-generation does not change a sequence. */
+  adapterFeeds: Record<string, HostTensor>;
+  constraint?: TokenConstraint | undefined;
+  /** Also score the prompt (echo with logprobs). */
+  promptLogprobs?: boolean | undefined;
+  onToken?: ((event: TokenEvent) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface EngineOptions {
+  eosTokenIds: readonly number[];
+  decode(ids: readonly number[]): string;
+  /** Sequences decoded together per step (default 32). */
+  maxBatch?: number;
+  /** Prompt tokens prefilled per step when several requests join at once (default 1024). */
+  maxPrefillTokens?: number;
+  /** Sequences queued behind a full batch; more are refused with QueueFullError (default 256). */
+  maxWaiting?: number;
+}
+
+interface Pending {
+  seq: Sequence;
+  request: GenerateRequest;
+  resolve(result: GenerationResult): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Continuous batching over one KvModel. Requests wait in a queue; between decode steps waiting
+ * ones join (their prompts prefilled together), every step decodes one token for each running
+ * sequence, and finished ones leave at once. Rows with different adapters run as separate steps
+ * (the adapter is a graph input shared by the batch).
+ */
+export class GenerationEngine {
+  readonly stats = new EngineStats();
+  private readonly waiting: Pending[] = [];
+  private running: Pending[] = [];
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    readonly model: KvModel,
+    private readonly options: EngineOptions,
+  ) {}
+
+  get maxBatch(): number {
+    return this.options.maxBatch ?? 32;
+  }
+
+  get maxWaiting(): number {
+    return this.options.maxWaiting ?? 256;
+  }
+
+  generate(request: GenerateRequest): Promise<GenerationResult> {
+    // Backpressure: at most a full batch running plus maxWaiting queued behind it.
+    const inFlight = this.waiting.length + this.running.filter((p) => !p.seq.finishReason).length;
+    if (inFlight >= this.maxBatch + this.maxWaiting) {
+      this.stats.rejected++;
+      return Promise.reject(new QueueFullError(this.waiting.length));
+    }
+    // Checked here, not only at the HTTP boundary: one bad row would fail every row of its batch step.
+    const vocab = this.model.config.vocabSize;
+    if (request.prompt.length === 0 || request.prompt.some((id) => !Number.isInteger(id) || id < 0 || id >= vocab)) {
+      return Promise.reject(new RangeError(`a prompt needs at least one token id, each in [0, ${vocab})`));
+    }
+    const seed = request.params.seed ?? randomInt(2 ** 32);
+    const seq = new Sequence(this.model.config, request.prompt, request.params, createRng(seed), this.options.eosTokenIds, this.options.decode, request.constraint);
+    return new Promise<GenerationResult>((resolve, reject) => {
+      this.waiting.push({ seq, request, resolve, reject });
+      this.stats.queueDepth = this.waiting.length;
+      this.loop ??= this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.waiting.length > 0 || this.running.length > 0) {
+      const joining = this.admit();
+      this.stats.queueDepth = this.waiting.length;
+      this.running.push(...joining);
+      if (joining.length > 0) await this.advance(joining, true);
+      this.running = this.running.filter((p) => !p.seq.finishReason);
+      if (this.running.length > 0) await this.advance(this.running, false);
+      this.running = this.running.filter((p) => !p.seq.finishReason);
+    }
+    // Cleared in the same tick as the emptiness check, so a request queued now starts a new loop.
+    this.loop = undefined;
+  }
+
+  /**
+   * Waiting sequences that join now: up to the free batch slots and, beyond the first, within the
+   * prefill token budget — a burst of long prompts is spread over several steps, so earlier
+   * arrivals get their first token sooner and running sequences keep decoding in between.
+   */
+  private admit(): Pending[] {
+    const budget = this.options.maxPrefillTokens ?? 1024;
+    const free = this.maxBatch - this.running.length;
+    let count = 0;
+    let tokens = 0;
+    while (count < free && count < this.waiting.length) {
+      const next = this.waiting[count]!.seq.prompt.length;
+      if (count > 0 && tokens + next > budget) break;
+      tokens += next;
+      count++;
+    }
+    return this.waiting.splice(0, count);
+  }
+
+  /** One cached forward (prefill of whole prompts, or one decode token) per adapter group, then a draw for each row. */
+  private async advance(group: Pending[], prefill: boolean): Promise<void> {
+    for (const p of group) if (p.request.signal?.aborted) this.settle(p, () => p.seq.abort());
+    const live = group.filter((p) => !p.seq.finishReason);
+    const byAdapter = new Map<Record<string, HostTensor>, Pending[]>();
+    for (const p of live) byAdapter.set(p.request.adapterFeeds, [...(byAdapter.get(p.request.adapterFeeds) ?? []), p]);
+    for (const [feeds, rows] of byAdapter) {
+      const started = performance.now();
+      let logits: Float32Array[][];
+      try {
+        logits = await this.model.step(rows.map((p) => this.row(p, prefill)), feeds);
+      } catch (error) {
+        for (const p of rows) this.fail(p, error);
+        continue;
+      }
+      this.stats.recordStep(rows.length, prefill ? rows.reduce((n, p) => n + p.seq.prompt.length, 0) : rows.length, performance.now() - started, prefill);
+      rows.forEach((p, i) => this.sample(p, logits[i]!, prefill));
+    }
+  }
+
+  private row(p: Pending, prefill: boolean): StepRow {
+    if (!prefill) return { cache: p.seq.cache, tokens: [p.seq.output.at(-1)!] };
+    const prompt = p.seq.prompt;
+    return { cache: p.seq.cache, tokens: prompt, logitsAt: p.request.promptLogprobs ? [...prompt.keys()] : [prompt.length - 1] };
+  }
+
+  private sample(p: Pending, logits: Float32Array[], prefill: boolean): void {
+    try {
+      const { seq } = p;
+      if (prefill && p.request.promptLogprobs) seq.promptLogprobs = scorePrompt(seq, logits);
+      const last = logits.at(-1)!;
+      const token = sampleToken(last, seq.params, seq.history, seq.rng, seq.allowed(last.length));
+      const textDelta = seq.push(token);
+      if (seq.output.length === 1) this.stats.recordFirstToken(seq.firstTokenAt! - seq.createdAt);
+      p.request.onToken?.({ token, textDelta });
+      if (seq.finishReason) this.settle(p);
+    } catch (error) {
+      this.fail(p, error);
+    }
+  }
+
+  private settle(p: Pending, before?: () => void): void {
+    before?.();
+    p.resolve(p.seq.result());
+  }
+
+  private fail(p: Pending, error: unknown): void {
+    p.seq.abort();
+    p.reject(error);
+  }
+}
+
+/** log p(prompt[t] | prompt[<t]) from the prefill's logits at every prompt position. */
+function scorePrompt(seq: Sequence, logits: Float32Array[]): GenerationResult['promptLogprobs'] {
+  const temperature = seq.params.temperature > 0 ? seq.params.temperature : 1;
+  return seq.prompt.map((id, t) => {
+    if (t === 0) return null;
+    const lp = logSoftmax(logits[t - 1]!, temperature);
+    return { id, logprob: lp[id]!, top: topLogprobs(lp, seq.params.topLogprobs) };
+  });
+}

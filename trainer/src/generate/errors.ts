@@ -1,0 +1,9 @@
+import { GauntletError } from '@gauntlet/proto';
+
+/** The generation queue is full; retry later (HTTP 503, like vLLM when it sheds load). */
+export class QueueFullError extends GauntletError {
+  static override readonly httpStatus = 503;
+  constructor(waiting: number) {
+    super('CAPACITY_REACHED', `the generation queue is full (${waiting} requests waiting); retry later`, { waiting });
+  }
+}

@@ -1,0 +1,73 @@
+import type { ModelConfig } from '../model/config.js';
+
+/**
+ * One sequence's cached keys and values on the host, per layer [kvHeads, capacity, headDim],
+ * growing by doubling. Kept per sequence (not per batch) so sequences can join and leave a batch
+ * between any two steps; the batch's padded past is assembled from these each step.
+ */
+export class KvCache {
+  private keys: Float32Array[];
+  private values: Float32Array[];
+  private capacity: number;
+  length = 0;
+
+  constructor(
+    readonly config: Pick<ModelConfig, 'numLayers' | 'numKvHeads' | 'headDim'>,
+    initialCapacity = 16,
+  ) {
+    this.capacity = Math.max(1, initialCapacity);
+    const size = config.numKvHeads * this.capacity * config.headDim;
+    this.keys = Array.from({ length: config.numLayers }, () => new Float32Array(size));
+    this.values = Array.from({ length: config.numLayers }, () => new Float32Array(size));
+  }
+
+  /** Bytes held (both factors, every layer). */
+  get bytes(): number {
+    return 2 * this.config.numLayers * this.config.numKvHeads * this.capacity * this.config.headDim * 4;
+  }
+
+  /**
+   * Appends `count` positions of a present tensor [batch, kvHeads, seq, d] (row `row`) for every
+   * layer; `present(layer)` returns that layer's key and value outputs.
+   */
+  append(present: (layer: number) => { key: Float32Array; value: Float32Array }, row: number, seq: number, count: number): void {
+    this.reserve(this.length + count);
+    const { numKvHeads: heads, headDim: d } = this.config;
+    for (let layer = 0; layer < this.config.numLayers; layer++) {
+      const { key, value } = present(layer);
+      for (let h = 0; h < heads; h++) {
+        const from = ((row * heads + h) * seq) * d;
+        const to = (h * this.capacity + this.length) * d;
+        this.keys[layer]!.set(key.subarray(from, from + count * d), to);
+        this.values[layer]!.set(value.subarray(from, from + count * d), to);
+      }
+    }
+    this.length += count;
+  }
+
+  /** Copies this cache into row `row` of a padded past [batch, kvHeads, past, d] for one layer. */
+  copyInto(layer: number, keyOut: Float32Array, valueOut: Float32Array, row: number, past: number): void {
+    const { numKvHeads: heads, headDim: d } = this.config;
+    for (let h = 0; h < heads; h++) {
+      const from = h * this.capacity * d;
+      const to = (row * heads + h) * past * d;
+      keyOut.set(this.keys[layer]!.subarray(from, from + this.length * d), to);
+      valueOut.set(this.values[layer]!.subarray(from, from + this.length * d), to);
+    }
+  }
+
+  private reserve(needed: number): void {
+    if (needed <= this.capacity) return;
+    let capacity = this.capacity;
+    while (capacity < needed) capacity *= 2;
+    const { numKvHeads: heads, headDim: d } = this.config;
+    const grow = (old: Float32Array) => {
+      const next = new Float32Array(heads * capacity * d);
+      for (let h = 0; h < heads; h++) next.set(old.subarray(h * this.capacity * d, (h * this.capacity + this.length) * d), h * capacity * d);
+      return next;
+    };
+    this.keys = this.keys.map(grow);
+    this.values = this.values.map(grow);
+    this.capacity = capacity;
+  }
+}

@@ -1,0 +1,102 @@
+import type { HostTensor } from '../engine/host-tensor.js';
+import { Runtime, type RunOptions, type RuntimeOptions } from '../engine/runtime.js';
+import type { ModelConfig } from '../model/config.js';
+import type { WeightMap } from '../model/weights.js';
+import { buildKvGraph } from './kv-graph.js';
+import type { KvCache } from './kv-cache.js';
+import { KV } from './kv-names.js';
+
+/** One row of a cached forward step: new tokens after what the cache holds. */
+export interface StepRow {
+  cache: KvCache;
+  tokens: readonly number[];
+  /** Indices into `tokens` whose next-token logits are wanted (default: the last). */
+  logitsAt?: readonly number[];
+}
+
+/**
+ * The cached forward on one onnxruntime session. A step takes any mix of rows — a prompt
+ * (prefill), one token (decode) — pads them into one batch, runs, appends each row's new keys and
+ * values to its cache, and returns each row's logits [wanted positions][vocab].
+ */
+export class KvModel {
+  /** Past-KV feed buffers reused across steps: allocating tens of MB per step cost more than the step. */
+  private readonly scratch = new Map<string, Float32Array>();
+  private busy = false;
+
+  private constructor(
+    readonly config: ModelConfig,
+    private readonly runtime: Runtime,
+  ) {}
+
+  static async create(config: ModelConfig, weights: WeightMap, runtime?: RuntimeOptions): Promise<KvModel> {
+    return new KvModel(config, await Runtime.create(buildKvGraph(config, weights), runtime));
+  }
+
+  /** One step at a time (the feed buffers are shared); the engine's single loop guarantees it. */
+  async step(rows: readonly StepRow[], adapterFeeds: Record<string, HostTensor>, options: RunOptions = {}): Promise<Float32Array[][]> {
+    if (rows.length === 0) return [];
+    if (this.busy) throw new Error('KvModel.step: a step is already running; steps must not overlap');
+    this.busy = true;
+    try {
+      return await this.run(rows, adapterFeeds, options);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async run(rows: readonly StepRow[], adapterFeeds: Record<string, HostTensor>, options: RunOptions): Promise<Float32Array[][]> {
+    const { numLayers, numKvHeads: heads, headDim: d, vocabSize } = this.config;
+    const batch = rows.length;
+    const seq = Math.max(...rows.map((r) => r.tokens.length));
+    const past = Math.max(...rows.map((r) => r.cache.length));
+    const ids = new BigInt64Array(batch * seq);
+    const positions = new BigInt64Array(batch * seq);
+    const mask = new BigInt64Array(batch * (past + seq));
+    const logitRows: number[] = [];
+    const wanted = rows.map((r) => r.logitsAt ?? [r.tokens.length - 1]);
+    rows.forEach((r, b) => {
+      for (let t = 0; t < seq; t++) {
+        ids[b * seq + t] = BigInt(r.tokens[t] ?? 0);
+        positions[b * seq + t] = BigInt(r.cache.length + t);
+        if (t < r.tokens.length) mask[b * (past + seq) + past + t] = 1n;
+      }
+      for (let j = 0; j < r.cache.length; j++) mask[b * (past + seq) + j] = 1n;
+      for (const t of wanted[b]!) logitRows.push(b * seq + t);
+    });
+    const feeds: Record<string, HostTensor> = {
+      ...adapterFeeds,
+      [KV.inputIds]: { dtype: 'int64', dims: [batch, seq], data: ids },
+      [KV.positionIds]: { dtype: 'int64', dims: [batch, seq], data: positions },
+      [KV.attentionMask]: { dtype: 'int64', dims: [batch, past + seq], data: mask },
+      [KV.logitRows]: { dtype: 'int64', dims: [logitRows.length], data: BigInt64Array.from(logitRows, BigInt) },
+    };
+    for (let layer = 0; layer < numLayers; layer++) {
+      // Padding slots keep stale (finite) values from earlier steps; the mask gives them zero weight.
+      const key = this.buffer(KV.pastKey(layer), batch * heads * past * d);
+      const value = this.buffer(KV.pastValue(layer), batch * heads * past * d);
+      rows.forEach((r, b) => r.cache.copyInto(layer, key, value, b, past));
+      feeds[KV.pastKey(layer)] = { dtype: 'float32', dims: [batch, heads, past, d], data: key };
+      feeds[KV.pastValue(layer)] = { dtype: 'float32', dims: [batch, heads, past, d], data: value };
+    }
+    const out = await this.runtime.run(feeds, options);
+    const present = (layer: number) => ({ key: out[KV.presentKey(layer)]!.data as Float32Array, value: out[KV.presentValue(layer)]!.data as Float32Array });
+    rows.forEach((r, b) => r.cache.append(present, b, seq, r.tokens.length));
+    const logits = out[KV.logits]!.data as Float32Array;
+    let next = 0;
+    return wanted.map((positionsWanted) => positionsWanted.map(() => logits.slice(next * vocabSize, ++next * vocabSize)));
+  }
+
+  private buffer(name: string, size: number): Float32Array {
+    let known = this.scratch.get(name);
+    if (!known || known.length < size) {
+      known = new Float32Array(Math.max(size, 2 * (known?.length ?? 0)));
+      this.scratch.set(name, known);
+    }
+    return known.subarray(0, size);
+  }
+
+  async release(): Promise<void> {
+    await this.runtime.release();
+  }
+}

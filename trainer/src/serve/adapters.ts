@@ -1,0 +1,64 @@
+import type { HostTensor } from '../engine/host-tensor.js';
+import { kvAdapterFeeds } from '../generate/adapter-feeds.js';
+import { loadAdapter } from '../lora/peft.js';
+import type { ModelConfig } from '../model/config.js';
+import { BadRequestError, NotFoundError } from './http-errors.js';
+
+export interface LoadedLora {
+  name: string;
+  path: string;
+  rank: number;
+  created: number;
+  feeds: Record<string, HostTensor>;
+}
+
+/**
+ * The models a server answers to: the base (adapters off) and LoRA adapters by name. Adapters are
+ * graph inputs, so loading one only reads its files; a request captures the feeds it started
+ * with, so a reload (load_inplace) affects new requests only.
+ */
+export class AdapterRegistry {
+  private readonly loras = new Map<string, LoadedLora>();
+  readonly baseFeeds: Record<string, HostTensor>;
+
+  constructor(
+    readonly baseName: string,
+    private readonly config: ModelConfig,
+    private readonly maxRank = 64,
+  ) {
+    this.baseFeeds = kvAdapterFeeds(config);
+  }
+
+  list(): LoadedLora[] {
+    return [...this.loras.values()];
+  }
+
+  /** Feeds for a request's `model`: the base name (or none) means no adapter. */
+  resolve(model: string | undefined | null): Record<string, HostTensor> {
+    if (model === undefined || model === null || model === '' || model === this.baseName) return this.baseFeeds;
+    const lora = this.loras.get(model);
+    if (!lora) throw new NotFoundError(`The model \`${model}\` does not exist. Available: ${[this.baseName, ...this.loras.keys()].join(', ')}`);
+    return lora.feeds;
+  }
+
+  async load(name: string, path: string, inplace = false): Promise<LoadedLora> {
+    if (name === this.baseName) throw new BadRequestError(`'${name}' is the base model's name; pick another lora_name`, 'lora_name');
+    if (this.loras.has(name) && !inplace) {
+      throw new BadRequestError(`The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, set 'load_inplace' to True.`, 'lora_name');
+    }
+    let adapter;
+    try {
+      adapter = await loadAdapter(path, { model: this.config });
+    } catch (error) {
+      throw new BadRequestError(`cannot load LoRA adapter '${name}' from ${path}: ${(error as Error).message}`, 'lora_path');
+    }
+    if (adapter.config.rank > this.maxRank) throw new BadRequestError(`LoRA rank ${adapter.config.rank} is over this server's max_lora_rank ${this.maxRank}`, 'lora_path');
+    const lora = { name, path, rank: adapter.config.rank, created: Math.floor(Date.now() / 1000), feeds: kvAdapterFeeds(this.config, adapter) };
+    this.loras.set(name, lora);
+    return lora;
+  }
+
+  unload(name: string): void {
+    if (!this.loras.delete(name)) throw new NotFoundError(`The lora adapter '${name}' cannot be found.`);
+  }
+}

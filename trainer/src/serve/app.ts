@@ -1,0 +1,77 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chatCompletions } from './chat.js';
+import { completions } from './completions.js';
+import type { ServeContext } from './context.js';
+import { NotFoundError } from './http-errors.js';
+import { readJsonBody, sendError, sendJson } from './http-io.js';
+import { metrics } from './metrics.js';
+import { listModels, loadLora, unloadLora } from './models.js';
+import { trlGenerate } from './trl.js';
+
+type Handler = (ctx: ServeContext, body: unknown, req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+const ok: Handler = (_ctx, _body, _req, res) => sendJson(res, 200, {});
+
+/** Method + path → handler; POST bodies are read (within the size limit) before the handler runs. */
+const ROUTES: Record<string, Handler> = {
+  'GET /health': (_ctx, _body, _req, res) => {
+    res.writeHead(200).end();
+  },
+  'GET /health/': (_ctx, _body, _req, res) => sendJson(res, 200, { status: 'ok' }),
+  'GET /get_world_size/': (_ctx, _body, _req, res) => sendJson(res, 200, { world_size: 1 }),
+  'GET /v1/models': listModels,
+  'GET /metrics': metrics,
+  'POST /v1/completions': completions,
+  'POST /v1/chat/completions': chatCompletions,
+  'POST /v1/load_lora_adapter': loadLora,
+  'POST /v1/unload_lora_adapter': unloadLora,
+  'POST /generate/': trlGenerate,
+  // TRL's client calls these around weight syncs; with adapters as inputs there is nothing to reset.
+  'POST /reset_prefix_cache/': ok,
+};
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The vLLM-compatible HTTP server. Every handler error becomes an OpenAI-shaped reply; none escapes. */
+export function createServeApp(ctx: ServeContext): Server {
+  return createServer((req, res) => {
+    void handle(ctx, req, res);
+  });
+}
+
+async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const path = new URL(req.url ?? '/', 'http://local').pathname;
+    const handler = ROUTES[`${req.method} ${path}`];
+    if (!handler) {
+      const methods = Object.keys(ROUTES).filter((k) => k.endsWith(` ${path}`)).map((k) => k.split(' ')[0]);
+      throw new NotFoundError(methods.length ? `${req.method} is not allowed on ${path} (use ${methods.join(', ')})` : `no route ${req.method} ${path}`);
+    }
+    const body = req.method === 'POST' ? await readJsonBody(req, ctx.limits.bodyBytes) : undefined;
+    await handler(ctx, body, req, res);
+  } catch (error) {
+    sendError(res, error);
+  }
+}
+
+export async function listen(ctx: ServeContext, port: number, host = '127.0.0.1'): Promise<RunningServer> {
+  const server = createServeApp(ctx);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${host}:${bound}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

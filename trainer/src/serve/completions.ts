@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TokenLogprob } from '../generate/sampler.js';
+import type { GenerationResult } from '../generate/sequence.js';
+import type { ServeContext } from './context.js';
+import { EventStream, disconnectSignal, sendJson } from './http-io.js';
+import { parseBody } from './parse.js';
+import { runChoices, usageOf } from './run-choices.js';
+import { checkLimits, toSamplingParams } from './sampling.js';
+import { completionRequest, type CompletionRequest } from './schemas.js';
+
+/** POST /v1/completions, vLLM's shape: token-id prompts, echo, logprobs, return_token_ids, n, SSE. */
+export async function completions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const request = parseBody(completionRequest, body, 'completion');
+  const prompts = promptTokens(ctx, request.prompt);
+  const params = toSamplingParams(request, { maxTokens: 16, topLogprobs: request.logprobs ?? 0 });
+  const n = request.n ?? 1;
+  checkLimits(ctx, prompts, params, n);
+  const adapterFeeds = ctx.adapters.resolve(request.model);
+  const constraint = ctx.constraints(request.structured_outputs ?? {});
+  const wantLogprobs = request.logprobs !== undefined && request.logprobs !== null;
+  const head = { id: `cmpl-${randomUUID()}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
+  const signal = disconnectSignal(res);
+  const job = { prompts, n, params, adapterFeeds, constraint, promptLogprobs: Boolean(request.echo && wantLogprobs), signal };
+  if (!request.stream) {
+    const results = await runChoices(ctx, job);
+    const choices = results.map((r, i) => choice(ctx, request, r, i));
+    sendJson(res, 200, { ...head, choices, usage: usageOf(prompts, results) });
+    return;
+  }
+  const stream = new EventStream(res);
+  if (request.echo) prompts.forEach((p, k) => Array.from({ length: n }, (_, i) => stream.send({ ...head, choices: [{ index: k * n + i, text: ctx.tokenizer.decode(p), logprobs: null, finish_reason: null }] })));
+  const results = await runChoices(ctx, {
+    ...job,
+    onToken: (index, { token, textDelta }) => {
+      const logprobs = wantLogprobs ? { tokens: [tokenText(ctx, token.id)], token_logprobs: [token.logprob], top_logprobs: [topDict(ctx, token.top)], text_offset: [0] } : null;
+      stream.send({ ...head, choices: [{ index, text: textDelta, logprobs, finish_reason: null, ...(request.return_token_ids ? { token_ids: [token.id] } : {}) }] });
+    },
+  });
+  results.forEach((r, index) => stream.send({ ...head, choices: [{ index, text: '', logprobs: null, finish_reason: r.finishReason, stop_reason: r.stopReason ?? null }] }));
+  if (request.stream_options?.include_usage) stream.send({ ...head, choices: [], usage: usageOf(prompts, results) });
+  stream.end();
+}
+
+function promptTokens(ctx: ServeContext, prompt: CompletionRequest['prompt']): number[][] {
+  if (typeof prompt === 'string') return [ctx.tokenizer.encode(prompt)];
+  if (prompt.every((p) => typeof p === 'number')) return [prompt as number[]];
+  return (prompt as (string | number[])[]).map((p) => (typeof p === 'string' ? ctx.tokenizer.encode(p) : p));
+}
+
+function choice(ctx: ServeContext, request: CompletionRequest, r: GenerationResult, index: number) {
+  const promptText = request.echo ? ctx.tokenizer.decode(r.promptTokenIds) : '';
+  return {
+    index,
+    text: promptText + r.text,
+    logprobs: request.logprobs === undefined || request.logprobs === null ? null : logprobsBlock(ctx, r, Boolean(request.echo)),
+    finish_reason: r.finishReason,
+    stop_reason: r.stopReason ?? null,
+    ...(request.return_token_ids ? { token_ids: r.tokenIds, prompt_token_ids: r.promptTokenIds } : {}),
+  };
+}
+
+/** The legacy completions logprobs block: per token its text, logprob, top alternatives and character offset. */
+function logprobsBlock(ctx: ServeContext, r: GenerationResult, echo: boolean) {
+  const ids = echo ? [...r.promptTokenIds, ...r.tokenIds] : r.tokenIds;
+  const lps: (number | null)[] = echo ? [...(r.promptLogprobs ?? []).map((p) => p?.logprob ?? null), ...r.logprobs] : r.logprobs;
+  const tops = echo ? [...(r.promptLogprobs ?? []).map((p) => (p ? topDict(ctx, p.top) : null)), ...r.topLogprobs.map((t) => topDict(ctx, t))] : r.topLogprobs.map((t) => topDict(ctx, t));
+  const tokens = ids.map((id) => tokenText(ctx, id));
+  const offsets: number[] = [];
+  tokens.reduce((at, t) => (offsets.push(at), at + t.length), 0);
+  return { tokens, token_logprobs: lps, top_logprobs: tops, text_offset: offsets };
+}
+
+export function tokenText(ctx: ServeContext, id: number): string {
+  return ctx.tokenizer.decode([id]);
+}
+
+function topDict(ctx: ServeContext, top: readonly TokenLogprob[]): Record<string, number> | null {
+  return Object.fromEntries(top.map((t) => [tokenText(ctx, t.id), t.logprob]));
+}

@@ -1,0 +1,57 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { RuntimeOptions } from '../engine/runtime.js';
+import { GenerationEngine } from '../generate/engine.js';
+import { KvModel } from '../generate/kv-model.js';
+import { regexConstraintFactory } from '../generate/structured.js';
+import { writeTinyModel } from '../model/tiny.js';
+import { ModelTokenizer } from '../model/tokenizer.js';
+import { loadModel } from '../model/weights.js';
+import { AdapterRegistry } from './adapters.js';
+import type { ServeContext, ServeLimits } from './context.js';
+
+export interface ServeOptions {
+  /** A Hugging Face model folder; absent = the built-in tiny model (seeded, written to a temp folder). */
+  modelDir?: string | undefined;
+  /** The name requests use for the base model (default: the folder's name, or `tiny`). */
+  servedModelName?: string | undefined;
+  adapters?: { name: string; path: string }[];
+  limits?: Partial<ServeLimits>;
+  maxBatch?: number;
+  maxWaiting?: number;
+  maxLoraRank?: number;
+  runtime?: RuntimeOptions;
+}
+
+/** Loads the model, tokenizer and adapters and starts an engine: everything a server needs. */
+export async function createServeContext(options: ServeOptions = {}): Promise<ServeContext> {
+  const dir = options.modelDir ? resolve(options.modelDir) : await writeBuiltInTiny();
+  const { config, weights } = await loadModel(dir);
+  const tokenizer = await ModelTokenizer.load(dir);
+  const model = await KvModel.create(config, weights, options.runtime);
+  const engine = new GenerationEngine(model, {
+    eosTokenIds: tokenizer.eosTokenIds.length ? tokenizer.eosTokenIds : config.eosTokenIds,
+    decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
+    ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
+    ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
+  });
+  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
+  const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank);
+  for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
+  const limits: ServeLimits = {
+    maxModelLen: config.maxPositionEmbeddings,
+    maxN: 64,
+    maxTokens: config.maxPositionEmbeddings,
+    maxPrompts: 256,
+    bodyBytes: 8 * 1024 * 1024,
+    ...options.limits,
+  };
+  return { engine, tokenizer, config, adapters, limits, constraints: regexConstraintFactory(tokenizer, config.vocabSize), startedAt: Math.floor(Date.now() / 1000) };
+}
+
+async function writeBuiltInTiny(): Promise<string> {
+  const dir = join(await mkdtemp(join(tmpdir(), 'gauntlet-tiny-')), 'tiny');
+  await writeTinyModel(dir, { seed: 0 });
+  return dir;
+}

@@ -1,0 +1,27 @@
+import { GauntletError, PayloadTooLargeError, ValidationError, NotFoundError } from '@gauntlet/proto';
+
+/** OpenAI's (and vLLM's) error body: clients such as the `openai` npm package read `error.message`. */
+export interface OpenAiErrorBody {
+  error: { message: string; type: string; param: string | null; code: number };
+}
+
+/** A request the server refuses with a 400 and a message that says what to change. */
+export class BadRequestError extends GauntletError {
+  static override readonly httpStatus = 400;
+  constructor(message: string, readonly param: string | null = null) {
+    super('VALIDATION_ERROR', message);
+  }
+}
+
+export { NotFoundError, PayloadTooLargeError, ValidationError };
+
+/** Status and body for any error; unknown errors are a 500 that names the failure without a stack. */
+export function toOpenAiError(error: unknown): { status: number; body: OpenAiErrorBody } {
+  if (error instanceof GauntletError) {
+    const status = error instanceof ValidationError ? 400 : error.httpStatus;
+    const param = error instanceof BadRequestError ? error.param : null;
+    return { status, body: { error: { message: error.message, type: error.name, param, code: status } } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: 500, body: { error: { message: `internal error: ${message}`, type: 'InternalServerError', param: null, code: 500 } } };
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/**
+ * Request bodies of the vLLM/OpenAI and TRL endpoints. Objects are loose: clients (the openai
+ * package, TRL) send fields we do not use, and vLLM accepts them too. Field names are the wire's.
+ */
+const int = z.number().int();
+const tokenIds = z.array(int.min(0));
+
+const samplingFields = {
+  max_tokens: int.min(0).nullish(),
+  n: int.min(1).nullish(),
+  seed: int.min(0).nullish(),
+  temperature: z.number().min(0).nullish(),
+  top_p: z.number().gt(0).max(1).nullish(),
+  top_k: int.min(-1).nullish(),
+  min_p: z.number().min(0).max(1).nullish(),
+  repetition_penalty: z.number().gt(0).nullish(),
+  stop: z.union([z.string(), z.array(z.string())]).nullish(),
+  stop_token_ids: tokenIds.nullish(),
+  ignore_eos: z.boolean().nullish(),
+  min_tokens: int.min(0).nullish(),
+  structured_outputs: z
+    .looseObject({ regex: z.string().nullish(), choice: z.array(z.string()).min(1).nullish(), json: z.unknown().optional(), grammar: z.string().nullish() })
+    .nullish(),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  return_token_ids: z.boolean().nullish(),
+};
+
+export const completionRequest = z.looseObject({
+  model: z.string().nullish(),
+  prompt: z.union([z.string(), z.array(z.string()).min(1), tokenIds.min(1), z.array(tokenIds.min(1)).min(1)]),
+  echo: z.boolean().nullish(),
+  logprobs: int.min(0).max(20).nullish(),
+  ...samplingFields,
+});
+export type CompletionRequest = z.infer<typeof completionRequest>;
+
+const contentPart = z.looseObject({ type: z.literal('text'), text: z.string() });
+const message = z.looseObject({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(contentPart), z.null()]).optional(),
+});
+
+export const chatRequest = z.looseObject({
+  model: z.string().nullish(),
+  messages: z.array(message).min(1),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: int.min(0).max(20).nullish(),
+  max_completion_tokens: int.min(0).nullish(),
+  add_generation_prompt: z.boolean().nullish(),
+  chat_template_kwargs: z.record(z.string(), z.unknown()).nullish(),
+  ...samplingFields,
+});
+export type ChatRequest = z.infer<typeof chatRequest>;
+
+/** TRL's `trl vllm-serve` /generate/ body. */
+export const trlGenerateRequest = z.looseObject({
+  prompts: z.union([z.array(z.string()).min(1), z.array(tokenIds.min(1)).min(1)]),
+  n: int.min(1).nullish(),
+  repetition_penalty: z.number().gt(0).nullish(),
+  temperature: z.number().min(0).nullish(),
+  top_p: z.number().gt(0).max(1).nullish(),
+  top_k: int.min(-1).nullish(),
+  min_p: z.number().min(0).max(1).nullish(),
+  max_tokens: int.min(0).nullish(),
+  logprobs: int.min(0).max(20).nullish(),
+  structured_outputs_regex: z.string().nullish(),
+  generation_kwargs: z.record(z.string(), z.unknown()).nullish(),
+});
+export type TrlGenerateRequest = z.infer<typeof trlGenerateRequest>;
+
+export const loadLoraRequest = z.looseObject({ lora_name: z.string().min(1), lora_path: z.string().min(1), load_inplace: z.boolean().nullish() });
+export const unloadLoraRequest = z.looseObject({ lora_name: z.string().min(1) });
