@@ -4,6 +4,13 @@ import { ObservationOptions } from '@gauntlet/proto';
 export interface ServerConfig {
   host: string;
   port: number;
+  /** gRPC port (EnvService, health, reflection); 0 picks a free port. */
+  grpcPort: number;
+  /** PEM files for gRPC over TLS; both or neither. */
+  grpcTlsCert: string | undefined;
+  grpcTlsKey: string | undefined;
+  /** Largest gRPC message the server accepts (RESOURCE_EXHAUSTED beyond). */
+  grpcMessageLimitBytes: number;
   maxSessions: number;
   /** Idle sessions are closed after this long without a message (ms); 0 disables the reaper. */
   idleTtlMs: number;
@@ -32,6 +39,10 @@ export interface ServerConfig {
 export const DEFAULTS: ServerConfig = {
   host: '0.0.0.0',
   port: 8000,
+  grpcPort: 50051,
+  grpcTlsCert: undefined,
+  grpcTlsKey: undefined,
+  grpcMessageLimitBytes: 4 * 1024 * 1024,
   maxSessions: 8,
   idleTtlMs: 10 * 60_000,
   headless: true,
@@ -62,6 +73,10 @@ interface Setting {
 
 export const SETTINGS: Setting[] = [
   { key: 'port', flag: 'port', env: ['PORT', 'BROWSERGYM_PORT'], kind: 'int', help: 'HTTP/WebSocket port (default 8000)' },
+  { key: 'grpcPort', flag: 'grpc-port', env: ['GRPC_PORT'], kind: 'int', help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051)' },
+  { key: 'grpcTlsCert', flag: 'grpc-tls-cert', env: ['GRPC_TLS_CERT'], kind: 'string', help: 'PEM certificate chain file: serve gRPC over TLS (with --grpc-tls-key)' },
+  { key: 'grpcTlsKey', flag: 'grpc-tls-key', env: ['GRPC_TLS_KEY'], kind: 'string', help: 'PEM private key file for --grpc-tls-cert' },
+  { key: 'grpcMessageLimitBytes', flag: 'grpc-message-limit', env: ['GAUNTLET_GRPC_MESSAGE_LIMIT'], kind: 'int', help: 'max gRPC request message in bytes (default 4194304)' },
   { key: 'host', flag: 'host', env: ['HOST'], kind: 'string', help: 'interface to listen on (default 0.0.0.0)' },
   { key: 'maxSessions', flag: 'max-sessions', env: ['MAX_CONCURRENT_ENVS'], kind: 'int', help: 'concurrent sessions before CAPACITY_REACHED (default 8)' },
   { key: 'idleTtlMs', flag: 'idle-ttl-ms', env: ['GAUNTLET_IDLE_TTL_MS'], kind: 'int', help: 'close sessions idle this long; 0 = never (default 600000)' },
@@ -98,6 +113,7 @@ export function resolveConfig(flags: Record<string, string | boolean | undefined
     const source = fromFlag !== undefined ? `--${setting.flag}` : envName!;
     apply(config, setting, parseValue(setting, raw, source));
   }
+  if (Boolean(config.grpcTlsCert) !== Boolean(config.grpcTlsKey)) throw new ConfigError('--grpc-tls-cert and --grpc-tls-key go together (GRPC_TLS_CERT, GRPC_TLS_KEY)');
   return config;
 }
 
@@ -135,5 +151,6 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
       (config as unknown as Record<string, unknown>)[setting.key] = value;
   }
   if (setting.key === 'port' && (config.port < 1 || config.port > 65535)) throw new ConfigError(`port must be 1..65535 (got ${config.port})`);
+  if (setting.key === 'grpcPort' && config.grpcPort > 65535) throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
   if (setting.key === 'maxSessions' && config.maxSessions < 1) throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
 }

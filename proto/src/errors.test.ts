@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CapacityError, GauntletError, InfraError, SessionNotFoundError, ValidationError, errorFromWire } from './errors.js';
+import { CapacityError, GauntletError, InfraError, SessionNotFoundError, ValidationError, errorFromCode, errorFromWire } from './errors.js';
 
 describe('typed errors travel over the wire', () => {
   it.each([
@@ -27,5 +27,22 @@ describe('typed errors travel over the wire', () => {
     const rebuilt = errorFromWire({ name: 'Mystery', message: 'm', code: 'EXECUTION_ERROR' });
     expect(rebuilt).toBeInstanceOf(GauntletError);
     expect(rebuilt.name).toBe('Mystery');
+  });
+});
+
+describe('errors rebuilt from a code alone (OpenEnv /ws frames)', () => {
+  it('every code maps back to its class, extra fields become details', () => {
+    const capacity = errorFromCode('CAPACITY_REACHED', 'full', { active_sessions: 2, max_sessions: 2 });
+    expect(capacity).toBeInstanceOf(CapacityError);
+    expect(capacity.details).toEqual({ active_sessions: 2, max_sessions: 2 });
+    expect(errorFromCode('SESSION_NOT_FOUND', 'gone')).toBeInstanceOf(SessionNotFoundError);
+    expect(errorFromCode('SOMETHING_NEW', 'x').name).toBe('GauntletError');
+  });
+
+  it('a rebuilt ValidationError keeps its issues', () => {
+    const issues = [{ loc: ['body', 'seed'], msg: 'too small', type: 'too_small' }];
+    const rebuilt = errorFromCode('VALIDATION_ERROR', 'bad', { errors: issues });
+    expect(rebuilt).toBeInstanceOf(ValidationError);
+    expect((rebuilt as ValidationError).issues).toEqual(issues);
   });
 });

@@ -154,6 +154,15 @@ const byName: Record<string, new (...args: never[]) => GauntletError> = {
   InfraError, FactoryError, ExecutionError, DeadlineExceededError, UnauthorizedError, PayloadTooLargeError, NotFoundError,
 };
 
+/** The class each code is thrown as; OpenEnv's /ws error frames carry only the code. */
+const nameByCode: Record<ErrorCode, string> = {
+  INVALID_JSON: 'InvalidJsonError', UNKNOWN_TYPE: 'UnknownTypeError', VALIDATION_ERROR: 'ValidationError',
+  EXECUTION_ERROR: 'ExecutionError', CAPACITY_REACHED: 'CapacityError', FACTORY_ERROR: 'FactoryError',
+  SESSION_ERROR: 'SessionError', SESSION_NOT_FOUND: 'SessionNotFoundError', INFRA_ERROR: 'InfraError',
+  DEADLINE_EXCEEDED: 'DeadlineExceededError', UNAUTHORIZED: 'UnauthorizedError', PAYLOAD_TOO_LARGE: 'PayloadTooLargeError',
+  NOT_FOUND: 'NotFoundError',
+};
+
 /** Rebuilds a typed error from its wire form; unknown names become a plain GauntletError. */
 export function errorFromWire(wire: WireError): GauntletError {
   const Known = byName[wire.name];
@@ -161,8 +170,15 @@ export function errorFromWire(wire: WireError): GauntletError {
     ? Object.create(Known.prototype)
     : Object.create(GauntletError.prototype);
   Object.assign(error, { name: wire.name, message: wire.message, code: wire.code, details: wire.details });
+  if (error instanceof ValidationError) Object.assign(error, { issues: (wire.details?.errors as ValidationIssue[] | undefined) ?? [] });
   Object.defineProperty(error, 'stack', { value: `${wire.name}: ${wire.message}`, enumerable: false });
   return error;
+}
+
+/** Rebuilds a typed error from a code alone (e.g. an OpenEnv /ws error frame); extra fields become details. */
+export function errorFromCode(code: string, message: string, details?: Record<string, unknown>): GauntletError {
+  const name = nameByCode[code as ErrorCode] ?? 'GauntletError';
+  return errorFromWire({ name, message, code: code as ErrorCode, ...(details && Object.keys(details).length ? { details } : {}) });
 }
 
 export function isGauntletError(value: unknown): value is GauntletError {

@@ -1,30 +1,42 @@
 import type { AddressInfo } from 'node:net';
 import type { ServerConfig } from '../config.js';
+import { ENV_SERVICE_NAME } from '@gauntlet/proto/grpc';
 import { EnvService } from './env-service.js';
 import { buildHttpApp } from './http.js';
 import { attachWebSocket } from './ws.js';
+import { startGrpcServer } from './grpc.js';
 
 export interface RunningServer {
   service: EnvService;
   /** e.g. `http://127.0.0.1:8000` */
   url: string;
   port: number;
+  /** e.g. `grpc://127.0.0.1:50051` (`grpcs://` with TLS) */
+  grpcUrl: string;
+  grpcPort: number;
   close(): Promise<void>;
 }
 
 /**
- * Starts HTTP + WebSocket on one port. The port opens before Chromium is up so `/health`
- * answers at once; sessions wait for the browser launch.
+ * Starts HTTP + WebSocket on one port and gRPC on another, all over one EnvService. The ports
+ * open before Chromium is up so `/health` answers at once; sessions wait for the browser launch.
  */
 export async function startServer(config: ServerConfig, options: { service?: EnvService; waitForBrowser?: boolean } = {}): Promise<RunningServer> {
   const service = options.service ?? new EnvService(config);
   const app = buildHttpApp(service);
   const ws = attachWebSocket(service);
   app.server.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
+  const grpc = await startGrpcServer(service);
   const browserReady = service.start();
+  browserReady.then(() => grpc.health.setStatus(ENV_SERVICE_NAME, 'SERVING'), () => undefined);
   if (options.waitForBrowser) await browserReady;
   else browserReady.catch((error: Error) => console.error(`[gauntlet-env] browser launch failed: ${error.message}`));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    grpc.close();
+    throw error;
+  }
   const { port } = app.server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   let closing: Promise<void> | undefined;
@@ -32,9 +44,12 @@ export async function startServer(config: ServerConfig, options: { service?: Env
     service,
     port,
     url: `http://${host}:${port}`,
+    grpcUrl: grpc.url,
+    grpcPort: grpc.port,
     close: () => {
       closing ??= (async () => {
         ws.close();
+        grpc.close();
         await app.close();
         await service.shutdown();
       })();

@@ -1,4 +1,4 @@
-import { parseOrThrow, ResetRequest, StepRequest, type State, type StepResult } from '@gauntlet/proto';
+import { CapacityError, FactoryError, GauntletError, parseOrThrow, ResetRequest, StepRequest, type State, type StepResult } from '@gauntlet/proto';
 import { BrowserPool } from '../browser/pool.js';
 import type { ServerConfig } from '../config.js';
 import { SessionManager, type CloseReason } from '../sessions/manager.js';
@@ -56,8 +56,10 @@ export class EnvService {
       this.metrics.sessionsOpened.inc({ transport });
       return session;
     } catch (error) {
-      if ((error as { code?: string }).code === 'CAPACITY_REACHED') this.metrics.capacityRejections.inc();
-      throw error;
+      if (error instanceof CapacityError) this.metrics.capacityRejections.inc();
+      if (error instanceof GauntletError) throw error;
+      // The browser could not give us a context: every transport reports the same FACTORY_ERROR.
+      throw new FactoryError(`Could not create the environment: ${(error as Error)?.message ?? String(error)}`);
     }
   }
 

@@ -84,8 +84,7 @@ async function serveConnection(service: EnvService, socket: WebSocket): Promise<
       if (ended) void service.close(opened, 'disconnect');
     },
     (error: unknown) => {
-      const typed = error instanceof GauntletError ? error : new FactoryError(`Could not create the environment: ${(error as Error).message}`);
-      sendError(typed);
+      sendError(error instanceof GauntletError ? error : new FactoryError(`Could not create the environment: ${(error as Error).message}`));
     },
   );
 

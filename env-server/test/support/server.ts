@@ -4,7 +4,8 @@ import { startServer, type RunningServer } from '../../src/server/app.js';
 
 /** A real env server on an ephemeral loopback port with test-friendly limits. */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}, options = { waitForBrowser: true }): Promise<RunningServer> {
-  const config: ServerConfig = { ...structuredClone(DEFAULTS), host: '127.0.0.1', port: 0, warmContexts: 1, maxSessions: 4, ...overrides };
+  // Port 0 for HTTP and gRPC: test files run in parallel, each server on free ports.
+  const config: ServerConfig = { ...structuredClone(DEFAULTS), host: '127.0.0.1', port: 0, grpcPort: 0, warmContexts: 1, maxSessions: 4, ...overrides };
   return startServer(config, options);
 }
 

@@ -1,0 +1,3 @@
+import { describeEnvClientConformance } from './conformance.js';
+
+describeEnvClientConformance('http');

@@ -1,0 +1,10 @@
+// Original file: env.proto
+
+
+export interface CloseReply {
+  'closed'?: (boolean);
+}
+
+export interface CloseReply__Output {
+  'closed': (boolean);
+}

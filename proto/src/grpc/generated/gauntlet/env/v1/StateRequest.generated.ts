@@ -1,0 +1,10 @@
+// Original file: env.proto
+
+
+export interface StateRequest {
+  'session_id'?: (string);
+}
+
+export interface StateRequest__Output {
+  'session_id': (string);
+}
