@@ -65,6 +65,21 @@ function processTreeMemory(rootPid) {
   return total;
 }
 
+/** New sessions with no warm pool: a browser context and page created on demand. */
+async function coldSessionLatency(chromiumArgs) {
+  const cold = new EnvService({ ...structuredClone(DEFAULTS), maxSessions: 40, warmContexts: 0, idleTtlMs: 0, chromiumArgs });
+  await cold.start();
+  const times = [];
+  for (let i = 0; i < 10; i += 1) {
+    const t = performance.now();
+    const s = await cold.openSession('inproc');
+    times.push(performance.now() - t);
+    await cold.close(s, 'client');
+  }
+  await cold.shutdown();
+  return summary(times);
+}
+
 async function benchEnv() {
   const chromiumArgs = process.env.GAUNTLET_CHROMIUM_ARGS ? process.env.GAUNTLET_CHROMIUM_ARGS.split(',') : [];
   const service = new EnvService({ ...structuredClone(DEFAULTS), maxSessions: 40, warmContexts: 2, idleTtlMs: 0, chromiumArgs });
@@ -121,6 +136,7 @@ async function benchEnv() {
     await service.pool.start();
   }
   out.new_session = summary(opens);
+  out.new_session_cold = await coldSessionLatency(chromiumArgs);
 
   log('memory per extra session');
   const pid = service.pool.browserPid();
