@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { TASK_ORIGIN } from '../tasks/site.js';
 
 /** Flags that make Chromium start fast and stay quiet on a closed network and in containers. */
 export const CHROMIUM_FLAGS = [
@@ -14,6 +15,11 @@ export const CHROMIUM_FLAGS = [
   '--disable-extensions',
   '--disable-default-apps',
   '--mute-audio',
+  // The task origin is answered from memory over http; treating it as secure lets it use secure-
+  // context APIs and, with the context's local-network-access permission, open the Gauntlet's
+  // real WebSocket to the env server on loopback (Chromium's Local Network Access checks refuse
+  // loopback sockets to insecure pages).
+  `--unsafely-treat-insecure-origin-as-secure=${TASK_ORIGIN}`,
 ];
 
 // The real binaries first: Debian's /usr/bin wrappers are shell scripts that fork without exec,

@@ -1,12 +1,15 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, SETTINGS, resolveConfig } from '../config.js';
 import { startServer } from '../server/app.js';
+import { isGauntletCommand, runGauntletCommand } from './gauntlet-commands.js';
 
-const USAGE = `gauntlet-env — BrowserGym-compatible browser environment server (OpenEnv HTTP + WebSocket)
+const USAGE = `gauntlet-env — BrowserGym-compatible browser environment server (OpenEnv HTTP + WebSocket, gRPC)
 
 Usage:
   gauntlet-env serve [flags]     start the server (default command)
   gauntlet-env tasks             list built-in tasks
+  gauntlet-env solve [flags]     play Gauntlet tasks with the expert solver, report success (solve --help)
+  gauntlet-env collect [flags]   write expert SFT trajectories and DPO pairs as JSONL (collect --help)
   gauntlet-env --help            this help
 
 Flags for serve (each also read from the environment variable shown):
@@ -19,6 +22,7 @@ Examples:
 
 export async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv[0]?.startsWith('-') ? ['serve', ...argv] : argv;
+  if (isGauntletCommand(command)) return runGauntletCommand(command, rest);
   if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
     process.stdout.write(USAGE);
     return 0;
@@ -49,7 +53,7 @@ async function serve(args: string[]): Promise<number> {
     return 2;
   }
   const server = await startServer(config);
-  process.stdout.write(`[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, max ${config.maxSessions} sessions)\n`);
+  process.stdout.write(`[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl}, max ${config.maxSessions} sessions)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

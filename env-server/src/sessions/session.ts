@@ -127,13 +127,13 @@ export class EnvSession {
     }
     const task = this.resolveTask(request.task_name);
     const observation: ObservationOptions = { ...this.deps.config.defaultObservation, ...request.observation };
-    const actions = resolveActionOptions(request.action_set, this.deps.config);
+    const actions = resolveActionOptions({ ...request.action_set, subsets: request.action_set?.subsets ?? task.defaultActionSubsets?.slice() }, this.deps.config);
     const seed = request.seed ?? Math.floor(Math.random() * 2 ** 31);
     const tabs = this.tabs!;
     await tabs.keepOnlyFirst();
-    const { goal } = await this.guardInfra(() => task.setup(tabs.active, seed, request.options ?? {}));
+    const { goal, info } = await this.guardInfra(() => task.setup(tabs.active, seed, request.options ?? {}, signal));
     this.episode = new Episode(task, seed, request.episode_id ?? randomUUID(), goal, observation, actions);
-    return this.guardInfra(() => buildResult(this.episode!, tabs, 0, { resetMs: 0 }));
+    return this.guardInfra(() => buildResult(this.episode!, tabs, 0, { resetMs: 0, task_info: info ?? {} }));
   }
 
   private async doStep(actionText: string, signal: AbortSignal): Promise<StepResult> {

@@ -34,8 +34,18 @@ export interface TaskDefinition {
   readonly benchmark: string;
   readonly description: string;
   readonly maxSteps: number;
-  /** Loads (or re-seeds in place) the task page; returns the goal. */
-  setup(page: Page, seed: number, options: Record<string, unknown>): Promise<{ goal: string }>;
+  /**
+   * Action subsets (or presets) used when the reset request names none; BrowserGym's default set
+   * when absent. The Gauntlet's canvas needs coordinates, so it asks for `coord` too.
+   */
+  readonly defaultActionSubsets?: readonly string[];
+  /**
+   * Loads (or re-seeds in place) the task page; returns the goal and, optionally, task facts for
+   * the reset's metadata (the Gauntlet reports the step and type an episode starts on).
+   * Bad `options` throw ValidationError. `signal` aborts when the reset's deadline passes (the
+   * Gauntlet's start_step fast-forward plays many actions during setup).
+   */
+  setup(page: Page, seed: number, options: Record<string, unknown>, signal?: AbortSignal): Promise<{ goal: string; info?: Record<string, unknown> }>;
   status(page: Page): Promise<TaskStatus>;
   /** Next action for the oracle policy given the current observation. */
   oracle(view: OracleView): string;

@@ -1,16 +1,14 @@
 import type { OracleView } from '../task.js';
-import { parseAxtree, type AxNode } from './axtree-lines.js';
+import { OracleError, pyString } from '../policy/action-text.js';
+import { parseAxtree, type AxNode } from '../policy/axtree-lines.js';
+
+export { OracleError, pyString };
 
 /**
  * Oracle policies: observation in, next BrowserGym action out. They read only the goal and the
  * AXTree text, like an agent, so a solved episode also proves the observation carries enough.
  */
 export type OraclePolicy = (view: OracleView) => string;
-
-/** The observation lacks what the policy needs: a page, observer or goal-phrasing bug. */
-export class OracleError extends Error {
-  override readonly name = 'OracleError';
-}
 
 export const clickTestOracle: OraclePolicy = (view) =>
   click(find(parseAxtree(view.axtree_txt), 'button', (name) => name === 'Click Me!'));
@@ -70,10 +68,4 @@ function click(node: Actionable): string {
 
 function fill(node: Actionable, value: string): string {
   return `fill(${pyString(node.bid)}, ${pyString(value)})`;
-}
-
-/** A Python string literal the action parser accepts (single quotes, escapes as in repr). */
-export function pyString(text: string): string {
-  const escaped = text.replace(/[\\'\n\r\t]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
-  return `'${escaped}'`;
 }

@@ -37,6 +37,15 @@ describe('parseAxtreeLine', () => {
   });
 });
 
+describe('numeric values', () => {
+  it('reads a bare number value as the formatter prints it for spinbuttons and sliders', () => {
+    const node = parseAxtreeLine(`\t[30] spinbutton 'Age' value=60, focused, valuetext='60'`);
+    expect(node.value).toBe('60');
+    expect(node.props.get('valuetext')).toBe('60');
+    expect(parseAxtreeLine(`[5] slider 'Level' value=-2.5e1`).value).toBe('-2.5e1');
+  });
+});
+
 describe('parseAxtree', () => {
   it('parses every non-blank line in order', () => {
     const text = `RootWebArea 'Click Test Task', focused\n\tStaticText 'Click the button.'\n\n\t[13] button 'Click Me!'\n`;

@@ -41,7 +41,7 @@ export function parseAxtreeLine(line: string): AxNode {
   let name = '';
   if (line[at] === ' ' && isQuote(line[at + 1])) [name, at] = readPyString(line, at + 1, fail);
   let value: string | undefined;
-  if (line.startsWith(' value=', at)) [value, at] = readPyString(line, at + ' value='.length, fail);
+  if (line.startsWith(' value=', at)) [value, at] = readValue(line, at + ' value='.length, fail);
 
   const props = new Map<string, string | true>();
   while (line.startsWith(', ', at)) {
@@ -66,6 +66,13 @@ export function parseAxtreeLine(line: string): AxNode {
   }
   if (at !== line.length) fail(`unexpected text at ${at}`);
   return { depth, bid, role, name, value, props };
+}
+
+/** A value is a Python string, or a bare number (a spinbutton's or slider's numeric value). */
+function readValue(line: string, start: number, fail: (why: string) => never): [string, number] {
+  if (isQuote(line[start])) return readPyString(line, start, fail);
+  const bare = /^-?[\d.e+-]+/i.exec(line.slice(start))?.[0] ?? fail('unreadable value');
+  return [bare, start + bare.length];
 }
 
 function isQuote(char: string | undefined): boolean {

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { collectPreferencePairs } from '../tasks/gauntlet/expert/dpo-probe.js';
+import { runMetrics } from '../tasks/gauntlet/expert/metrics.js';
+import { episodeKey, sftRecords } from '../tasks/gauntlet/expert/records.js';
+import { runExpertEpisode, type EpisodeRecord } from '../tasks/gauntlet/expert/rollout.js';
+import { onPorts, openEnvPool } from './env-pool.js';
+import { COMMON_FLAGS_HELP, asUsage, positiveInt, UsageError } from './gauntlet-args.js';
+import { appendRecords, readField } from './jsonl-store.js';
+import { Progress } from './progress.js';
+import { describe, summary, sweepSettings } from './solve.js';
+
+export const COLLECT_HELP = `gauntlet-env collect — record expert trajectories (SFT) and preference pairs (DPO)
+
+Usage: gauntlet-env collect --out <dir> [flags]
+
+Writes, appending to earlier runs in the same folder (episodes already there are skipped, not redone):
+  <dir>/sft.jsonl       one line per solved step: {"messages": [system, user observation, assistant action, …],
+                        id, episode, task, seed, step, type, reward}; assistant turns carry their reward
+  <dir>/dpo.jsonl       {"prompt": [system, user], "chosen": [expert action], "rejected": [action that failed
+                        from the same state], rejected_outcome, id, episode, task, seed, step, type}
+  <dir>/runs/<run-id>/metrics.json   this run's per-step and per-type success, actions and time
+
+Flags:
+  --out <dir>           output folder (required)
+${COMMON_FLAGS_HELP}
+  --no-dpo              skip the preference pairs (one extra probe episode per seed)
+  --dpo-per-step <n>    rejected actions tried per step in the probe episode (default 2)
+
+Example:
+  npx gauntlet-env collect --out data/gauntlet --task gauntlet --seeds 0-199 --concurrency 4
+`;
+
+const FLAGS = {
+  out: { type: 'string' }, task: { type: 'string' }, seeds: { type: 'string' }, concurrency: { type: 'string' }, 'start-step': { type: 'string' },
+  'chromium-path': { type: 'string' }, 'no-dpo': { type: 'boolean' }, 'dpo-per-step': { type: 'string' },
+} as const;
+
+export async function collectCommand(args: string[]): Promise<number> {
+  const { values } = asUsage(() => parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }));
+  if (!values.out) throw new UsageError('--out <dir> is required');
+  const settings = sweepSettings(values);
+  const dpo = !values['no-dpo'];
+  const perStep = positiveInt(values['dpo-per-step'], 'dpo-per-step', 2);
+  const files = { sft: join(values.out, 'sft.jsonl'), dpo: join(values.out, 'dpo.jsonl') };
+  const progress = new Progress('collect', 0);
+  const warn = (file: string) => (line: number) => progress.note(`${file}:${line} is not JSON (an interrupted write?); ignored`);
+  const haveSft = await readField(files.sft, 'episode', warn(files.sft));
+  const haveDpo = await readField(files.dpo, 'episode', warn(files.dpo));
+  const all = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed) })));
+  const jobs = all.filter((job) => !haveSft.has(job.key) || (dpo && !haveDpo.has(job.key)));
+  const tally = new Progress('collect', jobs.length);
+  if (jobs.length < all.length) tally.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${values.out}; skipping them`);
+  const episodes: EpisodeRecord[] = [];
+  let sftLines = 0;
+  let dpoLines = 0;
+  const pool = await openEnvPool(settings.concurrency, settings.chromiumPath);
+  try {
+    await onPorts(pool.ports, jobs, async (port, job) => {
+      const options = job.task === 'gauntlet' ? settings.options : {};
+      let detail = '';
+      if (!haveSft.has(job.key)) {
+        const episode = await runExpertEpisode(port, job.task, job.seed, options);
+        episodes.push(episode);
+        const records = sftRecords(episode);
+        await appendRecords(files.sft, records);
+        sftLines += records.length;
+        detail = describe(episode);
+      }
+      if (dpo && !haveDpo.has(job.key)) {
+        const pairs = await collectPreferencePairs(port, job.task, job.seed, perStep);
+        await appendRecords(files.dpo, pairs);
+        dpoLines += pairs.length;
+        detail += `${detail ? ', ' : `${job.task} seed ${job.seed}: `}${pairs.length} DPO pairs`;
+      }
+      tally.episode(episodes.find((e) => e.task === job.task && e.seed === job.seed)?.success ?? true, detail);
+    });
+  } finally {
+    await pool.close();
+  }
+  const runDir = join(values.out, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`);
+  const metrics = runMetrics(episodes);
+  await mkdir(runDir, { recursive: true });
+  await writeFile(join(runDir, 'metrics.json'), JSON.stringify({ settings, sft_records_added: sftLines, dpo_pairs_added: dpoLines, ...metrics }, null, 2) + '\n');
+  tally.note(`added ${sftLines} SFT records to ${files.sft}${dpo ? ` and ${dpoLines} DPO pairs to ${files.dpo}` : ''}; metrics in ${runDir}/metrics.json`);
+  process.stdout.write(summary(metrics));
+  return 0;
+}

@@ -1,0 +1,54 @@
+import { CHALLENGE_TYPES } from '../tasks/gauntlet/challenge-types.js';
+
+/** A command-line mistake: printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** `0-99`, `7`, `1,5,10-12` → the seeds, in order, without repeats. */
+export function parseSeeds(spec: string): number[] {
+  const seeds = new Set<number>();
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!match) throw new UsageError(`--seeds: "${part}" is not a seed or a range like 0-99`);
+    const [from, to] = [Number(match[1]), Number(match[2] ?? match[1])];
+    if (to < from) throw new UsageError(`--seeds: range ${part} runs backwards`);
+    if (to - from > 1_000_000) throw new UsageError(`--seeds: range ${part} is too large`);
+    for (let s = from; s <= to; s++) seeds.add(s);
+  }
+  if (seeds.size === 0) throw new UsageError('--seeds: no seeds given');
+  return [...seeds];
+}
+
+/** `gauntlet`, `gauntlet:timer,gauntlet:audio`, or `gauntlet:*` (every challenge type). */
+export function parseTasks(spec: string): string[] {
+  const tasks = spec.split(',').map((t) => t.trim()).filter(Boolean).flatMap((t) => (t === 'gauntlet:*' ? CHALLENGE_TYPES.map((type) => `gauntlet:${type}`) : [t]));
+  for (const task of tasks) {
+    if (task !== 'gauntlet' && !(task.startsWith('gauntlet:') && (CHALLENGE_TYPES as readonly string[]).includes(task.slice(9)))) {
+      throw new UsageError(`--task: "${task}" is not a Gauntlet task (gauntlet, gauntlet:<type> or gauntlet:*; types: ${CHALLENGE_TYPES.join(', ')})`);
+    }
+  }
+  return tasks;
+}
+
+export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} must be a positive integer (got "${value}")`);
+  return Number(value);
+}
+
+/** Runs a flag parser, turning its complaints (unknown flag, missing value) into usage errors. */
+export function asUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The flags `solve` and `collect` share, for their --help. */
+export const COMMON_FLAGS_HELP = `  --task <list>         gauntlet (default), gauntlet:<type>, a comma list, or gauntlet:* for every type
+  --seeds <spec>        seeds: 7, 0-99, or 0-9,20-29 (default 0-9)
+  --concurrency <n>     sessions played at once (default 2)
+  --start-step <n>      start full runs at step n (the built-in solver plays the steps before it)
+  --chromium-path <p>   Chromium binary (default: Playwright's, CHROMIUM_PATH, or Debian's)`;

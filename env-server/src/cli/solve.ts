@@ -1,0 +1,90 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runMetrics, type RunMetrics } from '../tasks/gauntlet/expert/metrics.js';
+import { runExpertEpisode, type EpisodeRecord } from '../tasks/gauntlet/expert/rollout.js';
+import { onPorts, openEnvPool } from './env-pool.js';
+import { COMMON_FLAGS_HELP, asUsage, parseSeeds, parseTasks, positiveInt } from './gauntlet-args.js';
+import { Progress } from './progress.js';
+
+export const SOLVE_HELP = `gauntlet-env solve — play Gauntlet tasks with the built-in expert solver and report success
+
+Usage: gauntlet-env solve [flags]
+
+Flags:
+${COMMON_FLAGS_HELP}
+  --out <dir>           also write <dir>/metrics.json (per step and per type: success, actions, time)
+  --json                print the metrics JSON on stdout instead of the summary table
+
+Progress goes to stderr, one line per episode. Examples:
+  npx gauntlet-env solve --task gauntlet --seeds 0-99 --concurrency 4
+  npx gauntlet-env solve --task 'gauntlet:*' --seeds 0-49 --out runs/types
+`;
+
+const FLAGS = {
+  task: { type: 'string' }, seeds: { type: 'string' }, concurrency: { type: 'string' }, 'start-step': { type: 'string' },
+  'chromium-path': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+} as const;
+
+export interface SweepSettings {
+  tasks: string[];
+  seeds: number[];
+  concurrency: number;
+  options: Record<string, unknown>;
+  chromiumPath: string | undefined;
+}
+
+export function sweepSettings(values: { task?: string; seeds?: string; concurrency?: string; 'start-step'?: string; 'chromium-path'?: string }): SweepSettings {
+  const startStep = values['start-step'];
+  return {
+    tasks: parseTasks(values.task ?? 'gauntlet'),
+    seeds: parseSeeds(values.seeds ?? '0-9'),
+    concurrency: positiveInt(values.concurrency, 'concurrency', 2),
+    options: startStep === undefined ? {} : { start_step: positiveInt(startStep, 'start-step', 1) },
+    chromiumPath: values['chromium-path'],
+  };
+}
+
+export async function solveCommand(args: string[]): Promise<number> {
+  const { values } = asUsage(() => parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }));
+  const settings = sweepSettings(values);
+  const jobs = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed })));
+  const progress = new Progress('solve', jobs.length);
+  const episodes: EpisodeRecord[] = [];
+  const pool = await openEnvPool(settings.concurrency, settings.chromiumPath);
+  try {
+    await onPorts(pool.ports, jobs, async (port, { task, seed }) => {
+      const episode = await runExpertEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
+      episodes.push(episode);
+      progress.episode(episode.success, describe(episode));
+    });
+  } finally {
+    await pool.close();
+  }
+  const metrics = runMetrics(episodes);
+  if (values.out) {
+    await mkdir(values.out, { recursive: true });
+    await writeFile(join(values.out, 'metrics.json'), JSON.stringify({ settings, ...metrics }, null, 2) + '\n');
+    progress.note(`metrics written to ${join(values.out, 'metrics.json')}`);
+  }
+  process.stdout.write(values.json ? JSON.stringify(metrics, null, 2) + '\n' : summary(metrics));
+  return 0;
+}
+
+export function describe(episode: EpisodeRecord): string {
+  const why = episode.success ? '' : ` [${episode.outcome}${episode.error ? `: ${episode.error}` : ''}]`;
+  return `${episode.task} seed ${episode.seed}: ${episode.solved}/${episode.total} steps, ${episode.turns.length} actions, ${(episode.wallMs / 1000).toFixed(1)} s${why}`;
+}
+
+/** The human summary: overall success, then one row per challenge type. */
+export function summary(metrics: RunMetrics): string {
+  const rows = Object.entries(metrics.per_type).map(([type, s]) =>
+    `  ${type.padEnd(18)} ${`${s.solved}/${s.attempts}`.padStart(9)} ${(s.success_rate * 100).toFixed(1).padStart(6)} % ${s.actions_mean.toFixed(1).padStart(7)} ${Math.round(s.wall_ms_mean).toString().padStart(8)} ${Math.round(s.env_ms_mean).toString().padStart(7)}`);
+  return [
+    `episodes: ${metrics.episodes}, all steps solved: ${(metrics.success_rate * 100).toFixed(1)} %, mean steps solved: ${metrics.steps_solved_mean.toFixed(2)}`,
+    `  ${'type'.padEnd(18)} ${'solved'.padStart(9)} ${'rate'.padStart(8)} ${'actions'.padStart(7)} ${'wall ms'.padStart(8)} ${'env ms'.padStart(7)}`,
+    ...rows,
+    ...metrics.failures.map((f) => `  failed: ${f.task} seed ${f.seed} at ${f.solved}/${f.total} (${f.outcome}${f.error ? `: ${f.error}` : ''})`),
+    '',
+  ].join('\n');
+}

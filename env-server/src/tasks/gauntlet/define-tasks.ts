@@ -1,0 +1,79 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { resetBidCounters } from '../../observe/mark.js';
+import { TASK_ORIGIN } from '../site.js';
+import type { OracleView, TaskDefinition, TaskStatus } from '../task.js';
+import { CHALLENGE_TYPES, type ChallengeType } from './challenge-types.js';
+import { fastForward } from './fast-forward.js';
+import { parseGauntletOptions } from './options.js';
+import { GAUNTLET_STEPS, planRun } from './plan.js';
+import { GauntletRun } from './run.js';
+import { GAUNTLET_ENTRY } from './site.js';
+import { gauntletPolicy } from './solver/policy.js';
+
+/** The episode each page is playing (a session's page runs one episode at a time). */
+const runs = new WeakMap<Page, GauntletRun>();
+/** Contexts already allowed to open the code server's loopback WebSocket. */
+const socketReady = new WeakSet<BrowserContext>();
+
+/** Canvas strokes need coordinates: BrowserGym's default set plus `coord`. */
+const ACTION_SUBSETS = ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'];
+
+export const FULL_GOAL = `Complete the Gauntlet: ${GAUNTLET_STEPS} steps, each with a puzzle that reveals a 6-character code. Enter the code in the "Code" box and press "Submit code" to advance to the next step.`;
+
+export function singleGoal(type: ChallengeType): string {
+  return `Solve this Gauntlet challenge (${type}): its puzzle reveals a 6-character code. Enter the code in the "Code" box and press "Submit code".`;
+}
+
+/** `gauntlet` (the 30-step run) and `gauntlet:<type>` (one challenge), all on one SPA. */
+export function gauntletTasks(): TaskDefinition[] {
+  return [
+    defineTask('gauntlet', undefined, `The ${GAUNTLET_STEPS}-step Gauntlet: every challenge type at least once, codes gate each step. Options: start_step, shaping, terminal_bonus.`, 400),
+    ...CHALLENGE_TYPES.map((type) => defineTask(`gauntlet:${type}`, type, `One Gauntlet step of type ${type}.`, 40)),
+  ];
+}
+
+function defineTask(name: string, only: ChallengeType | undefined, description: string, maxSteps: number): TaskDefinition {
+  return {
+    name,
+    benchmark: 'gauntlet',
+    description,
+    maxSteps,
+    defaultActionSubsets: ACTION_SUBSETS,
+    async setup(page: Page, seed: number, raw: Record<string, unknown>, signal?: AbortSignal) {
+      if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
+      const plan = planRun(seed, only);
+      const options = parseGauntletOptions(raw, plan.steps.length, name);
+      const run = new GauntletRun(plan, options);
+      await openApp(page, plan.steps.some((s) => s.type === 'websocket'));
+      await run.start(page);
+      await resetBidCounters(page);
+      runs.set(page, run);
+      if (options.startStep > 1) {
+        await fastForward(page, options.startStep, signal);
+        await GauntletRun.clearPageCounters(page);
+        await resetBidCounters(page);
+        run.best = options.startStep - 1;
+      }
+      const status = await run.status(page);
+      return { goal: only ? singleGoal(only) : FULL_GOAL, info: status.info ?? {} };
+    },
+    status(page: Page): Promise<TaskStatus> {
+      const run = runs.get(page);
+      if (!run) return Promise.resolve({ rawReward: 0, done: false, reward: 0, reason: 'no Gauntlet run on this page; reset first' });
+      return run.status(page);
+    },
+    oracle: (view: OracleView) => gauntletPolicy(view),
+  };
+}
+
+/** Loads the app unless this page already runs it (then the run restarts in place, no reload). */
+async function openApp(page: Page, needsSocket: boolean): Promise<void> {
+  const context = page.context();
+  if (needsSocket && !socketReady.has(context)) {
+    // The code server listens on loopback; Chromium lets the (secure-treated) task origin reach it only with this permission.
+    await context.grantPermissions(['local-network-access'], { origin: TASK_ORIGIN });
+    socketReady.add(context);
+  }
+  const onApp = page.url().startsWith(TASK_ORIGIN + '/gauntlet/') && (await GauntletRun.readPage(page)) !== null;
+  if (!onApp) await page.goto(TASK_ORIGIN + GAUNTLET_ENTRY);
+}

@@ -1,0 +1,60 @@
+import type { Page } from 'playwright-core';
+import { bindCall } from '../../actions/bind.js';
+import { resolveSubsets } from '../../actions/catalog.js';
+import type { ActionContext } from '../../actions/context.js';
+import { executeActions } from '../../actions/execute.js';
+import { parseActions } from '../../actions/parse.js';
+import { ActionError } from '../../actions/types.js';
+import { observePage } from '../../observe/observe.js';
+import { TASK_ORIGIN } from '../site.js';
+import { GauntletRun } from './run.js';
+import { gauntletPolicy } from './solver/policy.js';
+
+const ALL_ACTIONS = resolveSubsets(['chat', 'infeas', 'bid', 'coord', 'nav', 'tab']);
+/** Far more than any step needs (the solver takes 2–10 actions a step); a stuck solver must not spin forever. */
+const ACTIONS_PER_STEP = 40;
+
+/**
+ * Plays steps until `startStep` is on screen, with the built-in solver acting through the same
+ * observation and action code as an agent (unseen: nothing is recorded in the episode).
+ */
+export async function fastForward(page: Page, startStep: number, signal: AbortSignal = new AbortController().signal): Promise<void> {
+  const context = solverContext(page, signal);
+  for (let actions = 0; ; actions++) {
+    signal.throwIfAborted();
+    const status = await GauntletRun.readPage(page);
+    if (status?.view === 'step' && status.step >= startStep) return;
+    if (actions >= ACTIONS_PER_STEP * startStep) throw new Error(`start_step ${startStep}: the solver was still on step ${status?.step} after ${actions} actions`);
+    const seen = await observePage(page, { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none', signal });
+    const action = gauntletPolicy({ goal: '', axtree_txt: seen.axtree_txt, pruned_html: '', url: seen.url, focused_element_bid: seen.focused_element_bid });
+    try {
+      await executeActions(parseActions(action).map((call) => bindCall(call, ALL_ACTIONS)), context);
+    } catch (error) {
+      // A missed action (a moving target, a covered button) is retried from the next observation.
+      if (!(error instanceof ActionError)) throw error;
+    }
+  }
+}
+
+function solverContext(page: Page, signal: AbortSignal): ActionContext {
+  const refuse = (what: string) => () => {
+    throw new ActionError('Error', `the fast-forward solver does not ${what}`);
+  };
+  return {
+    context: page.context(),
+    activePage: () => page,
+    pages: () => [page],
+    newTab: refuse('open tabs'),
+    closeActiveTab: refuse('close tabs'),
+    focusTab: refuse('switch tabs'),
+    sendMessageToUser: () => undefined,
+    reportInfeasible: refuse('give up'),
+    checkNavigation: (url) => {
+      if (!url.startsWith(TASK_ORIGIN + '/')) throw new ActionError('PermissionError', `the fast-forward solver stays on ${TASK_ORIGIN}`);
+    },
+    actionTimeoutMs: 500,
+    allowScriptActions: false,
+    resolveUploadPath: refuse('upload files'),
+    signal,
+  };
+}

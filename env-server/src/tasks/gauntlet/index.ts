@@ -1,0 +1,11 @@
+import type { TaskFamily } from '../registry.js';
+import { gauntletTasks } from './define-tasks.js';
+import { gauntletSite } from './site.js';
+
+export { CHALLENGE_TYPES, type ChallengeType } from './challenge-types.js';
+export { gauntletPolicy } from './solver/policy.js';
+
+/** The Gauntlet family: `gauntlet` and `gauntlet:<type>` tasks on one SPA. */
+export function gauntletFamily(): TaskFamily {
+  return { benchmark: 'gauntlet', tasks: gauntletTasks(), site: gauntletSite() };
+}

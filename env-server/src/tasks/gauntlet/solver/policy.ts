@@ -1,0 +1,38 @@
+import type { OracleView } from '../../task.js';
+import type { ChallengeType } from '../challenge-types.js';
+import { CODE_PATTERN } from '../challenge-types.js';
+import { act } from './act.js';
+import { find, must } from './ax.js';
+import type { ChallengeSolver, Move } from './move.js';
+import { SOLVERS } from './solvers.js';
+import { readView, type StepView } from './view.js';
+
+/**
+ * The expert policy for every Gauntlet page: observation in, one BrowserGym action out. It
+ * reads only the AXTree text an agent gets, keeps no memory between calls, and so can take over
+ * any state (a fresh step, a half-solved puzzle, a page reloaded mid-run).
+ */
+export function gauntletPolicy(view: OracleView): string {
+  const page = readView(view.axtree_txt);
+  switch (page.kind) {
+    case 'locked':
+      return act.click(must(find(page.nodes, 'link', 'Go to step 1'), 'link "Go to step 1"'));
+    case 'done':
+    case 'empty':
+      return act.noop(100);
+    case 'step':
+      return stepAction(page);
+  }
+}
+
+/** The code, once known (revealed on the page or derived by the type's solver), goes in the box and is submitted. */
+export function stepAction(view: StepView, solvers: Readonly<Record<ChallengeType, ChallengeSolver>> = SOLVERS): string {
+  const move: Move = view.revealed ? { code: view.revealed } : solvers[view.type](view);
+  if ('code' in move) {
+    return view.codeBox.value === move.code ? act.click(view.submit) : act.chain(act.fill(view.codeBox, move.code), act.click(view.submit));
+  }
+  // A code caught in passing (the flashing one) may be gone by now: it is already in the box.
+  const typed = view.codeBox.value ?? '';
+  if (CODE_PATTERN.test(typed) && !view.wrongAlert) return act.click(view.submit);
+  return move.action;
+}

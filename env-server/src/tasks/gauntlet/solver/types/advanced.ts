@@ -1,0 +1,48 @@
+import { CODE_PATTERN } from '../../challenge-types.js';
+import type { AxNode } from '../../../policy/axtree-lines.js';
+import { act } from '../act.js';
+import { below, find, findAll, must, quotedValues, region, textOf } from '../ax.js';
+import { action, code, type ChallengeSolver } from '../move.js';
+
+/** Tab, then its settings dialog, then the option and Confirm — whichever stage the page is at. */
+export const solveMultiStep: ChallengeSolver = (view) => {
+  const [tab, , choice, setting] = quotedValues(view.instructions);
+  const dialog = region(view.puzzle, 'dialog', `${tab} settings`);
+  if (dialog) {
+    const select = must(find(dialog, 'combobox', setting), `select "${setting}"`);
+    if (select.value !== choice) return action(act.select(select, choice!));
+    return action(act.click(must(find(dialog, 'button', 'Confirm'), 'button "Confirm"')));
+  }
+  const tabNode = must(find(view.puzzle, 'tab', tab), `tab "${tab}"`);
+  if (tabNode.props.get('selected') !== 'True') return action(act.click(tabNode));
+  const panel = must(region(view.puzzle, 'tabpanel', tab!), `tab panel "${tab}"`);
+  return action(act.click(must(find(panel, 'button', 'Open settings'), 'button "Open settings"')));
+};
+
+/** Settings, Stored data, then Show on the named entry; its value is the code. */
+export const solveCookieStorage: ChallengeSolver = (view) => {
+  const [key] = quotedValues(view.instructions);
+  const entry = region(view.puzzle, 'listitem', key!);
+  if (entry) {
+    const value = textOf(entry).split(/[:\s]+/).find((t) => CODE_PATTERN.test(t));
+    if (value) return code(value);
+    return action(act.click(must(find(entry, 'button', `Show ${key}`), `button "Show ${key}"`)));
+  }
+  const stored = find(view.puzzle, 'button', 'Stored data');
+  return action(act.click(stored ?? must(find(view.puzzle, 'button', 'Settings'), 'button "Settings"')));
+};
+
+/** Closes popups above the named one (topmost first) with their real close buttons, then the named one. */
+export const solveModalDecoy: ChallengeSolver = (view) => {
+  const [target] = quotedValues(view.instructions);
+  const dialogs = view.puzzle.map((n, i) => [n, i] as const).filter(([n]) => n.role === 'dialog');
+  const at = dialogs.findIndex(([n]) => n.name === target);
+  const [popup, index] = must(dialogs[at], `popup "${target}"`);
+  const above = dialogs.slice(at + 1);
+  const [closeNode, closeIndex] = above.length ? above[above.length - 1]! : [popup, index];
+  return action(act.click(realClose(below(view.puzzle, closeIndex), closeNode)));
+};
+
+function realClose(inside: AxNode[], popup: AxNode) {
+  return must(findAll(inside, 'button', `Close ${popup.name}`)[0], `real close button of "${popup.name}"`);
+}

@@ -1,0 +1,41 @@
+import { act } from '../act.js';
+import { find, must, numberIn, region, textOf } from '../ax.js';
+import { action, type ChallengeSolver } from '../move.js';
+
+/**
+ * One stroke through the stated points: the page gives the points in canvas pixels and the
+ * canvas's place in the viewport, so the whole press-move-release goes in one multi-action.
+ */
+export const solveCanvas: ChallengeSolver = (view) => {
+  const points = [...view.instructions.matchAll(/\((\d+), (\d+)\)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+  const where = textOf(must(region(view.puzzle, 'paragraph', 'Canvas position'), 'canvas position'));
+  const [, left, top] = must(/x=(-?\d+), y=(-?\d+)/.exec(where) ?? undefined, 'canvas corner');
+  const at = points.map(([x, y]) => [x + Number(left), y + Number(top)] as const);
+  const [first, ...rest] = at;
+  const last = at[at.length - 1]!;
+  return action(act.chain(act.mouseMove(...first!), act.mouseDown(...first!), ...rest.map((p) => act.mouseMove(...p)), act.mouseUp(...last)));
+};
+
+/** Presses Play, then waits roughly the clip's length until it has ended. */
+export const solveAudio: ChallengeSolver = (view) => {
+  if (/Clip: (not played|playback failed)/.test(view.status)) return action(act.click(must(find(view.puzzle, 'button', 'Play clip'), 'button "Play clip"')));
+  const duration = must(numberIn(view.instructions, /the (\d+) ms clip/), 'clip length');
+  // Playback starts a little after the click (the element buffers first): wait the clip plus that.
+  return action(act.noop(duration + 150));
+};
+
+/** Seek mode: type the time and press Seek. Play mode: press Play and wait past the moment. */
+export const solveVideo: ChallengeSolver = (view) => {
+  const time = textOf(region(view.puzzle, 'paragraph', 'Video time') ?? []);
+  const now = /Video time: ([\d.]+) s/.exec(time);
+  if (!now) return action(act.noop(50));
+  const seconds = Number(must(/(\d+\.\d) s/.exec(view.instructions)?.[1], 'target time'));
+  if (/Seek the video/.test(view.instructions)) {
+    const box = must(find(view.puzzle, 'spinbutton', 'Seek to (seconds)'), 'seek box');
+    const typed = box.props.get('valuetext') ?? box.value;
+    if (typed !== seconds.toFixed(1)) return action(act.fill(box, seconds.toFixed(1)));
+    return action(act.click(must(find(view.puzzle, 'button', 'Seek'), 'button "Seek"')));
+  }
+  if (/\(paused\)/.test(time)) return action(act.click(must(find(view.puzzle, 'button', 'Play'), 'button "Play"')));
+  return action(act.noop(Math.max(50, (seconds - Number(now[1])) * 1000 + 60)));
+};

@@ -1,0 +1,62 @@
+import { OracleError } from '../../policy/action-text.js';
+import { parseAxtree, type AxNode } from '../../policy/axtree-lines.js';
+import { CODE_PATTERN, isChallengeType, type ChallengeType } from '../challenge-types.js';
+import type { Actionable } from './act.js';
+import { find, must, region, textOf } from './ax.js';
+
+/** One Gauntlet step as the solver reads it from the AXTree text. */
+export interface StepView {
+  kind: 'step';
+  nodes: AxNode[];
+  step: number;
+  total: number;
+  type: ChallengeType;
+  instructions: string;
+  /** The "Puzzle status" line (progress and feedback). */
+  status: string;
+  /** Everything inside the "Puzzle" region. */
+  puzzle: AxNode[];
+  /** The code in a "Revealed code" region, when one is on the page. */
+  revealed: string | undefined;
+  codeBox: Actionable;
+  submit: Actionable;
+  /** A wrong-code alert is showing. */
+  wrongAlert: boolean;
+}
+
+/** Pages that are not a step: a locked direct URL, the finished run, or no run at all. */
+export interface OtherView {
+  kind: 'locked' | 'done' | 'empty';
+  nodes: AxNode[];
+}
+
+const HEADING = /^Step (\d+) of (\d+): .* \(([a-z_]+)\)$/;
+
+export function readView(axtree: string): StepView | OtherView {
+  const nodes = parseAxtree(axtree);
+  const heading = nodes.find((n) => n.role === 'heading' && HEADING.test(n.name));
+  if (!heading) {
+    const titles = nodes.filter((n) => n.role === 'heading').map((n) => n.name).join(' | ');
+    if (/cannot be opened directly/.test(titles)) return { kind: 'locked', nodes };
+    if (/steps solved/.test(titles)) return { kind: 'done', nodes };
+    return { kind: 'empty', nodes };
+  }
+  const [, step, total, type] = HEADING.exec(heading.name)!;
+  if (!isChallengeType(type!)) throw new OracleError(`unknown challenge type ${type} in the step heading`);
+  const codeForm = must(region(nodes, 'form', 'Code entry'), 'form "Code entry"');
+  const revealedText = textOf(region(nodes, 'region', 'Revealed code') ?? []);
+  return {
+    kind: 'step',
+    nodes,
+    step: Number(step),
+    total: Number(total),
+    type,
+    instructions: textOf(region(nodes, 'region', 'Instructions') ?? []),
+    status: textOf(region(nodes, 'status', 'Puzzle status') ?? []),
+    puzzle: region(nodes, 'region', 'Puzzle') ?? [],
+    revealed: revealedText.split('\n').map((t) => t.trim()).find((t) => CODE_PATTERN.test(t)),
+    codeBox: must(find(codeForm, 'textbox', 'Code'), 'textbox "Code"'),
+    submit: must(find(codeForm, 'button', 'Submit code'), 'button "Submit code"'),
+    wrongAlert: nodes.some((n) => n.role === 'alert'),
+  };
+}

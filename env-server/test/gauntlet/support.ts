@@ -1,0 +1,82 @@
+import type { StepResult } from '@gauntlet/proto';
+import type { Frame, Page } from 'playwright-core';
+import { DEFAULTS } from '../../src/config.js';
+import { EnvService } from '../../src/server/env-service.js';
+import type { EnvSession } from '../../src/sessions/session.js';
+import type { OracleView } from '../../src/tasks/task.js';
+
+/** What the solver reads: the AXTree alone (the leak test reads pruned HTML and the DOM too). */
+export const SOLVER_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false } as const;
+
+/** One in-process env per test file, with `sessions` sessions (each resets in place between episodes). */
+export async function openEnv(sessions = 1): Promise<{ service: EnvService; session: EnvSession; sessions: EnvSession[] }> {
+  const service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 0, maxSessions: sessions + 1 });
+  await service.start();
+  const opened = await Promise.all(Array.from({ length: sessions }, () => service.openSession('inproc')));
+  return { service, session: opened[0]!, sessions: opened };
+}
+
+/** Runs `work` over `items` on `workers` sessions at once (timing puzzles mostly wait, so they overlap well). */
+export async function onSessions<T>(sessions: EnvSession[], items: readonly T[], work: (session: EnvSession, item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(sessions.map(async (session) => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(session, item);
+  }));
+}
+
+export function oracleView(result: StepResult): OracleView {
+  const o = result.observation;
+  return { goal: o.goal, axtree_txt: o.axtree_txt, pruned_html: o.pruned_html, url: o.url, focused_element_bid: o.metadata.browsergym_obs.focused_element_bid };
+}
+
+export function taskInfo(result: StepResult): Record<string, any> {
+  return result.metadata.browsergym_info['task_info'] as Record<string, any>;
+}
+
+export interface SolvedEpisode {
+  last: StepResult;
+  actions: string[];
+  errors: string[];
+  /** Every observation the solver saw, in order (reset first). */
+  seen: StepResult[];
+}
+
+/** Resets `task` at `seed` and lets the built-in solver play through the env's own step until done. */
+export async function solveEpisode(service: EnvService, session: EnvSession, task: string, seed: number, options: Record<string, unknown> = {}): Promise<SolvedEpisode> {
+  const policy = service.registry.resolve(task);
+  let result = await service.reset(session, { task_name: task, seed, observation: SOLVER_OBSERVATION, options });
+  const episode: SolvedEpisode = { last: result, actions: [], errors: [], seen: [result] };
+  while (!result.done) {
+    const action = policy.oracle(oracleView(result));
+    episode.actions.push(action);
+    result = await service.step(session, { action: { action_str: action } });
+    if (result.observation.error) episode.errors.push(`${action} → ${result.observation.error}`);
+    episode.seen.push(result);
+  }
+  episode.last = result;
+  return episode;
+}
+
+/** Whether `code` occurs (any letter case) in the observation's AXTree or pruned HTML. */
+export function observationShows(result: StepResult, code: string): boolean {
+  const wanted = code.toLowerCase();
+  return result.observation.axtree_txt.toLowerCase().includes(wanted) || result.observation.pruned_html.toLowerCase().includes(wanted);
+}
+
+/** The page's whole markup: every frame's document, with open shadow roots spelled out. */
+export async function fullMarkup(page: Page): Promise<string> {
+  const parts = await Promise.all(page.frames().map((frame: Frame) => frame.evaluate(() => {
+    const out: string[] = [document.documentElement.outerHTML];
+    const walk = (root: Document | ShadowRoot) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.shadowRoot) {
+          out.push(el.shadowRoot.innerHTML);
+          walk(el.shadowRoot);
+        }
+      }
+    };
+    walk(document);
+    return out.join('\n');
+  }).catch(() => '')));
+  return parts.join('\n');
+}
