@@ -6,6 +6,7 @@ import {
 import type { BrowserPool, ContextLease } from '../browser/pool.js';
 import type { ServerConfig } from '../config.js';
 import type { TaskRegistry } from '../tasks/registry.js';
+import type { TaskDefinition } from '../tasks/task.js';
 import { UnknownTaskError } from '../tasks/registry.js';
 import { Episode } from './episode.js';
 import { SerialQueue } from './queue.js';
@@ -67,9 +68,11 @@ export class EnvSession {
     this.brokenReason = reason;
   }
 
-  reset(request: ResetRequest): Promise<StepResult> {
+  async reset(request: ResetRequest): Promise<StepResult> {
     this.touch();
-    return withDeadline(this.deps.config.pageTimeoutMs * 3, 'reset', (signal) => this.queue.run(() => this.doReset(request, signal)));
+    const task = this.resolveTask(request.task_name);
+    const budget = Math.max(this.deps.config.pageTimeoutMs * 3, task.setupTimeoutMs?.(request.options ?? {}) ?? 0);
+    return withDeadline(budget, 'reset', (signal) => this.queue.run(() => this.doReset(request, task, signal)));
   }
 
   step(actionText: string, timeoutMs = DEFAULT_STEP_TIMEOUT_MS): Promise<StepResult> {
@@ -116,7 +119,7 @@ export class EnvSession {
     lease.page.on('crash', () => this.markBroken('the page crashed'));
   }
 
-  private async doReset(request: ResetRequest, signal: AbortSignal): Promise<StepResult> {
+  private async doReset(request: ResetRequest, task: TaskDefinition, signal: AbortSignal): Promise<StepResult> {
     this.assertOpen();
     signal.throwIfAborted();
     if (this.brokenReason || !this.lease || !this.deps.pool.isAlive(this.lease.generation)) {
@@ -125,7 +128,6 @@ export class EnvSession {
       if (old) await this.deps.pool.release(old);
       await this.attach();
     }
-    const task = this.resolveTask(request.task_name);
     const observation: ObservationOptions = { ...this.deps.config.defaultObservation, ...request.observation };
     const actions = resolveActionOptions({ ...request.action_set, subsets: request.action_set?.subsets ?? task.defaultActionSubsets?.slice() }, this.deps.config);
     const seed = request.seed ?? Math.floor(Math.random() * 2 ** 31);

@@ -45,6 +45,8 @@ export interface TaskDefinition {
    * Bad `options` throw ValidationError. `signal` aborts when the reset's deadline passes (the
    * Gauntlet's start_step fast-forward plays many actions during setup).
    */
+  /** How long setup may take for these reset options, when more than the default (e.g. a long start_step fast-forward). */
+  setupTimeoutMs?(options: Record<string, unknown>): number;
   setup(page: Page, seed: number, options: Record<string, unknown>, signal?: AbortSignal): Promise<{ goal: string; info?: Record<string, unknown> }>;
   status(page: Page): Promise<TaskStatus>;
   /** Next action for the oracle policy given the current observation. */

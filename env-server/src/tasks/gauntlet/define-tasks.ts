@@ -39,6 +39,8 @@ function defineTask(name: string, only: ChallengeType | undefined, description: 
     description,
     maxSteps,
     defaultActionSubsets: ACTION_SUBSETS,
+    // The fast-forward plays every skipped step through the browser: budget for it per step.
+    setupTimeoutMs: (raw) => 30_000 + 2_000 * (typeof raw.start_step === 'number' ? Math.min(raw.start_step, GAUNTLET_STEPS) : 0),
     async setup(page: Page, seed: number, raw: Record<string, unknown>, signal?: AbortSignal) {
       if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
       const plan = planRun(seed, only);
