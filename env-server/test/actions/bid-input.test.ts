@@ -1,31 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchTestBrowser } from '../support/browser.js';
-import { FakeContext, actionError } from './fake-context.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { FakeContext, actionError, useFakeContext } from './fake-context.js';
 
 // Key and input listeners append to window.log, so a test sees exactly which events fired.
 const FIELD = `<script>window.log = []; const log = (e) => window.log.push(e);</script>
   <input bid="4" onkeydown="log('keydown ' + event.key)" oninput="log('input ' + this.value)"
     onchange="log('change ' + this.value)" onfocus="log('focus')">`;
 
-let browser: Browser;
 let ctx: FakeContext;
 let page: Page;
 const log = () => page.evaluate(() => (window as unknown as { log: string[] }).log);
 const value = (bid: string) => page.locator(`[bid="${bid}"]`).inputValue();
 
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  ctx = await FakeContext.open(browser);
-  page = ctx.activePage();
-});
-afterEach(async () => {
-  await ctx.close();
+useFakeContext((opened) => {
+  ctx = opened;
+  page = opened.activePage();
 });
 
 describe('fill and clear', () => {

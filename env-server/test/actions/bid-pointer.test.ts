@@ -1,28 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchTestBrowser } from '../support/browser.js';
-import { FakeContext, srcdoc } from './fake-context.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { FakeContext, srcdoc, useFakeContext } from './fake-context.js';
 
 // Every listener appends to window.log, so a test reads back exactly which events the page saw.
 const LOGGER = `<script>window.log = []; const log = (e) => window.log.push(e);</script>`;
 
-let browser: Browser;
 let ctx: FakeContext;
 let page: Page;
 const log = (p: Page = page) => p.evaluate(() => (window as unknown as { log: string[] }).log);
 
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  ctx = await FakeContext.open(browser);
-  page = ctx.activePage();
-});
-afterEach(async () => {
-  await ctx.close();
+useFakeContext((opened) => {
+  ctx = opened;
+  page = opened.activePage();
 });
 
 describe('click and dblclick', () => {

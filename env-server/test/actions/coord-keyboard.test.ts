@@ -1,7 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchTestBrowser } from '../support/browser.js';
-import { FakeContext } from './fake-context.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { FakeContext, useFakeContext } from './fake-context.js';
 
 // Fixed positions so coordinates are known; every listener appends to window.log.
 const PAD = `<script>window.log = []; const log = (e) => window.log.push(e);</script>
@@ -10,23 +9,13 @@ const PAD = `<script>window.log = []; const log = (e) => window.log.push(e);</sc
     onmousedown="log('down ' + event.button + ' ' + event.clientX + ',' + event.clientY)" onmouseup="log('up ' + event.button)"
     onclick="log('click')" ondblclick="log('dblclick')" oncontextmenu="return false"></div>`;
 
-let browser: Browser;
 let ctx: FakeContext;
 let page: Page;
 const log = () => page.evaluate(() => (window as unknown as { log: string[] }).log);
 
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  ctx = await FakeContext.open(browser);
-  page = ctx.activePage();
-});
-afterEach(async () => {
-  await ctx.close();
+const browser = useFakeContext((opened) => {
+  ctx = opened;
+  page = opened.activePage();
 });
 
 describe('mouse at coordinates', () => {
@@ -53,7 +42,7 @@ describe('mouse at coordinates', () => {
   });
 
   it('divides coordinates by the device pixel ratio: screenshot pixels in, CSS pixels out', async () => {
-    const hiDpi = await FakeContext.open(browser, { context: { deviceScaleFactor: 2 } });
+    const hiDpi = await FakeContext.open(browser(), { context: { deviceScaleFactor: 2 } });
     try {
       const hiDpiPage = hiDpi.activePage();
       await hiDpiPage.setContent(PAD);

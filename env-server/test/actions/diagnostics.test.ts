@@ -1,28 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Literal } from '../../src/actions/types.js';
-import { launchTestBrowser } from '../support/browser.js';
-import { FakeContext, actionError, srcdoc } from './fake-context.js';
+import { FakeContext, actionError, srcdoc, useFakeContext } from './fake-context.js';
 
 const CLICK_TIMEOUT = 'locator.click: Timeout 500ms exceeded.';
 const FILL_TIMEOUT = 'locator.fill: Timeout 500ms exceeded.';
 
-let browser: Browser;
 let ctx: FakeContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  ctx = await FakeContext.open(browser);
-  page = ctx.activePage();
-});
-afterEach(async () => {
-  await ctx.close();
+useFakeContext((opened) => {
+  ctx = opened;
+  page = opened.activePage();
 });
 
 /** The `last_action_error` text the agent would see for this action on this page. */

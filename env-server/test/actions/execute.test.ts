@@ -1,28 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { executeAction, executeActions } from '../../src/actions/execute.js';
 import { ActionError, type BoundAction, type Literal } from '../../src/actions/types.js';
-import { launchTestBrowser } from '../support/browser.js';
-import { FakeContext, actionError } from './fake-context.js';
+import { FakeContext, actionError, useFakeContext } from './fake-context.js';
 
-let browser: Browser;
 let ctx: FakeContext;
 let page: Page;
 
 const bound = (name: string, params: Record<string, Literal> = {}): BoundAction => ({ name, params, source: `${name}(…)` });
 
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  ctx = await FakeContext.open(browser);
-  page = ctx.activePage();
-});
-afterEach(async () => {
-  await ctx.close();
+useFakeContext((opened) => {
+  ctx = opened;
+  page = opened.activePage();
 });
 
 describe('executeActions', () => {

@@ -1,8 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { ActionContext } from '../../src/actions/context.js';
+import { launchTestBrowser } from '../support/browser.js';
 import { executeAction } from '../../src/actions/execute.js';
 import { ActionError, type Literal } from '../../src/actions/types.js';
 
@@ -113,4 +115,27 @@ export async function actionError(promise: Promise<unknown>): Promise<ActionErro
 /** An iframe `srcdoc` attribute value holding `html`, nestable. */
 export function srcdoc(html: string): string {
   return html.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The usual test file setup: one real Chromium for the file, a fresh FakeContext (own browser
+ * context and page) for each test. `onEach` receives it; the returned getter gives the browser.
+ */
+export function useFakeContext(onEach: (ctx: FakeContext) => void): () => Browser {
+  let browser: Browser | undefined;
+  let ctx: FakeContext | undefined;
+  beforeAll(async () => {
+    browser = await launchTestBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    ctx = await FakeContext.open(browser!);
+    onEach(ctx);
+  });
+  afterEach(async () => {
+    await ctx?.close();
+  });
+  return () => browser!;
 }
