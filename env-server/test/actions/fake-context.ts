@@ -121,7 +121,10 @@ export function srcdoc(html: string): string {
  * The usual test file setup: one real Chromium for the file, a fresh FakeContext (own browser
  * context and page) for each test. `onEach` receives it; the returned getter gives the browser.
  */
-export function useFakeContext(onEach: (ctx: FakeContext) => void): () => Browser {
+export function useFakeContext(
+  onEach: (ctx: FakeContext) => void | Promise<void>,
+  options: () => { allowedOrigins?: string[] } = () => ({}),
+): () => Browser {
   let browser: Browser | undefined;
   let ctx: FakeContext | undefined;
   beforeAll(async () => {
@@ -131,8 +134,8 @@ export function useFakeContext(onEach: (ctx: FakeContext) => void): () => Browse
     await browser?.close();
   });
   beforeEach(async () => {
-    ctx = await FakeContext.open(browser!);
-    onEach(ctx);
+    ctx = await FakeContext.open(browser!, options());
+    await onEach(ctx);
   });
   afterEach(async () => {
     await ctx?.close();

@@ -1,27 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchTestBrowser } from '../support/browser.js';
-import { FakeContext, actionError } from './fake-context.js';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeContext, actionError, useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
 
-let browser: Browser;
 let server: FixtureServer;
 let ctx: FakeContext;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchTestBrowser(), serveFixtures()]);
+  server = await serveFixtures();
 });
-afterAll(async () => {
-  await Promise.all([browser.close(), server.close()]);
-});
-beforeEach(async () => {
-  ctx = await FakeContext.open(browser, { allowedOrigins: [server.origin] });
-  page = ctx.activePage();
-});
-afterEach(async () => {
-  await ctx.close();
-});
+afterAll(() => server.close());
+const browser = useFakeContext(
+  async (opened) => {
+    ctx = opened;
+    page = opened.activePage();
+  },
+  () => ({ allowedOrigins: [server.origin] }),
+);
 
 describe('goto', () => {
   it('navigates to an allowed URL and returns once the document is parsed', async () => {
@@ -41,7 +37,7 @@ describe('goto', () => {
     const closed = await serveFixtures();
     await closed.close(); // a port nothing listens on any more
     const deadUrl = closed.url('one.html');
-    const deadCtx = await FakeContext.open(browser, { allowedOrigins: [closed.origin] });
+    const deadCtx = await FakeContext.open(browser(), { allowedOrigins: [closed.origin] });
     try {
       const error = await actionError(deadCtx.run('goto', { url: deadUrl }));
       expect(error.display).toBe(`Error: page.goto: net::ERR_CONNECTION_REFUSED at ${deadUrl}`);

@@ -1,29 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle.js';
-import { launchTestBrowser } from '../support/browser.js';
-import { FakeContext } from './fake-context.js';
+import { FakeContext, useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
 
-let browser: Browser;
 let server: FixtureServer;
 let ctx: FakeContext;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchTestBrowser(), serveFixtures()]);
+  server = await serveFixtures();
 });
-afterAll(async () => {
-  await Promise.all([browser.close(), server.close()]);
-});
-beforeEach(async () => {
-  ctx = await FakeContext.open(browser, { allowedOrigins: [server.origin] });
-  page = ctx.activePage();
-  await page.goto(server.url('one.html'));
-});
-afterEach(async () => {
-  await ctx.close();
-});
+afterAll(() => server.close());
+useFakeContext(
+  async (opened) => {
+    ctx = opened;
+    page = opened.activePage();
+    await page.goto(server.url('one.html'));
+  },
+  () => ({ allowedOrigins: [server.origin] }),
+);
 
 /** True when the page's current document has been parsed (DOMContentLoaded has fired or is firing). */
 const parsed = (p: Page) => p.evaluate(() => document.readyState !== 'loading');
