@@ -1,26 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchTestBrowser } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useFreshPage } from '../support/browser.js';
 import { markPage, resetBidCounters } from '../../src/observe/mark.js';
 import { frameSegment, parseBid } from '../../src/observe/bid.js';
 import { bidsInFrames, waitForFrames } from './pages.js';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 800, height: 600 } });
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context.close();
-});
+useFreshPage((fresh) => {
+  page = fresh;
+}, { viewport: { width: 800, height: 600 } });
 
 /** Bids of the elements matching `selector` in the main frame, in document order. */
 const bidsOf = (selector: string) => page.locator(selector).evaluateAll((els) => els.map((e) => e.getAttribute('bid')));
@@ -111,8 +99,8 @@ describe('markPage: bids', () => {
   });
 
   it('gives a cross-origin frame its prefix through the parent', async () => {
-    await context.route('http://top.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<iframe src="http://other.test/"></iframe>' }));
-    await context.route('http://other.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<button>x</button>' }));
+    await page.context().route('http://top.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<iframe src="http://other.test/"></iframe>' }));
+    await page.context().route('http://other.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<button>x</button>' }));
     await page.goto('http://top.test/');
     await waitForFrames(page, 2);
     const marks = await markPage(page);

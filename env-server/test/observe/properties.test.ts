@@ -1,26 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchTestBrowser } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useFreshPage } from '../support/browser.js';
 import { markPage } from '../../src/observe/mark.js';
 import { observePage } from '../../src/observe/observe.js';
 import { waitForFrames } from './pages.js';
 
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-beforeAll(async () => {
-  browser = await launchTestBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
-beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 800, height: 600 } });
-  page = await context.newPage();
-});
-afterEach(async () => {
-  await context.close();
-});
+useFreshPage((fresh) => {
+  page = fresh;
+}, { viewport: { width: 800, height: 600 } });
 
 const bidOf = async (selector: string) => (await page.locator(selector).getAttribute('bid')) as string;
 const NO_MARGIN = '<style>body { margin: 0 } div, button { box-sizing: border-box }</style>';
