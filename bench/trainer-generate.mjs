@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Generation engine benchmark (KV-cache prefill/decode on onnxruntime CPU), printing one JSON document:
 //  - prefill tokens/s (one prompt of each context length);
-//  - decode tokens/s at batch 1, 8 and 32, at context 64 and 512 (KvModel.step, one token per row);
+//  - decode tokens/s at batch 1, 8 and 32, at context 64 and 512 (KvModel.step, one token per row;
+//    the batch sizes run in interleaved rounds and each reports its median round);
 //  - the same-run baselines the targets compare against: batch-8 vs batch-1 throughput (target ≥ 4×)
 //    and the decode step time at context 512 vs 64 (target: roughly flat, ratio near 1);
 //  - time to first token under load: 32 concurrent requests through the GenerationEngine;
@@ -13,7 +14,7 @@ const { values } = parseArgs({
   options: {
     hidden: { type: 'string', default: '256' },
     layers: { type: 'string', default: '4' },
-    steps: { type: 'string', default: '16' },
+    steps: { type: 'string', default: '48' },
     threads: { type: 'string' },
     quick: { type: 'boolean', default: false },
   },
@@ -33,7 +34,7 @@ const weights = tinyModelWeights(config, 0);
 const runtime = values.threads ? { intraOpNumThreads: Number(values.threads) } : {};
 const model = await KvModel.create(config, weights, runtime);
 const feeds = kvAdapterFeeds(config);
-const steps = values.quick ? 4 : Number(values.steps);
+const steps = values.quick ? 8 : Number(values.steps);
 const contexts = [64, 512];
 const batches = values.quick ? [1, 8] : [1, 8, 32];
 const prompt = (length, salt) => Array.from({ length }, (_, i) => (i * 31 + salt * 7) % 256);
@@ -50,19 +51,32 @@ for (const context of contexts) {
 
 const decode = {};
 const stepMs = {};
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const context of contexts) {
+  // Every batch size decodes from the same context, in interleaved rounds, so machine noise hits them alike.
+  const runs = [];
   for (const batch of batches) {
     const caches = Array.from({ length: batch }, () => new KvCache(config, context + steps + 4));
     // Prefill in chunks of 8 rows so a 32 × 512 prefill does not dominate memory.
     for (let i = 0; i < batch; i += 8) await model.step(caches.slice(i, i + 8).map((cache, k) => ({ cache, tokens: prompt(context, i + k) })), feeds);
-    // Warm-up: onnxruntime plans memory for new shapes on their first runs.
-    for (let w = 0; w < 3; w++) await model.step(caches.map((cache) => ({ cache, tokens: [1] })), feeds);
-    const t = now();
-    for (let s = 0; s < steps; s++) await model.step(caches.map((cache) => ({ cache, tokens: [s % 256] })), feeds);
-    const ms = (now() - t) / steps;
+    runs.push({ batch, caches, times: [] });
+  }
+  const stepAll = (caches, s) => model.step(caches.map((cache) => ({ cache, tokens: [s % 256] })), feeds);
+  // Warm-up: onnxruntime plans memory for new shapes on their first runs.
+  for (const run of runs) for (let w = 0; w < 3; w++) await stepAll(run.caches, w);
+  const perRound = 4;
+  for (let round = 0; round < Math.ceil(steps / perRound); round++) {
+    for (const run of runs) {
+      const t = now();
+      for (let s = 0; s < perRound; s++) await stepAll(run.caches, s);
+      run.times.push((now() - t) / perRound);
+    }
+  }
+  for (const { batch, times } of runs) {
+    const ms = median(times);
     stepMs[`batch_${batch}_context_${context}`] = Number(ms.toFixed(2));
     decode[`batch_${batch}_context_${context}`] = Math.round((batch * 1000) / ms);
-    log(`decode batch ${batch} context ${context}: ${ms.toFixed(2)} ms/step, ${decode[`batch_${batch}_context_${context}`]} tokens/s`);
+    log(`decode batch ${batch} context ${context}: ${ms.toFixed(2)} ms/step (median of ${times.length} rounds), ${decode[`batch_${batch}_context_${context}`]} tokens/s`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { attention } from '../engine/composites/attention.js';
+import { attentionWithPast } from '../engine/composites/attention.js';
 import { rmsNorm, swiglu } from '../engine/composites/norm.js';
 import { applyRope, type RopeTables } from '../engine/composites/rope.js';
 import type { Tensor } from '../engine/graph.js';
@@ -56,9 +56,7 @@ function cachedSelfAttention(c: CachedLayerContext, layer: number, x: Tensor, ca
   const q = applyRope(heads(linear(c, layer, 'q_proj', x), numHeads, qkNorm ? 'q_norm' : undefined), c.rope);
   const key = applyRope(heads(linear(c, layer, 'k_proj', x), numKvHeads, qkNorm ? 'k_norm' : undefined), c.rope);
   const value = heads(linear(c, layer, 'v_proj', x), numKvHeads);
-  const k = o.concat([cache.pastKey, key], 2);
-  const v = o.concat([cache.pastValue, value], 2);
-  const attended = attention(q, k, v, c.maskBias, numKvHeads);
+  const attended = attentionWithPast(q, { key: cache.pastKey, value: cache.pastValue }, { key, value }, c.maskBias, numKvHeads);
   const merged = o.reshape(o.transpose(attended, [0, 2, 1, 3]), [0, 0, numHeads * headDim]);
   return { out: linear(c, layer, 'o_proj', merged), key, value };
 }

@@ -3,8 +3,12 @@ import { Runtime, type RunOptions, type RuntimeOptions } from '../engine/runtime
 import type { ModelConfig } from '../model/config.js';
 import type { WeightMap } from '../model/weights.js';
 import { buildKvGraph } from './kv-graph.js';
+import { BatchKv } from './batch-kv.js';
 import type { KvCache } from './kv-cache.js';
 import { KV } from './kv-names.js';
+
+/** Batch mirrors kept at once (one per adapter group decoding in turn). */
+const MIRRORS = 4;
 
 /** One row of a cached forward step: new tokens after what the cache holds. */
 export interface StepRow {
@@ -22,6 +26,8 @@ export interface StepRow {
 export class KvModel {
   /** Past-KV feed buffers reused across steps: allocating tens of MB per step cost more than the step. */
   private readonly scratch = new Map<string, Float32Array>();
+  /** Decode batches' padded pasts, most recent first; several, so that alternating adapter groups all stay warm. */
+  private mirrors: BatchKv[] = [];
   private busy = false;
 
   private constructor(
@@ -49,7 +55,8 @@ export class KvModel {
     const { numLayers, numKvHeads: heads, headDim: d, vocabSize } = this.config;
     const batch = rows.length;
     const seq = Math.max(...rows.map((r) => r.tokens.length));
-    const past = Math.max(...rows.map((r) => r.cache.length));
+    const mirror = seq === 1 ? this.mirrorFor(rows.map((r) => r.cache)) : undefined;
+    const past = mirror ? mirror.capacity : Math.max(...rows.map((r) => r.cache.length));
     const ids = new BigInt64Array(batch * seq);
     const positions = new BigInt64Array(batch * seq);
     const mask = new BigInt64Array(batch * (past + seq));
@@ -72,19 +79,42 @@ export class KvModel {
       [KV.logitRows]: { dtype: 'int64', dims: [logitRows.length], data: BigInt64Array.from(logitRows, BigInt) },
     };
     for (let layer = 0; layer < numLayers; layer++) {
-      // Padding slots keep stale (finite) values from earlier steps; the mask gives them zero weight.
-      const key = this.buffer(KV.pastKey(layer), batch * heads * past * d);
-      const value = this.buffer(KV.pastValue(layer), batch * heads * past * d);
-      rows.forEach((r, b) => r.cache.copyInto(layer, key, value, b, past));
+      let key: Float32Array;
+      let value: Float32Array;
+      if (mirror) {
+        key = mirror.keys[layer]!;
+        value = mirror.values[layer]!;
+      } else {
+        // Padding slots keep stale (finite) values from earlier steps; the mask gives them zero weight.
+        key = this.buffer(KV.pastKey(layer), batch * heads * past * d);
+        value = this.buffer(KV.pastValue(layer), batch * heads * past * d);
+        rows.forEach((r, b) => r.cache.copyInto(layer, key, value, b, past));
+      }
       feeds[KV.pastKey(layer)] = { dtype: 'float32', dims: [batch, heads, past, d], data: key };
       feeds[KV.pastValue(layer)] = { dtype: 'float32', dims: [batch, heads, past, d], data: value };
     }
     const out = await this.runtime.run(feeds, options);
     const present = (layer: number) => ({ key: out[KV.presentKey(layer)]!.data as Float32Array, value: out[KV.presentValue(layer)]!.data as Float32Array });
-    rows.forEach((r, b) => r.cache.append(present, b, seq, r.tokens.length));
+    rows.forEach((r, b) => {
+      mirror?.append(present, b, seq, r.tokens.length);
+      r.cache.append(present, b, seq, r.tokens.length);
+    });
     const logits = out[KV.logits]!.data as Float32Array;
     let next = 0;
     return wanted.map((positionsWanted) => positionsWanted.map(() => logits.slice(next * vocabSize, ++next * vocabSize)));
+  }
+
+  /** The mirror of this decode batch: kept from the last step while its rows stay the same, else rebuilt. */
+  private mirrorFor(caches: readonly KvCache[]): BatchKv {
+    const found = this.mirrors.find((m) => m.serves(caches, 1));
+    if (found) {
+      this.mirrors = [found, ...this.mirrors.filter((m) => m !== found)];
+      return found;
+    }
+    const recycled = this.mirrors.length >= MIRRORS ? this.mirrors.pop() : undefined;
+    const built = BatchKv.build(this.config, caches, 1, recycled);
+    this.mirrors.unshift(built);
+    return built;
   }
 
   private buffer(name: string, size: number): Float32Array {
@@ -97,6 +127,7 @@ export class KvModel {
   }
 
   async release(): Promise<void> {
+    this.mirrors = [];
     await this.runtime.release();
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { attention, causalMaskBias } from '../../src/engine/composites/attention.js';
+import { attention, attentionWithPast, causalMaskBias } from '../../src/engine/composites/attention.js';
 import { tokenLogProbs } from '../../src/engine/composites/losses.js';
 import { rmsNorm, silu, swiglu } from '../../src/engine/composites/norm.js';
 import { applyRope, ropeTables } from '../../src/engine/composites/rope.js';
@@ -7,6 +7,7 @@ import { logSoftmax, logSumExp, softmax } from '../../src/engine/composites/soft
 import type { GradcheckCase } from '../../src/engine/gradcheck.js';
 import { gradcheck } from '../../src/engine/gradcheck.js';
 import { f64, i64 } from '../../src/engine/host-tensor.js';
+import * as o from '../../src/engine/ops.js';
 import { seededRandom, uniform } from '../../src/engine/random.js';
 import { evaluate, maxAbsDiff } from './run-graph.js';
 import * as ref from './reference-math.js';
@@ -61,6 +62,34 @@ describe('composites agree with plain TypeScript', () => {
     );
     expect(out.dims).toEqual([b, h, t, d]);
     expect(maxAbsDiff(out.data as Float64Array, ref.attention(q, k, v, mask, [b, h, kv, t, d]))).toBeLessThan(1e-12);
+  });
+
+  test('attention over a cached past and new keys equals attention over both joined', async () => {
+    const [b, h, kv, t, d] = [2, 4, 2, 3, 2];
+    const q = uniform(random, b * h * t * d, -1, 1);
+    const k = uniform(random, b * kv * t * d, -1, 1);
+    const v = uniform(random, b * kv * t * d, -1, 1);
+    const mask = [1, 1, 1, 0, 1, 1];
+    /** Positions [from, to) of axis 2 of a [b, heads, t, d] array. */
+    const positions = (x: ArrayLike<number>, heads: number, from: number, to: number) =>
+      Array.from({ length: b * heads }, (_, bh) => Array.from(x).slice((bh * t + from) * d, (bh * t + to) * d)).flat();
+    const out = await evaluate(
+      [
+        { name: 'q', dtype: 'float64', shape: ['B', h, 1, d], value: f64([b, h, 1, d], positions(q, h, 2, 3)) },
+        { name: 'pk', dtype: 'float64', shape: ['B', kv, 'P', d], value: f64([b, kv, 2, d], positions(k, kv, 0, 2)) },
+        { name: 'pv', dtype: 'float64', shape: ['B', kv, 'P', d], value: f64([b, kv, 2, d], positions(v, kv, 0, 2)) },
+        { name: 'k', dtype: 'float64', shape: ['B', kv, 1, d], value: f64([b, kv, 1, d], positions(k, kv, 2, 3)) },
+        { name: 'v', dtype: 'float64', shape: ['B', kv, 1, d], value: f64([b, kv, 1, d], positions(v, kv, 2, 3)) },
+        { name: 'mask', dtype: 'int64', shape: ['B', '(P+1)'], value: i64([b, t], mask) },
+      ],
+      ([qq, pk, pv, kk, vv, m]) => {
+        // The last query sees every real key: the padding mask alone is its bias.
+        const bias = o.where(o.unsqueeze(o.cast(m!, 'bool'), [1, 2, 3]), qq!.graph.constant(0, 'float64'), -1e9);
+        return attentionWithPast(qq!, { key: pk!, value: pv! }, { key: kk!, value: vv! }, bias, kv);
+      },
+    );
+    expect(out.dims).toEqual([b, h, 1, d]);
+    expect(maxAbsDiff(out.data as Float64Array, positions(ref.attention(q, k, v, mask, [b, h, kv, t, d]), h, 2, 3))).toBeLessThan(1e-12);
   });
 
   test('token log-probs with temperature', async () => {

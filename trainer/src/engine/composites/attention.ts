@@ -1,7 +1,7 @@
 import type { DType } from '../dtype.js';
 import type { Tensor } from '../graph.js';
 import * as o from '../ops.js';
-import { transposeLast2 } from '../helpers.js';
+import { dimOf, transposeLast2 } from '../helpers.js';
 import { softmax } from './softmax.js';
 
 /**
@@ -26,11 +26,41 @@ export function causalMaskBias(attentionMask: Tensor, dtype: DType): Tensor {
  */
 export function attention(q: Tensor, k: Tensor, v: Tensor, bias: Tensor, kvHeads: number): Tensor {
   const heads = q.shape[1] as number;
+  const qg = groupedQueries(q, kvHeads);
+  const probs = softmax(o.add(o.matmul(qg, transposeLast2(o.unsqueeze(k, [2]))), bias));
+  return o.reshape(o.matmul(probs, o.unsqueeze(v, [2])), [0, heads, -1, q.shape[3] as number]);
+}
+
+/**
+ * Attention over cached keys and values followed by new ones, without concatenating them: the
+ * scores of both parts are joined (small: one row per query), and the weighted sums are taken
+ * from each part in place. Concatenating the cache instead copied all of it on every decode step,
+ * which made the step time grow with the context. Same arguments as `attention`, with k and v split
+ * into `past` and `fresh` along the sequence axis; `bias` covers past + fresh keys.
+ */
+export function attentionWithPast(q: Tensor, past: KeysValues, fresh: KeysValues, bias: Tensor, kvHeads: number): Tensor {
+  const heads = q.shape[1] as number;
+  const qg = groupedQueries(q, kvHeads);
+  const scores = (k: Tensor) => o.matmul(qg, transposeLast2(o.unsqueeze(k, [2])));
+  const probs = softmax(o.add(o.concat([scores(past.key), scores(fresh.key)], -1), bias));
+  const lead = probs.shape.slice(0, -1);
+  const sizes = o.concat([dimOf(past.key, 2), dimOf(fresh.key, 2)], 0);
+  const [pastProbs, freshProbs] = o.split(probs, sizes, -1, [
+    [...lead, past.key.shape[2]!],
+    [...lead, fresh.key.shape[2]!],
+  ]);
+  const attended = o.add(o.matmul(pastProbs!, o.unsqueeze(past.value, [2])), o.matmul(freshProbs!, o.unsqueeze(fresh.value, [2])));
+  return o.reshape(attended, [0, heads, -1, q.shape[3] as number]);
+}
+
+export interface KeysValues {
+  key: Tensor;
+  value: Tensor;
+}
+
+/** q [batch, heads, seq, d] scaled by 1/√d and viewed as [batch, kvHeads, groups, seq, d], so K and V broadcast over the group instead of being copied. */
+function groupedQueries(q: Tensor, kvHeads: number): Tensor {
+  const heads = q.shape[1] as number;
   const d = q.shape[3] as number;
-  const groups = heads / kvHeads;
-  const qg = o.reshape(o.mul(q, 1 / Math.sqrt(d)), [0, kvHeads, groups, -1, d]);
-  const kg = o.unsqueeze(k, [2]);
-  const vg = o.unsqueeze(v, [2]);
-  const probs = softmax(o.add(o.matmul(qg, transposeLast2(kg)), bias));
-  return o.reshape(o.matmul(probs, vg), [0, heads, -1, d]);
+  return o.reshape(o.mul(q, 1 / Math.sqrt(d)), [0, kvHeads, heads / kvHeads, -1, d]);
 }
