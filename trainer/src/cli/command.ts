@@ -25,12 +25,16 @@ export interface OptionSpec {
   description: string;
   /** Shown in help as the default; commands apply defaults themselves. */
   defaultText?: string;
+  /** May be given more than once (`--adapter a=x --adapter b=y`); read it with repeatedOption. */
+  multiple?: boolean;
 }
 
 export interface PositionalSpec {
   name: string;
   description: string;
   optional?: boolean;
+  /** The last positional only: takes every remaining argument. */
+  variadic?: boolean;
 }
 
 export interface CommandIo {
@@ -39,7 +43,7 @@ export interface CommandIo {
 }
 
 export interface CommandContext {
-  options: Record<string, string | boolean | undefined>;
+  options: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
   io: CommandIo;
   /** Aborted on Ctrl-C; long commands (sft, serve) stop at the next safe point. */

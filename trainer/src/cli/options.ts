@@ -6,7 +6,7 @@ export type ParsedCommandLine = Pick<CommandContext, 'options' | 'positionals'> 
 /** Parses a subcommand's arguments strictly: unknown flags, missing values and wrong positional counts are usage errors. */
 export function parseCommandLine(command: Command, args: string[]): ParsedCommandLine {
   const options = Object.fromEntries(
-    Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}) }]),
+    Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) }]),
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -14,14 +14,14 @@ export function parseCommandLine(command: Command, args: string[]): ParsedComman
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }), command.name);
   }
-  const { help, ...values } = parsed.values as Record<string, string | boolean | undefined>;
+  const { help, ...values } = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (help) return { options: values, positionals: parsed.positionals, help: true };
   const required = command.positionals.filter((p) => !p.optional);
   if (parsed.positionals.length < required.length) {
     const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
     throw new UsageError(`${command.name}: missing ${missing.join(' ')}`, command.name);
   }
-  if (parsed.positionals.length > command.positionals.length) {
+  if (parsed.positionals.length > command.positionals.length && !command.positionals.at(-1)?.variadic) {
     const extra = parsed.positionals.slice(command.positionals.length);
     throw new UsageError(`${command.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')}`, command.name);
   }
@@ -73,6 +73,16 @@ export function numberOption(context: Pick<CommandContext, 'options'>, name: str
     throw new UsageError(`--${name} must be a number ${inclusive ? '≥' : '>'} ${min} (got ${JSON.stringify(raw)})`);
   }
   return value;
+}
+
+/**
+ * Every value of a repeatable flag, each also split at commas: `--adapter a=x --adapter b=y` and
+ * `--adapter a=x,b=y` say the same. Empty items are dropped.
+ */
+export function repeatedOption(context: Pick<CommandContext, 'options'>, name: string): string[] {
+  const raw = context.options[name];
+  const values = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : [];
+  return values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
 }
 
 /** A comma-separated list flag (`--targets q_proj,v_proj`); empty items are dropped. */

@@ -1,20 +1,70 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveCommand } from '../../src/cli/commands/serve.js';
+import type { CommandContext } from '../../src/cli/command.js';
+import { parseCommandLine } from '../../src/cli/options.js';
+import { initLoraAdapter } from '../../src/lora/adapter.js';
+import { makeLoraConfig } from '../../src/lora/config.js';
+import { saveAdapter } from '../../src/lora/peft.js';
+import { tinyModelConfig } from '../../src/model/tiny.js';
+import { useTempDirs } from '../support/temp-dir.js';
 
-describe('gauntlet-trainer serve', () => {
-  it('serves the built-in tiny model until aborted, and refuses a malformed --adapter', async () => {
-    const controller = new AbortController();
-    let announce!: (line: string) => void;
-    const announced = new Promise<string>((resolve) => (announce = resolve));
-    const io = { out: (line: string) => announce(line), err: () => {} };
-    const running = serveCommand.run({ options: { port: '0', threads: '1' }, positionals: [], io, signal: controller.signal });
-    const line = await announced;
-    expect(line).toMatch(/^serving tiny at http:\/\/127\.0\.0\.1:\d+$/);
-    const url = line.split(' at ')[1]!;
-    expect((await fetch(`${url}/health`)).status).toBe(200);
+const tempDir = useTempDirs();
+
+/** Runs `serve` with these arguments until `use` is done with its URL, then stops it as Ctrl-C would. */
+async function serving(args: string[], use: (url: string) => Promise<void>): Promise<void> {
+  const controller = new AbortController();
+  let announce!: (line: string) => void;
+  const announced = new Promise<string>((resolve) => (announce = resolve));
+  const { options, positionals } = parseCommandLine(serveCommand, ['--port', '0', '--threads', '1', ...args]);
+  const context: CommandContext = { options, positionals, io: { out: (line) => announce(line), err: () => {} }, signal: controller.signal };
+  const running = serveCommand.run(context);
+  const line = await Promise.race([announced, running.then(() => Promise.reject(new Error('serve stopped before it announced a URL')))]);
+  const url = line.split(' at ')[1]!;
+  try {
+    await use(url);
+  } finally {
     controller.abort();
     await running;
-    await expect(fetch(`${url}/health`)).rejects.toThrow();
-    await expect(serveCommand.run({ options: { adapter: 'nopath' }, positionals: [], io, signal: controller.signal })).rejects.toThrow(/name=path/);
+  }
+  await expect(fetch(`${url}/health`)).rejects.toThrow();
+}
+
+async function adapterDirs(count: number): Promise<string[]> {
+  const config = tinyModelConfig();
+  const root = await tempDir();
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const dir = join(root, `adapter-${i}`);
+      await saveAdapter(dir, initLoraAdapter(config, makeLoraConfig({ rank: 2 }), i), { baseModelNameOrPath: 'tiny' });
+      return dir;
+    }),
+  );
+}
+
+const models = async (url: string) => ((await (await fetch(`${url}/v1/models`)).json()) as { data: { id: string }[] }).data.map((m) => m.id);
+
+describe('gauntlet-trainer serve', () => {
+  it('serves the built-in tiny model until aborted', async () => {
+    await serving([], async (url) => {
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      expect(await models(url)).toEqual(['tiny']);
+    });
+  });
+
+  it('loads adapters given as repeated --adapter flags, comma-separated, or listed after one --adapter', async () => {
+    const [a, b, c, d] = await adapterDirs(4);
+    await serving(['--adapter', `a=${a}`, '--adapter', `b=${b},c=${c}`], async (url) => expect(await models(url)).toEqual(['tiny', 'a', 'b', 'c']));
+    await serving(['--adapter', `a=${a}`, `d=${d}`], async (url) => expect(await models(url)).toEqual(['tiny', 'a', 'd']));
+  });
+
+  it.each([
+    [['--adapter', 'nopath'], /--adapter takes name=path pairs \(got "nopath"\)/],
+    [['stray'], /unexpected argument "stray" \(adapters go after --adapter\)/],
+    [['--adapter', 'a=/x', '--adapter', 'a=/y'], /the name "a" is given twice/],
+  ])('refuses %j', async (args, message) => {
+    const { options, positionals } = parseCommandLine(serveCommand, args);
+    const io = { out: () => {}, err: () => {} };
+    await expect(serveCommand.run({ options, positionals, io, signal: new AbortController().signal })).rejects.toThrow(message);
   });
 });

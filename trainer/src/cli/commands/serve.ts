@@ -1,7 +1,7 @@
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { UsageError, type Command } from '../command.js';
-import { integerOption, listOption, optionalIntegerOption, stringOption } from '../options.js';
+import { integerOption, optionalIntegerOption, repeatedOption, stringOption } from '../options.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -12,12 +12,13 @@ export const serveCommand: Command = {
     '/v1/load_lora_adapter and /v1/unload_lora_adapter, and TRL\'s /generate/, /health/ and',
     '/get_world_size/. Requests pick an adapter by putting its name in `model`; the base model\'s',
     'name means no adapter. Without --model it serves the built-in tiny model (named `tiny`).',
-    'Runs until interrupted (Ctrl-C).',
+    'Adapters load at start from --adapter NAME=PATH, repeated, comma-separated, or listed after one',
+    '--adapter as vLLM\'s --lora-modules does. Runs until interrupted (Ctrl-C).',
   ].join('\n'),
-  positionals: [],
+  positionals: [{ name: 'NAME=PATH', description: 'More adapters after --adapter (vLLM --lora-modules style)', optional: true, variadic: true }],
   options: {
     model: { type: 'string', valueName: 'DIR', description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)', defaultText: 'built-in tiny model' },
-    adapter: { type: 'string', valueName: 'NAME=PATH[,…]', description: 'PEFT LoRA folders to load at start, comma-separated name=path pairs' },
+    adapter: { type: 'string', valueName: 'NAME=PATH', description: 'A PEFT LoRA folder to load at start, served as NAME', multiple: true },
     port: { type: 'string', valueName: 'N', description: 'Port to listen on (0 = any free port)', defaultText: '8001' },
     host: { type: 'string', valueName: 'ADDR', description: 'Address to bind', defaultText: '127.0.0.1' },
     'served-model-name': { type: 'string', valueName: 'NAME', description: 'Name of the base model in requests and /v1/models', defaultText: 'the folder name, or tiny' },
@@ -25,13 +26,20 @@ export const serveCommand: Command = {
     'max-waiting': { type: 'string', valueName: 'N', description: 'Sequences queued behind a full batch before requests get 503', defaultText: '256' },
     threads: { type: 'string', valueName: 'N', description: 'onnxruntime intra-op threads', defaultText: 'one per core' },
   },
-  examples: ['gauntlet-trainer serve', 'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001'],
+  examples: ['gauntlet-trainer serve', 'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001',
+    'gauntlet-trainer serve --adapter a=./adapters/a --adapter b=./adapters/b',
+  ],
   async run(context) {
-    const adapters = (listOption(context, 'adapter') ?? []).map((pair) => {
+    if (context.positionals.length > 0 && repeatedOption(context, 'adapter').length === 0) {
+      throw new UsageError(`serve: unexpected argument ${JSON.stringify(context.positionals[0])} (adapters go after --adapter)`, 'serve');
+    }
+    const adapters = [...repeatedOption(context, 'adapter'), ...context.positionals].map((pair) => {
       const at = pair.indexOf('=');
       if (at <= 0 || at === pair.length - 1) throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`, 'serve');
       return { name: pair.slice(0, at), path: pair.slice(at + 1) };
     });
+    const twice = adapters.find((a, i) => adapters.findIndex((b) => b.name === a.name) !== i);
+    if (twice) throw new UsageError(`--adapter: the name ${JSON.stringify(twice.name)} is given twice`, 'serve');
     const threads = optionalIntegerOption(context, 'threads');
     const ctx = await createServeContext({
       modelDir: stringOption(context, 'model'),
