@@ -8,4 +8,6 @@ export interface TokenConstraint {
   advance(token: number): void;
   /** True when the text so far is a complete match. */
   readonly complete: boolean;
+  /** Fewest tokens any complete output needs: a smaller max_tokens could never finish it. */
+  readonly minTokens: number;
 }

@@ -6,6 +6,7 @@ import type { KvModel, StepRow } from './kv-model.js';
 import { logSoftmax, sampleToken, topLogprobs } from './sampler.js';
 import type { SamplingParams } from './sampling-params.js';
 import { Sequence, type GenerationResult, type TokenEvent } from './sequence.js';
+import { ValidationError } from '@gauntlet/proto';
 import { QueueFullError } from './errors.js';
 import { EngineStats } from './stats.js';
 
@@ -75,6 +76,10 @@ export class GenerationEngine {
     const vocab = this.model.config.vocabSize;
     if (request.prompt.length === 0 || request.prompt.some((id) => !Number.isInteger(id) || id < 0 || id >= vocab)) {
       return Promise.reject(new RangeError(`a prompt needs at least one token id, each in [0, ${vocab})`));
+    }
+    const needed = request.constraint?.minTokens ?? 0;
+    if (needed > request.params.maxTokens) {
+      return Promise.reject(new ValidationError(`the structured output needs at least ${needed} tokens but max_tokens is ${request.params.maxTokens}`));
     }
     const seed = request.params.seed ?? randomInt(2 ** 32);
     const seq = new Sequence(this.model.config, request.prompt, request.params, createRng(seed), this.options.eosTokenIds, this.options.decode, request.constraint);

@@ -1,7 +1,17 @@
 import { ValidationError } from '@gauntlet/proto';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { TokenConstraint } from './constraint.js';
+import { jsonSchemaRegex } from './json-schema-regex.js';
 import { choiceRegex, RegexAutomaton } from './regex-automaton.js';
+
+/** What a request may constrain its output to: at most one of these (vLLM's structured_outputs). */
+export interface StructuredSpec {
+  regex?: string | null | undefined;
+  choice?: string[] | null | undefined;
+  /** A JSON Schema (object or boolean). */
+  json?: unknown;
+  grammar?: string | null | undefined;
+}
 
 /**
  * Token-level view of a regex automaton: for each automaton state, which vocabulary tokens keep
@@ -56,6 +66,11 @@ export class RegexConstraint implements TokenConstraint {
     return this.automaton.regex.finals.has(this.state);
   }
 
+  get minTokens(): number {
+    // One character per token at worst, which is also how allowedNext counts.
+    return this.automaton.regex.distance[this.automaton.regex.initial]!;
+  }
+
   allowedNext(remaining: number): Uint8Array {
     const mask = new Uint8Array(this.automaton.vocabSize);
     const { tokens, next } = this.automaton.transitions(this.state);
@@ -78,10 +93,12 @@ export class RegexConstraint implements TokenConstraint {
 export function regexConstraintFactory(tokenizer: ModelTokenizer, vocabSize: number, cacheSize = 64) {
   let texts: (string | null)[] | undefined;
   const cache = new Map<string, TokenAutomaton>();
-  return (spec: { regex?: string | null | undefined; choice?: string[] | null | undefined; json?: unknown; grammar?: string | null | undefined }): (() => TokenConstraint) | undefined => {
-    if (spec.json !== undefined && spec.json !== null) throw new ValidationError('structured_outputs.json is not supported by this server yet; use regex or choice');
-    if (spec.grammar) throw new ValidationError('structured_outputs.grammar is not supported by this server yet; use regex or choice');
-    const source = spec.regex ?? (spec.choice ? choiceRegex(spec.choice) : undefined);
+  return (spec: StructuredSpec): (() => TokenConstraint) | undefined => {
+    const given = (['regex', 'choice', 'json', 'grammar'] as const).filter((key) => spec[key] !== undefined && spec[key] !== null);
+    if (given.length > 1) throw new ValidationError(`structured outputs: give one of regex, choice, json or grammar, not ${given.join(' and ')}`);
+    // Context-free grammars need a pushdown automaton, not the regex one.
+    if (given[0] === 'grammar') throw new ValidationError('structured_outputs.grammar is not supported by this server; use json, regex or choice');
+    const source = given[0] === 'json' ? jsonSchemaRegex(spec.json) : (spec.regex ?? (spec.choice ? choiceRegex(spec.choice) : undefined));
     if (source === undefined || source === null) return undefined;
     texts ??= Array.from({ length: vocabSize }, (_, id) => tokenText(tokenizer, id));
     let automaton = cache.get(source);

@@ -8,6 +8,7 @@ import type { ServeContext } from './context.js';
 import { BadRequestError } from './http-errors.js';
 import { EventStream, disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
+import { structuredSpecOf } from './structured-spec.js';
 import { runChoices, usageOf } from './run-choices.js';
 import { checkLimits, toSamplingParams } from './sampling.js';
 import { chatRequest, type ChatRequest } from './schemas.js';
@@ -22,7 +23,7 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
   const n = request.n ?? 1;
   checkLimits(ctx, [prompt], params, n);
   const head = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
-  const job = { prompts: [prompt], n, params, adapterFeeds: ctx.adapters.resolve(request.model), constraint: ctx.constraints(request.structured_outputs ?? {}), signal: disconnectSignal(res) };
+  const job = { prompts: [prompt], n, params, adapterFeeds: ctx.adapters.resolve(request.model), constraint: ctx.constraints(structuredSpecOf(request)), signal: disconnectSignal(res) };
   if (!request.stream) {
     const results = await runChoices(ctx, job);
     const choices = results.map((r, index) => ({

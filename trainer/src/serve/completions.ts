@@ -5,6 +5,7 @@ import type { GenerationResult } from '../generate/sequence.js';
 import type { ServeContext } from './context.js';
 import { EventStream, disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
+import { structuredSpecOf } from './structured-spec.js';
 import { runChoices, usageOf } from './run-choices.js';
 import { checkLimits, toSamplingParams } from './sampling.js';
 import { completionRequest, type CompletionRequest } from './schemas.js';
@@ -17,7 +18,7 @@ export async function completions(ctx: ServeContext, body: unknown, _req: Incomi
   const n = request.n ?? 1;
   checkLimits(ctx, prompts, params, n);
   const adapterFeeds = ctx.adapters.resolve(request.model);
-  const constraint = ctx.constraints(request.structured_outputs ?? {});
+  const constraint = ctx.constraints(structuredSpecOf(request));
   const wantLogprobs = request.logprobs !== undefined && request.logprobs !== null;
   const head = { id: `cmpl-${randomUUID()}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
   const signal = disconnectSignal(res);

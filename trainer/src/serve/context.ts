@@ -1,5 +1,6 @@
 import type { GenerationEngine } from '../generate/engine.js';
 import type { TokenConstraint } from '../generate/constraint.js';
+import type { StructuredSpec } from '../generate/structured.js';
 import type { ModelConfig } from '../model/config.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { AdapterRegistry } from './adapters.js';
@@ -15,7 +16,7 @@ export interface ServeLimits {
 }
 
 /** Structured-output spec → a fresh constraint per sequence (undefined = unconstrained). */
-export type ConstraintFactory = (spec: { regex?: string | null | undefined; choice?: string[] | null | undefined }) => (() => TokenConstraint) | undefined;
+export type ConstraintFactory = (spec: StructuredSpec) => (() => TokenConstraint) | undefined;
 
 /** What every handler needs: one engine, one tokenizer, the adapter registry and the limits. */
 export interface ServeContext {

@@ -15,12 +15,15 @@ export class BadRequestError extends GauntletError {
 
 export { NotFoundError, PayloadTooLargeError, ValidationError };
 
+/** vLLM's `error.type` by status, whichever of our errors it came from. */
+const ERROR_TYPES: Record<number, string> = { 400: 'BadRequestError', 404: 'NotFoundError', 413: 'BadRequestError', 503: 'ServiceUnavailableError' };
+
 /** Status and body for any error; unknown errors are a 500 that names the failure without a stack. */
 export function toOpenAiError(error: unknown): { status: number; body: OpenAiErrorBody } {
   if (error instanceof GauntletError) {
     const status = error instanceof ValidationError ? 400 : error.httpStatus;
     const param = error instanceof BadRequestError ? error.param : null;
-    return { status, body: { error: { message: error.message, type: error.name, param, code: status } } };
+    return { status, body: { error: { message: error.message, type: ERROR_TYPES[status] ?? error.name, param, code: status } } };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { status: 500, body: { error: { message: `internal error: ${message}`, type: 'InternalServerError', param: null, code: 500 } } };

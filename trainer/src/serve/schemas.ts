@@ -7,6 +7,40 @@ import { z } from 'zod';
 const int = z.number().int();
 const tokenIds = z.array(int.min(0));
 
+/** Where clients put structured-output specs: vLLM's current and older fields, and OpenAI's response_format. */
+function structuredFields() {
+  const jsonSchema = z.union([z.record(z.string(), z.unknown()), z.boolean()]);
+  return {
+    structured_outputs: z
+      .looseObject({ regex: z.string().nullish(), choice: z.array(z.string()).min(1).nullish(), json: z.union([jsonSchema, z.string()]).nullish().transform(parseJsonText), grammar: z.string().nullish() })
+      .nullish(),
+    response_format: z
+      .discriminatedUnion('type', [
+        z.looseObject({ type: z.literal('text') }),
+        z.looseObject({ type: z.literal('json_object') }),
+        z.looseObject({ type: z.literal('json_schema'), json_schema: z.looseObject({ name: z.string().nullish(), schema: jsonSchema.nullish() }) }),
+      ])
+      .nullish(),
+    guided_regex: z.string().nullish(),
+    guided_choice: z.array(z.string()).min(1).nullish(),
+    guided_json: z.union([jsonSchema, z.string()]).nullish().transform(parseJsonText),
+    guided_grammar: z.string().nullish(),
+  };
+}
+
+/** vLLM takes a JSON schema as an object or as its JSON text. */
+function parseJsonText(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'a JSON schema given as text must parse as JSON' });
+    return z.NEVER;
+  }
+}
+
+export type WireStructured = z.infer<z.ZodObject<ReturnType<typeof structuredFields>>>;
+
 const samplingFields = {
   max_tokens: int.min(0).nullish(),
   n: int.min(1).nullish(),
@@ -20,9 +54,7 @@ const samplingFields = {
   stop_token_ids: tokenIds.nullish(),
   ignore_eos: z.boolean().nullish(),
   min_tokens: int.min(0).nullish(),
-  structured_outputs: z
-    .looseObject({ regex: z.string().nullish(), choice: z.array(z.string()).min(1).nullish(), json: z.unknown().optional(), grammar: z.string().nullish() })
-    .nullish(),
+  ...structuredFields(),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   return_token_ids: z.boolean().nullish(),
@@ -67,6 +99,8 @@ export const trlGenerateRequest = z.looseObject({
   max_tokens: int.min(0).nullish(),
   logprobs: int.min(0).max(20).nullish(),
   structured_outputs_regex: z.string().nullish(),
+  /** The name older TRL releases send. */
+  guided_decoding_regex: z.string().nullish(),
   generation_kwargs: z.record(z.string(), z.unknown()).nullish(),
 });
 export type TrlGenerateRequest = z.infer<typeof trlGenerateRequest>;

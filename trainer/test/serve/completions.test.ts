@@ -85,6 +85,35 @@ describe('structured outputs over HTTP', () => {
     expect(tiny.ctx.tokenizer.decode(trl.json.completion_ids[0], { skipSpecialTokens: true })).toMatch(/^ab?c$/);
     expect((await post(`${url}/v1/completions`, { prompt: 'x', structured_outputs: { regex: '(' } })).status).toBe(400);
   });
+
+  it('JSON schemas arrive as structured_outputs.json, OpenAI response_format or guided_json text, and the output parses to match', async () => {
+    const schema = { type: 'object', properties: { action: { enum: ['click', 'fill'] }, bid: { type: 'string', maxLength: 3 } }, required: ['action', 'bid'] };
+    const chat = (extra: object) => post(`${url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'act' }], max_tokens: 40, temperature: 1, seed: 9, ...extra });
+    const viaFormat = await chat({ response_format: { type: 'json_schema', json_schema: { name: 'act', schema } } });
+    expect(viaFormat.status).toBe(200);
+    const parsed = JSON.parse(viaFormat.json.choices[0].message.content);
+    expect(['click', 'fill']).toContain(parsed.action);
+    expect(typeof parsed.bid).toBe('string');
+    const viaStructured = await chat({ structured_outputs: { json: schema } });
+    expect(viaStructured.json.choices[0].message.content).toBe(viaFormat.json.choices[0].message.content);
+    const viaGuided = await post(`${url}/v1/completions`, { prompt: 'act', max_tokens: 40, temperature: 1, seed: 9, guided_json: JSON.stringify(schema) });
+    expect(Object.keys(JSON.parse(viaGuided.json.choices[0].text)).slice(0, 2)).toEqual(['action', 'bid']);
+    const anyObject = await chat({ response_format: { type: 'json_object' } });
+    expect(typeof JSON.parse(anyObject.json.choices[0].message.content)).toBe('object');
+  });
+
+  it.each([
+    [{ structured_outputs: { regex: 'a' }, response_format: { type: 'json_object' } }, 'give structured outputs in one field, not in structured_outputs and response_format'],
+    [{ structured_outputs: { grammar: 'root ::= "a"' } }, 'structured_outputs.grammar is not supported'],
+    [{ guided_json: '{not json' }, 'a JSON schema given as text must parse as JSON'],
+    [{ response_format: { type: 'json_schema', json_schema: { schema: { type: 'string', pattern: 'x' } } } }, 'the keyword "pattern" is not supported'],
+    [{ structured_outputs: { choice: ['a long answer'] }, max_tokens: 3 }, 'the structured output needs at least 13 tokens but max_tokens is 3'],
+  ])('refuses %j with a 400 that says why', async (extra, message) => {
+    const res = await post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 8, ...extra });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toContain(message);
+    expect(res.json.error.type).toBe('BadRequestError');
+  });
 });
 
 describe('health, models, metrics, TRL', () => {
