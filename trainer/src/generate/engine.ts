@@ -16,8 +16,8 @@ export interface GenerateRequest {
   /** Adapter feeds from the registry, captured at submission: a reload mid-generation does not change a sequence. */
   adapterFeeds: Record<string, HostTensor>;
   constraint?: TokenConstraint | undefined;
-  /** Also score the prompt (echo with logprobs). */
-  promptLogprobs?: boolean | undefined;
+  /** Also score the prompt, with this many top alternatives per position (echo with logprobs, vLLM's prompt_logprobs). */
+  promptLogprobs?: number | undefined;
   onToken?: ((event: TokenEvent) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -65,10 +65,22 @@ export class GenerationEngine {
     return this.options.maxWaiting ?? 256;
   }
 
+  /** Sequences that can still be submitted before the queue refuses them (backpressure). */
+  get room(): number {
+    const inFlight = this.waiting.length + this.running.filter((p) => !p.seq.finishReason).length;
+    return Math.max(0, this.maxBatch + this.maxWaiting - inFlight);
+  }
+
+  /** Refuses `count` sequences at once when they do not all fit, so a request is taken whole or not at all. */
+  assertRoom(count: number): void {
+    if (count <= this.room) return;
+    this.stats.rejected++;
+    throw new QueueFullError(this.waiting.length);
+  }
+
   generate(request: GenerateRequest): Promise<GenerationResult> {
     // Backpressure: at most a full batch running plus maxWaiting queued behind it.
-    const inFlight = this.waiting.length + this.running.filter((p) => !p.seq.finishReason).length;
-    if (inFlight >= this.maxBatch + this.maxWaiting) {
+    if (this.room === 0) {
       this.stats.rejected++;
       return Promise.reject(new QueueFullError(this.waiting.length));
     }
@@ -146,13 +158,13 @@ export class GenerationEngine {
   private row(p: Pending, prefill: boolean): StepRow {
     if (!prefill) return { cache: p.seq.cache, tokens: [p.seq.output.at(-1)!] };
     const prompt = p.seq.prompt;
-    return { cache: p.seq.cache, tokens: prompt, logitsAt: p.request.promptLogprobs ? [...prompt.keys()] : [prompt.length - 1] };
+    return { cache: p.seq.cache, tokens: prompt, logitsAt: p.request.promptLogprobs !== undefined ? [...prompt.keys()] : [prompt.length - 1] };
   }
 
   private sample(p: Pending, logits: Float32Array[], prefill: boolean): void {
     try {
       const { seq } = p;
-      if (prefill && p.request.promptLogprobs) seq.promptLogprobs = scorePrompt(seq, logits);
+      if (prefill && p.request.promptLogprobs !== undefined) seq.promptLogprobs = scorePrompt(seq, logits, p.request.promptLogprobs);
       const last = logits.at(-1)!;
       const token = sampleToken(last, seq.params, seq.history, seq.rng, seq.allowed(last.length));
       const textDelta = seq.push(token);
@@ -175,12 +187,14 @@ export class GenerationEngine {
   }
 }
 
-/** log p(prompt[t] | prompt[<t]) from the prefill's logits at every prompt position. */
-function scorePrompt(seq: Sequence, logits: Float32Array[]): GenerationResult['promptLogprobs'] {
+/** log p(prompt[t] | prompt[<t]) from the prefill's logits at every prompt position, with its rank (1 = most likely). */
+function scorePrompt(seq: Sequence, logits: Float32Array[], top: number): GenerationResult['promptLogprobs'] {
   const temperature = seq.params.temperature > 0 ? seq.params.temperature : 1;
   return seq.prompt.map((id, t) => {
     if (t === 0) return null;
     const lp = logSoftmax(logits[t - 1]!, temperature);
-    return { id, logprob: lp[id]!, top: topLogprobs(lp, seq.params.topLogprobs) };
+    let rank = 1;
+    for (const x of lp) if (x > lp[id]!) rank++;
+    return { id, logprob: lp[id]!, rank, top: topLogprobs(lp, top) };
   });
 }

@@ -14,7 +14,8 @@ export interface GenerationResult {
   logprobs: number[];
   topLogprobs: TokenLogprob[][];
   /** Per prompt token, log p given the tokens before it (null for the first); only when asked. */
-  promptLogprobs?: (TokenLogprob & { top: TokenLogprob[] } | null)[];
+  /** Per prompt position (null for the first): the token's logprob, its rank among the vocabulary, and the top alternatives. */
+  promptLogprobs?: (TokenLogprob & { rank: number; top: TokenLogprob[] } | null)[];
   /** Decoded completion, cut before a matched stop string. */
   text: string;
   finishReason: FinishReason;

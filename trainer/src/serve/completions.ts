@@ -22,7 +22,7 @@ export async function completions(ctx: ServeContext, body: unknown, _req: Incomi
   const wantLogprobs = request.logprobs !== undefined && request.logprobs !== null;
   const head = { id: `cmpl-${randomUUID()}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
   const signal = disconnectSignal(res);
-  const job = { prompts, n, params, adapterFeeds, constraint, promptLogprobs: Boolean(request.echo && wantLogprobs), signal };
+  const job = { prompts, n, params, adapterFeeds, constraint, promptLogprobs: promptScoring(request), signal };
   if (!request.stream) {
     const results = await runChoices(ctx, job);
     const choices = results.map((r, i) => choice(ctx, request, r, i));
@@ -54,18 +54,35 @@ function choice(ctx: ServeContext, request: CompletionRequest, r: GenerationResu
   return {
     index,
     text: promptText + r.text,
-    logprobs: request.logprobs === undefined || request.logprobs === null ? null : logprobsBlock(ctx, r, Boolean(request.echo)),
+    logprobs: request.logprobs === undefined || request.logprobs === null ? null : logprobsBlock(ctx, r, Boolean(request.echo), request.logprobs),
     finish_reason: r.finishReason,
     stop_reason: r.stopReason ?? null,
     ...(request.return_token_ids ? { token_ids: r.tokenIds, prompt_token_ids: r.promptTokenIds } : {}),
+    ...(request.prompt_logprobs !== undefined && request.prompt_logprobs !== null ? { prompt_logprobs: promptLogprobsBlock(ctx, r, request.prompt_logprobs) } : {}),
   };
 }
 
+/** Top alternatives to score each prompt position with: echo + logprobs and prompt_logprobs share one scoring pass. */
+function promptScoring(request: CompletionRequest): number | undefined {
+  const forEcho = request.echo && request.logprobs !== undefined && request.logprobs !== null ? request.logprobs : undefined;
+  const forPrompt = request.prompt_logprobs ?? undefined;
+  return forEcho === undefined && forPrompt === undefined ? undefined : Math.max(forEcho ?? 0, forPrompt ?? 0);
+}
+
+/** vLLM's prompt_logprobs: null for the first token, then {token id: {logprob, rank, decoded_token}} with the prompt token and its top k. */
+function promptLogprobsBlock(ctx: ServeContext, r: GenerationResult, k: number) {
+  return (r.promptLogprobs ?? []).map((p) => {
+    if (!p) return null;
+    const entries = [{ id: p.id, logprob: p.logprob, rank: p.rank }, ...p.top.slice(0, k).map((t, i) => ({ ...t, rank: i + 1 }))];
+    return Object.fromEntries(entries.map((e) => [String(e.id), { logprob: e.logprob, rank: e.rank, decoded_token: tokenText(ctx, e.id) }]));
+  });
+}
+
 /** The legacy completions logprobs block: per token its text, logprob, top alternatives and character offset. */
-function logprobsBlock(ctx: ServeContext, r: GenerationResult, echo: boolean) {
+function logprobsBlock(ctx: ServeContext, r: GenerationResult, echo: boolean, k: number) {
   const ids = echo ? [...r.promptTokenIds, ...r.tokenIds] : r.tokenIds;
   const lps: (number | null)[] = echo ? [...(r.promptLogprobs ?? []).map((p) => p?.logprob ?? null), ...r.logprobs] : r.logprobs;
-  const tops = echo ? [...(r.promptLogprobs ?? []).map((p) => (p ? topDict(ctx, p.top) : null)), ...r.topLogprobs.map((t) => topDict(ctx, t))] : r.topLogprobs.map((t) => topDict(ctx, t));
+  const tops = echo ? [...(r.promptLogprobs ?? []).map((p) => (p ? topDict(ctx, p.top.slice(0, k)) : null)), ...r.topLogprobs.map((t) => topDict(ctx, t))] : r.topLogprobs.map((t) => topDict(ctx, t));
   const tokens = ids.map((id) => tokenText(ctx, id));
   const offsets: number[] = [];
   tokens.reduce((at, t) => (offsets.push(at), at + t.length), 0);

@@ -11,14 +11,22 @@ export interface ChoiceJob {
   params: SamplingParams;
   adapterFeeds: Record<string, HostTensor>;
   constraint?: (() => TokenConstraint) | undefined;
-  promptLogprobs?: boolean;
+  /** Score the prompt with this many top alternatives per position. */
+  promptLogprobs?: number | undefined;
   signal?: AbortSignal;
   /** Streaming: each token as it is drawn, with its choice index (prompt-major). */
   onToken?: (choice: number, event: TokenEvent) => void;
 }
 
-/** Runs n samples of every prompt on the engine; results in choice order (prompt 0's n, then prompt 1's, …). */
+/**
+ * Runs n samples of every prompt on the engine; results in choice order (prompt 0's n, then
+ * prompt 1's, …). All or nothing: refused whole when the queue cannot take every sequence, and
+ * when one sequence fails the others stop instead of generating for an answer nobody gets.
+ */
 export function runChoices(ctx: ServeContext, job: ChoiceJob): Promise<GenerationResult[]> {
+  ctx.engine.assertRoom(job.prompts.length * job.n);
+  const siblingFailed = new AbortController();
+  const signal = job.signal ? AbortSignal.any([job.signal, siblingFailed.signal]) : siblingFailed.signal;
   const all = job.prompts.flatMap((prompt, p) =>
     Array.from({ length: job.n }, (_, i) => {
       const choice = p * job.n + i;
@@ -28,12 +36,19 @@ export function runChoices(ctx: ServeContext, job: ChoiceJob): Promise<Generatio
         adapterFeeds: job.adapterFeeds,
         constraint: job.constraint?.(),
         promptLogprobs: job.promptLogprobs,
-        signal: job.signal,
+        signal,
         onToken: job.onToken ? (event) => job.onToken!(choice, event) : undefined,
       });
     }),
   );
-  return Promise.all(all);
+  return Promise.all(
+    all.map((run) =>
+      run.catch((error: unknown) => {
+        siblingFailed.abort();
+        throw error;
+      }),
+    ),
+  );
 }
 
 /** usage as OpenAI reports it: prompt tokens counted once per prompt, completions summed. */

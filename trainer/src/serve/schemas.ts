@@ -65,6 +65,8 @@ export const completionRequest = z.looseObject({
   prompt: z.union([z.string(), z.array(z.string()).min(1), tokenIds.min(1), z.array(tokenIds.min(1)).min(1)]),
   echo: z.boolean().nullish(),
   logprobs: int.min(0).max(20).nullish(),
+  /** vLLM's: per prompt token its logprob, rank and this many alternatives. */
+  prompt_logprobs: int.min(0).max(20).nullish(),
   ...samplingFields,
 });
 export type CompletionRequest = z.infer<typeof completionRequest>;

@@ -42,6 +42,28 @@ describe('POST /v1/completions', () => {
     expect(c.logprobs.token_logprobs[1]).toBeLessThan(0);
   });
 
+  it("prompt_logprobs gives vLLM's per-token dicts: the prompt token with its rank, plus the top k, agreeing with echo's logprobs", async () => {
+    const ids = tiny.ctx.tokenizer.encode('Hi there');
+    const scored = await post(`${url}/v1/completions`, { prompt: 'Hi there', ...sampling, prompt_logprobs: 2 });
+    const echoed = await post(`${url}/v1/completions`, { prompt: 'Hi there', ...sampling, echo: true, logprobs: 1 });
+    const block = scored.json.choices[0].prompt_logprobs as (Record<string, { logprob: number; rank: number; decoded_token: string }> | null)[];
+    expect(block).toHaveLength(ids.length);
+    expect(block[0]).toBeNull();
+    block.slice(1).forEach((entry, i) => {
+      const id = ids[i + 1]!;
+      const mine = entry![String(id)]!;
+      expect(mine.decoded_token).toBe(tiny.ctx.tokenizer.decode([id]));
+      expect(mine.logprob).toBeCloseTo(echoed.json.choices[0].logprobs.token_logprobs[i + 1], 6);
+      const ranked = Object.values(entry!).filter((e) => e.rank <= 2);
+      expect(ranked.map((e) => e.rank).sort()).toEqual([1, 2]);
+      // The rank counts the tokens more likely than this one.
+      const better = Object.values(entry!).filter((e) => e.logprob > mine.logprob).length;
+      expect(mine.rank).toBe(mine.rank <= 2 ? better + 1 : mine.rank);
+      expect(mine.rank).toBeGreaterThan(better);
+    });
+    expect(Object.keys(echoed.json.choices[0].logprobs.top_logprobs[1])).toHaveLength(1);
+  });
+
   it('streams SSE chunks whose text adds up to the non-streamed text, then usage and [DONE]', async () => {
     const plain = await post(`${url}/v1/completions`, { prompt: 'abc', ...sampling });
     const res = await fetch(`${url}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'abc', ...sampling, stream: true, stream_options: { include_usage: true } }) });
