@@ -49,6 +49,28 @@ describe('autodiff engine', () => {
     await rt.release();
   });
 
+  test("a reduction's gradient stays broadcast when a full-shaped one is added to it, and is expanded when read alone", async () => {
+    // softmax's backward adds the sum's (broadcast) gradient to exp's: no Expand is needed.
+    const soft = new Graph();
+    const x = soft.input('x', 'float64', ['n', 3]);
+    const e = o.exp(x);
+    const p = o.mul(e, o.reciprocal(o.reduceSum(e, [-1])));
+    soft.output(gradients(o.reduceSum(o.mul(p, x), [], false), [x])[0]!, 'g');
+    // The one Expand left is the loss's own sum read by the Mul below it (a gradient read alone).
+    expect(liveNodes(soft).filter((n) => n.op === 'Expand').map((n) => n.name)).toEqual(['grad/Mul_5/Expand_11']);
+    // A sum alone: its gradient must still have x's shape.
+    const sum = new Graph();
+    const y = sum.input('y', 'float64', ['n', 3]);
+    sum.output(gradients(o.reduceSum(o.mul(o.reduceSum(y, [-1]), 2), [], false), [y])[0]!, 'g');
+    const runs = await Promise.all([soft, sum].map((graph) => Runtime.create(graph, { intraOpNumThreads: 1 })));
+    const [gSoft, gSum] = await Promise.all(runs.map((rt, k) => rt.run({ [k ? 'y' : 'x']: f64([2, 3], [1, 2, 3, 0, 0, 0]) })));
+    expect(gSum!['g']!.dims).toEqual([2, 3]);
+    expect(Array.from(gSum!['g']!.data as Float64Array)).toEqual([2, 2, 2, 2, 2, 2]);
+    // d/dx Σ softmax(x)·x at a uniform row: p_i (1 + x_i − Σ p x) = 1/3.
+    for (const v of (gSoft!['g']!.data as Float64Array).slice(3)) expect(v).toBeCloseTo(1 / 3, 12);
+    await Promise.all(runs.map((rt) => rt.release()));
+  });
+
   test('a missing rule names the op and node', () => {
     const g = new Graph();
     const x = g.input('x', 'float64', [2]);
@@ -69,8 +91,8 @@ describe('autodiff engine', () => {
     const g = new Graph();
     const x = g.input('x', 'float64', [2, 3]);
     const loss = o.reduceSum(o.exp(x), [], false);
-    const broken = { ...backwardRules, Exp: (c: Parameters<NonNullable<typeof backwardRules.Exp>>[0]) => [o.reduceSum(c.g(), [0])] };
-    expect(() => gradients(loss, [x], { rules: broken })).toThrow(/gradient dim 0 is 1, expected 2/);
+    const broken = { ...backwardRules, Exp: (c: Parameters<NonNullable<typeof backwardRules.Exp>>[0]) => [o.concat([c.g(), c.g()], 0)] };
+    expect(() => gradients(loss, [x], { rules: broken })).toThrow(/gradient dim 0 is 4, expected 2/);
   });
 
   test('only float tensors can be differentiated', () => {

@@ -3,7 +3,7 @@ import { backwardRules, nonDifferentiable } from './backward.js';
 import { isFloat } from './dtype.js';
 import { AutodiffError } from './errors.js';
 import type { Node, Tensor } from './graph.js';
-import { fillLike, zerosLike } from './helpers.js';
+import { expandLike, fillLike, zerosLike } from './helpers.js';
 import type { OpName } from './op-table.js';
 import * as o from './ops.js';
 
@@ -30,9 +30,20 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
   const active = activeNodes(nodes, target, wrt);
   const grads = new Map<string, Tensor>();
   grads.set(target.name, options.seed ?? fillLike(target, 1));
+  // A gradient may arrive broadcastable to its tensor (a reduction's, with 1s on the reduced axes):
+  // summing it into a full-shaped one broadcasts for free, so it is expanded only if read alone.
   const accumulate = (t: Tensor, g: Tensor): void => {
     const prior = grads.get(t.name);
     grads.set(t.name, prior ? o.add(prior, g) : g);
+  };
+  const read = (t: Tensor): Tensor | undefined => {
+    const g = grads.get(t.name);
+    if (!g) return undefined;
+    // Only a 1 facing another dim is a broadcast; symbolic dims written differently are the same size.
+    if (!g.shape.some((d, k) => d === 1 && t.shape[k] !== 1)) return g;
+    const full = expandLike(g, t);
+    grads.set(t.name, full);
+    return full;
   };
   for (let n = active.nodes.length - 1; n >= 0; n--) {
     const node = active.nodes[n]!;
@@ -40,7 +51,7 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
     const rule = rules[node.op];
     if (!rule) throw new AutodiffError(`no backward rule for op ${node.op} (node '${node.name}'); add one to backward.ts or stop the gradient before it`);
     const needs = node.inputs.map((t) => !!t && active.dependent.has(t.name));
-    const results = graph.scope(`grad/${node.name}`, () => rule(ruleContext(node, grads, needs)));
+    const results = graph.scope(`grad/${node.name}`, () => rule(ruleContext(node, read, needs)));
     if (results.length !== node.inputs.length) {
       throw new AutodiffError(`backward rule for ${node.op} returned ${results.length} gradients for ${node.inputs.length} inputs (node '${node.name}')`);
     }
@@ -51,7 +62,7 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
       accumulate(x, g);
     });
   }
-  return wrt.map((w) => grads.get(w.name) ?? zerosLike(w));
+  return wrt.map((w) => read(w) ?? zerosLike(w));
 }
 
 /** Nodes that both depend on some wrt tensor and feed the target, in graph order. */
@@ -73,7 +84,7 @@ function activeNodes(nodes: readonly Node[], target: Tensor, wrt: readonly Tenso
   return { nodes: chosen.reverse(), dependent };
 }
 
-function ruleContext(node: Node, grads: Map<string, Tensor>, needs: readonly boolean[]): RuleContext {
+function ruleContext(node: Node, read: (t: Tensor) => Tensor | undefined, needs: readonly boolean[]): RuleContext {
   const c: RuleContext = {
     node,
     x: (i) => {
@@ -82,7 +93,7 @@ function ruleContext(node: Node, grads: Map<string, Tensor>, needs: readonly boo
       return t;
     },
     y: (i = 0) => node.outputs[i]!,
-    g: (i = 0) => grads.get(node.outputs[i]!.name) ?? zerosLike(node.outputs[i]!),
+    g: (i = 0) => read(node.outputs[i]!) ?? zerosLike(node.outputs[i]!),
     needs: (i) => needs[i] ?? false,
     when: (i, fn) => (needs[i] ? fn() : undefined),
     int: (name, fallback) => {
@@ -104,6 +115,7 @@ function checkGradient(node: Node, i: number, x: Tensor, g: Tensor): void {
   if (g.rank !== x.rank) throw new AutodiffError(`${where}: gradient has rank ${g.rank}`);
   g.shape.forEach((d, k) => {
     const want = x.shape[k];
-    if (typeof d === 'number' && typeof want === 'number' && d !== want) throw new AutodiffError(`${where}: gradient dim ${k} is ${d}, expected ${want}`);
+    // 1 broadcasts (a reduction's gradient before expansion); any other mismatch is a broken rule.
+    if (typeof d === 'number' && d !== 1 && typeof want === 'number' && d !== want) throw new AutodiffError(`${where}: gradient dim ${k} is ${d}, expected ${want}`);
   });
 }

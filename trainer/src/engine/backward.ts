@@ -1,6 +1,6 @@
 import { AutodiffError } from './errors.js';
 import type { Tensor } from './graph.js';
-import { dimOf, expandLike, reshapeLike, sumToShape, transposeLast2, zerosLike } from './helpers.js';
+import { dimOf, reshapeLike, sumToShape, transposeLast2, zerosLike } from './helpers.js';
 import type { OpName } from './op-table.js';
 import * as o from './ops.js';
 import type { BackwardRule, RuleContext } from './rule-context.js';
@@ -45,8 +45,9 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
     c.when(2, () => sumToShape(o.where(c.x(0), 0, c.g()), c.x(2))),
   ],
   MatMul: (c) => [c.when(0, () => sumToShape(o.matmul(c.g(), transposeLast2(c.x(1))), c.x(0))), c.when(1, () => matmulWeightGrad(c))],
-  ReduceSum: (c) => [expandLike(keptDims(c, c.g()), c.x(0)), undefined],
-  ReduceMean: (c) => [o.div(expandLike(keptDims(c, c.g()), c.x(0)), reducedCount(c)), undefined],
+  // Left broadcastable (1 on the reduced axes): autodiff expands it only if nothing full-shaped is added to it.
+  ReduceSum: (c) => [keptDims(c, c.g()), undefined],
+  ReduceMean: (c) => [o.div(keptDims(c, c.g()), reducedCount(c)), undefined],
   ReduceMax: (c) => {
     const mask = o.cast(o.equal(c.x(0), keptDims(c, c.y())), c.x(0).dtype);
     const ties = o.reduceSum(mask, reducedAxes(c), true);
