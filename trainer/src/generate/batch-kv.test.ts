@@ -40,18 +40,19 @@ describe('BatchKv', () => {
     expect(mirror.serves([a, b], 1)).toBe(false);
   });
 
-  it('appends a step’s new positions where each row ends and then serves the grown caches', () => {
+  it('catches up with what a step appended to each row’s cache, where each row ends, and then serves the grown caches', () => {
     const [a, b] = [filled(2), filled(1)];
     const mirror = BatchKv.build(shape, [a, b], 1);
     const present = () => ({ key: Float32Array.from({ length: 2 * 2 * 3 }, (_, i) => 500 + i), value: new Float32Array(12) });
     [a, b].forEach((cache, row) => {
-      mirror.append(present, row, 1, 1);
       cache.append(present, row, 1, 1);
+      mirror.catchUp(row);
     });
     expect(mirror.serves([a, b], 1)).toBe(true);
-    // Row 1 head 0 gets present's row 1 head 0 = elements 6..8, at position 1.
+    // Row 1 head 0 gets present's row 1 head 0 = elements 6..8, at position 1; position 0 is untouched.
     const at = ((1 * 2 + 0) * mirror.capacity + 1) * 3;
     expect([...mirror.keys[0]!.subarray(at, at + 3)]).toEqual([506, 507, 508]);
+    expect([...mirror.keys[0]!.subarray(at - 3, at)]).toEqual([0, 1, 2]);
   });
 
   it('reuses a retired mirror’s buffers when they are large enough', () => {

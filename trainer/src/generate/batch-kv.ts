@@ -54,23 +54,12 @@ export class BatchKv {
     return caches.every((c, i) => c === this.caches[i] && c.length === this.lengths[i] && c.length + newTokens <= this.capacity);
   }
 
-  /** Writes row `row`'s `count` new positions of a present tensor [rows, kvHeads, seq, d] for every layer. */
-  append(present: (layer: number) => { key: Float32Array; value: Float32Array }, row: number, seq: number, count: number): void {
-    const { numKvHeads: heads, headDim: d } = this.config;
-    const at = this.lengths[row]!;
+  /** Copies what row `row`'s cache gained since the mirror last saw it (the positions a step appended). */
+  catchUp(row: number): void {
+    const cache = this.caches[row]!;
     for (let layer = 0; layer < this.config.numLayers; layer++) {
-      const { key, value } = present(layer);
-      for (let h = 0; h < heads; h++) {
-        const from = (row * heads + h) * seq * d;
-        const to = ((row * heads + h) * this.capacity + at) * d;
-        this.keys[layer]!.set(key.subarray(from, from + count * d), to);
-        this.values[layer]!.set(value.subarray(from, from + count * d), to);
-      }
+      cache.copyInto(layer, this.keys[layer]!, this.values[layer]!, row, this.capacity, this.lengths[row]);
     }
-    this.lengths[row] = at + count;
-  }
-
-  get bytes(): number {
-    return 2 * this.config.numLayers * this.keys[0]!.length * 4;
+    this.lengths[row] = cache.length;
   }
 }

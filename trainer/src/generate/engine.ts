@@ -80,9 +80,10 @@ export class GenerationEngine {
 
   generate(request: GenerateRequest): Promise<GenerationResult> {
     // Backpressure: at most a full batch running plus maxWaiting queued behind it.
-    if (this.room === 0) {
-      this.stats.rejected++;
-      return Promise.reject(new QueueFullError(this.waiting.length));
+    try {
+      this.assertRoom(1);
+    } catch (error) {
+      return Promise.reject(error);
     }
     // Checked here, not only at the HTTP boundary: one bad row would fail every row of its batch step.
     const vocab = this.model.config.vocabSize;

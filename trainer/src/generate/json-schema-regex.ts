@@ -1,4 +1,5 @@
 import { ValidationError } from '@gauntlet/proto';
+import { escapeRegex } from './regex-automaton.js';
 
 /**
  * JSON Schema → a regex whose every match is JSON text valid against the schema, so the regex
@@ -15,7 +16,7 @@ export function jsonSchemaRegex(schema: unknown): string {
 }
 
 /** Nesting levels of arrays and objects allowed where a schema says nothing about the value. */
-export const GENERIC_DEPTH = 2;
+const GENERIC_DEPTH = 2;
 
 const WS = '[ ]?';
 const CHAR = '(?:[^"\\\\\\x00-\\x1f]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})';
@@ -108,11 +109,11 @@ class SchemaCompiler {
     if (!isObject(properties)) throw refuse(at, '"properties" must be an object');
     const required = schema.required ?? [];
     if (!Array.isArray(required) || !required.every((r) => typeof r === 'string')) throw refuse(at, '"required" must be an array of names');
-    const missing = required.find((name) => !(name in properties));
+    const missing = required.find((name) => !Object.hasOwn(properties, name));
     if (missing !== undefined) throw refuse(at, `"${missing}" is required but has no schema under "properties"`);
     const names = Object.keys(properties);
     if (names.length === 0) return schema.additionalProperties === false ? `\\{${WS}\\}` : genericObject(GENERIC_DEPTH - 1);
-    const members = names.map((name) => ({ text: `${escape(JSON.stringify(name))}${WS}:${WS}${group(this.compile(properties[name], `${at}/properties/${name}`))}`, required: required.includes(name) }));
+    const members = names.map((name) => ({ text: `${escapeRegex(JSON.stringify(name))}${WS}:${WS}${group(this.compile(properties[name], `${at}/properties/${name}`))}`, required: required.includes(name) }));
     // One alternative per choice of the first member present: every member before it is optional.
     const shapes: string[] = [];
     for (let first = 0; first < members.length; first++) {
@@ -130,7 +131,7 @@ class SchemaCompiler {
     if (!match) throw refuse(at, `"$ref": ${JSON.stringify(ref)} is not supported (only #/$defs/… and #/definitions/…)`);
     if (this.expanding.includes(ref)) throw refuse(at, `"$ref": ${JSON.stringify(ref)} is recursive; recursive schemas are not supported`);
     const defs = isObject(this.root) ? this.root[match[1]!] : undefined;
-    const target = isObject(defs) ? defs[match[2]!] : undefined;
+    const target = isObject(defs) && Object.hasOwn(defs, match[2]!) ? defs[match[2]!] : undefined;
     if (target === undefined) throw refuse(at, `"$ref": ${JSON.stringify(ref)} points at nothing`);
     this.expanding.push(ref);
     try {
@@ -157,7 +158,7 @@ function typesOf(schema: Schema, at: string): JsonType[] {
 
 function stringRegex(schema: Schema, at: string): string {
   if (schema.format !== undefined) {
-    const format = FORMATS[schema.format as string];
+    const format = typeof schema.format === 'string' && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined;
     if (!format) throw refuse(at, `"format": ${JSON.stringify(schema.format)} is not supported (supported: ${Object.keys(FORMATS).join(', ')})`);
     return `"${format}"`;
   }
@@ -197,7 +198,7 @@ function genericObject(depth: number): string {
 }
 
 function literal(value: unknown): string {
-  return escape(JSON.stringify(value));
+  return escapeRegex(JSON.stringify(value));
 }
 
 function alternatives(options: readonly string[]): string {
@@ -207,10 +208,6 @@ function alternatives(options: readonly string[]): string {
 
 function group(regex: string): string {
   return `(?:${regex})`;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 function isObject(value: unknown): value is Schema {

@@ -21,11 +21,6 @@ export class KvCache {
     this.values = Array.from({ length: config.numLayers }, () => new Float32Array(size));
   }
 
-  /** Bytes held (both factors, every layer). */
-  get bytes(): number {
-    return 2 * this.config.numLayers * this.config.numKvHeads * this.capacity * this.config.headDim * 4;
-  }
-
   /**
    * Appends `count` positions of a present tensor [batch, kvHeads, seq, d] (row `row`) for every
    * layer; `present(layer)` returns that layer's key and value outputs.
@@ -45,14 +40,17 @@ export class KvCache {
     this.length += count;
   }
 
-  /** Copies this cache into row `row` of a padded past [batch, kvHeads, past, d] for one layer. */
-  copyInto(layer: number, keyOut: Float32Array, valueOut: Float32Array, row: number, past: number): void {
+  /**
+   * Copies positions [start, length) of this cache into row `row` of a padded past
+   * [batch, kvHeads, past, d] for one layer, at the same positions.
+   */
+  copyInto(layer: number, keyOut: Float32Array, valueOut: Float32Array, row: number, past: number, start = 0): void {
     const { numKvHeads: heads, headDim: d } = this.config;
     for (let h = 0; h < heads; h++) {
       const from = h * this.capacity * d;
       const to = (row * heads + h) * past * d;
-      keyOut.set(this.keys[layer]!.subarray(from, from + this.length * d), to);
-      valueOut.set(this.values[layer]!.subarray(from, from + this.length * d), to);
+      keyOut.set(this.keys[layer]!.subarray(from + start * d, from + this.length * d), to + start * d);
+      valueOut.set(this.values[layer]!.subarray(from + start * d, from + this.length * d), to + start * d);
     }
   }
 

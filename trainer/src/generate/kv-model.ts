@@ -96,8 +96,8 @@ export class KvModel {
     const out = await this.runtime.run(feeds, options);
     const present = (layer: number) => ({ key: out[KV.presentKey(layer)]!.data as Float32Array, value: out[KV.presentValue(layer)]!.data as Float32Array });
     rows.forEach((r, b) => {
-      mirror?.append(present, b, seq, r.tokens.length);
       r.cache.append(present, b, seq, r.tokens.length);
+      mirror?.catchUp(b);
     });
     const logits = out[KV.logits]!.data as Float32Array;
     let next = 0;

@@ -72,5 +72,10 @@ export class RegexAutomaton {
 
 /** A regex source that matches exactly one of the given strings (vLLM's `choice`). */
 export function choiceRegex(choices: readonly string[]): string {
-  return choices.map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+  return choices.map(escapeRegex).join('|');
+}
+
+/** `text` as a regex source matching exactly itself. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

@@ -70,6 +70,9 @@ describe('JSON Schema structured outputs', () => {
     [{ type: 'string', format: 'email' }, /"format": "email" is not supported \(supported: date, time, date-time, uuid\)/],
     [{ type: 'object', required: ['x'] }, /"x" is required but has no schema/],
     [false, /allows no value/],
+    [{ type: 'object', properties: {}, required: ['toString'] }, /"toString" is required but has no schema/],
+    [{ type: 'string', format: 'constructor' }, /"format": "constructor" is not supported/],
+    [{ $ref: '#/$defs/constructor', $defs: {} }, /points at nothing/],
   ])('refuses %j with a message naming the place', (schema, message) => {
     expect(() => jsonSchemaRegex(schema)).toThrow(message);
   });
