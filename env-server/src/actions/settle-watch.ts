@@ -8,6 +8,8 @@ import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
  */
 export interface NavigationWatch {
   readonly started: ReadonlyMap<Frame, Promise<void>>;
+  /** When watching began (epoch ms): a navigation a document requested since then is the action's. */
+  readonly since: number;
   dispose(): void;
 }
 
@@ -25,6 +27,7 @@ export function watchNavigations(context: BrowserContext): NavigationWatch {
   context.on('request', onRequest);
   return {
     started,
+    since: Date.now(),
     dispose() {
       context.off('request', onRequest);
       for (const stop of cleanups.splice(0)) stop();

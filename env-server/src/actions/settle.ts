@@ -1,4 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
+import { NAVIGATION_PROBE_KEY } from '../browser/navigation-probe.js';
 import { nextNavigationActivity, type NavigationWatch } from './settle-watch.js';
 import { unlessAborted, within } from './settle-waits.js';
 
@@ -29,8 +30,16 @@ export interface SettleOptions {
 export async function settleAfterAction(page: Page, options: SettleOptions = {}): Promise<void> {
   const { watch, signal } = options;
   const deadline = Date.now() + (options.navigationBudgetMs ?? NAVIGATION_SETTLE_MS);
-  const navigating = await unlessAborted(within(flushTasks(page, options.frame === true), FRAME_FLUSH_MS), signal);
+  const flushing = flushTasks(page, options.frame === true, watch?.since ?? Date.now());
+  let navigating = await unlessAborted(within(flushing, FRAME_FLUSH_MS), signal);
   if (!watch) return;
+  if (navigating === undefined && watch.started.size === 0) {
+    // No answer and no navigation seen cannot be read as "nothing happened": the browser holds
+    // page evaluations while a navigation it has begun is pending, and on a starved event loop
+    // our timer fires before the browser's queued events (that navigation's request) are read.
+    // The answer comes when the navigation commits or the page's long task ends, within the budget.
+    navigating = await unlessAborted(within(flushing, deadline - Date.now()), signal);
+  }
   if (navigating && watch.started.size === 0) {
     // The page began navigating during the flush but its request has not reached us yet.
     const activity = nextNavigationActivity(page);
@@ -61,15 +70,16 @@ function unvisited(watch: NavigationWatch, settled: Set<Frame>) {
 
 /**
  * Resolves after two task turns (a click handler's `setTimeout(…, 0)` ran), preceded by the next
- * animation frame when `frame` is set, saying whether the page started a cross-document navigation
- * meanwhile (Navigation API `navigate` event). The timeout covers background tabs, where
- * frames do not run.
+ * animation frame when `frame` is set, saying whether the page requested a cross-document
+ * navigation since `since` (the navigation probe's record) or meanwhile (Navigation API
+ * `navigate` event). The timeout covers background tabs, where frames do not run.
  */
-async function flushTasks(page: Page, frame: boolean): Promise<boolean> {
+async function flushTasks(page: Page, frame: boolean, since: number): Promise<boolean> {
   if (page.isClosed()) return false;
   return page
-    .evaluate((waitForFrame) => new Promise<boolean>((resolve) => {
-      let navigating = false;
+    .evaluate(([waitForFrame, probeKey, actionStart]) => new Promise<boolean>((resolve) => {
+      const requestedAt = (window as unknown as Record<symbol, (() => number) | undefined>)[Symbol.for(probeKey)];
+      let navigating = (requestedAt?.() ?? 0) >= actionStart;
       const history = (window as { navigation?: EventTarget }).navigation;
       const onNavigate = (event: Event) => {
         navigating ||= !(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument;
@@ -85,7 +95,7 @@ async function flushTasks(page: Page, frame: boolean): Promise<boolean> {
       if (waitForFrame) requestAnimationFrame(turns);
       else turns();
       setTimeout(done, 100);
-    }), frame)
+    }), [frame, NAVIGATION_PROBE_KEY, since] as const)
     // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
     .catch(() => false);
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, findChromium } from './executable.js';
+import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
 import { installSiteRoutes, type OriginPolicy } from './routes.js';
 import type { TaskSite } from '../tasks/site.js';
@@ -128,6 +129,7 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
     const context = await browser.newContext({ viewport: this.options.viewport, serviceWorkers: 'block', acceptDownloads: false });
     context.setDefaultTimeout(this.options.pageTimeoutMs);
     await installSiteRoutes(context, this.options.site, this.options.origins);
+    await installNavigationProbe(context);
     const page = await context.newPage();
     return { context, page, generation };
   }

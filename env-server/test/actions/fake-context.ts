@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { ActionContext } from '../../src/actions/context.js';
+import { installNavigationProbe } from '../../src/browser/navigation-probe.js';
 import { launchTestBrowser } from '../support/browser.js';
 import { executeAction } from '../../src/actions/execute.js';
 import { ActionError, type Literal } from '../../src/actions/types.js';
@@ -29,6 +30,7 @@ export class FakeContext implements ActionContext {
 
   static async open(browser: Browser, options: { allowedOrigins?: string[]; context?: BrowserContextOptions } = {}): Promise<FakeContext> {
     const context = await browser.newContext(options.context);
+    await installNavigationProbe(context);
     await context.newPage();
     return new FakeContext(context, options.allowedOrigins ?? []);
   }

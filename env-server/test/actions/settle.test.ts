@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle.js';
+import { NAVIGATION_PROBE_KEY } from '../../src/browser/navigation-probe.js';
 import { FakeContext, useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
 
@@ -32,6 +33,40 @@ describe('settling after an action', () => {
     expect(await page.title()).toBe('Two');
     expect(await parsed(page)).toBe(true);
     expect(requests.filter((u) => u.includes('two.html'))).toHaveLength(1);
+  });
+
+  it('waits for a slow navigation even when the flush times out before its request is read', async () => {
+    // A watch that has not read the request stands for a starved event loop: the flush's timer
+    // fires before the browser's queued request event is read. The browser has begun the
+    // navigation, so the page cannot answer until it commits, which the server holds back 900 ms.
+    const unread = { started: new Map(), since: Date.now(), dispose: () => {} };
+    const requested = page.waitForRequest((r) => r.url().endsWith('delay=900'));
+    await page.evaluate(() => {
+      location.href = 'two.html?delay=900';
+    });
+    await requested;
+    await settleAfterAction(page, { watch: unread });
+    expect(Date.now() - unread.since).toBeGreaterThanOrEqual(850);
+    expect(Date.now() - unread.since).toBeLessThan(NAVIGATION_SETTLE_MS + 1500);
+  });
+
+  it('every document records when it asked to navigate away, unless a handler cancelled it', async () => {
+    const requestedAt = () => page.evaluate((key) => (window as unknown as Record<symbol, () => number>)[Symbol.for(key)]!(), NAVIGATION_PROBE_KEY);
+    expect(await requestedAt()).toBe(0);
+    await page.evaluate(() => history.pushState(null, '', '#same-document'));
+    expect(await requestedAt()).toBe(0);
+    await page.evaluate(() => {
+      (window as unknown as { navigation: EventTarget }).navigation.addEventListener('navigate', (e) => e.preventDefault(), { once: true });
+      location.href = 'two.html';
+    });
+    expect(await requestedAt()).toBe(0);
+    const before = Date.now();
+    const asked = await page.evaluate((key) => {
+      location.href = 'two.html?delay=300';
+      return (window as unknown as Record<symbol, () => number>)[Symbol.for(key)]!();
+    }, NAVIGATION_PROBE_KEY);
+    expect(asked).toBeGreaterThanOrEqual(before);
+    expect(asked).toBeLessThanOrEqual(Date.now());
   });
 
   it('waits for a navigation a script starts just after the click', async () => {
