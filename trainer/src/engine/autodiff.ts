@@ -36,6 +36,7 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
     const prior = grads.get(t.name);
     grads.set(t.name, prior ? o.add(prior, g) : g);
   };
+  const readAsIs = (t: Tensor): Tensor | undefined => grads.get(t.name);
   const read = (t: Tensor): Tensor | undefined => {
     const g = grads.get(t.name);
     if (!g) return undefined;
@@ -51,7 +52,7 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
     const rule = rules[node.op];
     if (!rule) throw new AutodiffError(`no backward rule for op ${node.op} (node '${node.name}'); add one to backward.ts or stop the gradient before it`);
     const needs = node.inputs.map((t) => !!t && active.dependent.has(t.name));
-    const results = graph.scope(`grad/${node.name}`, () => rule(ruleContext(node, read, needs)));
+    const results = graph.scope(`grad/${node.name}`, () => rule(ruleContext(node, read, readAsIs, needs)));
     if (results.length !== node.inputs.length) {
       throw new AutodiffError(`backward rule for ${node.op} returned ${results.length} gradients for ${node.inputs.length} inputs (node '${node.name}')`);
     }
@@ -84,7 +85,9 @@ function activeNodes(nodes: readonly Node[], target: Tensor, wrt: readonly Tenso
   return { nodes: chosen.reverse(), dependent };
 }
 
-function ruleContext(node: Node, read: (t: Tensor) => Tensor | undefined, needs: readonly boolean[]): RuleContext {
+type Reader = (t: Tensor) => Tensor | undefined;
+
+function ruleContext(node: Node, read: Reader, readAsIs: Reader, needs: readonly boolean[]): RuleContext {
   const c: RuleContext = {
     node,
     x: (i) => {
@@ -94,6 +97,7 @@ function ruleContext(node: Node, read: (t: Tensor) => Tensor | undefined, needs:
     },
     y: (i = 0) => node.outputs[i]!,
     g: (i = 0) => read(node.outputs[i]!) ?? zerosLike(node.outputs[i]!),
+    gBroadcast: (i = 0) => readAsIs(node.outputs[i]!) ?? zerosLike(node.outputs[i]!),
     needs: (i) => needs[i] ?? false,
     when: (i, fn) => (needs[i] ? fn() : undefined),
     int: (name, fallback) => {

@@ -15,13 +15,18 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Add: (c) => [c.when(0, () => sumToShape(c.g(), c.x(0))), c.when(1, () => sumToShape(c.g(), c.x(1)))],
   // Negating after the reduction touches the smaller tensor (a broadcast operand's gradient is a sum).
   Sub: (c) => [c.when(0, () => sumToShape(c.g(), c.x(0))), c.when(1, () => o.neg(sumToShape(c.g(), c.x(1))))],
-  Mul: (c) => [c.when(0, () => sumToShape(o.mul(c.g(), c.x(1)), c.x(0))), c.when(1, () => sumToShape(o.mul(c.g(), c.x(0)), c.x(1)))],
+  // x·x (RMSNorm's square) gets one product, 2·g·x, instead of g·x twice and an Add of the two.
+  // Reads the gradient unexpanded: the product broadcasts it (after a mean, 2·g is taken on the small side).
+  Mul: (c) =>
+    c.x(0).name === c.x(1).name
+      ? [c.when(0, () => sumToShape(o.mul(c.x(0), o.mul(c.gBroadcast(), 2)), c.x(0))), undefined]
+      : [c.when(0, () => sumToShape(o.mul(c.gBroadcast(), c.x(1)), c.x(0))), c.when(1, () => sumToShape(o.mul(c.gBroadcast(), c.x(0)), c.x(1)))],
   Div: (c) => [
     c.when(0, () => sumToShape(o.div(c.g(), c.x(1)), c.x(0))),
     c.when(1, () => sumToShape(o.neg(o.div(o.mul(c.g(), c.y()), c.x(1))), c.x(1))),
   ],
   Pow: (c) => [
-    c.when(0, () => sumToShape(o.mul(o.mul(c.g(), c.x(1)), o.pow(c.x(0), o.sub(c.x(1), 1))), c.x(0))),
+    c.when(0, () => sumToShape(o.mul(c.g(), powerSlope(c)), c.x(0))),
     c.when(1, () => sumToShape(o.mul(o.mul(c.g(), c.y()), o.log(c.x(0))), c.x(1))),
   ],
   // Ties send the whole gradient to the first operand.
@@ -29,7 +34,7 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Min: (c) => selectBetween(c, o.lessOrEqual(c.x(0), c.x(1))),
   Neg: (c) => [o.neg(c.g())],
   Abs: (c) => [o.where(o.less(c.x(0), 0), o.neg(c.g()), c.g())],
-  Exp: (c) => [o.mul(c.g(), c.y())],
+  Exp: (c) => [o.mul(c.gBroadcast(), c.y())],
   Log: (c) => [o.div(c.g(), c.x(0))],
   Sqrt: (c) => [o.div(o.mul(c.g(), 0.5), c.y())],
   Reciprocal: (c) => [o.neg(o.mul(c.g(), o.mul(c.y(), c.y())))],
@@ -47,6 +52,7 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   MatMul: (c) => [c.when(0, () => sumToShape(o.matmul(c.g(), transposeLast2(c.x(1))), c.x(0))), c.when(1, () => matmulWeightGrad(c))],
   // Left broadcastable (1 on the reduced axes): autodiff expands it only if nothing full-shaped is added to it.
   ReduceSum: (c) => [keptDims(c, c.g()), undefined],
+  ReduceSumSquare: (c) => [o.mul(c.x(0), o.mul(keptDims(c, c.gBroadcast()), 2)), undefined],
   ReduceMean: (c) => [o.div(keptDims(c, c.g()), reducedCount(c)), undefined],
   ReduceMax: (c) => {
     const mask = o.cast(o.equal(c.x(0), keptDims(c, c.y())), c.x(0).dtype);
@@ -107,6 +113,13 @@ export const nonDifferentiable: ReadonlySet<OpName> = new Set<OpName>([
 function swapsLastTwo(perm: readonly number[]): boolean {
   const r = perm.length;
   return r >= 2 && perm[r - 2] === r - 1 && perm[r - 1] === r - 2 && perm.slice(0, -2).every((p, i) => p === i);
+}
+
+/** d xᵉ / dx = e·xᵉ⁻¹; a build-time scalar exponent folds into constants (RMSNorm's x^−½). */
+function powerSlope(c: RuleContext): Tensor {
+  const [x, e] = [c.x(0), c.x(1)];
+  if (e.value?.length === 1 && e.rank === 0) return o.mul(o.pow(x, e.value[0]! - 1), e.value[0]!);
+  return o.mul(e, o.pow(x, o.sub(e, 1)));
 }
 
 function selectBetween(c: RuleContext, firstWins: Tensor): (Tensor | undefined)[] {

@@ -48,6 +48,9 @@ export function sumToShape(g: Tensor, like: Tensor): Tensor {
     else if (like.shape[i - lead] === 1 && g.shape[i] !== 1) axes.push(i);
   }
   const summed = axes.length ? o.reduceSum(g, axes, true) : g;
+  // Still broadcastable (1 where the input is wider, from a gBroadcast): only missing leading axes go.
+  const broadcast = summed.shape.some((d, k) => k >= lead && d === 1 && like.shape[k - lead] !== 1);
+  if (broadcast) return lead > 0 ? o.squeeze(summed, [...Array(lead).keys()]) : summed;
   return reshapeLike(summed, like);
 }
 

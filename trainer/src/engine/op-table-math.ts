@@ -51,5 +51,7 @@ export const mathOps = {
   },
   ReduceSum: reduce(),
   ReduceMean: reduce(FLOAT_TYPES),
+  /** Σ x² in one pass (RMSNorm's statistic) instead of a squared copy and a sum. */
+  ReduceSumSquare: reduce(FLOAT_TYPES),
   ReduceMax: reduce(),
 } satisfies Record<string, OpSpec>;

@@ -68,6 +68,7 @@ const reduce = (name: OpName) => (x: Tensor, axes?: readonly number[], keepdims 
   op(name, [x, axes && axes.length ? ints(x, axes) : undefined], { keepdims: keepdims ? 1 : 0 });
 export const reduceSum = reduce('ReduceSum');
 export const reduceMean = reduce('ReduceMean');
+export const reduceSumSquare = reduce('ReduceSumSquare');
 export const reduceMax = reduce('ReduceMax');
 
 /** Reshape to constant dims (0 copies the input dim, -1 is inferred) or to a runtime shape tensor with the shape it will have. */

@@ -10,6 +10,11 @@ export interface RuleContext {
   y(i?: number): Tensor;
   /** Upstream gradient of output i; zeros when nothing downstream reached that output. */
   g(i?: number): Tensor;
+  /**
+   * The same gradient as it arrived: possibly broadcastable to output i (a reduction's, with 1s on
+   * the reduced axes). Elementwise rules that broadcast anyway read this and skip an Expand.
+   */
+  gBroadcast(i?: number): Tensor;
   /** Whether input i lies on a path to a requested gradient; rules skip the others. */
   needs(i: number): boolean;
   /** `fn()` when input i needs a gradient, else undefined — keeps pruned branches out of the graph. */
