@@ -1,6 +1,6 @@
 import { attentionWithPast } from '../engine/composites/attention.js';
 import { rmsNorm, swiglu } from '../engine/composites/norm.js';
-import { applyRope, type RopeTables } from '../engine/composites/rope.js';
+import { applyQueryRope, applyRope, type RopeTables } from '../engine/composites/rope.js';
 import type { Tensor } from '../engine/graph.js';
 import * as o from '../engine/ops.js';
 import type { ModelConfig } from '../model/config.js';
@@ -53,10 +53,10 @@ function cachedSelfAttention(c: CachedLayerContext, layer: number, x: Tensor, ca
     if (norm) t = rmsNorm(t, c.weight(`${prefix}.${norm}.weight`), rmsNormEps);
     return o.transpose(t, [0, 2, 1, 3]);
   };
-  const q = applyRope(heads(linear(c, layer, 'q_proj', x), numHeads, qkNorm ? 'q_norm' : undefined), c.rope);
+  const q = applyQueryRope(heads(linear(c, layer, 'q_proj', x), numHeads, qkNorm ? 'q_norm' : undefined), c.rope);
   const key = applyRope(heads(linear(c, layer, 'k_proj', x), numKvHeads, qkNorm ? 'k_norm' : undefined), c.rope);
   const value = heads(linear(c, layer, 'v_proj', x), numKvHeads);
-  const attended = attentionWithPast(q, { key: cache.pastKey, value: cache.pastValue }, { key, value }, c.maskBias, numKvHeads);
+  const attended = attentionWithPast(q, { key: cache.pastKey, value: cache.pastValue }, { key, value }, c.maskBias, numKvHeads, true);
   const merged = o.reshape(o.transpose(attended, [0, 2, 1, 3]), [0, 0, numHeads * headDim]);
   return { out: linear(c, layer, 'o_proj', merged), key, value };
 }

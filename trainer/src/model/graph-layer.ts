@@ -1,7 +1,7 @@
 import { attention } from '../engine/composites/attention.js';
 import { rmsNorm, swiglu } from '../engine/composites/norm.js';
 import type { RopeTables } from '../engine/composites/rope.js';
-import { applyRope } from '../engine/composites/rope.js';
+import { applyQueryRope, applyRope } from '../engine/composites/rope.js';
 import type { Tensor } from '../engine/graph.js';
 import * as o from '../engine/ops.js';
 import type { ModelConfig } from './config.js';
@@ -51,10 +51,10 @@ function selfAttention(c: LayerContext, layer: number, x: Tensor): Tensor {
     if (norm) t = rmsNorm(t, c.weight(`${prefix}.${norm}.weight`), rmsNormEps);
     return o.transpose(t, [0, 2, 1, 3]);
   };
-  const q = applyRope(heads(qx, numHeads, c.config.qkNorm ? 'q_norm' : undefined), c.rope);
+  const q = applyQueryRope(heads(qx, numHeads, c.config.qkNorm ? 'q_norm' : undefined), c.rope);
   const k = applyRope(heads(kx, numKvHeads, c.config.qkNorm ? 'k_norm' : undefined), c.rope);
   const v = heads(vx, numKvHeads);
-  const out = attention(q, k, v, c.maskBias, numKvHeads);
+  const out = attention(q, k, v, c.maskBias, numKvHeads, true);
   const merged = o.reshape(o.transpose(out, [0, 2, 1, 3]), [0, 0, numHeads * headDim]);
   return project(c, layer, ['o_proj'], merged)[0]!;
 }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { attention, attentionWithPast, causalMaskBias } from '../../src/engine/composites/attention.js';
 import { tokenLogProbs } from '../../src/engine/composites/losses.js';
 import { rmsNorm, silu, swiglu } from '../../src/engine/composites/norm.js';
-import { applyRope, ropeTables } from '../../src/engine/composites/rope.js';
+import { applyQueryRope, applyRope, ropeTables } from '../../src/engine/composites/rope.js';
 import { logSoftmax, logSumExp, softmax } from '../../src/engine/composites/softmax.js';
 import type { GradcheckCase } from '../../src/engine/gradcheck.js';
 import { gradcheck } from '../../src/engine/gradcheck.js';
@@ -43,6 +43,32 @@ describe('composites agree with plain TypeScript', () => {
       ([q, pos]) => applyRope(q!, ropeTables(pos!, inv, 'float64')),
     );
     expect(maxAbsDiff(out.data as Float64Array, ref.rope(x, [b, h, t, d], [0, 1, 5], inv))).toBeLessThan(1e-12);
+  });
+
+  test('queries rotated with the pre-scaled tables give the same attention as scaling inside it', async () => {
+    const [b, h, kv, t, d] = [1, 4, 2, 3, 4];
+    const [q, k, v] = [h, kv, kv].map((n) => uniform(random, b * n * t * d, -1, 1));
+    const inputs = [
+      { name: 'q', dtype: 'float64' as const, shape: [b, h, t, d], value: f64([b, h, t, d], q!) },
+      { name: 'k', dtype: 'float64' as const, shape: [b, kv, t, d], value: f64([b, kv, t, d], k!) },
+      { name: 'v', dtype: 'float64' as const, shape: [b, kv, t, d], value: f64([b, kv, t, d], v!) },
+      { name: 'pos', dtype: 'int64' as const, shape: [b, t], value: i64([b, t], [0, 1, 2]) },
+    ];
+    const run = (prescaled: boolean) =>
+      evaluate(inputs, ([qq, kk, vv, pos]) => {
+        const tables = ropeTables(pos!, [1, 0.01], 'float64');
+        const bias = causalMaskBias(o.cast(o.greaterOrEqual(pos!, 0), 'int64'), 'float64');
+        const rotated = prescaled ? applyQueryRope(qq!, tables) : applyRope(qq!, tables);
+        return attention(rotated, applyRope(kk!, tables), vv!, bias, kv, prescaled);
+      });
+    const [folded, plain] = await Promise.all([run(true), run(false)]);
+    expect(maxAbsDiff(folded.data as Float64Array, plain.data as Float64Array)).toBeLessThan(1e-12);
+    // The scale really is in the query tables: rotated queries are RoPE's divided by √d.
+    const ratio = await evaluate(inputs, ([qq, , , pos]) => {
+      const tables = ropeTables(pos!, [1, 0.01], 'float64');
+      return o.div(applyQueryRope(qq!, tables), applyRope(qq!, tables));
+    });
+    for (const r of ratio.data as Float64Array) expect(r).toBeCloseTo(1 / Math.sqrt(d), 12);
   });
 
   test('grouped-query attention with causal and padding masks', async () => {

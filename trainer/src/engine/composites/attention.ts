@@ -24,9 +24,9 @@ export function causalMaskBias(attentionMask: Tensor, dtype: DType): Tensor {
  * [batch, kvHeads, seq, d]; bias broadcastable to [batch, kvHeads, groups, seq, seq]. Query heads
  * are viewed as [kvHeads, groups] so K and V broadcast over the group instead of being copied.
  */
-export function attention(q: Tensor, k: Tensor, v: Tensor, bias: Tensor, kvHeads: number): Tensor {
+export function attention(q: Tensor, k: Tensor, v: Tensor, bias: Tensor, kvHeads: number, queriesScaled = false): Tensor {
   const heads = q.shape[1] as number;
-  const qg = groupedQueries(q, kvHeads);
+  const qg = groupedQueries(q, kvHeads, queriesScaled);
   const probs = softmax(o.add(o.matmul(qg, transposeLast2(o.unsqueeze(k, [2]))), bias));
   return o.reshape(o.matmul(probs, o.unsqueeze(v, [2])), [0, heads, -1, q.shape[3] as number]);
 }
@@ -38,9 +38,9 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, bias: Tensor, kvHeads
  * which made the step time grow with the context. Same arguments as `attention`, with k and v split
  * into `past` and `fresh` along the sequence axis; `bias` covers past + fresh keys.
  */
-export function attentionWithPast(q: Tensor, past: KeysValues, fresh: KeysValues, bias: Tensor, kvHeads: number): Tensor {
+export function attentionWithPast(q: Tensor, past: KeysValues, fresh: KeysValues, bias: Tensor, kvHeads: number, queriesScaled = false): Tensor {
   const heads = q.shape[1] as number;
-  const qg = groupedQueries(q, kvHeads);
+  const qg = groupedQueries(q, kvHeads, queriesScaled);
   const scores = (k: Tensor) => o.matmul(qg, transposeLast2(o.unsqueeze(k, [2])));
   const probs = softmax(o.add(o.concat([scores(past.key), scores(fresh.key)], -1), bias));
   const lead = probs.shape.slice(0, -1);
@@ -58,9 +58,12 @@ export interface KeysValues {
   value: Tensor;
 }
 
-/** q [batch, heads, seq, d] scaled by 1/√d and viewed as [batch, kvHeads, groups, seq, d], so K and V broadcast over the group instead of being copied. */
-function groupedQueries(q: Tensor, kvHeads: number): Tensor {
+/**
+ * q [batch, heads, seq, d] scaled by 1/√d (unless `scaled`: RoPE's query tables did it) and viewed
+ * as [batch, kvHeads, groups, seq, d], so K and V broadcast over the group instead of being copied.
+ */
+function groupedQueries(q: Tensor, kvHeads: number, scaled: boolean): Tensor {
   const heads = q.shape[1] as number;
   const d = q.shape[3] as number;
-  return o.reshape(o.mul(q, 1 / Math.sqrt(d)), [0, kvHeads, heads / kvHeads, -1, d]);
+  return o.reshape(scaled ? q : o.mul(q, 1 / Math.sqrt(d)), [0, kvHeads, heads / kvHeads, -1, d]);
 }
