@@ -39,8 +39,11 @@ export class AdamW {
 
   update(params: ReadonlyMap<string, Float32Array>, grads: ReadonlyMap<string, Float32Array>, lr: number): void {
     const t = ++this.state.step;
-    const c1 = 1 - this.beta1 ** t;
-    const c2 = 1 - this.beta2 ** t;
+    // Locals, not fields, inside the loop: V8 keeps them in registers (the loop runs per weight).
+    const { beta1, beta2, eps } = this;
+    const [keep1, keep2] = [1 - beta1, 1 - beta2];
+    const stepSize = lr / (1 - beta1 ** t);
+    const rootC2 = Math.sqrt(1 - beta2 ** t);
     const decay = 1 - lr * this.weightDecay;
     for (const [name, p] of params) {
       const g = grads.get(name);
@@ -49,9 +52,12 @@ export class AdamW {
       const v = this.moment(this.state.v, name, p.length);
       for (let i = 0; i < p.length; i++) {
         const gi = g[i]!;
-        m[i] = this.beta1 * m[i]! + (1 - this.beta1) * gi;
-        v[i] = this.beta2 * v[i]! + (1 - this.beta2) * gi * gi;
-        p[i] = p[i]! * decay - (lr * (m[i]! / c1)) / (Math.sqrt(v[i]! / c2) + this.eps);
+        const mi = beta1 * m[i]! + keep1 * gi;
+        const vi = beta2 * v[i]! + keep2 * gi * gi;
+        m[i] = mi;
+        v[i] = vi;
+        // lr·m̂ / (√v̂ + ε) with the bias corrections folded into stepSize and rootC2.
+        p[i] = p[i]! * decay - (stepSize * mi) / (Math.sqrt(vi) / rootC2 + eps);
       }
     }
   }

@@ -112,7 +112,9 @@ export class LoraTrainer {
       for (const name of this.graph.metrics) result.metrics[name] = (result.metrics[name] ?? 0) + (out[metricName(name)]!.data[0] as number);
       for (const [name, acc] of this.grads) {
         const g = out[gradName(name)]!.data as Float32Array;
-        for (let i = 0; i < acc.length; i++) acc[i]! += g[i]!;
+        // The first micro-batch since an update overwrites, so clearing after the update is not needed.
+        if (this.pending === 0) acc.set(g);
+        else for (let i = 0; i < acc.length; i++) acc[i]! += g[i]!;
       }
       rows.forEach((row, k) => (result.logprobs[row] = rowLogprobs(out[LOGPROBS]!, k, batch[row]!.tokens.length)));
       this.pending++;
@@ -126,7 +128,6 @@ export class LoraTrainer {
     const gradNorm = clipGlobalNorm(this.grads.values(), this.options.maxGradNorm ?? 1);
     const lr = learningRate(this.options.schedule, this.steps);
     this.optimizer.update(this.params, this.grads, lr);
-    for (const g of this.grads.values()) g.fill(0);
     this.steps++;
     this.pending = 0;
     return { lr, gradNorm };

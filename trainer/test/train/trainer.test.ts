@@ -64,6 +64,17 @@ describe('LoRA trainer', () => {
     await streamed.release();
   });
 
+  test('each step starts from fresh gradients: step 2 matches a new trainer started from step 1', async () => {
+    const trained = await trainerWith(initLoraAdapter(config, lora, 9), 2);
+    await trained.trainStep(batch);
+    const fresh = await trainerWith(copyAdapter(trained.adapter), 2);
+    const [second, first] = [await trained.trainStep(batch), await fresh.trainStep(batch)];
+    expect(second.gradNorm).toBeGreaterThan(0);
+    expect(second.gradNorm).toBeCloseTo(first.gradNorm, 6);
+    await trained.release();
+    await fresh.release();
+  });
+
   test('a pluggable loss declares per-sequence and per-token inputs and reports metrics', async () => {
     // advantage-weighted log-likelihood minus a per-token baseline: the shape GRPO's loss will take
     const weighted: LossFn = {
