@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { gradients } from './autodiff.js';
 import { backwardRules } from './backward.js';
-import { Graph } from './graph.js';
+import { Graph, type Tensor } from './graph.js';
 import { f64 } from './host-tensor.js';
 import * as o from './ops.js';
 import { Runtime } from './runtime.js';
@@ -69,6 +69,22 @@ describe('autodiff engine', () => {
     // d/dx Σ softmax(x)·x at a uniform row: p_i (1 + x_i − Σ p x) = 1/3.
     for (const v of (gSoft!['g']!.data as Float64Array).slice(3)) expect(v).toBeCloseTo(1 / 3, 12);
     await Promise.all(runs.map((rt) => rt.release()));
+  });
+
+  test('a transposed view read by MatMuls gets its gradient as products, with no Transpose run on it', () => {
+    const g = new Graph();
+    const x = g.input('x', 'float64', ['b', 3, 4]);
+    const [w1, w2] = [g.input('w1', 'float64', [5, 4]), g.input('w2', 'float64', [6, 4])];
+    const view = o.transpose(x, [0, 2, 1]);
+    const loss = o.reduceSum(o.add(o.reduceSum(o.matmul(w1, view), []), o.reduceSum(o.matmul(w2, view), [])), [], false);
+    g.output(gradients(loss, [x])[0]!, 'gx');
+    // x's gradient is Σ gᵢᵀ·wᵢ: every Transpose left is a MatMul operand, which onnxruntime folds
+    // into the MatMul; none is run on the summed gradient.
+    const live = liveNodes(g);
+    const readers = (t: Tensor) => live.filter((n) => n.inputs.includes(t)).map((n) => n.op);
+    const transposes = live.filter((n) => n.op === 'Transpose');
+    expect(transposes.length).toBeGreaterThan(0);
+    for (const n of transposes) expect(new Set(readers(n.outputs[0]!))).toEqual(new Set(['MatMul']));
   });
 
   test('a missing rule names the op and node', () => {

@@ -1,10 +1,10 @@
 import { AutodiffError } from './errors.js';
 import type { Tensor } from './graph.js';
-import { dimOf, reshapeLike, sumToShape, transposeLast2, zerosLike } from './helpers.js';
+import { dimOf, reshapeLike, sumToShape, swapsLastTwo, transposeLast2, zerosLike } from './helpers.js';
 import type { OpName } from './op-table.js';
 import * as o from './ops.js';
 import type { BackwardRule, RuleContext } from './rule-context.js';
-import { dimProduct, normalizeAxis } from './shape.js';
+import { dimProduct, normalizeAxis, sameShape } from './shape.js';
 
 /**
  * The backward rules: one per differentiable primitive in the op table, in one place. Composites
@@ -65,13 +65,8 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Squeeze: (c) => [reshapeLike(c.g(), c.x(0)), undefined],
   Transpose: (c) => {
     const perm = c.ints('perm') ?? [...Array(c.x(0).rank).keys()].reverse();
-    const inverse = perm.map((_, i) => perm.indexOf(i));
     const g = c.g();
-    // (a·b)ᵀ = bᵀ·aᵀ: a weight gradient arriving as a MatMul gets its operands transposed instead,
-    // which onnxruntime folds into the MatMul, rather than a Transpose run on the product.
-    const [a, b] = g.producer?.op === 'MatMul' ? g.producer.inputs : [];
-    if (a && b && a.rank >= 2 && b.rank >= 2 && swapsLastTwo(perm)) return [o.matmul(transposeLast2(b), transposeLast2(a))];
-    return [o.transpose(g, inverse)];
+    return [(swapsLastTwo(perm, perm.length) && transposedProducts(g)) || o.transpose(g, perm.map((_, i) => perm.indexOf(i)))];
   },
   Concat: (c) => {
     const xs = c.node.inputs as Tensor[];
@@ -110,9 +105,24 @@ export const nonDifferentiable: ReadonlySet<OpName> = new Set<OpName>([
   'Shape', 'Size', 'ConstantOfShape', 'Range', 'StopGradient', 'ScatterND',
 ]);
 
-function swapsLastTwo(perm: readonly number[]): boolean {
-  const r = perm.length;
-  return r >= 2 && perm[r - 2] === r - 1 && perm[r - 1] === r - 2 && perm.slice(0, -2).every((p, i) => p === i);
+/**
+ * gᵀ without a Transpose run on g when g is a product, or a sum of products (a gradient
+ * accumulated from several MatMuls): (a·b)ᵀ = bᵀ·aᵀ, whose operand transposes onnxruntime
+ * folds into the MatMul. Undefined when g is anything else.
+ */
+function transposedProducts(g: Tensor): Tensor | undefined {
+  return isProductSum(g) ? transposeProductSum(g) : undefined;
+}
+
+function isProductSum(g: Tensor): boolean {
+  const source = g.producer;
+  if (source?.op === 'MatMul') return source.inputs.every((t) => t!.rank >= 2);
+  return source?.op === 'Add' && sameShape(source.inputs[0]!.shape, source.inputs[1]!.shape) && source.inputs.every((t) => isProductSum(t!));
+}
+
+function transposeProductSum(g: Tensor): Tensor {
+  const [a, b] = g.producer!.inputs as [Tensor, Tensor];
+  return g.producer!.op === 'MatMul' ? o.matmul(transposeLast2(b), transposeLast2(a)) : o.add(transposeProductSum(a), transposeProductSum(b));
 }
 
 /** d xᵉ / dx = e·xᵉ⁻¹; a build-time scalar exponent folds into constants (RMSNorm's x^−½). */
@@ -129,12 +139,17 @@ function selectBetween(c: RuleContext, firstWins: Tensor): (Tensor | undefined)[
   ];
 }
 
-/** A [.., K, N] weight shared across a batch gets one [K, N] product instead of a batch reduced later. */
+/**
+ * A [K, N] weight shared across a batch gets one [K, N] product instead of a batch reduced later,
+ * unless `a` is a transposed view: flattening it would run the Transpose, while the batched
+ * product reads it through MatMul's transposed operand.
+ */
 function matmulWeightGrad(c: RuleContext): Tensor {
   const [a, b, g] = [c.x(0), c.x(1), c.g()];
   const k = a.shape[a.rank - 1]!;
   const n = b.shape[b.rank - 1]!;
-  if (b.rank === 2 && a.rank > 2 && typeof k === 'number' && typeof n === 'number') {
+  const view = a.producer?.op === 'Transpose' && swapsLastTwo(a.producer.attrs['perm'] as readonly number[] | undefined, a.rank);
+  if (b.rank === 2 && a.rank > 2 && typeof k === 'number' && typeof n === 'number' && !view) {
     return o.matmul(o.transpose(o.reshape(a, [-1, k])), o.reshape(g, [-1, n]));
   }
   return sumToShape(o.matmul(transposeLast2(a), g), b);

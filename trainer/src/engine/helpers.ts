@@ -54,9 +54,17 @@ export function sumToShape(g: Tensor, like: Tensor): Tensor {
   return reshapeLike(summed, like);
 }
 
-/** Swaps the last two axes (matrix transpose of a batch). */
+/** Swaps the last two axes (matrix transpose of a batch); undoing such a swap adds no node. */
 export function transposeLast2(x: Tensor): Tensor {
+  const source = x.producer;
+  if (source?.op === 'Transpose' && swapsLastTwo(source.attrs['perm'] as readonly number[] | undefined, x.rank)) return source.inputs[0]!;
   const perm = [...Array(x.rank).keys()];
   [perm[x.rank - 2], perm[x.rank - 1]] = [perm[x.rank - 1]!, perm[x.rank - 2]!];
   return o.transpose(x, perm);
+}
+
+/** Whether a Transpose's perm (absent: every axis reversed) swaps the last two axes and no others. */
+export function swapsLastTwo(perm: readonly number[] | undefined, rank: number): boolean {
+  const p = perm ?? [...Array(rank).keys()].reverse();
+  return rank >= 2 && p[rank - 2] === rank - 1 && p[rank - 1] === rank - 2 && p.slice(0, -2).every((axis, i) => axis === i);
 }

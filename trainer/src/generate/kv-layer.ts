@@ -25,7 +25,9 @@ export interface LayerCache {
  * The decoder block of graph-layer.ts with a KV cache: keys and values of the new positions are
  * appended to the past ones before attention, and returned so the host can keep them. Every
  * linear layer is adapted; the adapter's scale is folded into B by the host, so the graph is the
- * same for every adapter (and for none: zeros).
+ * same for every adapter (and for none: zeros). Heads stay head-major [batch, heads, seq, d] here,
+ * unlike the training graph's feature-major ones: a decode step's head Transposes are one position
+ * wide, so there is little to save, and the cache keeps its [batch, kvHeads, seq, d] layout.
  */
 export function cachedDecoderLayer(c: CachedLayerContext, layer: number, h: Tensor, cache: LayerCache): { h: Tensor; key: Tensor; value: Tensor } {
   const prefix = `model.layers.${layer}`;

@@ -1,8 +1,9 @@
-import { attention } from '../engine/composites/attention.js';
+import { attentionFeatureMajor } from '../engine/composites/attention.js';
 import { rmsNorm, swiglu } from '../engine/composites/norm.js';
 import type { RopeTables } from '../engine/composites/rope.js';
-import { applyQueryRope, applyRope } from '../engine/composites/rope.js';
+import { applyQueryRopeFeatureMajor, applyRopeFeatureMajor } from '../engine/composites/rope.js';
 import type { Tensor } from '../engine/graph.js';
+import { transposeLast2 } from '../engine/helpers.js';
 import * as o from '../engine/ops.js';
 import type { ModelConfig } from './config.js';
 import type { LinearPart, LoraInputs } from './graph-linear.js';
@@ -32,29 +33,31 @@ export function decoderLayer(c: LayerContext, layer: number, h: Tensor): Tensor 
 }
 
 /** The named linear layers of one block applied to x (one input, so their LoRA A factors share a MatMul). */
-function project(c: LayerContext, layer: number, modules: readonly LinearModule[], x: Tensor): Tensor[] {
+function project(c: LayerContext, layer: number, modules: readonly LinearModule[], x: Tensor, layout: 'rows' | 'features' = 'rows'): Tensor[] {
   const parts = modules.map((module): LinearPart => {
     const path = linearModulePath(layer, module);
     const hasBias = c.config.attentionBias && (module === 'q_proj' || module === 'k_proj' || module === 'v_proj');
     return { weight: c.weight(`${path}.weight`), bias: hasBias ? c.weight(`${path}.bias`) : undefined, lora: c.lora(path) };
   });
-  return linearGroup(x, parts, c.loraScale);
+  return linearGroup(x, parts, c.loraScale, layout);
 }
 
+/**
+ * Attention with feature-major heads: q, k, v are projected as W·xᵀ [batch, heads·d, seq] and read
+ * as [batch, heads, d, seq] by a Reshape, and o_proj reads the result through a transposed MatMul
+ * operand, so no 4-D head Transpose runs in either direction (see attentionFeatureMajor).
+ */
 function selfAttention(c: LayerContext, layer: number, x: Tensor): Tensor {
   const { numHeads, numKvHeads, headDim, rmsNormEps } = c.config;
   const prefix = `model.layers.${layer}.self_attn`;
-  const [qx, kx, vx] = project(c, layer, ['q_proj', 'k_proj', 'v_proj'], x) as [Tensor, Tensor, Tensor];
-  // [batch, seq, heads·d] → [batch, heads, seq, d]; Qwen3 normalises each head before RoPE.
+  const [qx, kx, vx] = project(c, layer, ['q_proj', 'k_proj', 'v_proj'], x, 'features') as [Tensor, Tensor, Tensor];
+  // Qwen3 normalises each head (over d, axis −2 here) before RoPE.
   const heads = (projected: Tensor, n: number, norm?: string) => {
-    let t = o.reshape(projected, [0, 0, n, headDim]);
-    if (norm) t = rmsNorm(t, c.weight(`${prefix}.${norm}.weight`), rmsNormEps);
-    return o.transpose(t, [0, 2, 1, 3]);
+    const t = o.reshape(projected, [0, n, headDim, -1]);
+    return norm ? rmsNorm(t, c.weight(`${prefix}.${norm}.weight`), rmsNormEps, -2) : t;
   };
-  const q = applyQueryRope(heads(qx, numHeads, c.config.qkNorm ? 'q_norm' : undefined), c.rope);
-  const k = applyRope(heads(kx, numKvHeads, c.config.qkNorm ? 'k_norm' : undefined), c.rope);
-  const v = heads(vx, numKvHeads);
-  const out = attention(q, k, v, c.maskBias, numKvHeads, true);
-  const merged = o.reshape(o.transpose(out, [0, 2, 1, 3]), [0, 0, numHeads * headDim]);
-  return project(c, layer, ['o_proj'], merged)[0]!;
+  const q = applyQueryRopeFeatureMajor(heads(qx, numHeads, c.config.qkNorm ? 'q_norm' : undefined), c.rope);
+  const k = applyRopeFeatureMajor(heads(kx, numKvHeads, c.config.qkNorm ? 'k_norm' : undefined), c.rope);
+  const out = attentionFeatureMajor(q, k, heads(vx, numKvHeads), c.maskBias, numKvHeads);
+  return project(c, layer, ['o_proj'], transposeLast2(out))[0]!;
 }

@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { attention, attentionWithPast, causalMaskBias } from '../../src/engine/composites/attention.js';
+import { attention, attentionFeatureMajor, attentionWithPast, causalMaskBias } from '../../src/engine/composites/attention.js';
 import { tokenLogProbs } from '../../src/engine/composites/losses.js';
 import { rmsNorm, silu, swiglu } from '../../src/engine/composites/norm.js';
-import { applyQueryRope, applyRope, ropeTables } from '../../src/engine/composites/rope.js';
+import { applyQueryRope, applyQueryRopeFeatureMajor, applyRope, applyRopeFeatureMajor, ropeTables } from '../../src/engine/composites/rope.js';
 import { logSoftmax, logSumExp, softmax } from '../../src/engine/composites/softmax.js';
 import type { GradcheckCase } from '../../src/engine/gradcheck.js';
+import type { Tensor } from '../../src/engine/graph.js';
 import { gradcheck } from '../../src/engine/gradcheck.js';
+import { transposeLast2 } from '../../src/engine/helpers.js';
 import { f64, i64 } from '../../src/engine/host-tensor.js';
 import * as o from '../../src/engine/ops.js';
 import { seededRandom, uniform } from '../../src/engine/random.js';
@@ -90,6 +92,36 @@ describe('composites agree with plain TypeScript', () => {
     expect(maxAbsDiff(out.data as Float64Array, ref.attention(q, k, v, mask, [b, h, kv, t, d]))).toBeLessThan(1e-12);
   });
 
+  test('feature-major heads [b, h, d, t] give the head-major results: RoPE, query RoPE, head RMSNorm, GQA attention', async () => {
+    const [b, h, kv, t, d] = [2, 4, 2, 3, 4];
+    const [q, k, v] = [h, kv, kv].map((n) => uniform(random, b * n * t * d, -1, 1));
+    const w = uniform(random, d, 0.5, 1.5);
+    const inputs = [
+      { name: 'q', dtype: 'float64' as const, shape: ['B', h, 'T', d], value: f64([b, h, t, d], q!) },
+      { name: 'k', dtype: 'float64' as const, shape: ['B', kv, 'T', d], value: f64([b, kv, t, d], k!) },
+      { name: 'v', dtype: 'float64' as const, shape: ['B', kv, 'T', d], value: f64([b, kv, t, d], v!) },
+      { name: 'pos', dtype: 'int64' as const, shape: ['B', 'T'], value: i64([b, t], [0, 1, 2, 4, 5, 6]) },
+      { name: 'mask', dtype: 'int64' as const, shape: ['B', 'T'], value: i64([b, t], [1, 1, 1, 0, 1, 1]) },
+      { name: 'w', dtype: 'float64' as const, shape: [d], value: f64([d], w) },
+    ];
+    const build = (featureMajor: boolean) => ([qq, kk, vv, pos, m, ww]: Tensor[]) => {
+      const tables = ropeTables(pos!, [1, 0.01], 'float64');
+      const bias = causalMaskBias(m!, 'float64');
+      const flat = (x: Tensor) => o.reshape(x, [0, -1]);
+      if (!featureMajor) {
+        const out = attention(applyQueryRope(rmsNorm(qq!, ww!, 1e-6), tables), applyRope(kk!, tables), vv!, bias, kv, true);
+        return o.concat([flat(out), flat(applyRope(qq!, tables))], 1);
+      }
+      const [qT, kT, vT] = [qq!, kk!, vv!].map(transposeLast2) as [Tensor, Tensor, Tensor];
+      const outT = attentionFeatureMajor(applyQueryRopeFeatureMajor(rmsNorm(qT, ww!, 1e-6, -2), tables), applyRopeFeatureMajor(kT, tables), vT, bias, kv);
+      const out = transposeLast2(o.reshape(outT, [0, h, d, -1]));
+      return o.concat([flat(out), flat(transposeLast2(applyRopeFeatureMajor(qT, tables)))], 1);
+    };
+    const [featureMajor, headMajor] = await Promise.all([evaluate(inputs, build(true)), evaluate(inputs, build(false))]);
+    expect(featureMajor.dims).toEqual(headMajor.dims);
+    expect(maxAbsDiff(featureMajor.data as Float64Array, headMajor.data as Float64Array)).toBeLessThan(1e-12);
+  });
+
   test('attention over a cached past and new keys equals attention over both joined', async () => {
     const [b, h, kv, t, d] = [2, 4, 2, 3, 2];
     const q = uniform(random, b * h * t * d, -1, 1);
@@ -154,6 +186,27 @@ const compositeCases: GradcheckCase[] = [
       { name: 'mask', dims: [2, 3], shape: ['B', 'T'], dtype: 'int64', values: [1, 1, 1, 1, 1, 0] },
     ],
     build: ([q, k, v, m]) => attention(q!, k!, v!, causalMaskBias(m!, 'float64'), 2),
+  },
+  {
+    op: 'rope',
+    label: 'RoPE and query RoPE, feature-major',
+    inputs: [{ name: 'x', dims: [1, 2, 4, 3], shape: ['B', 2, 4, 'T'] }, { name: 'pos', dims: [1, 3], shape: ['B', 'T'], dtype: 'int64', values: [0, 1, 2] }],
+    build: ([x, p]) => {
+      const tables = ropeTables(p!, [1, 0.1], 'float64');
+      return o.add(applyRopeFeatureMajor(x!, tables), o.mul(applyQueryRopeFeatureMajor(x!, tables), 0.5));
+    },
+  },
+  { op: 'rmsNorm', label: 'RMSNorm over axis -2 (feature-major heads)', inputs: [{ name: 'x', dims: [2, 4, 3] }, { name: 'w', dims: [4] }], build: ([x, w]) => rmsNorm(x!, w!, 1e-5, -2) },
+  {
+    op: 'attention',
+    label: 'GQA attention, feature-major, padded batch, symbolic B and T',
+    inputs: [
+      { name: 'q', dims: [2, 4, 2, 3], shape: ['B', 4, 2, 'T'] },
+      { name: 'k', dims: [2, 2, 2, 3], shape: ['B', 2, 2, 'T'] },
+      { name: 'v', dims: [2, 2, 2, 3], shape: ['B', 2, 2, 'T'] },
+      { name: 'mask', dims: [2, 3], shape: ['B', 'T'], dtype: 'int64', values: [1, 1, 1, 1, 1, 0] },
+    ],
+    build: ([q, k, v, m]) => attentionFeatureMajor(q!, k!, v!, causalMaskBias(m!, 'float64'), 2),
   },
   {
     op: 'tokenLogProbs',

@@ -91,6 +91,15 @@ export const gradcheckCases: GradcheckCase[] = [
   { op: 'Reshape', label: 'Reshape symbolic [N,6]→[0,2,3]', inputs: [x([2, 6], ['N', 6])], build: ([t]) => o.reshape(t!, [0, 2, 3]) },
   { op: 'Expand', label: 'Expand [3,1]→[2,3,4]', inputs: [x([3, 1])], build: ([t]) => o.expand(t!, [2, 3, 4]) },
   { op: 'Transpose', label: 'Transpose perm 2,0,1', inputs: [x([2, 3, 4])], build: ([t]) => o.transpose(t!, [2, 0, 1]) },
+  {
+    op: 'Transpose',
+    label: 'Transpose of a view read by two MatMuls (gradient transposed as products)',
+    inputs: [x([2, 3, 4]), { name: 'a', dims: [2, 4] }, { name: 'b', dims: [5, 3] }],
+    build: ([t, a, b]) => {
+      const view = o.transpose(t!, [0, 2, 1]);
+      return o.add(o.reduceSum(o.matmul(a!, view), [1]), o.reduceSum(o.matmul(view, o.transpose(b!)), [2]));
+    },
+  },
   { op: 'Unsqueeze', label: 'Unsqueeze axes 0,2', inputs: [x([2, 3])], build: ([t]) => o.unsqueeze(t!, [0, 2]) },
   { op: 'Squeeze', label: 'Squeeze axis 1', inputs: [x([2, 1, 3])], build: ([t]) => o.squeeze(t!, [1]) },
   { op: 'Concat', label: 'Concat axis 1', inputs: [{ name: 'a', dims: [2, 3] }, { name: 'b', dims: [2, 2] }], build: ([a, b]) => o.concat([a!, b!], 1) },

@@ -32,6 +32,21 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, bias: Tensor, kvHeads
 }
 
 /**
+ * `attention` for feature-major heads, the layout W·xᵀ projections produce without a transpose:
+ * qᵀ [batch, heads, d, seq] (scaled by 1/√d already, as RoPE's query tables do), kᵀ and vᵀ
+ * [batch, kvHeads, d, seq]. Returns outᵀ [batch, heads·d, seq], the layout the output projection
+ * reads through MatMul's transposed operand. Every transpose here swaps the last two axes of a
+ * MatMul operand, which onnxruntime folds into the MatMul; the head-major layout needs a 4-D
+ * Transpose of q, k, v and the output each way instead, a full pass over each.
+ */
+export function attentionFeatureMajor(q: Tensor, k: Tensor, v: Tensor, bias: Tensor, kvHeads: number): Tensor {
+  const [heads, d] = [q.shape[1] as number, q.shape[2] as number];
+  const qg = o.reshape(q, [0, kvHeads, heads / kvHeads, d, -1]);
+  const probs = softmax(o.add(o.matmul(transposeLast2(qg), o.unsqueeze(k, [2])), bias));
+  return o.reshape(o.matmul(o.unsqueeze(v, [2]), transposeLast2(probs)), [0, heads * d, -1]);
+}
+
+/**
  * Attention over cached keys and values followed by new ones, without concatenating them: the
  * scores of both parts are joined (small: one row per query), and the weighted sums are taken
  * from each part in place. Concatenating the cache instead copied all of it on every decode step,

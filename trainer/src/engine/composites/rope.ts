@@ -10,6 +10,8 @@ export interface RopeTables {
   rotation: Tensor;
   /** cos and sin times attention's 1/√headDim: queries rotated with these come out pre-scaled. */
   query: { cos: Tensor; sin: Tensor };
+  /** The same for feature-major heads [batch, heads, headDim, seq]: tables [batch, 1, headDim, seq], rotation Rᵀ from the left. */
+  featureMajor: { cos: Tensor; sin: Tensor; rotation: Tensor; query: { cos: Tensor; sin: Tensor } };
 }
 
 /**
@@ -20,12 +22,23 @@ export interface RopeTables {
 export function ropeTables(positions: Tensor, inverseFrequencies: ArrayLike<number>, dtype: DType): RopeTables {
   const g = positions.graph;
   const half = inverseFrequencies.length;
-  const freqs = g.constant(Array.from(inverseFrequencies), dtype, [1, 1, half]);
-  const angles = o.mul(o.unsqueeze(o.cast(positions, dtype), [-1]), freqs);
-  const full = o.unsqueeze(o.concat([angles, angles], -1), [1]);
-  const [cos, sin] = [o.cos(full), o.sin(full)];
-  const scale = 1 / Math.sqrt(2 * half);
-  return { cos, sin, rotation: g.constant(rotateHalfMatrix(2 * half), dtype, [2 * half, 2 * half]), query: { cos: o.mul(cos, scale), sin: o.mul(sin, scale) } };
+  const d = 2 * half;
+  const scale = 1 / Math.sqrt(d);
+  const rotation = rotateHalfMatrix(d);
+  const position = o.cast(positions, dtype);
+  // Unused layouts cost nothing: nodes no output needs are dropped when the graph is serialised.
+  const tables = (angles: Tensor, axis: number) => {
+    const full = o.unsqueeze(o.concat([angles, angles], axis), [1]);
+    const [cos, sin] = [o.cos(full), o.sin(full)];
+    return { cos, sin, query: { cos: o.mul(cos, scale), sin: o.mul(sin, scale) } };
+  };
+  const rowMajor = tables(o.mul(o.unsqueeze(position, [-1]), g.constant(Array.from(inverseFrequencies), dtype, [1, 1, half])), -1);
+  const featureMajor = tables(o.mul(o.unsqueeze(position, [1]), g.constant(Array.from(inverseFrequencies), dtype, [1, half, 1])), 1);
+  return {
+    ...rowMajor,
+    rotation: g.constant(rotation, dtype, [d, d]),
+    featureMajor: { ...featureMajor, rotation: g.constant(transposed(rotation, d), dtype, [d, d]) },
+  };
 }
 
 /**
@@ -45,8 +58,22 @@ export function applyQueryRope(q: Tensor, tables: RopeTables): Tensor {
   return rotate(q, tables.rotation, tables.query);
 }
 
-function rotate(x: Tensor, rotation: Tensor, { cos, sin }: { cos: Tensor; sin: Tensor }): Tensor {
-  return o.add(o.mul(x, cos), o.mul(o.matmul(x, rotation), sin));
+/** `applyRope` for feature-major heads xᵀ [batch, heads, headDim, seq]: xᵀ · cosᵀ + (Rᵀ · xᵀ) · sinᵀ. */
+export function applyRopeFeatureMajor(x: Tensor, tables: RopeTables): Tensor {
+  return rotate(x, tables.featureMajor.rotation, tables.featureMajor, true);
+}
+
+/** `applyQueryRope` for feature-major queries. */
+export function applyQueryRopeFeatureMajor(q: Tensor, tables: RopeTables): Tensor {
+  return rotate(q, tables.featureMajor.rotation, tables.featureMajor.query, true);
+}
+
+function rotate(x: Tensor, rotation: Tensor, { cos, sin }: { cos: Tensor; sin: Tensor }, fromLeft = false): Tensor {
+  return o.add(o.mul(x, cos), o.mul(fromLeft ? o.matmul(rotation, x) : o.matmul(x, rotation), sin));
+}
+
+function transposed(m: number[], d: number): number[] {
+  return m.map((_, k) => m[(k % d) * d + Math.floor(k / d)]!);
 }
 
 /** Row-major [d, d]: column j < d/2 takes −x[j + d/2], column j ≥ d/2 takes x[j − d/2]. */
