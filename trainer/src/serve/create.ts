@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { RuntimeOptions } from '../engine/runtime.js';
@@ -12,7 +12,7 @@ import { AdapterRegistry } from './adapters.js';
 import type { ServeContext, ServeLimits } from './context.js';
 
 export interface ServeOptions {
-  /** A Hugging Face model folder; absent = the built-in tiny model (seeded, written to a temp folder). */
+  /** A Hugging Face model folder; absent = the built-in tiny model (seeded, written to a temp folder, read, and removed). */
   modelDir?: string | undefined;
   /** The name requests use for the base model (default: the folder's name, or `tiny`). */
   servedModelName?: string | undefined;
@@ -26,7 +26,19 @@ export interface ServeOptions {
 
 /** Loads the model, tokenizer and adapters and starts an engine: everything a server needs. */
 export async function createServeContext(options: ServeOptions = {}): Promise<ServeContext> {
-  const dir = options.modelDir ? resolve(options.modelDir) : await writeBuiltInTiny();
+  if (options.modelDir) return contextFrom(resolve(options.modelDir), options);
+  // Everything is read into memory at start, so the built-in model's folder need not outlive it.
+  const root = await mkdtemp(join(tmpdir(), 'gauntlet-tiny-'));
+  try {
+    const dir = join(root, 'tiny');
+    await writeTinyModel(dir, { seed: 0 });
+    return await contextFrom(dir, options);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function contextFrom(dir: string, options: ServeOptions): Promise<ServeContext> {
   const { config, weights } = await loadModel(dir);
   const tokenizer = await ModelTokenizer.load(dir);
   const model = await KvModel.create(config, weights, options.runtime);
@@ -48,10 +60,4 @@ export async function createServeContext(options: ServeOptions = {}): Promise<Se
     ...options.limits,
   };
   return { engine, tokenizer, config, adapters, limits, constraints: regexConstraintFactory(tokenizer, config.vocabSize), startedAt: Math.floor(Date.now() / 1000) };
-}
-
-async function writeBuiltInTiny(): Promise<string> {
-  const dir = join(await mkdtemp(join(tmpdir(), 'gauntlet-tiny-')), 'tiny');
-  await writeTinyModel(dir, { seed: 0 });
-  return dir;
 }
