@@ -1,6 +1,6 @@
 import { AutodiffError } from './errors.js';
 import type { Tensor } from './graph.js';
-import { dimOf, reshapeLike, sumToShape, swapsLastTwo, transposeLast2, zerosLike } from './helpers.js';
+import { dimOf, reshapeLike, sumToShape, swappedFrom, swapsLastTwo, transposeLast2, zerosLike } from './helpers.js';
 import type { OpName } from './op-table.js';
 import * as o from './ops.js';
 import type { BackwardRule, RuleContext } from './rule-context.js';
@@ -66,7 +66,7 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Transpose: (c) => {
     const perm = c.ints('perm') ?? [...Array(c.x(0).rank).keys()].reverse();
     const g = c.g();
-    return [(swapsLastTwo(perm, perm.length) && transposedProducts(g)) || o.transpose(g, perm.map((_, i) => perm.indexOf(i)))];
+    return [swapsLastTwo(perm, perm.length) && isProductSum(g) ? transposeProductSum(g) : o.transpose(g, perm.map((_, i) => perm.indexOf(i)))];
   },
   Concat: (c) => {
     const xs = c.node.inputs as Tensor[];
@@ -106,14 +106,10 @@ export const nonDifferentiable: ReadonlySet<OpName> = new Set<OpName>([
 ]);
 
 /**
- * gᵀ without a Transpose run on g when g is a product, or a sum of products (a gradient
- * accumulated from several MatMuls): (a·b)ᵀ = bᵀ·aᵀ, whose operand transposes onnxruntime
- * folds into the MatMul. Undefined when g is anything else.
+ * Whether g is a product, or a sum of products (a gradient accumulated from several MatMuls): then
+ * gᵀ needs no Transpose run on g, as (Σ aᵢbᵢ)ᵀ = Σ bᵢᵀaᵢᵀ, whose operand transposes onnxruntime
+ * folds into the MatMuls.
  */
-function transposedProducts(g: Tensor): Tensor | undefined {
-  return isProductSum(g) ? transposeProductSum(g) : undefined;
-}
-
 function isProductSum(g: Tensor): boolean {
   const source = g.producer;
   if (source?.op === 'MatMul') return source.inputs.every((t) => t!.rank >= 2);
@@ -148,8 +144,7 @@ function matmulWeightGrad(c: RuleContext): Tensor {
   const [a, b, g] = [c.x(0), c.x(1), c.g()];
   const k = a.shape[a.rank - 1]!;
   const n = b.shape[b.rank - 1]!;
-  const view = a.producer?.op === 'Transpose' && swapsLastTwo(a.producer.attrs['perm'] as readonly number[] | undefined, a.rank);
-  if (b.rank === 2 && a.rank > 2 && typeof k === 'number' && typeof n === 'number' && !view) {
+  if (b.rank === 2 && a.rank > 2 && typeof k === 'number' && typeof n === 'number' && !swappedFrom(a)) {
     return o.matmul(o.transpose(o.reshape(a, [-1, k])), o.reshape(g, [-1, n]));
   }
   return sumToShape(o.matmul(transposeLast2(a), g), b);

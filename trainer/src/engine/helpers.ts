@@ -56,11 +56,17 @@ export function sumToShape(g: Tensor, like: Tensor): Tensor {
 
 /** Swaps the last two axes (matrix transpose of a batch); undoing such a swap adds no node. */
 export function transposeLast2(x: Tensor): Tensor {
-  const source = x.producer;
-  if (source?.op === 'Transpose' && swapsLastTwo(source.attrs['perm'] as readonly number[] | undefined, x.rank)) return source.inputs[0]!;
+  const source = swappedFrom(x);
+  if (source) return source;
   const perm = [...Array(x.rank).keys()];
   [perm[x.rank - 2], perm[x.rank - 1]] = [perm[x.rank - 1]!, perm[x.rank - 2]!];
   return o.transpose(x, perm);
+}
+
+/** The tensor x is a last-two-axes swap of, when x is made by such a Transpose. */
+export function swappedFrom(x: Tensor): Tensor | undefined {
+  const source = x.producer;
+  return source?.op === 'Transpose' && swapsLastTwo(source.attrs['perm'] as readonly number[] | undefined, x.rank) ? source.inputs[0] : undefined;
 }
 
 /** Whether a Transpose's perm (absent: every axis reversed) swaps the last two axes and no others. */

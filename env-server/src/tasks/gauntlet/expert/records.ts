@@ -9,26 +9,24 @@ export interface ChatMessage {
   reward?: number;
 }
 
-/** One solved gauntlet step as an SFT conversation (TRL / our trainer read `messages`; other keys ride along). */
-export interface SftRecord {
+/** Where a record comes from: one step of one episode. */
+interface StepOrigin {
   id: string;
   episode: string;
   task: string;
   seed: number;
   step: number;
   type: string;
+}
+
+/** One solved gauntlet step as an SFT conversation (TRL / our trainer read `messages`; other keys ride along). */
+export interface SftRecord extends StepOrigin {
   reward: number;
   messages: ChatMessage[];
 }
 
 /** A preference pair from one state: the expert's action against one verified to fail there. */
-export interface DpoRecord {
-  id: string;
-  episode: string;
-  task: string;
-  seed: number;
-  step: number;
-  type: string;
+export interface DpoRecord extends StepOrigin {
   prompt: ChatMessage[];
   chosen: ChatMessage[];
   rejected: ChatMessage[];
