@@ -26,6 +26,10 @@ export interface ServerConfig {
   /** Extra origins `goto` may reach besides the task origins (`*` = anything). */
   allowedOrigins: string[];
   allowScriptActions: boolean;
+  /** Longest action string a step parses; longer ones are an action error, never parsed. */
+  maxActionChars: number;
+  /** Most calls one step may run (a multi-action string); more is an action error, nothing runs. */
+  maxCallsPerStep: number;
   bearerToken: string | undefined;
   bodyLimitBytes: number;
   wsFrameLimitBytes: number;
@@ -54,6 +58,8 @@ export const DEFAULTS: ServerConfig = {
   warmContexts: 2,
   allowedOrigins: [],
   allowScriptActions: false,
+  maxActionChars: 32 * 1024,
+  maxCallsPerStep: 16,
   bearerToken: undefined,
   bodyLimitBytes: 1024 * 1024,
   wsFrameLimitBytes: 4 * 1024 * 1024,
@@ -90,6 +96,8 @@ export const SETTINGS: Setting[] = [
   { key: 'warmContexts', flag: 'warm', env: ['GAUNTLET_WARM_CONTEXTS'], kind: 'int', help: 'browser contexts kept warm for new sessions (default 2)' },
   { key: 'allowedOrigins', flag: 'allow-origin', env: ['GAUNTLET_ALLOWED_ORIGINS'], kind: 'list', help: 'extra origins goto() may reach, comma separated; * allows all (default: task origins only)' },
   { key: 'allowScriptActions', flag: 'allow-script-actions', env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'], kind: 'bool', help: 'enable script-evaluating actions (default false)' },
+  { key: 'maxActionChars', flag: 'max-action-chars', env: ['GAUNTLET_MAX_ACTION_CHARS'], kind: 'int', help: 'longest action string a step accepts, in characters (default 32768)' },
+  { key: 'maxCallsPerStep', flag: 'max-calls-per-step', env: ['GAUNTLET_MAX_CALLS_PER_STEP'], kind: 'int', help: 'most action calls one step may run (default 16)' },
   { key: 'bearerToken', flag: 'token', env: ['GAUNTLET_TOKEN'], kind: 'string', help: 'require "Authorization: Bearer <token>" on every route but /health' },
   { key: 'bodyLimitBytes', flag: 'body-limit', env: ['GAUNTLET_BODY_LIMIT'], kind: 'int', help: 'max HTTP body in bytes (default 1048576)' },
   { key: 'wsFrameLimitBytes', flag: 'frame-limit', env: ['GAUNTLET_WS_FRAME_LIMIT'], kind: 'int', help: 'max WebSocket frame in bytes (default 4194304)' },
