@@ -78,7 +78,7 @@ interface Setting {
 }
 
 export const SETTINGS: Setting[] = [
-  { key: 'port', flag: 'port', env: ['PORT', 'BROWSERGYM_PORT'], kind: 'int', help: 'HTTP/WebSocket port (default 8000)' },
+  { key: 'port', flag: 'port', env: ['PORT', 'BROWSERGYM_PORT'], kind: 'int', help: 'HTTP/WebSocket port; 0 picks a free one (default 8000)' },
   { key: 'grpcPort', flag: 'grpc-port', env: ['GRPC_PORT'], kind: 'int', help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051)' },
   { key: 'grpcTlsCert', flag: 'grpc-tls-cert', env: ['GRPC_TLS_CERT'], kind: 'string', help: 'PEM certificate chain file: serve gRPC over TLS (with --grpc-tls-key)' },
   { key: 'grpcTlsKey', flag: 'grpc-tls-key', env: ['GRPC_TLS_KEY'], kind: 'string', help: 'PEM private key file for --grpc-tls-cert' },
@@ -158,7 +158,8 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
     default:
       (config as unknown as Record<string, unknown>)[setting.key] = value;
   }
-  if (setting.key === 'port' && (config.port < 1 || config.port > 65535)) throw new ConfigError(`port must be 1..65535 (got ${config.port})`);
+  // 0 = any free port; the "listening on" line names the one taken.
+  if (setting.key === 'port' && (config.port < 0 || config.port > 65535)) throw new ConfigError(`port must be 0..65535 (got ${config.port})`);
   if (setting.key === 'grpcPort' && config.grpcPort > 65535) throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
   if (setting.key === 'maxSessions' && config.maxSessions < 1) throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
 }
