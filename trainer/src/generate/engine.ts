@@ -172,7 +172,7 @@ export class GenerationEngine {
     this.prefixCache?.insert(p.request.adapterFeeds, p.seq.history.slice(0, p.seq.cache.length), p.seq.cache);
   }
 
-  /** One cached forward (prefill of whole prompts, or one decode token) per adapter group, then a draw for each row. */
+  /** One cached forward (prefill of prompts past their cached prefix, or one decode token) per adapter group, then a draw for each row. */
   private async advance(group: Pending[], prefill: boolean): Promise<void> {
     for (const p of group) if (p.request.signal?.aborted) this.settle(p, () => p.seq.abort());
     const live = group.filter((p) => !p.seq.finishReason);
