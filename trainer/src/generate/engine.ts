@@ -9,6 +9,7 @@ import { Sequence, type GenerationResult, type TokenEvent } from './sequence.js'
 import { ValidationError } from '@gauntlet/proto';
 import { QueueFullError } from './errors.js';
 import { EngineStats } from './stats.js';
+import { defaultPrefixCacheTokens, PrefixCache } from './prefix-cache.js';
 
 export interface GenerateRequest {
   prompt: readonly number[];
@@ -31,6 +32,13 @@ export interface EngineOptions {
   maxPrefillTokens?: number;
   /** Sequences queued behind a full batch; more are refused with QueueFullError (default 256). */
   maxWaiting?: number;
+  /**
+   * Tokens of keys and values kept for reuse by later prompts that start the same way, least
+   * recently used dropped first (default: what 512 MiB holds; 0 = off). See prefix-cache.ts.
+   */
+  prefixCacheTokens?: number;
+  /** Tokens per prefix-cache block (default 16). */
+  prefixBlockTokens?: number;
 }
 
 interface Pending {
@@ -44,18 +52,25 @@ interface Pending {
  * Continuous batching over one KvModel. Requests wait in a queue; between decode steps waiting
  * ones join (their prompts prefilled together), every step decodes one token for each running
  * sequence, and finished ones leave at once. Rows with different adapters run as separate steps
- * (the adapter is a graph input shared by the batch).
+ * (the adapter is a graph input shared by the batch). A prompt that starts with a cached prefix
+ * (computed under the same adapter) copies those keys and values and prefills only the rest.
  */
 export class GenerationEngine {
   readonly stats = new EngineStats();
   private readonly waiting: Pending[] = [];
   private running: Pending[] = [];
   private loop: Promise<void> | undefined;
+  /** Absent when turned off. */
+  readonly prefixCache: PrefixCache | undefined;
 
   constructor(
     readonly model: KvModel,
     private readonly options: EngineOptions,
-  ) {}
+  ) {
+    const tokens = options.prefixCacheTokens ?? defaultPrefixCacheTokens(model.config);
+    const cache = new PrefixCache(model.config, { maxTokens: tokens, blockTokens: options.prefixBlockTokens });
+    this.prefixCache = cache.capacityBlocks > 0 ? cache : undefined;
+  }
 
   get maxBatch(): number {
     return this.options.maxBatch ?? 32;
@@ -128,7 +143,8 @@ export class GenerationEngine {
     let count = 0;
     let tokens = 0;
     while (count < free && count < this.waiting.length) {
-      const next = this.waiting[count]!.seq.prompt.length;
+      const { seq } = this.reusePrefix(this.waiting[count]!);
+      const next = seq.prompt.length - seq.cache.length;
       if (count > 0 && tokens + next > budget) break;
       tokens += next;
       count++;
@@ -136,7 +152,27 @@ export class GenerationEngine {
     return this.waiting.splice(0, count);
   }
 
-  /** One cached forward (prefill of whole prompts, or one decode token) per adapter group, then a draw for each row. */
+  /**
+   * Seeds a waiting sequence's cache with the longest cached prefix of its prompt, once. The last
+   * prompt token is always prefilled (its logits give the first draw), and a request that scores
+   * its prompt prefills all of it (it needs logits at every position).
+   */
+  private reusePrefix(p: Pending): Pending {
+    const { seq } = p;
+    if (!this.prefixCache || p.request.promptLogprobs !== undefined || seq.prefixLookedUp) return p;
+    seq.prefixLookedUp = true;
+    const hit = this.prefixCache.lookup(p.request.adapterFeeds, seq.prompt, seq.prompt.length - 1);
+    for (const block of hit.blocks) seq.cache.appendBlock(block, this.prefixCache.blockTokens);
+    seq.cachedTokens = hit.tokens;
+    return p;
+  }
+
+  /** Offers what a sequence's cache holds to the prefix cache (its prompt after prefill; prompt and output when it ends). */
+  private keepPrefix(p: Pending): void {
+    this.prefixCache?.insert(p.request.adapterFeeds, p.seq.history.slice(0, p.seq.cache.length), p.seq.cache);
+  }
+
+  /** One cached forward (prefill of prompts past their cached prefix, or one decode token) per adapter group, then a draw for each row. */
   private async advance(group: Pending[], prefill: boolean): Promise<void> {
     for (const p of group) if (p.request.signal?.aborted) this.settle(p, () => p.seq.abort());
     const live = group.filter((p) => !p.seq.finishReason);
@@ -151,15 +187,17 @@ export class GenerationEngine {
         for (const p of rows) this.fail(p, error);
         continue;
       }
-      this.stats.recordStep(rows.length, prefill ? rows.reduce((n, p) => n + p.seq.prompt.length, 0) : rows.length, performance.now() - started, prefill);
+      this.stats.recordStep(rows.length, prefill ? rows.reduce((n, p) => n + p.seq.prompt.length - p.seq.cachedTokens, 0) : rows.length, performance.now() - started, prefill);
+      if (prefill) for (const p of rows) this.keepPrefix(p);
       rows.forEach((p, i) => this.sample(p, logits[i]!, prefill));
     }
   }
 
   private row(p: Pending, prefill: boolean): StepRow {
     if (!prefill) return { cache: p.seq.cache, tokens: [p.seq.output.at(-1)!] };
-    const prompt = p.seq.prompt;
-    return { cache: p.seq.cache, tokens: prompt, logitsAt: p.request.promptLogprobs !== undefined ? [...prompt.keys()] : [prompt.length - 1] };
+    // Only the part of the prompt the prefix cache did not supply (all of it when scoring the prompt).
+    const tokens = p.seq.prompt.slice(p.seq.cache.length);
+    return { cache: p.seq.cache, tokens, logitsAt: p.request.promptLogprobs !== undefined ? [...tokens.keys()] : [tokens.length - 1] };
   }
 
   private sample(p: Pending, logits: Float32Array[], prefill: boolean): void {
@@ -179,6 +217,7 @@ export class GenerationEngine {
 
   private settle(p: Pending, before?: () => void): void {
     before?.();
+    this.keepPrefix(p);
     p.resolve(p.seq.result());
   }
 

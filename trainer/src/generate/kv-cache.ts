@@ -41,6 +41,31 @@ export class KvCache {
   }
 
   /**
+   * Positions [start, start + count) of every layer as one block: per layer the keys, then the
+   * values, each [kvHeads, count, d] (the layout `appendBlock` reads). A prefix cache keeps these.
+   */
+  readBlock(start: number, count: number): Float32Array {
+    const { numLayers, numKvHeads: heads, headDim: d } = this.config;
+    const span = heads * count * d;
+    const block = new Float32Array(numLayers * 2 * span);
+    for (let layer = 0; layer < numLayers; layer++) {
+      for (let h = 0; h < heads; h++) {
+        const from = (h * this.capacity + start) * d;
+        block.set(this.keys[layer]!.subarray(from, from + count * d), 2 * layer * span + h * count * d);
+        block.set(this.values[layer]!.subarray(from, from + count * d), (2 * layer + 1) * span + h * count * d);
+      }
+    }
+    return block;
+  }
+
+  /** Appends `count` positions read from a block of `readBlock`'s layout. */
+  appendBlock(block: Float32Array, count: number): void {
+    const span = this.config.numKvHeads * count * this.config.headDim;
+    // A block is a one-row present tensor [1, kvHeads, count, d] per layer.
+    this.append((layer) => ({ key: block.subarray(2 * layer * span, (2 * layer + 1) * span), value: block.subarray((2 * layer + 1) * span, (2 * layer + 2) * span) }), 0, count, count);
+  }
+
+  /**
    * Copies positions [start, length) of this cache into row `row` of a padded past
    * [batch, kvHeads, past, d] for one layer, at the same positions.
    */

@@ -16,6 +16,8 @@ export interface GenerationResult {
   /** Per prompt token, log p given the tokens before it (null for the first); only when asked. */
   /** Per prompt position (null for the first): the token's logprob, its rank among the vocabulary, and the top alternatives. */
   promptLogprobs?: (TokenLogprob & { rank: number; top: TokenLogprob[] } | null)[];
+  /** Prompt tokens whose keys and values came from the prefix cache instead of a prefill (vLLM's cached_tokens). */
+  cachedTokens: number;
   /** Decoded completion, cut before a matched stop string. */
   text: string;
   finishReason: FinishReason;
@@ -36,6 +38,9 @@ export class Sequence {
   readonly logprobs: number[] = [];
   readonly topLogprobs: TokenLogprob[][] = [];
   promptLogprobs?: GenerationResult['promptLogprobs'];
+  /** Prompt tokens taken from the prefix cache, and whether it was asked (once, when the sequence is first considered). */
+  cachedTokens = 0;
+  prefixLookedUp = false;
   text = '';
   finishReason?: FinishReason;
   stopReason?: string | number;
@@ -102,6 +107,7 @@ export class Sequence {
       logprobs: [...this.logprobs],
       topLogprobs: this.topLogprobs.map((t) => [...t]),
       ...(this.promptLogprobs ? { promptLogprobs: this.promptLogprobs } : {}),
+      cachedTokens: this.cachedTokens,
       text: this.text,
       finishReason: this.finishReason ?? 'abort',
       ...(this.stopReason !== undefined ? { stopReason: this.stopReason } : {}),

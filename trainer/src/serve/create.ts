@@ -20,6 +20,8 @@ export interface ServeOptions {
   limits?: Partial<ServeLimits>;
   maxBatch?: number;
   maxWaiting?: number;
+  /** Tokens of keys and values the prefix cache keeps (0 = off; default: what 512 MiB holds). */
+  prefixCacheTokens?: number | undefined;
   maxLoraRank?: number;
   runtime?: RuntimeOptions;
 }
@@ -47,6 +49,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
     ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
     ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
+    ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
   });
   const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
   const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank);

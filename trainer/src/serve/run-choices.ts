@@ -51,9 +51,14 @@ export function runChoices(ctx: ServeContext, job: ChoiceJob): Promise<Generatio
   );
 }
 
-/** usage as OpenAI reports it: prompt tokens counted once per prompt, completions summed. */
+/**
+ * usage as OpenAI reports it: prompt tokens counted once per prompt, completions summed. Cached
+ * tokens (vLLM's prompt_tokens_details) likewise count each prompt once, from its first choice.
+ */
 export function usageOf(prompts: readonly (readonly number[])[], results: readonly GenerationResult[]) {
   const promptTokens = prompts.reduce((n, p) => n + p.length, 0);
   const completionTokens = results.reduce((n, r) => n + r.tokenIds.length, 0);
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const perPrompt = results.length / Math.max(1, prompts.length);
+  const cachedTokens = prompts.reduce((n, _, i) => n + (results[i * perPrompt]?.cachedTokens ?? 0), 0);
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cachedTokens } };
 }

@@ -23,7 +23,7 @@ describe('POST /v1/completions', () => {
     expect(choice.logprobs.token_logprobs).toHaveLength(5);
     expect(Object.keys(choice.logprobs.top_logprobs[0])).toHaveLength(2);
     expect(choice.finish_reason).toBe('length');
-    expect(one.json.usage).toEqual({ prompt_tokens: ids.length, completion_tokens: 5, total_tokens: ids.length + 5 });
+    expect(one.json.usage).toEqual({ prompt_tokens: ids.length, completion_tokens: 5, total_tokens: ids.length + 5, prompt_tokens_details: { cached_tokens: 0 } });
     const byIds = await post(`${url}/v1/completions`, { prompt: ids, ...sampling, return_token_ids: true });
     expect(byIds.json.choices[0].token_ids).toEqual(choice.token_ids);
     const many = await post(`${url}/v1/completions`, { prompt: [ids, [1, 2, 3]], ...sampling, n: 2 });

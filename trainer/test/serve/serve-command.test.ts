@@ -58,10 +58,17 @@ describe('gauntlet-trainer serve', () => {
     await serving(['--adapter', `a=${a}`, `d=${d}`], async (url) => expect(await models(url)).toEqual(['tiny', 'a', 'd']));
   });
 
+  it('sizes the prefix cache with --prefix-cache-tokens (0 turns it off)', async () => {
+    const capacity = async (url: string) => /gauntlet:prefix_cache_capacity_tokens (\d+)/.exec(await (await fetch(`${url}/metrics`)).text())?.[1];
+    await serving(['--prefix-cache-tokens', '100'], async (url) => expect(await capacity(url)).toBe('96'));
+    await serving(['--prefix-cache-tokens', '0'], async (url) => expect(await capacity(url)).toBe('0'));
+  });
+
   it.each([
     [['--adapter', 'nopath'], /--adapter takes name=path pairs \(got "nopath"\)/],
     [['stray'], /unexpected argument "stray" \(adapters go after --adapter\)/],
     [['--adapter', 'a=/x', '--adapter', 'a=/y'], /the name "a" is given twice/],
+    [['--prefix-cache-tokens=-5'], /--prefix-cache-tokens must be an integer ≥ 0/],
   ])('refuses %j', async (args, message) => {
     const { options, positionals } = parseCommandLine(serveCommand, args);
     const io = { out: () => {}, err: () => {} };

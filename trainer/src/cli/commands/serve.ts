@@ -24,6 +24,12 @@ export const serveCommand: Command = {
     'served-model-name': { type: 'string', valueName: 'NAME', description: 'Name of the base model in requests and /v1/models', defaultText: 'the folder name, or tiny' },
     'max-batch': { type: 'string', valueName: 'N', description: 'Sequences decoded together per step', defaultText: '32' },
     'max-waiting': { type: 'string', valueName: 'N', description: 'Sequences queued behind a full batch before requests get 503', defaultText: '256' },
+    'prefix-cache-tokens': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Tokens of keys and values kept so prompts that extend an earlier one prefill only their new tokens (least recently used dropped first; 0 = off)',
+      defaultText: 'what 512 MiB holds',
+    },
     threads: { type: 'string', valueName: 'N', description: 'onnxruntime intra-op threads', defaultText: 'one per core' },
   },
   examples: ['gauntlet-trainer serve', 'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001',
@@ -41,12 +47,14 @@ export const serveCommand: Command = {
     const twice = adapters.find((a, i) => adapters.findIndex((b) => b.name === a.name) !== i);
     if (twice) throw new UsageError(`--adapter: the name ${JSON.stringify(twice.name)} is given twice`, 'serve');
     const threads = optionalIntegerOption(context, 'threads');
+    const prefixCacheTokens = optionalIntegerOption(context, 'prefix-cache-tokens', 0);
     const ctx = await createServeContext({
       modelDir: stringOption(context, 'model'),
       servedModelName: stringOption(context, 'served-model-name'),
       adapters,
       maxBatch: integerOption(context, 'max-batch', 32, 1),
       maxWaiting: integerOption(context, 'max-waiting', 256, 0),
+      prefixCacheTokens,
       ...(threads ? { runtime: { intraOpNumThreads: threads } } : {}),
     });
     const server = await listen(ctx, integerOption(context, 'port', 8001, 0), stringOption(context, 'host') ?? '127.0.0.1');
