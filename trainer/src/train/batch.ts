@@ -90,3 +90,11 @@ function extra(row: TrainSequence, index: number, name: string, kind: 'number' |
   const want = kind === 'number' ? 'a number' : `an array of ${row.tokens.length} values (one per token)`;
   throw new RangeError(`training sequence ${index}: extras.${name} must be ${want} (the loss reads it)`);
 }
+
+/** Row `row` of a [batch, seq] log-prob output, re-aligned with its tokens: index t holds log p(token t), index 0 is 0. */
+export function rowLogprobs(all: HostTensor, row: number, length: number): Float32Array {
+  const seq = all.dims[1]!;
+  const out = new Float32Array(length);
+  out.set((all.data as Float32Array).subarray(row * seq, row * seq + length - 1), 1);
+  return out;
+}

@@ -1,5 +1,5 @@
 // LoRA training: training graph (log-probs, pluggable loss, LoRA gradients), AdamW, clipping,
-// schedules, micro-batched accumulation, and the SFT loop.
+// schedules, micro-batched accumulation, forward-only scoring, the SFT loop and GRPO.
 export * from './loss.js';
 export * from './train-graph.js';
 export * from './batch.js';
@@ -7,6 +7,8 @@ export * from './adamw.js';
 export * from './clip.js';
 export * from './schedule.js';
 export * from './trainer.js';
+export * from './logprob-scorer.js';
 export * from './sft.js';
 export * from './sft-data.js';
 export * from './sft-encode.js';
+export * from './grpo/index.js';

@@ -14,6 +14,8 @@ export interface LossContext {
   logprobs: Tensor;
   /** 1 where a target is trained on (completion, not env, not padding), else 0. */
   mask: Tensor;
+  /** Entropy of the next-token distribution (at the sampling temperature) where scored, 0 elsewhere; no gradient (a metric). */
+  entropy(): Tensor;
   /** Masked tokens in the whole optimizer batch (all micro-batches), shape []. */
   totalTokens(): Tensor;
   /** Sequences in the whole optimizer batch, shape []. */

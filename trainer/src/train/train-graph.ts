@@ -1,5 +1,5 @@
 import { gradients } from '../engine/autodiff.js';
-import { tokenLogProbs } from '../engine/composites/losses.js';
+import { tokenEntropy, tokenLogProbs } from '../engine/composites/losses.js';
 import { Graph } from '../engine/graph.js';
 import type { Tensor } from '../engine/graph.js';
 import { reshapeLike, zerosLike } from '../engine/helpers.js';
@@ -69,12 +69,15 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
     return t;
   };
   const index = graph.input(SCORE_INDEX, 'int64', ['scored']);
-  const logprobs = graph.scope('logprobs', () => scoredLogProbs(model, targets, index, options.temperature ?? 1));
+  const scored = graph.scope('logprobs', () => scoredLogProbs(model, targets, index, options.temperature ?? 1));
+  const logprobs = scored.logprobs;
+  let entropy: Tensor | undefined;
   const ctx: LossContext = {
     graph,
     dtype,
     logprobs,
     mask,
+    entropy: () => (entropy ??= graph.scope('entropy', scored.entropy)),
     totalTokens: () => declare(TOTAL_TOKENS, [], totals),
     totalSequences: () => declare(TOTAL_SEQUENCES, [], totals),
     sequenceInput: (name) => declare(name, ['batch'], sequenceInputs),
@@ -95,13 +98,14 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
 /**
  * Log-probs [batch, seq] computed only at the flattened positions in `index` (0 elsewhere): the
  * LM head, the widest matrix of a small model, skips prompt and env tokens nobody trains on.
+ * The entropy of the same rows is built only if a loss asks for it (a second pass over the vocabulary).
  */
-function scoredLogProbs(model: ModelGraph, targets: Tensor, index: Tensor, temperature: number): Tensor {
+function scoredLogProbs(model: ModelGraph, targets: Tensor, index: Tensor, temperature: number): { logprobs: Tensor; entropy: () => Tensor } {
   const width = model.config.hiddenSize;
   const rows = o.gather(o.reshape(model.hidden, [-1, width]), index, 0);
   const logits = o.matmul(rows, o.transpose(model.head));
   const flatTargets = o.reshape(targets, [-1]);
   const scored = tokenLogProbs(logits, o.gather(flatTargets, index, 0), temperature);
-  const all = o.scatterElements(zerosLike(o.cast(flatTargets, logits.dtype)), index, scored, 0);
-  return reshapeLike(all, o.cast(targets, logits.dtype));
+  const spread = (values: Tensor) => reshapeLike(o.scatterElements(zerosLike(o.cast(flatTargets, logits.dtype)), index, values, 0), o.cast(targets, logits.dtype));
+  return { logprobs: spread(scored), entropy: () => spread(tokenEntropy(o.stopGradient(logits), temperature)) };
 }

@@ -10,7 +10,7 @@ import type { WeightMap } from '../model/weights.js';
 import type { AdamWOptions } from './adamw.js';
 import { AdamW } from './adamw.js';
 import type { BatchTotals, TrainSequence } from './batch.js';
-import { batchTotals, collate, validateSequence } from './batch.js';
+import { batchTotals, collate, rowLogprobs, validateSequence } from './batch.js';
 import { clipGlobalNorm } from './clip.js';
 import type { LossFn } from './loss.js';
 import { sftLoss } from './loss.js';
@@ -154,11 +154,4 @@ export class LoraTrainer {
     }
     return feeds;
   }
-}
-
-function rowLogprobs(all: HostTensor, row: number, length: number): Float32Array {
-  const seq = all.dims[1]!;
-  const out = new Float32Array(length);
-  out.set((all.data as Float32Array).subarray(row * seq, row * seq + length - 1), 1);
-  return out;
 }

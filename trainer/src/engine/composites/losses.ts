@@ -1,6 +1,6 @@
 import type { Tensor } from '../graph.js';
 import * as o from '../ops.js';
-import { logSumExp } from './softmax.js';
+import { logSumExp, softmax } from './softmax.js';
 
 /**
  * log p(target) per position from logits [batch, seq, vocab] and targets [batch, seq], with the
@@ -21,4 +21,14 @@ export function weightedSum(values: Tensor, weights: Tensor): Tensor {
 /** Mean of values where mask is 1 (mask is float, same shape). */
 export function maskedMean(values: Tensor, mask: Tensor): Tensor {
   return o.div(o.reduceSum(o.mul(values, mask), [], false), o.max(o.reduceSum(mask, [], false), 1));
+}
+
+/**
+ * Entropy −Σ p log p of softmax(logits / temperature) per row, over the last axis, as
+ * logsumexp(z) − Σ p·z (one softmax, no full log-softmax kept).
+ */
+export function tokenEntropy(logits: Tensor, temperature: number | Tensor = 1): Tensor {
+  const z = temperature === 1 ? logits : o.div(logits, temperature);
+  const p = softmax(z, -1);
+  return o.sub(o.squeeze(logSumExp(z, -1), [-1]), o.reduceSum(o.mul(p, z), [-1], false));
 }

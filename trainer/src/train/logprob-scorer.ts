@@ -1,0 +1,79 @@
+import type { HostTensor } from '../engine/host-tensor.js';
+import type { RunOptions, RuntimeOptions } from '../engine/runtime.js';
+import { Runtime } from '../engine/runtime.js';
+import * as o from '../engine/ops.js';
+import type { LoraAdapter } from '../lora/adapter.js';
+import type { LoraConfig } from '../lora/config.js';
+import type { ModelConfig } from '../model/config.js';
+import { adapterFeeds } from '../model/graph.js';
+import type { WeightMap } from '../model/weights.js';
+import type { TrainSequence } from './batch.js';
+import { batchTotals, collate, rowLogprobs, validateSequence } from './batch.js';
+import type { LossFn } from './loss.js';
+import type { TrainGraph } from './train-graph.js';
+import { buildTrainGraph, LOGPROBS } from './train-graph.js';
+
+export interface LogprobScorerOptions {
+  config: ModelConfig;
+  weights: WeightMap;
+  /** The adapter layout scored with (any adapter passed to score() must have it). */
+  lora: LoraConfig;
+  /** The sampling temperature the trainer scores at. */
+  temperature?: number;
+  /** Sequences per forward pass. */
+  microBatchSize?: number;
+  runtime?: RuntimeOptions;
+}
+
+// The training graph needs a loss to build; scoring reads only its log-probs.
+const noLoss: LossFn = { name: 'score', build: (c) => ({ loss: o.reduceSum(o.mul(c.logprobs, c.mask), [], false) }) };
+
+/**
+ * Forward-only log-probs of trained tokens: the training graph without gradients, in its own
+ * session (it holds its own copy of the base weights). With an adapter it gives the policy's
+ * log-probs before an update (GRPO's lp_old); with null the adapter-free model's (the KL reference).
+ */
+export class LogprobScorer {
+  private constructor(
+    private readonly options: LogprobScorerOptions,
+    private readonly graph: TrainGraph,
+    private readonly runtime: Runtime,
+    private readonly zeroAdapter: Record<string, HostTensor>,
+  ) {}
+
+  static async create(options: LogprobScorerOptions): Promise<LogprobScorer> {
+    const graph = buildTrainGraph(options.config, options.weights, { lora: options.lora, loss: noLoss, withGradients: false, ...(options.temperature ? { temperature: options.temperature } : {}) });
+    const zeros: Record<string, HostTensor> = {};
+    for (const t of graph.graph.inputs.filter((input) => graph.parameters.includes(input.name))) {
+      const dims = t.shape as number[];
+      zeros[t.name] = { dtype: 'float32', dims, data: new Float32Array(dims.reduce((a, b) => a * b, 1)) };
+    }
+    return new LogprobScorer(options, graph, await Runtime.create(graph.graph, options.runtime), zeros);
+  }
+
+  /**
+   * Per sequence, log p(token t) at index t where the mask is 1, 0 elsewhere (the trainer's
+   * alignment). adapter null scores the base model: LoRA's B factors are fed as zeros.
+   */
+  async score(sequences: readonly TrainSequence[], adapter: LoraAdapter | null, options: RunOptions = {}): Promise<Float32Array[]> {
+    sequences.forEach((s, i) => validateSequence(s, i, this.options.config.vocabSize));
+    const feeds = adapter ? adapterFeeds(adapter) : this.zeroAdapter;
+    const missing = this.graph.parameters.find((name) => !feeds[name]);
+    if (missing) throw new RangeError(`the adapter has no tensor for '${missing}' (its targets differ from the scorer's LoRA config)`);
+    const size = this.options.microBatchSize ?? Math.max(sequences.length, 1);
+    const out = new Array<Float32Array>(sequences.length);
+    const totals = batchTotals(sequences);
+    // Longest first, as the trainer batches: rows of similar length pad least.
+    const order = sequences.map((_, i) => i).sort((a, b) => sequences[b]!.tokens.length - sequences[a]!.tokens.length);
+    for (let start = 0; start < order.length; start += size) {
+      const rows = order.slice(start, start + size);
+      const result = await this.runtime.run({ ...collate(rows.map((i) => sequences[i]!), this.graph, totals), ...feeds }, options);
+      rows.forEach((i, k) => (out[i] = rowLogprobs(result[LOGPROBS]!, k, sequences[i]!.tokens.length)));
+    }
+    return out;
+  }
+
+  async release(): Promise<void> {
+    await this.runtime.release();
+  }
+}
