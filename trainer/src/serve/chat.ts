@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { chatRequest, type ChatRequest } from '@gauntlet/proto/policy';
 import type { ChatMessage } from '../model/chat-template.js';
 import type { TokenLogprob } from '../generate/sampler.js';
 import type { GenerationResult } from '../generate/sequence.js';
@@ -11,7 +12,6 @@ import { parseBody } from './parse.js';
 import { structuredSpecOf } from './structured-spec.js';
 import { runChoices, usageOf } from './run-choices.js';
 import { checkLimits, toSamplingParams } from './sampling.js';
-import { chatRequest, type ChatRequest } from './schemas.js';
 
 /** POST /v1/chat/completions: the tokenizer's chat template, logprobs.content, token_ids, SSE chunks. */
 export async function chatCompletions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
