@@ -1,0 +1,24 @@
+import type { PolicyRef } from '../rollout/trajectory.js';
+import type { EpisodePolicy, EpisodeStart, PolicySession, TurnInput } from './policy.js';
+
+/** Chooses each action from what is on screen; may keep state across one episode's turns. */
+export type ScriptedChooser = (turn: TurnInput) => string;
+
+/**
+ * A policy without tokens: `begin` makes one chooser per episode (experts, oracles, test
+ * harnesses). Its turns record `model` as the policy and no adapter. A chooser that throws
+ * PolicyGaveUpError ends the episode as `fail`.
+ */
+export function scriptedPolicy(model: string, begin: (episode: EpisodeStart) => ScriptedChooser): EpisodePolicy {
+  const policy: PolicyRef = { model, adapter: null, version: null };
+  return {
+    async start(episode): Promise<PolicySession> {
+      const choose = begin(episode);
+      return {
+        promptIds: [],
+        act: async (turn) => ({ text: choose(turn), completionIds: [], logprobs: [], trimmedExchanges: 0, policy }),
+        observe: async () => [],
+      };
+    },
+  };
+}
