@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // scripts/check-boundaries.mjs guards the services; this guards the contract package they all
-// import: the SDK and schemas in proto/ never reach into a service, and never drive a browser.
+// import: the SDK and schemas in proto/ never reach into a service, never drive a browser and
+// never load a model runtime (a rollout worker imports proto/ without either).
 const protoRoot = fileURLToPath(new URL('..', import.meta.url));
 const importPattern = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
@@ -17,13 +18,13 @@ function* sources(dir: string): Generator<string> {
 }
 
 describe('proto/ depends on no service', () => {
-  it('imports neither a service package, a path outside proto/, nor Playwright', () => {
+  it('imports neither a service package, a path outside proto/, Playwright nor onnxruntime', () => {
     const problems: string[] = [];
     for (const file of sources(join(protoRoot, 'src'))) {
       for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) {
         const spec = (match[1] ?? match[2])!;
         const outside = spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(protoRoot);
-        if (/^@gauntlet\/(env-server|rollout-worker|trainer)/.test(spec) || /^playwright/.test(spec) || outside) problems.push(`${relative(protoRoot, file)}: ${spec}`);
+        if (/^@gauntlet\/(env-server|rollout-worker|trainer)/.test(spec) || /^(playwright|onnxruntime)/.test(spec) || outside) problems.push(`${relative(protoRoot, file)}: ${spec}`);
       }
     }
     expect(problems).toEqual([]);

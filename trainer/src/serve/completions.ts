@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { completionRequest, type CompletionRequest } from '@gauntlet/proto/policy';
 import type { TokenLogprob } from '../generate/sampler.js';
 import type { GenerationResult } from '../generate/sequence.js';
 import type { ServeContext } from './context.js';
@@ -8,7 +9,6 @@ import { parseBody } from './parse.js';
 import { structuredSpecOf } from './structured-spec.js';
 import { runChoices, usageOf } from './run-choices.js';
 import { checkLimits, toSamplingParams } from './sampling.js';
-import { completionRequest, type CompletionRequest } from './schemas.js';
 
 /** POST /v1/completions, vLLM's shape: token-id prompts, echo, logprobs, return_token_ids, n, SSE. */
 export async function completions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loadLoraRequest, unloadLoraRequest } from '@gauntlet/proto/policy';
 import type { ServeContext } from './context.js';
 import { sendJson, sendText } from './http-io.js';
 import { parseBody } from './parse.js';
-import { loadLoraRequest, unloadLoraRequest } from './schemas.js';
 
 /** GET /v1/models: the base model, then each adapter with `parent` = the base. */
 export function listModels(ctx: ServeContext, _body: unknown, _req: IncomingMessage, res: ServerResponse): void {

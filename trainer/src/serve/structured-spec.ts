@@ -1,6 +1,6 @@
+import type { WireStructured } from '@gauntlet/proto/policy';
 import type { StructuredSpec } from '../generate/structured.js';
 import { BadRequestError } from './http-errors.js';
-import type { WireStructured } from './schemas.js';
 
 /**
  * The one structured-output spec of a request, from whichever field the client speaks:

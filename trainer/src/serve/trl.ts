@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { trlGenerateRequest } from '@gauntlet/proto/policy';
 import type { ServeContext } from './context.js';
 import { disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
 import { runChoices } from './run-choices.js';
 import { checkLimits, toSamplingParams, type WireSampling } from './sampling.js';
-import { trlGenerateRequest } from './schemas.js';
 
 /**
  * TRL's `trl vllm-serve` POST /generate/: completions grouped per prompt (n each), per token a

@@ -72,14 +72,14 @@ export const completionRequest = z.looseObject({
 export type CompletionRequest = z.infer<typeof completionRequest>;
 
 const contentPart = z.looseObject({ type: z.literal('text'), text: z.string() });
-const message = z.looseObject({
+export const chatMessage = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(contentPart), z.null()]).optional(),
 });
 
 export const chatRequest = z.looseObject({
   model: z.string().nullish(),
-  messages: z.array(message).min(1),
+  messages: z.array(chatMessage).min(1),
   logprobs: z.boolean().nullish(),
   top_logprobs: int.min(0).max(20).nullish(),
   max_completion_tokens: int.min(0).nullish(),
@@ -107,5 +107,32 @@ export const trlGenerateRequest = z.looseObject({
 });
 export type TrlGenerateRequest = z.infer<typeof trlGenerateRequest>;
 
+/** vLLM's POST /tokenize, text form: BOS and the like are added unless add_special_tokens is false. */
+export const tokenizeTextRequest = z.looseObject({
+  model: z.string().nullish(),
+  prompt: z.string(),
+  add_special_tokens: z.boolean().nullish(),
+  return_token_strs: z.boolean().nullish(),
+});
+
+/** vLLM's POST /tokenize, chat form: the messages rendered by the chat template (no extra special tokens by default). */
+export const tokenizeChatRequest = z.looseObject({
+  model: z.string().nullish(),
+  messages: z.array(chatMessage).min(1),
+  add_generation_prompt: z.boolean().nullish(),
+  continue_final_message: z.boolean().nullish(),
+  add_special_tokens: z.boolean().nullish(),
+  chat_template_kwargs: z.record(z.string(), z.unknown()).nullish(),
+  return_token_strs: z.boolean().nullish(),
+});
+
+/** Either form; a body with `messages` is the chat form (as vLLM tells them apart). */
+export const tokenizeRequest = z.union([tokenizeChatRequest, tokenizeTextRequest]);
+export type TokenizeRequest = z.infer<typeof tokenizeRequest>;
+
+export const detokenizeRequest = z.looseObject({ model: z.string().nullish(), tokens: tokenIds });
+export type DetokenizeRequest = z.infer<typeof detokenizeRequest>;
+
 export const loadLoraRequest = z.looseObject({ lora_name: z.string().min(1), lora_path: z.string().min(1), load_inplace: z.boolean().nullish() });
+export type LoadLoraRequest = z.infer<typeof loadLoraRequest>;
 export const unloadLoraRequest = z.looseObject({ lora_name: z.string().min(1) });

@@ -1,0 +1,13 @@
+/**
+ * The names of BrowserGym's high-level actions (0.14), in its documentation order. The env
+ * server's action catalog defines them; this list is what an agent may emit (the parser looks
+ * for these calls, the action regex allows them), and a parity test keeps the two in step.
+ */
+export const ACTION_NAMES = [
+  'noop', 'send_msg_to_user', 'report_infeasible',
+  'click', 'dblclick', 'hover', 'fill', 'select_option', 'press', 'focus', 'clear', 'drag_and_drop', 'upload_file',
+  'scroll', 'scroll_at', 'mouse_move', 'mouse_down', 'mouse_up', 'mouse_click', 'mouse_dblclick', 'mouse_drag_and_drop', 'mouse_upload_file',
+  'keyboard_down', 'keyboard_up', 'keyboard_press', 'keyboard_type', 'keyboard_insert_text',
+  'go_back', 'go_forward', 'goto', 'new_tab', 'tab_close', 'tab_focus',
+] as const;
+export type ActionName = (typeof ACTION_NAMES)[number];

@@ -1,0 +1,10 @@
+export { ACTION_NAMES, type ActionName } from './action-names.js';
+export { ACTION_REGEX, actionRegex, type ActionRegexOptions } from './action-regex.js';
+export { ChatTemplateError, ChatTokens, type Tokenizer } from './chat-tokens.js';
+export { LlmPolicy, type LlmPolicyOptions } from './llm-policy.js';
+export { parseAction, type ParseActionOptions, type ParsedAction } from './parse-action.js';
+export type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
+export { renderObservation, type RenderOptions } from './render.js';
+export { AGENT_OBSERVATION, runEpisode, taskInfo, type EpisodeEnv, type RunEpisodeOptions } from './run-episode.js';
+export { scriptedPolicy, type ScriptedChooser } from './scripted-policy.js';
+export { BROWSER_SYSTEM_PROMPT, GAUNTLET_SYSTEM_PROMPT, systemPromptFor } from './system-prompt.js';

@@ -1,0 +1,95 @@
+import type { CallOptions } from '../client/types.js';
+import type { PolicyClient } from '../policy/client.js';
+import { TrajectoryBuilder } from '../rollout/builder.js';
+import { ChatTokens } from './chat-tokens.js';
+import type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
+
+export interface LlmPolicyOptions {
+  /** The served name to sample from: the base model or a LoRA adapter. Absent: the server's default. */
+  model?: string;
+  /** Provenance recorded on every turn: the adapter and the training step of its weights. */
+  adapter?: string | null;
+  version?: number | null;
+  maxTokens: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  /** Turn k samples with seed + k; absent: unseeded. */
+  seed?: number | null;
+  /** Prompt + reply tokens allowed per turn; older exchanges are trimmed to fit. Never more than the server's max_model_len. */
+  contextTokens?: number | null;
+  /** Constrain every reply to this regex (e.g. actionRegex()). */
+  regex?: string;
+  stop?: string[];
+  /** chat_template_kwargs for every render (e.g. {enable_thinking: false}). */
+  templateVariables?: Record<string, unknown>;
+}
+
+/**
+ * An LLM behind a vLLM-compatible server, played token-exactly: the first prompt and each
+ * observation's tokens come from the server's /tokenize, each turn samples from the previous
+ * prompt + completion + env tokens (TrajectoryBuilder), and every turn records the sampled ids,
+ * their logprobs and the model that answered. An episode's turns all go to this one server.
+ */
+export class LlmPolicy implements EpisodePolicy {
+  private template: Promise<ChatTokens> | undefined;
+
+  constructor(
+    readonly client: PolicyClient,
+    readonly options: LlmPolicyOptions,
+  ) {}
+
+  async start(episode: EpisodeStart, options: CallOptions): Promise<PolicySession> {
+    const template = await this.chatTokens(options);
+    const head = await template.firstPrompt(episode.systemPrompt, episode.observation, options);
+    // Over the server's context, a request would be refused (4xx): trimming (then `timeout`) is the episode's answer instead.
+    const contextTokens = Math.min(this.options.contextTokens ?? Infinity, template.maxModelLen);
+    return new LlmSession(this.client, this.options, template, new TrajectoryBuilder(head, { contextTokens: Number.isFinite(contextTokens) ? contextTokens : undefined }));
+  }
+
+  /** The template probe, once per policy (a failed probe is retried by the next episode). */
+  private chatTokens(options: CallOptions): Promise<ChatTokens> {
+    this.template ??= ChatTokens.probe(this.client, this.options.model, options, this.options.templateVariables);
+    this.template.catch(() => (this.template = undefined));
+    return this.template;
+  }
+}
+
+class LlmSession implements PolicySession {
+  private lastCompletion: readonly number[] = [];
+
+  constructor(
+    private readonly client: PolicyClient,
+    private readonly options: LlmPolicyOptions,
+    private readonly template: ChatTokens,
+    private readonly builder: TrajectoryBuilder,
+  ) {}
+
+  get promptIds(): readonly number[] {
+    return this.builder.headIds;
+  }
+
+  async act(turn: TurnInput, call: CallOptions): Promise<PolicyReply> {
+    const o = this.options;
+    const promptIds = this.builder.prompt(o.maxTokens);
+    const generation = await this.client.generate(
+      {
+        model: o.model, promptIds, maxTokens: o.maxTokens, temperature: o.temperature ?? 1, topP: o.topP ?? 1, topK: o.topK ?? -1,
+        seed: o.seed === undefined || o.seed === null ? undefined : o.seed + turn.index, regex: o.regex, stop: o.stop ?? [],
+      },
+      call,
+    );
+    this.builder.addCompletion(generation.tokenIds);
+    this.lastCompletion = generation.tokenIds;
+    return {
+      text: generation.text, completionIds: generation.tokenIds, logprobs: generation.logprobs, trimmedExchanges: this.builder.trimmedExchanges,
+      policy: { model: generation.model, adapter: o.adapter ?? null, version: o.version ?? null },
+    };
+  }
+
+  async observe(observation: string, call: CallOptions): Promise<number[]> {
+    const ids = await this.template.envTokens(this.lastCompletion, observation, call);
+    this.builder.addEnv(ids);
+    return ids;
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { TrajectoryBuilder } from './builder.js';
+import { ContextBudgetError } from './outcome.js';
+
+const head = [1, 2, 3, 4];
+
+describe('TrajectoryBuilder', () => {
+  it("turn k+1's prompt is turn k's prompt + completion + env ids, concatenated", () => {
+    const builder = new TrajectoryBuilder(head);
+    const first = builder.prompt(8);
+    expect(first).toEqual(head);
+    builder.addCompletion([10, 11]);
+    builder.addEnv([20, 21, 22]);
+    const second = builder.prompt(8);
+    expect(second).toEqual([...head, 10, 11, 20, 21, 22]);
+    builder.addCompletion([12]);
+    builder.addEnv([23]);
+    expect(builder.prompt(8)).toEqual([...second, 12, 23]);
+    expect(builder.trimmedExchanges).toBe(0);
+  });
+
+  it('trims the oldest exchanges to fit the budget, keeping the head and the latest exchange, and never un-trims', () => {
+    // head 4 + reply 4 leaves 6 tokens for exchanges of 3 tokens each.
+    const builder = new TrajectoryBuilder(head, { contextTokens: 14 });
+    const exchanges = [[10, 11, 12], [20, 21, 22], [30, 31, 32], [40, 41, 42]];
+    const prompts: number[][] = [];
+    for (const [c, e1, e2] of exchanges) {
+      prompts.push(builder.prompt(4));
+      builder.addCompletion([c!]);
+      builder.addEnv([e1!, e2!]);
+    }
+    prompts.push(builder.prompt(4));
+    expect(prompts[2]).toEqual([...head, 10, 11, 12, 20, 21, 22]);
+    expect(prompts[3]).toEqual([...head, 20, 21, 22, 30, 31, 32]);
+    expect(prompts[4]).toEqual([...head, 30, 31, 32, 40, 41, 42]);
+    expect(builder.trimmedExchanges).toBe(2);
+    // A smaller reply afterwards does not bring the dropped exchanges back: prompts keep extending.
+    expect(builder.prompt(1)).toEqual(prompts[4]);
+  });
+
+  it('throws ContextBudgetError when the head and the latest exchange alone do not fit', () => {
+    const builder = new TrajectoryBuilder(head, { contextTokens: 10 });
+    builder.prompt(6);
+    builder.addCompletion([10, 11, 12]);
+    builder.addEnv([13, 14]);
+    expect(() => builder.prompt(6)).toThrow(ContextBudgetError);
+    expect(() => new TrajectoryBuilder(head, { contextTokens: 5 }).prompt(2)).toThrow(/needs 6 tokens .* context budget is 5/);
+  });
+
+  it('refuses bookkeeping out of order', () => {
+    const builder = new TrajectoryBuilder(head);
+    expect(() => builder.addEnv([1])).toThrow(/env tokens without a completion/);
+    builder.addCompletion([1]);
+    expect(() => builder.prompt(1)).toThrow(/no env tokens yet/);
+    expect(() => builder.addCompletion([2])).toThrow(/two completions in a row/);
+    expect(() => new TrajectoryBuilder([])).toThrow(/no tokens/);
+  });
+});

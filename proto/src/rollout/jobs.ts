@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { PolicyRef, RolloutId } from './trajectory.js';
+
+/**
+ * BullMQ queue names (no `:`: BullMQ uses it as its key separator). A `group` job on GROUPS is
+ * the parent of its G `episode` jobs on EPISODES; completed groups go to TRAJECTORY_GROUPS, which
+ * the trainer consumes.
+ */
+export const QUEUES = {
+  groups: 'gauntlet-groups',
+  episodes: 'gauntlet-episodes',
+  trajectoryGroups: 'gauntlet-trajectory-groups',
+} as const;
+
+export const JOB_NAMES = { group: 'group', episode: 'episode', trajectoryGroup: 'trajectory-group' } as const;
+
+const int = z.number().int();
+
+/** Sampling sent with every turn (explicitly: server defaults differ). */
+export const SamplingSettings = z
+  .object({
+    temperature: z.number().min(0).default(1),
+    top_p: z.number().gt(0).max(1).default(1),
+    top_k: int.min(-1).default(-1),
+    max_tokens: int.min(1).max(32_768).default(64),
+    /** Base seed: episode i of a group samples with seed + i·SEED_STRIDE + turn. Null: unseeded. */
+    seed: int.min(0).nullable().default(null),
+  })
+  .strict();
+export type SamplingSettings = z.infer<typeof SamplingSettings>;
+
+/** How each episode of a job is played. */
+export const EpisodeSettings = z
+  .object({
+    max_turns: int.min(1).max(1_000).default(30),
+    /** The whole episode's deadline; past it the episode ends as `timeout`. */
+    deadline_ms: int.min(1_000).max(86_400_000).default(600_000),
+    sampling: SamplingSettings.default(SamplingSettings.parse({})),
+    /** Prompt + reply tokens allowed per turn; older exchanges are trimmed to fit. Null: no budget. */
+    context_tokens: int.min(64).nullable().default(null),
+    /** Characters allowed per rendered observation (the AXTree is cut first). Null: no budget. */
+    observation_chars: int.min(256).nullable().default(null),
+    /** Constrain replies to the action regex (structured outputs). */
+    constrained: z.boolean().default(false),
+    /** Task options passed to reset (e.g. the Gauntlet's start_step). */
+    reset_options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type EpisodeSettings = z.infer<typeof EpisodeSettings>;
+
+/** Group ids leave room for the episode suffix within RolloutId's 128 characters. */
+export const GroupId = RolloutId.refine((id) => id.length <= 100, 'a group id has at most 100 characters');
+
+/** One GRPO group: G episodes of one task and seed under one policy version. */
+export const GroupJob = z
+  .object({
+    group_id: GroupId,
+    task: z.string().min(1),
+    seed: int.min(0),
+    size: int.min(1).max(256),
+    policy: PolicyRef,
+    settings: EpisodeSettings,
+    submitted_at: z.iso.datetime(),
+  })
+  .strict();
+export type GroupJob = z.infer<typeof GroupJob>;
+export type GroupJobInput = z.input<typeof GroupJob>;
+
+/** One episode of a group. Its id (and BullMQ job id) derives from the group's, so resubmitting never duplicates it. */
+export const EpisodeJob = z
+  .object({
+    group_id: GroupId,
+    index: int.min(0).max(255),
+    episode_id: RolloutId,
+    task: z.string().min(1),
+    seed: int.min(0),
+    policy: PolicyRef,
+    settings: EpisodeSettings,
+  })
+  .strict()
+  .refine((job) => job.episode_id === episodeId(job.group_id, job.index), { message: 'episode_id must be <group_id>.<index>', path: ['episode_id'] });
+export type EpisodeJob = z.infer<typeof EpisodeJob>;
+
+/** Seeds of sibling episodes are this far apart, so no two turns of a group share a seed. */
+export const SEED_STRIDE = 100_003;
+
+export function episodeId(groupId: string, index: number): string {
+  return `${groupId}.${index}`;
+}
+
+/** The group's G episode jobs, in order: same task, seed, policy and settings; distinct ids and sampling seeds. */
+export function episodeJobs(group: GroupJob): EpisodeJob[] {
+  return Array.from({ length: group.size }, (_, index) => {
+    const base = group.settings.sampling.seed;
+    const sampling = { ...group.settings.sampling, seed: base === null ? null : base + index * SEED_STRIDE };
+    return { group_id: group.group_id, index, episode_id: episodeId(group.group_id, index), task: group.task, seed: group.seed, policy: group.policy, settings: { ...group.settings, sampling } };
+  });
+}
