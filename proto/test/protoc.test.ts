@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * Our own TypeScript tooling (protobufjs) accepts things stock protoc rejects, so every .proto in
- * the repo is compiled with Debian's protoc and gRPC's Python plugin: what a Python, Go or Java
- * user generating stubs runs. `npm test` installs both (scripts/ensure-system.mjs); a machine
+ * the repo is compiled with Debian's protoc (C++, Java, Python) and gRPC's Python plugin: what a
+ * Python, Go or Java user generating stubs runs. `npm test` installs both (scripts/ensure-system.mjs); a machine
  * without them fails here with the command that installs them, never skips.
  */
 const INSTALL = 'apt-get install -y protobuf-compiler protobuf-compiler-grpc libprotobuf-dev';
@@ -36,13 +36,13 @@ describe('every .proto compiles with stock protoc', () => {
     expect(files.map((f) => relative(repoRoot, f))).toContain(join('proto', 'env.proto'));
   });
 
-  it.each(files.map((f) => [relative(repoRoot, f), f]))('%s → C++, Python and Python gRPC stubs', (_name, file) => {
+  it.each(files.map((f) => [relative(repoRoot, f), f]))('%s → C++, Java, Python and Python gRPC stubs', (_name, file) => {
     const protoc = which('protoc');
     const plugin = which('grpc_python_plugin');
     if (!protoc || !plugin) expect.fail(`protoc and grpc_python_plugin are needed (missing: ${[!protoc && 'protoc', !plugin && 'grpc_python_plugin'].filter(Boolean).join(', ')}); install them with:\n  ${INSTALL}`);
     const target = mkdtempSync(join(out, 'stubs-'));
     const run = spawnSync(protoc, [
-      `--proto_path=${dirname(file)}`, `--cpp_out=${target}`, `--python_out=${target}`,
+      `--proto_path=${dirname(file)}`, `--cpp_out=${target}`, `--java_out=${target}`, `--python_out=${target}`,
       `--plugin=protoc-gen-grpc_python=${plugin}`, `--grpc_python_out=${target}`, file,
     ], { encoding: 'utf8' });
     const hint = /google\/protobuf\/.*not found/.test(run.stderr) ? `\n(the well-known types are missing; ${INSTALL})` : '';
