@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Makes sure the system pieces Gauntlet needs are present before `npm start` / `npm test`:
 // installs them with apt-get when we are root on Debian/Ubuntu, otherwise says exactly what to run.
-// Usage: node scripts/ensure-system.mjs chromium [redis]
+// Usage: node scripts/ensure-system.mjs chromium [redis] [protoc]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];
 
@@ -12,6 +13,13 @@ const checks = {
     present: () => Boolean(process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) || playwrightBrowserPresent() || CHROMIUM_CANDIDATES.some((p) => existsSync(p)),
     packages: ['chromium-headless-shell'],
     manual: 'apt-get install -y chromium-headless-shell   (or set CHROMIUM_PATH to a Chromium binary)',
+  },
+  // proto/test/protoc.test.ts compiles every .proto with stock protoc and gRPC's Python plugin;
+  // libprotobuf-dev holds the well-known types (google/protobuf/struct.proto) env.proto imports.
+  protoc: {
+    present: () => commandExists('protoc') && commandExists('grpc_python_plugin') && wellKnownTypesPresent(),
+    packages: ['protobuf-compiler', 'protobuf-compiler-grpc', 'libprotobuf-dev'],
+    manual: 'apt-get install -y protobuf-compiler protobuf-compiler-grpc libprotobuf-dev',
   },
   redis: {
     present: () => commandExists('redis-server'),
@@ -27,6 +35,11 @@ function playwrightBrowserPresent() {
   } catch {
     return false;
   }
+}
+
+function wellKnownTypesPresent() {
+  // protoc searches its own include folder; compiling one well-known file proves it has them.
+  return spawnSync('protoc', ['--descriptor_set_out=/dev/null', 'google/protobuf/struct.proto'], { stdio: 'ignore', cwd: tmpdir() }).status === 0;
 }
 
 function commandExists(name) {

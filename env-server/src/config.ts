@@ -25,11 +25,15 @@ export interface ServerConfig {
   warmContexts: number;
   /** Extra origins `goto` may reach besides the task origins (`*` = anything). */
   allowedOrigins: string[];
+  /** Whether `goto` may open data: and blob: URLs (they run page JavaScript the agent wrote). */
+  allowDataUrls: boolean;
   allowScriptActions: boolean;
   /** Longest action string a step parses; longer ones are an action error, never parsed. */
   maxActionChars: number;
   /** Most calls one step may run (a multi-action string); more is an action error, nothing runs. */
   maxCallsPerStep: number;
+  /** The only folder `upload_file` may read from (symlinks resolved); undefined = uploads off. */
+  uploadDir: string | undefined;
   bearerToken: string | undefined;
   bodyLimitBytes: number;
   wsFrameLimitBytes: number;
@@ -57,9 +61,11 @@ export const DEFAULTS: ServerConfig = {
   defaultObservation: ObservationOptions.parse({}),
   warmContexts: 2,
   allowedOrigins: [],
+  allowDataUrls: false,
   allowScriptActions: false,
   maxActionChars: 32 * 1024,
   maxCallsPerStep: 16,
+  uploadDir: undefined,
   bearerToken: undefined,
   bodyLimitBytes: 1024 * 1024,
   wsFrameLimitBytes: 4 * 1024 * 1024,
@@ -95,6 +101,8 @@ export const SETTINGS: Setting[] = [
   { key: 'screenshot', flag: 'screenshot', env: ['BROWSERGYM_INCLUDE_SCREENSHOT'], kind: 'bool', help: 'include the RGB screenshot by default (default false)' },
   { key: 'warmContexts', flag: 'warm', env: ['GAUNTLET_WARM_CONTEXTS'], kind: 'int', help: 'browser contexts kept warm for new sessions (default 2)' },
   { key: 'allowedOrigins', flag: 'allow-origin', env: ['GAUNTLET_ALLOWED_ORIGINS'], kind: 'list', help: 'extra origins goto() may reach, comma separated; * allows all (default: task origins only)' },
+  { key: 'allowDataUrls', flag: 'allow-data-urls', env: ['GAUNTLET_ALLOW_DATA_URLS'], kind: 'bool', help: 'let goto() open data: and blob: URLs, which run page JavaScript the agent wrote (default false)' },
+  { key: 'uploadDir', flag: 'upload-dir', env: ['GAUNTLET_UPLOAD_DIR'], kind: 'string', help: 'the folder upload_file may read files from (default: none, uploads off)' },
   { key: 'allowScriptActions', flag: 'allow-script-actions', env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'], kind: 'bool', help: 'enable script-evaluating actions (default false)' },
   { key: 'maxActionChars', flag: 'max-action-chars', env: ['GAUNTLET_MAX_ACTION_CHARS'], kind: 'int', help: 'longest action string a step accepts, in characters (default 32768)' },
   { key: 'maxCallsPerStep', flag: 'max-calls-per-step', env: ['GAUNTLET_MAX_CALLS_PER_STEP'], kind: 'int', help: 'most action calls one step may run (default 16)' },

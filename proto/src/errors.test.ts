@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CapacityError, GauntletError, InfraError, SessionNotFoundError, ValidationError, errorFromCode, errorFromWire } from './errors.js';
+import { CapacityError, EpisodeStateError, ExecutionError, GauntletError, InfraError, SessionNotFoundError, ValidationError, errorFromCode, errorFromWire } from './errors.js';
 
 describe('typed errors travel over the wire', () => {
   it.each([
@@ -7,6 +7,7 @@ describe('typed errors travel over the wire', () => {
     [new InfraError('browser died'), 'INFRA_ERROR', 503],
     [new SessionNotFoundError('abc'), 'SESSION_NOT_FOUND', 404],
     [new ValidationError('bad', [{ loc: ['body', 'seed'], msg: 'too small', type: 'too_small' }]), 'VALIDATION_ERROR', 422],
+    [new EpisodeStateError('reset first'), 'EXECUTION_ERROR', 409],
   ])('%s keeps its class, code and details', (error, code, status) => {
     expect(error.code).toBe(code);
     expect(error.httpStatus).toBe(status);
@@ -17,6 +18,11 @@ describe('typed errors travel over the wire', () => {
     expect(rebuilt).toBeInstanceOf(GauntletError);
     expect(rebuilt.message).toBe(error.message);
     expect(rebuilt.details).toEqual(error.details);
+  });
+
+  it('a step that does not fit the episode is a 409 that clients still catch as an ExecutionError', () => {
+    expect(errorFromWire(new EpisodeStateError('reset first').toWire())).toBeInstanceOf(ExecutionError);
+    expect(new ExecutionError('Internal error').httpStatus).toBe(500);
   });
 
   it('capacity errors carry the counts OpenEnv clients read', () => {

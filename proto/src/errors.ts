@@ -115,10 +115,19 @@ export class FactoryError extends GauntletError {
 }
 
 export class ExecutionError extends GauntletError {
-  static override readonly httpStatus = 500;
+  static override readonly httpStatus: number = 500;
   constructor(message: string) {
     super('EXECUTION_ERROR', message);
   }
+}
+
+/**
+ * The request does not fit the episode's state: a step before any reset or after the episode
+ * ended. A conflict the client resolves by resetting (HTTP 409; gRPC FAILED_PRECONDITION), not a
+ * server fault; the code stays EXECUTION_ERROR, as OpenEnv's clients know it.
+ */
+export class EpisodeStateError extends ExecutionError {
+  static override readonly httpStatus = 409;
 }
 
 export class DeadlineExceededError extends GauntletError {
@@ -151,7 +160,7 @@ export class NotFoundError extends GauntletError {
 
 const byName: Record<string, new (...args: never[]) => GauntletError> = {
   ValidationError, InvalidJsonError, UnknownTypeError, CapacityError, SessionNotFoundError, SessionError,
-  InfraError, FactoryError, ExecutionError, DeadlineExceededError, UnauthorizedError, PayloadTooLargeError, NotFoundError,
+  InfraError, FactoryError, ExecutionError, EpisodeStateError, DeadlineExceededError, UnauthorizedError, PayloadTooLargeError, NotFoundError,
 };
 
 /** The class each code is thrown as; OpenEnv's /ws error frames carry only the code. */

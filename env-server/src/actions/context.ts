@@ -23,7 +23,7 @@ export interface ActionContext {
   readonly actionTimeoutMs: number;
   /** Whether script-evaluating actions are enabled by the operator (off by default). */
   readonly allowScriptActions: boolean;
-  /** Files `upload_file` may read, resolved by the session (absolute paths), or undefined when uploads are off. */
+  /** The absolute path `upload_file` may read for the agent's `file`; throws an ActionError when it is not offered. */
   resolveUploadPath(file: string): string;
   /** Aborts the action when the step deadline passes. */
   readonly signal: AbortSignal;

@@ -9,8 +9,8 @@ const covered: Diagnosis = { kind: 'covered', message: 'element with bid "7" is 
 
 describe('toActionError', () => {
   it('keeps Playwright\'s first line only, after the diagnosis, as a TimeoutError', () => {
-    expect(toActionError(timeout, covered).display).toBe('TimeoutError: element with bid "7" is covered by div#x; locator.click: Timeout 500ms exceeded.');
-    expect(toActionError(timeout).display).toBe('TimeoutError: locator.click: Timeout 500ms exceeded.');
+    expect(toActionError(timeout, covered).display).toBe('TimeoutError: element with bid "7" is covered by div#x; Timeout 500ms exceeded.');
+    expect(toActionError(timeout).display).toBe('TimeoutError: Timeout 500ms exceeded.');
   });
 
   it('turns a request the element cannot serve into a plain ValueError', () => {
@@ -18,8 +18,10 @@ describe('toActionError', () => {
     expect(toActionError(timeout, missing).display).toBe('ValueError: Could not find element with bid "9"');
   });
 
-  it('reports other Playwright failures as Error', () => {
-    expect(toActionError(new Error('keyboard.press: Unknown key: "Foo"')).display).toBe('Error: keyboard.press: Unknown key: "Foo"');
+  it('reports other Playwright failures as Error, without the API call Playwright names', () => {
+    expect(toActionError(new Error('keyboard.press: Unknown key: "Foo"')).display).toBe('Error: Unknown key: "Foo"');
+    expect(toActionError(new Error('locator.setInputFiles: Error: Node is not an HTMLInputElement')).display).toBe('Error: Node is not an HTMLInputElement');
+    expect(toActionError(new Error('page.goto: net::ERR_FILE_NOT_FOUND at blob:null/abc')).display).toBe('Error: net::ERR_FILE_NOT_FOUND at blob:null/abc');
   });
 
   it('passes an ActionError through', () => {

@@ -31,9 +31,14 @@ function withoutColours(text: string): string {
   return text.replace(/\u001b\[\d+m/g, '');
 }
 
-/** Playwright's first line ("locator.click: Timeout 500ms exceeded."), without its call log or colours. */
+/**
+ * Playwright's first line as the agent may see it: without the API call it names
+ * ("locator.press: "), a doubled "Error: ", the call log or colours. Library method names are
+ * ours to know, not the agent's ("locator.click: Timeout 500ms exceeded." → "Timeout 500ms exceeded.").
+ */
 export function playwrightFirstLine(error: Error): string {
-  return withoutColours(error.message.split('\n')[0] ?? '').trim();
+  const line = withoutColours(error.message.split('\n')[0] ?? '').trim();
+  return line.replace(PLAYWRIGHT_PREFIX, '').replace(/^Error: /, '');
 }
 
 /**

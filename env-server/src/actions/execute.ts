@@ -21,7 +21,12 @@ export async function executeAction(action: BoundAction, ctx: ActionContext): Pr
     if (watch) await settleAfterAction(ctx.activePage(), { watch, signal: ctx.signal, frame: handler.settlesOnFrame === true });
   } catch (error) {
     if (ctx.signal.aborted && error === ctx.signal.reason) throw error;
-    throw isPlaywrightError(error) ? toActionError(error) : error;
+    const actionError = error instanceof ActionError ? error : isPlaywrightError(error) ? toActionError(error) : undefined;
+    if (!actionError) throw error;
+    // A failed action may still have moved the page: a navigation that failed commits Chromium's
+    // error page after goto rejects, and observing before that reads a document being replaced.
+    if (watch) await settleAfterAction(ctx.activePage(), { watch, signal: ctx.signal });
+    throw actionError;
   } finally {
     watch?.dispose();
   }

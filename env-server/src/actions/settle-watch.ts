@@ -2,9 +2,9 @@ import type { BrowserContext, Frame, Page, Request } from 'playwright-core';
 
 /**
  * Navigations started while an action ran, in any tab (a click may open a popup), each with a
- * promise that resolves once the new document committed or the navigation ended without one
- * (failed, became a download, frame or page gone). Start it before the action, dispose after
- * settling.
+ * promise that resolves once the new document (or Chromium's error page) committed or the
+ * navigation ended without one (aborted, became a download, frame or page gone). Start it before
+ * the action, dispose after settling.
  */
 export interface NavigationWatch {
   readonly started: ReadonlyMap<Frame, Promise<void>>;
@@ -63,7 +63,9 @@ function navigationEnd(frame: Frame): { ended: Promise<void>; stop: () => void }
   let stop = () => {};
   const ended = new Promise<void>((resolve) => {
     const onFrame = (f: Frame) => f === frame && finish();
-    const onFailed = (r: Request) => r.isNavigationRequest() && safeFrame(r) === frame && finish();
+    // A failed navigation request still commits Chromium's error page (framenavigated), except
+    // when it was aborted (a download, a 204, a newer navigation): only then is nothing coming.
+    const onFailed = (r: Request) => r.isNavigationRequest() && safeFrame(r) === frame && r.failure()?.errorText === 'net::ERR_ABORTED' && finish();
     const finish = () => {
       stop();
       resolve();

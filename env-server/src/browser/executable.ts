@@ -15,6 +15,10 @@ export const CHROMIUM_FLAGS = [
   '--disable-extensions',
   '--disable-default-apps',
   '--mute-audio',
+  // WebRTC may not send UDP itself (STUN/TURN to any host:port, ICE errors as a port scanner):
+  // only through a proxy, and there is none. The only spelling headless shell reads; the
+  // unforced `--webrtc-ip-handling-policy` is a chrome/ switch it ignores.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   // The task origin is answered from memory over http; treating it as secure lets it use secure-
   // context APIs and, with the context's local-network-access permission, open the Gauntlet's
   // real WebSocket to the env server on loopback (Chromium's Local Network Access checks refuse

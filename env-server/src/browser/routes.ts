@@ -1,5 +1,6 @@
 import type { BrowserContext, Route } from 'playwright-core';
 import { TASK_ORIGIN, type TaskSite } from '../tasks/site.js';
+import { installSocketRoutes } from './socket-routes.js';
 
 /** Which origins pages may load; everything else is aborted (no SSRF through goto or subresources). */
 export interface OriginPolicy {
@@ -30,10 +31,12 @@ function normalizeOrigin(origin: string): string {
 
 /**
  * Answers the task origin from memory and aborts requests to origins the operator did not allow.
- * One handler for every request keeps the policy in one place.
+ * One handler for every request keeps the policy in one place; WebSockets, which requests routes
+ * never see, get the same policy from socket-routes.ts.
  */
 export async function installSiteRoutes(context: BrowserContext, site: TaskSite, policy: OriginPolicy): Promise<void> {
   await context.route('**/*', (route) => handle(route, site, policy));
+  await installSocketRoutes(context, policy);
 }
 
 async function handle(route: Route, site: TaskSite, policy: OriginPolicy): Promise<void> {

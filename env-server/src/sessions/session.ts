@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ExecutionError, InfraError, SessionError, ValidationError,
+  EpisodeStateError, InfraError, SessionError, ValidationError,
   type ObservationOptions, type ResetRequest, type State, type StepResult,
 } from '@gauntlet/proto';
 import type { BrowserPool, ContextLease } from '../browser/pool.js';
@@ -143,9 +143,9 @@ export class EnvSession {
     // The caller may have given up while this call waited its turn.
     signal.throwIfAborted();
     const episode = this.episode;
-    if (!episode) throw new ExecutionError('Call reset before step: this session has no episode yet');
+    if (!episode) throw new EpisodeStateError('Call reset before step: this session has no episode yet');
     if (this.brokenReason) throw new InfraError(`Browser lost during the episode (${this.brokenReason}); reset to continue on a fresh browser`);
-    if (episode.done) throw new ExecutionError('The episode is over (done=true); call reset to start a new one');
+    if (episode.done) throw new EpisodeStateError('The episode is over (done=true); call reset to start a new one');
     return this.guardInfra(() => runStep({ episode, tabs: this.tabs!, lease: this.lease!, config: this.deps.config, actionText, signal }));
   }
 

@@ -6,7 +6,7 @@ import { executeActions } from '../actions/execute.js';
 import { ActionError } from '../actions/types.js';
 import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';
-import { isOriginAllowed } from '../browser/routes.js';
+import { navigationRefusal } from '../browser/navigation-policy.js';
 import type { ServerConfig } from '../config.js';
 import type { Episode } from './episode.js';
 import type { Tabs } from './tabs.js';
@@ -84,13 +84,12 @@ function makeActionContext(lease: ContextLease, tabs: Tabs, episode: Episode, co
       onInfeasible();
     },
     checkNavigation: (url) => {
-      if (!isOriginAllowed(url, { extra: config.allowedOrigins })) {
-        throw new ActionError('PermissionError', `Navigation to ${url} is blocked: only the task origin is allowed (the operator can allow more origins with --allow-origin)`);
-      }
+      const refusal = navigationRefusal(url, { extra: config.allowedOrigins, allowDataUrls: config.allowDataUrls });
+      if (refusal) throw new ActionError('PermissionError', refusal);
     },
     actionTimeoutMs: config.actionTimeoutMs,
     allowScriptActions: config.allowScriptActions,
-    resolveUploadPath: (file) => resolveUploadPath(file),
+    resolveUploadPath: (file) => resolveUploadPath(file, config.uploadDir),
     signal,
   };
 }

@@ -94,7 +94,7 @@ describe('press and focus', () => {
   it('reports an unknown key name with Playwright\'s words', async () => {
     await page.setContent(`<input bid="4">`);
     const error = await actionError(ctx.run('press', { bid: '4', key_comb: 'Foo' }));
-    expect(error.display).toBe('Error: locator.press: Unknown key: "Foo"');
+    expect(error.display).toBe('Error: Unknown key: "Foo"');
   });
 });
 
@@ -123,7 +123,7 @@ describe('upload_file', () => {
     await page.setContent(`<button bid="1">Nothing</button>`);
     const error = await actionError(ctx.run('upload_file', { bid: '1', file: 'a.txt' }));
     expect(error.display).toBe(
-      'TimeoutError: clicking the element with bid "1" opened no file chooser; page.waitForEvent: Timeout 500ms exceeded while waiting for event "filechooser"',
+      'TimeoutError: clicking the element with bid "1" opened no file chooser; Timeout 500ms exceeded while waiting for event "filechooser"',
     );
   });
 });

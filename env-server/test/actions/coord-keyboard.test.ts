@@ -117,6 +117,6 @@ describe('keyboard', () => {
 
   it('reports an unknown key with Playwright\'s words', async () => {
     await page.setContent(INPUT);
-    await expect(ctx.run('keyboard_press', { key: 'Foo' })).rejects.toMatchObject({ display: 'Error: keyboard.press: Unknown key: "Foo"' });
+    await expect(ctx.run('keyboard_press', { key: 'Foo' })).rejects.toMatchObject({ display: 'Error: Unknown key: "Foo"' });
   });
 });

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Literal } from '../../src/actions/types.js';
 import { FakeContext, actionError, srcdoc, useFakeContext } from './fake-context.js';
 
-const CLICK_TIMEOUT = 'locator.click: Timeout 500ms exceeded.';
-const FILL_TIMEOUT = 'locator.fill: Timeout 500ms exceeded.';
+// Playwright's timeout line without the API call it names ("locator.click: "), as the agent sees it.
+const TIMEOUT = 'Timeout 500ms exceeded.';
 
 let ctx: FakeContext;
 let page: Page;
@@ -51,12 +51,12 @@ describe('hidden elements', () => {
     ['a place no scrolling reaches', '<button bid="1" style="position:absolute;left:-500px;top:10px">x</button>',
       'outside the viewport at (-500, 10) and cannot be scrolled into view'],
   ])('cannot be clicked when hidden by %s', async (_case, html, why) => {
-    expect(await errorFor(html, 'click', { bid: '1' })).toBe(`TimeoutError: element with bid "1" is ${why}; ${CLICK_TIMEOUT}`);
+    expect(await errorFor(html, 'click', { bid: '1' })).toBe(`TimeoutError: element with bid "1" is ${why}; ${TIMEOUT}`);
   });
 
   it('is not filled blindly: a forced fill would type into nothing', async () => {
     expect(await errorFor('<input bid="1" style="display:none">', 'fill', { bid: '1', value: 'x' })).toBe(
-      `TimeoutError: element with bid "1" is hidden (display:none); ${FILL_TIMEOUT}`,
+      `TimeoutError: element with bid "1" is hidden (display:none); ${TIMEOUT}`,
     );
   });
 
@@ -70,22 +70,22 @@ describe('hidden elements', () => {
 describe('disabled and read-only elements', () => {
   it('names a disabled button, and does not force the click through', async () => {
     const html = '<button bid="5" disabled onclick="window.clicked = true">Pay</button>';
-    expect(await errorFor(html, 'click', { bid: '5' })).toBe(`TimeoutError: element with bid "5" is disabled; ${CLICK_TIMEOUT}`);
+    expect(await errorFor(html, 'click', { bid: '5' })).toBe(`TimeoutError: element with bid "5" is disabled; ${TIMEOUT}`);
     expect(await page.evaluate(() => 'clicked' in window)).toBe(false);
   });
 
   it('names a disabled fieldset and aria-disabled', async () => {
     expect(await errorFor('<fieldset disabled><input bid="5"></fieldset>', 'fill', { bid: '5', value: 'x' })).toBe(
-      `TimeoutError: element with bid "5" is disabled (inside a disabled fieldset); ${FILL_TIMEOUT}`,
+      `TimeoutError: element with bid "5" is disabled (inside a disabled fieldset); ${TIMEOUT}`,
     );
     expect(await errorFor('<button bid="5" aria-disabled="true">x</button>', 'click', { bid: '5' })).toBe(
-      `TimeoutError: element with bid "5" is disabled (aria-disabled); ${CLICK_TIMEOUT}`,
+      `TimeoutError: element with bid "5" is disabled (aria-disabled); ${TIMEOUT}`,
     );
   });
 
   it('will not force a value into a read-only field', async () => {
     const html = '<input bid="5" readonly value="fixed">';
-    expect(await errorFor(html, 'fill', { bid: '5', value: 'x' })).toBe(`TimeoutError: element with bid "5" is read-only; ${FILL_TIMEOUT}`);
+    expect(await errorFor(html, 'fill', { bid: '5', value: 'x' })).toBe(`TimeoutError: element with bid "5" is read-only; ${TIMEOUT}`);
     expect(await page.locator('[bid="5"]').inputValue()).toBe('fixed');
   });
 });
@@ -97,13 +97,13 @@ describe('covered elements', () => {
 
   it('names the covering element by tag, id, classes and bid, and clicks nothing', async () => {
     const html = covered('<div id="overlay" class="modal open" bid="8"></div>');
-    expect(await errorFor(html, 'click', { bid: '7' })).toBe(`TimeoutError: element with bid "7" is covered by div#overlay.modal.open (bid "8"); ${CLICK_TIMEOUT}`);
+    expect(await errorFor(html, 'click', { bid: '7' })).toBe(`TimeoutError: element with bid "7" is covered by div#overlay.modal.open (bid "8"); ${TIMEOUT}`);
     expect(await page.evaluate(() => 'clicked' in window)).toBe(false);
   });
 
   it('names a cover without a bid by tag, id and classes', async () => {
     expect(await errorFor(covered('<section id="cookie-banner">'), 'hover', { bid: '7' })).toBe(
-      'TimeoutError: element with bid "7" is covered by section#cookie-banner; locator.hover: Timeout 500ms exceeded.',
+      'TimeoutError: element with bid "7" is covered by section#cookie-banner; Timeout 500ms exceeded.',
     );
   });
 
@@ -115,7 +115,7 @@ describe('covered elements', () => {
 
   it('says when the element itself takes no pointer events', async () => {
     expect(await errorFor('<button bid="1" style="pointer-events:none">x</button>', 'click', { bid: '1' })).toBe(
-      `TimeoutError: element with bid "1" does not receive pointer events (pointer-events: none); ${CLICK_TIMEOUT}`,
+      `TimeoutError: element with bid "1" does not receive pointer events (pointer-events: none); ${TIMEOUT}`,
     );
   });
 });
@@ -125,13 +125,13 @@ describe('inside frames and shadow roots', () => {
     const inner = `<div style="position:relative"><button bid="aA2">x</button>
       <div id="veil" bid="aA3" style="position:absolute;inset:0"></div></div>`;
     const html = `<iframe bid="a" srcdoc="${srcdoc(`<iframe bid="aA" srcdoc="${srcdoc(inner)}"></iframe>`)}"></iframe>`;
-    expect(await errorFor(html, 'click', { bid: 'aA2' })).toBe(`TimeoutError: element with bid "aA2" is covered by div#veil (bid "aA3"); ${CLICK_TIMEOUT}`);
+    expect(await errorFor(html, 'click', { bid: 'aA2' })).toBe(`TimeoutError: element with bid "aA2" is covered by div#veil (bid "aA3"); ${TIMEOUT}`);
   });
 
   it('diagnoses an element hidden inside an open shadow root, naming the hidden ancestor inside it', async () => {
     const html = `<div id="host" bid="1"></div><script>document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML =
       '<div id="drawer" style="display:none"><button bid="2">x</button></div>';</script>`;
-    expect(await errorFor(html, 'click', { bid: '2' })).toBe(`TimeoutError: element with bid "2" is hidden (display:none on ancestor div#drawer); ${CLICK_TIMEOUT}`);
+    expect(await errorFor(html, 'click', { bid: '2' })).toBe(`TimeoutError: element with bid "2" is hidden (display:none on ancestor div#drawer); ${TIMEOUT}`);
   });
 });
 

@@ -40,7 +40,7 @@ describe('goto', () => {
     const deadCtx = await FakeContext.open(browser(), { allowedOrigins: [closed.origin] });
     try {
       const error = await actionError(deadCtx.run('goto', { url: deadUrl }));
-      expect(error.display).toBe(`Error: page.goto: net::ERR_CONNECTION_REFUSED at ${deadUrl}`);
+      expect(error.display).toBe(`Error: net::ERR_CONNECTION_REFUSED at ${deadUrl}`);
     } finally {
       await deadCtx.close();
     }

@@ -52,7 +52,7 @@ describe('the Session stream is one session', () => {
 
   it('per-request errors are replies and the stream goes on', async () => {
     const s = openStream();
-    expect((await s.request({ step: { action: { action_str: 'noop(0)' } } })).error).toMatchObject({ name: 'ExecutionError', code: 'EXECUTION_ERROR' });
+    expect((await s.request({ step: { action: { action_str: 'noop(0)' } } })).error).toMatchObject({ name: 'EpisodeStateError', code: 'EXECUTION_ERROR' });
     expect((await s.request({ reset: { seed: -3 } })).error).toMatchObject({ name: 'ValidationError', code: 'VALIDATION_ERROR' });
     expect((await s.request({ state: { session_id: 'someone-else' } })).error?.message).toMatch(/not used on the Session stream/);
     expect((await s.request({})).error?.message).toMatch(/must set one of reset, step, state or close/);

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { allowSocketOrigin } from '../../browser/socket-routes.js';
 import { resetBidCounters } from '../../observe/mark.js';
 import { TASK_ORIGIN } from '../site.js';
 import type { OracleView, TaskDefinition, TaskStatus } from '../task.js';
@@ -8,6 +9,7 @@ import { parseGauntletOptions } from './options.js';
 import { GAUNTLET_STEPS, planRun } from './plan.js';
 import { GauntletRun } from './run.js';
 import { GAUNTLET_ENTRY } from './site.js';
+import { CodeSocketServer } from './socket/code-server.js';
 import { gauntletPolicy } from './solver/policy.js';
 
 /** The episode each page is playing (a session's page runs one episode at a time). */
@@ -72,8 +74,10 @@ function defineTask(name: string, only: ChallengeType | undefined, description: 
 async function openApp(page: Page, needsSocket: boolean): Promise<void> {
   const context = page.context();
   if (needsSocket && !socketReady.has(context)) {
-    // The code server listens on loopback; Chromium lets the (secure-treated) task origin reach it only with this permission.
+    // The code server listens on loopback; Chromium lets the (secure-treated) task origin reach it
+    // only with this permission, and our WebSocket routes only once the context registered it.
     await context.grantPermissions(['local-network-access'], { origin: TASK_ORIGIN });
+    allowSocketOrigin(context, (await CodeSocketServer.get()).url);
     socketReady.add(context);
   }
   const onApp = page.url().startsWith(TASK_ORIGIN + '/gauntlet/') && (await GauntletRun.readPage(page)) !== null;

@@ -51,6 +51,8 @@ export interface ProtoGrpcType {
          * (capacity, oversize message), UNAVAILABLE (browser/infra), DEADLINE_EXCEEDED, FAILED_PRECONDITION
          * (step before reset, episode over), ABORTED (session closed by the server), UNAUTHENTICATED;
          * the typed error rides in trailing metadata `gauntlet-error-bin` (JSON {name, message, code, details}).
+         * State's reply type is fully qualified because inside the service protoc resolves a bare `State`
+         * to the rpc itself ("State is not a message type"); proto/test/protoc.test.ts compiles with protoc.
          */
         EnvService: SubtypeConstructor<typeof grpc.Client, _gauntlet_env_v1_EnvServiceClient> & { service: _gauntlet_env_v1_EnvServiceDefinition }
         Error: MessageTypeDefinition<_gauntlet_env_v1_Error, _gauntlet_env_v1_Error__Output>

@@ -20,6 +20,8 @@ import type { StepResult as _gauntlet_env_v1_StepResult, StepResult__Output as _
  * (capacity, oversize message), UNAVAILABLE (browser/infra), DEADLINE_EXCEEDED, FAILED_PRECONDITION
  * (step before reset, episode over), ABORTED (session closed by the server), UNAUTHENTICATED;
  * the typed error rides in trailing metadata `gauntlet-error-bin` (JSON {name, message, code, details}).
+ * State's reply type is fully qualified because inside the service protoc resolves a bare `State`
+ * to the rpc itself ("State is not a message type"); proto/test/protoc.test.ts compiles with protoc.
  */
 export interface EnvServiceClient extends grpc.Client {
   Close(argument: _gauntlet_env_v1_CloseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gauntlet_env_v1_CloseReply__Output>): grpc.ClientUnaryCall;
@@ -90,6 +92,8 @@ export interface EnvServiceClient extends grpc.Client {
  * (capacity, oversize message), UNAVAILABLE (browser/infra), DEADLINE_EXCEEDED, FAILED_PRECONDITION
  * (step before reset, episode over), ABORTED (session closed by the server), UNAUTHENTICATED;
  * the typed error rides in trailing metadata `gauntlet-error-bin` (JSON {name, message, code, details}).
+ * State's reply type is fully qualified because inside the service protoc resolves a bare `State`
+ * to the rpc itself ("State is not a message type"); proto/test/protoc.test.ts compiles with protoc.
  */
 export interface EnvServiceHandlers extends grpc.UntypedServiceImplementation {
   Close: grpc.handleUnaryCall<_gauntlet_env_v1_CloseRequest__Output, _gauntlet_env_v1_CloseReply>;

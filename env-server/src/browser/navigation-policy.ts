@@ -1,0 +1,42 @@
+import { isOriginAllowed, type OriginPolicy } from './routes.js';
+
+export interface NavigationPolicy extends OriginPolicy {
+  /** Whether `goto` may open data: and blob: URLs (the operator's --allow-data-urls). */
+  allowDataUrls: boolean;
+}
+
+/**
+ * data: and blob: documents are written by whoever names them: a `goto` to one runs the agent's
+ * own JavaScript although script actions are off, so they need the operator's consent.
+ */
+const AGENT_WRITTEN = new Set(['data:', 'blob:']);
+/** Never a page an agent should open: script URLs, the server's files, sandboxed file systems. */
+const NEVER = new Set(['javascript:', 'file:', 'filesystem:']);
+const SHOWN_URL_CHARS = 200;
+
+/**
+ * Why `goto(url)` is refused, or undefined when it may go ahead. Only what `goto` asks for is
+ * checked here; requests pages make are filtered by the context's routes (routes.ts).
+ */
+export function navigationRefusal(url: string, policy: NavigationPolicy): string | undefined {
+  const scheme = schemeOf(url);
+  if (scheme && NEVER.has(scheme)) return `Navigation to ${scheme} URLs is blocked`;
+  if (scheme && AGENT_WRITTEN.has(scheme)) {
+    return policy.allowDataUrls ? undefined : `Navigation to ${scheme} URLs is blocked: they would run page JavaScript (the operator can allow them with --allow-data-urls)`;
+  }
+  if (isOriginAllowed(url, policy)) return undefined;
+  return `Navigation to ${shown(url)} is blocked: only the task origin is allowed (the operator can allow more origins with --allow-origin)`;
+}
+
+/** The URL's scheme as the browser reads it (case and surrounding blanks do not matter there). */
+function schemeOf(url: string): string | undefined {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return undefined;
+  }
+}
+
+function shown(url: string): string {
+  return url.length > SHOWN_URL_CHARS ? `${url.slice(0, SHOWN_URL_CHARS)}…` : url;
+}
