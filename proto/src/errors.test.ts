@@ -45,6 +45,14 @@ describe('errors rebuilt from a code alone (OpenEnv /ws frames)', () => {
     expect(errorFromCode('SOMETHING_NEW', 'x').name).toBe('GauntletError');
   });
 
+  it('a class name sent beside the code picks a subclass of that code, and nothing else', () => {
+    const early = errorFromCode('EXECUTION_ERROR', 'Call reset before step', undefined, 'EpisodeStateError');
+    expect(early).toBeInstanceOf(EpisodeStateError);
+    expect(early.httpStatus).toBe(409);
+    expect(errorFromCode('EXECUTION_ERROR', 'x', undefined, 'CapacityError')).not.toBeInstanceOf(CapacityError);
+    expect(errorFromCode('EXECUTION_ERROR', 'x', undefined, 'NoSuchError').name).toBe('ExecutionError');
+  });
+
   it('a rebuilt ValidationError keeps its issues', () => {
     const issues = [{ loc: ['body', 'seed'], msg: 'too small', type: 'too_small' }];
     const rebuilt = errorFromCode('VALIDATION_ERROR', 'bad', { errors: issues });

@@ -185,8 +185,13 @@ export function errorFromWire(wire: WireError): GauntletError {
 }
 
 /** Rebuilds a typed error from a code alone (e.g. an OpenEnv /ws error frame); extra fields become details. */
-export function errorFromCode(code: string, message: string, details?: Record<string, unknown>): GauntletError {
-  const name = nameByCode[code as ErrorCode] ?? 'GauntletError';
+export function errorFromCode(code: string, message: string, details?: Record<string, unknown>, className?: unknown): GauntletError {
+  const byCode = nameByCode[code as ErrorCode];
+  // Our /ws frames also name the class: a subclass (EpisodeStateError) shares its parent's code.
+  const named = typeof className === 'string' ? byName[className] : undefined;
+  const parent = byCode ? byName[byCode] : undefined;
+  const isSubclass = named !== undefined && parent !== undefined && (named === parent || named.prototype instanceof parent);
+  const name = isSubclass ? (className as string) : (byCode ?? 'GauntletError');
   return errorFromWire({ name, message, code: code as ErrorCode, ...(details && Object.keys(details).length ? { details } : {}) });
 }
 

@@ -89,7 +89,8 @@ async function serveConnection(service: EnvService, socket: WebSocket): Promise<
   };
   const sendError = (error: GauntletError) => {
     service.metrics.errors.inc({ code: error.code });
-    send({ type: 'error', data: { message: error.message, code: error.code, ...(error.details ?? {}) } });
+    // `name` is ours (OpenEnv reads message and code): it tells subclasses sharing a code apart.
+    send({ type: 'error', data: { message: error.message, code: error.code, name: error.name, ...(error.details ?? {}) } });
     if (FATAL.has(error.code)) {
       socket.close(1008, error.code);
       void end('client');

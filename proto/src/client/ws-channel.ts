@@ -102,8 +102,8 @@ class WsChannel implements SessionChannel {
       return;
     }
     if (frame.type === 'error') {
-      const { code, message, ...details } = frame.data;
-      this.replies.fail(errorFromCode(code, message, details));
+      const { code, message, name, ...details } = frame.data;
+      this.replies.fail(errorFromCode(code, message, details, name));
     } else {
       this.replies.deliver(frame);
     }
