@@ -12,7 +12,15 @@ export function checkValue(action: string, param: ParamSpec, value: Literal): vo
   if (problem === undefined) return;
   // BrowserGym's exact wording for element ids, which agents have learned from.
   if (param.bid) throw new ActionError('ValueError', `expected a string, got ${pyRepr(value)}`);
-  throw new ActionError('ValueError', `${action}() argument '${param.name}' must be ${problem}, got ${pyRepr(value)}`);
+  throw new ActionError('ValueError', `${action}() argument '${param.name}' must be ${problem}, got ${shown(value)}`);
+}
+
+/**
+ * pyRepr prints integral numbers as ints, which for 1e300 is 301 digits. Written that large, a
+ * number was a float literal, so it is shown the way Python prints that float (`1e+300`).
+ */
+function shown(value: Literal): string {
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 1e16 ? value.toExponential() : pyRepr(value);
 }
 
 function describeProblem(param: ParamSpec, value: Literal): string | undefined {
@@ -20,8 +28,13 @@ function describeProblem(param: ParamSpec, value: Literal): string | undefined {
     case 'string':
       if (!param.allowed) return typeof value === 'string' ? undefined : 'a string';
       return typeof value === 'string' && param.allowed.includes(value) ? undefined : `one of ${quoteAll(param.allowed)}`;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'a finite number';
+    case 'number': {
+      const range = param.range;
+      if (!range) return typeof value === 'number' && Number.isFinite(value) ? undefined : 'a finite number';
+      // NaN and infinities fail the comparison too.
+      const inside = typeof value === 'number' && value >= range[0] && value <= range[1];
+      return inside ? undefined : `a number from ${pyRepr(range[0])} to ${pyRepr(range[1])}`;
+    }
     case 'int':
       return Number.isInteger(value) ? undefined : 'an integer';
     case 'bool':

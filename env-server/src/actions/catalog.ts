@@ -17,7 +17,11 @@ export interface ParamSpec {
   readonly allowed?: readonly string[];
   /** An element id: a non-string gets BrowserGym's own `expected a string, got …`. */
   readonly bid?: boolean;
+  /** Inclusive bounds of a 'number' (see catalogRanges.ts); anything outside is a ValueError before the browser sees it. */
+  readonly range?: NumberRange;
 }
+
+export type NumberRange = readonly [min: number, max: number];
 
 export interface ActionSpec {
   readonly name: string;

@@ -1,8 +1,10 @@
 import type { ActionSpec, ParamSpec, SubsetName } from './catalog.js';
+import { COORDINATE_RANGE, SCROLL_RANGE, WAIT_MS_RANGE } from './catalogRanges.js';
 
 const bid = (name = 'bid'): ParamSpec => ({ name, kind: 'string', bid: true });
 const text = (name: string): ParamSpec => ({ name, kind: 'string' });
-const number = (name: string): ParamSpec => ({ name, kind: 'number' });
+const coordinate = (name: string): ParamSpec => ({ name, kind: 'number', range: COORDINATE_RANGE });
+const delta = (name: string): ParamSpec => ({ name, kind: 'number', range: SCROLL_RANGE });
 const button: ParamSpec = { name: 'button', kind: 'string', default: 'left', allowed: ['left', 'middle', 'right'] };
 const modifiers: ParamSpec = {
   name: 'modifiers',
@@ -24,7 +26,7 @@ function action(
 
 /** Every action BrowserGym 0.14 offers, in its documentation order. */
 export const ACTIONS: readonly ActionSpec[] = [
-  action('noop', 'noop', [{ name: 'wait_ms', kind: 'number', default: 1000 }],
+  action('noop', 'noop', [{ name: 'wait_ms', kind: 'number', default: 1000, range: WAIT_MS_RANGE }],
     'Do nothing, and wait wait_ms milliseconds (e.g. for the page to load).',
     ['noop()', 'noop(500)']),
   action('send_msg_to_user', 'chat', [text('text')],
@@ -63,31 +65,31 @@ export const ACTIONS: readonly ActionSpec[] = [
   action('upload_file', 'bid', [bid(), { name: 'file', kind: 'string_or_list' }],
     'Upload one or several files with a file input.',
     ["upload_file('572', '/home/user/my_receipt.pdf')", "upload_file('63', ['/home/bob/image.jpg', '/home/bob/file.zip'])"]),
-  action('scroll', ['bid', 'coord'], [number('delta_x'), number('delta_y')],
+  action('scroll', ['bid', 'coord'], [delta('delta_x'), delta('delta_y')],
     'Scroll with the mouse wheel at the current mouse position, by pixel deltas.',
     ['scroll(0, 200)', 'scroll(-50.2, -100.5)']),
-  action('scroll_at', 'coord', [number('x'), number('y'), number('dx'), number('dy')],
+  action('scroll_at', 'coord', [coordinate('x'), coordinate('y'), delta('dx'), delta('dy')],
     'Move the mouse to (x, y), then scroll by (dx, dy) pixels.',
     ['scroll_at(640, 360, 0, 200)']),
-  action('mouse_move', 'coord', [number('x'), number('y')],
+  action('mouse_move', 'coord', [coordinate('x'), coordinate('y')],
     'Move the mouse to a position.',
     ['mouse_move(65.2, 158.5)']),
-  action('mouse_down', 'coord', [number('x'), number('y'), button],
+  action('mouse_down', 'coord', [coordinate('x'), coordinate('y'), button],
     'Move the mouse to a position and press a button.',
     ['mouse_down(140.2, 580.1)', "mouse_down(458, 254.5, button='middle')"]),
-  action('mouse_up', 'coord', [number('x'), number('y'), button],
+  action('mouse_up', 'coord', [coordinate('x'), coordinate('y'), button],
     'Move the mouse to a position and release a button.',
     ['mouse_up(250, 120)', "mouse_up(47, 252, 'right')"]),
-  action('mouse_click', 'coord', [number('x'), number('y'), button],
+  action('mouse_click', 'coord', [coordinate('x'), coordinate('y'), button],
     'Click at a position.',
     ['mouse_click(887.2, 68)', "mouse_click(56, 712.56, 'right')"]),
-  action('mouse_dblclick', 'coord', [number('x'), number('y'), button],
+  action('mouse_dblclick', 'coord', [coordinate('x'), coordinate('y'), button],
     'Double-click at a position.',
     ['mouse_dblclick(5, 236)', "mouse_dblclick(87.5, 354, 'right')"]),
-  action('mouse_drag_and_drop', 'coord', [number('from_x'), number('from_y'), number('to_x'), number('to_y')],
+  action('mouse_drag_and_drop', 'coord', [coordinate('from_x'), coordinate('from_y'), coordinate('to_x'), coordinate('to_y')],
     'Drag from one position and drop at another.',
     ['mouse_drag_and_drop(10.7, 325, 235.6, 24.54)']),
-  action('mouse_upload_file', 'coord', [number('x'), number('y'), { name: 'file', kind: 'string_or_list' }],
+  action('mouse_upload_file', 'coord', [coordinate('x'), coordinate('y'), { name: 'file', kind: 'string_or_list' }],
     'Click at a position that opens a file chooser and upload one or several files.',
     ["mouse_upload_file(132.1, 547, 'my_receipt.pdf')"]),
   action('keyboard_down', 'coord', [text('key')],
