@@ -28,6 +28,8 @@ export interface ServerConfig {
   /** Whether `goto` may open data: and blob: URLs (they run page JavaScript the agent wrote). */
   allowDataUrls: boolean;
   allowScriptActions: boolean;
+  /** Most tabs a session may have open; pages opened beyond it (window.open, target=_blank) are closed. */
+  maxTabs: number;
   /** Longest action string a step parses; longer ones are an action error, never parsed. */
   maxActionChars: number;
   /** Most calls one step may run (a multi-action string); more is an action error, nothing runs. */
@@ -63,6 +65,7 @@ export const DEFAULTS: ServerConfig = {
   allowedOrigins: [],
   allowDataUrls: false,
   allowScriptActions: false,
+  maxTabs: 8,
   maxActionChars: 32 * 1024,
   maxCallsPerStep: 16,
   uploadDir: undefined,
@@ -104,6 +107,7 @@ export const SETTINGS: Setting[] = [
   { key: 'allowDataUrls', flag: 'allow-data-urls', env: ['GAUNTLET_ALLOW_DATA_URLS'], kind: 'bool', help: 'let goto() open data: and blob: URLs, which run page JavaScript the agent wrote (default false)' },
   { key: 'uploadDir', flag: 'upload-dir', env: ['GAUNTLET_UPLOAD_DIR'], kind: 'string', help: 'the folder upload_file may read files from (default: none, uploads off)' },
   { key: 'allowScriptActions', flag: 'allow-script-actions', env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'], kind: 'bool', help: 'enable script-evaluating actions (default false)' },
+  { key: 'maxTabs', flag: 'max-tabs', env: ['GAUNTLET_MAX_TABS'], kind: 'int', help: 'tabs a session may have open, pages opened by pages included (default 8)' },
   { key: 'maxActionChars', flag: 'max-action-chars', env: ['GAUNTLET_MAX_ACTION_CHARS'], kind: 'int', help: 'longest action string a step accepts, in characters (default 32768)' },
   { key: 'maxCallsPerStep', flag: 'max-calls-per-step', env: ['GAUNTLET_MAX_CALLS_PER_STEP'], kind: 'int', help: 'most action calls one step may run (default 16)' },
   { key: 'bearerToken', flag: 'token', env: ['GAUNTLET_TOKEN'], kind: 'string', help: 'require "Authorization: Bearer <token>" on every route but /health' },
@@ -170,4 +174,5 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
   if (setting.key === 'port' && (config.port < 0 || config.port > 65535)) throw new ConfigError(`port must be 0..65535 (got ${config.port})`);
   if (setting.key === 'grpcPort' && config.grpcPort > 65535) throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
   if (setting.key === 'maxSessions' && config.maxSessions < 1) throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
+  if (setting.key === 'maxTabs' && config.maxTabs < 1) throw new ConfigError('--max-tabs (GAUNTLET_MAX_TABS) must be at least 1');
 }

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import type { Deadline } from '../deadline/deadline.js';
 
 /**
  * What an action may touch while it runs. The session implements it; the executor only uses
@@ -25,6 +26,10 @@ export interface ActionContext {
   readonly allowScriptActions: boolean;
   /** The absolute path `upload_file` may read for the agent's `file`; throws an ActionError when it is not offered. */
   resolveUploadPath(file: string): string;
-  /** Aborts the action when the step deadline passes. */
-  readonly signal: AbortSignal;
+  /**
+   * The step's deadline: every wait races it, so a deadline or a cancel stops the action, not
+   * only the reply; input commands go through `deadline.command` so a page that stops taking
+   * input is noticed.
+   */
+  readonly deadline: Deadline;
 }

@@ -7,25 +7,27 @@ import { ActionError, type BoundAction } from './types.js';
 /**
  * Runs one bound action on the session's pages, then lets the page settle on what it triggered.
  * Failures the agent caused or can act on are thrown as ActionError (its `display` is
- * `last_action_error`); an aborted `ctx.signal` rejects with its reason; anything else is an
+ * `last_action_error`); an ended `ctx.deadline` rejects with its reason; anything else is an
  * infrastructure fault and propagates unchanged.
  */
 export async function executeAction(action: BoundAction, ctx: ActionContext): Promise<void> {
-  ctx.signal.throwIfAborted();
+  const { deadline } = ctx;
+  deadline.throwIfAborted();
   const handler = HANDLERS.get(action.name);
   if (!handler) throw new ActionError('NameError', `Invalid action type '${action.name}'.`);
   // Watch from before the action: a click's navigation request may fire before the click returns.
   const watch = handler.touchesPage ? watchNavigations(ctx.context) : undefined;
   try {
-    await handler.run(action.params, ctx);
-    if (watch) await settleAfterAction(ctx.activePage(), { watch, signal: ctx.signal, frame: handler.settlesOnFrame === true });
+    // Handlers race their own waits too; this race also covers any they missed.
+    await deadline.race(handler.run(action.params, ctx));
+    if (watch) await settleAfterAction(ctx.activePage(), { watch, deadline, frame: handler.settlesOnFrame === true });
   } catch (error) {
-    if (ctx.signal.aborted && error === ctx.signal.reason) throw error;
+    if (deadline.isReason(error)) throw error;
     const actionError = error instanceof ActionError ? error : isPlaywrightError(error) ? toActionError(error) : undefined;
     if (!actionError) throw error;
     // A failed action may still have moved the page: a navigation that failed commits Chromium's
     // error page after goto rejects, and observing before that reads a document being replaced.
-    if (watch) await settleAfterAction(ctx.activePage(), { watch, signal: ctx.signal });
+    if (watch) await settleAfterAction(ctx.activePage(), { watch, deadline });
     throw actionError;
   } finally {
     watch?.dispose();

@@ -1,7 +1,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { NAVIGATION_PROBE_KEY } from '../browser/navigation-probe.js';
 import { nextNavigationActivity, type NavigationWatch } from './settle-watch.js';
-import { unlessAborted, within } from './settle-waits.js';
+import { Deadline, within } from '../deadline/deadline.js';
 
 export { watchNavigations, type NavigationWatch } from './settle-watch.js';
 
@@ -13,8 +13,8 @@ const FRAME_FLUSH_MS = 250;
 export interface SettleOptions {
   /** Navigations the action started (watchNavigations, begun before the action). */
   watch?: NavigationWatch;
-  /** The step deadline: aborting rejects with its reason. */
-  signal?: AbortSignal;
+  /** The step deadline: when it ends, settling rejects with its reason. */
+  deadline?: Deadline;
   /** Also wait for the next animation frame (wheel scrolling applies there). */
   frame?: boolean;
   /** Longest wait for started navigations to reach DOMContentLoaded (default NAVIGATION_SETTLE_MS). */
@@ -28,23 +28,23 @@ export interface SettleOptions {
  * slow page is not an action error: when the budget runs out the observation shows the page as it is.
  */
 export async function settleAfterAction(page: Page, options: SettleOptions = {}): Promise<void> {
-  const { watch, signal } = options;
-  const deadline = Date.now() + (options.navigationBudgetMs ?? NAVIGATION_SETTLE_MS);
+  const { watch, deadline = new Deadline() } = options;
+  const budgetEnd = Date.now() + (options.navigationBudgetMs ?? NAVIGATION_SETTLE_MS);
   const flushing = flushTasks(page, options.frame === true, watch?.since ?? Date.now());
-  let navigating = await unlessAborted(within(flushing, FRAME_FLUSH_MS), signal);
+  let navigating = await deadline.race(within(flushing, FRAME_FLUSH_MS));
   if (!watch) return;
   if (navigating === undefined && watch.started.size === 0) {
     // No answer and no navigation seen cannot be read as "nothing happened": the browser holds
     // page evaluations while a navigation it has begun is pending, and on a starved event loop
     // our timer fires before the browser's queued events (that navigation's request) are read.
     // The answer comes when the navigation commits or the page's long task ends, within the budget.
-    navigating = await unlessAborted(within(flushing, deadline - Date.now()), signal);
+    navigating = await deadline.race(within(flushing, budgetEnd - Date.now()));
   }
   if (navigating && watch.started.size === 0) {
     // The page began navigating during the flush but its request has not reached us yet.
     const activity = nextNavigationActivity(page);
     try {
-      await unlessAborted(within(activity.happened, deadline - Date.now()), signal);
+      await deadline.race(within(activity.happened, budgetEnd - Date.now()));
     } finally {
       activity.stop();
     }
@@ -54,12 +54,12 @@ export async function settleAfterAction(page: Page, options: SettleOptions = {})
   for (let pending = unvisited(watch, settled); pending.length > 0; pending = unvisited(watch, settled)) {
     for (const [frame, ended] of pending) {
       settled.add(frame);
-      const left = deadline - Date.now();
+      const left = budgetEnd - Date.now();
       if (left <= 0) return;
-      await unlessAborted(within(ended, left), signal);
+      await deadline.race(within(ended, left));
       if (frame.isDetached() || frame.page().isClosed()) continue;
-      const loaded = frame.waitForLoadState('domcontentloaded', { timeout: Math.max(1, deadline - Date.now()) });
-      await unlessAborted(loaded.catch(() => undefined), signal);
+      const loaded = frame.waitForLoadState('domcontentloaded', { timeout: Math.max(1, budgetEnd - Date.now()) });
+      await deadline.race(loaded.catch(() => undefined));
     }
   }
 }

@@ -5,15 +5,16 @@ import { captureTree, fetchMainAXNodes, type CapturedTree } from './axtree-fetch
 import { prunedHtml } from './html.js';
 import { markPage } from './mark.js';
 import { screenshotEncoded, screenshotRgb } from './screenshot.js';
-import { PartClock, untilAborted } from './part-clock.js';
+import { PartClock } from './part-clock.js';
+import { Deadline } from '../deadline/deadline.js';
 
 export interface ObserveOptions extends Partial<ObservationOptions> {
   /** BrowserGym's optional AXTree extras (visible, clickable, box, center, som); all off by default. */
   axtreeExtras?: AXTreeExtras;
   /** JPEG quality for `screenshot: 'jpeg'` (default 80). */
   jpegQuality?: number;
-  /** Stops waiting (rejects with the signal's reason) when the step's deadline passes. */
-  signal?: AbortSignal;
+  /** Stops waiting (rejects with its reason) when the step's deadline passes or the step is cancelled. */
+  deadline?: Deadline;
 }
 
 export interface PageObservation {
@@ -43,27 +44,28 @@ const DEFAULTS = ObservationOptions.parse({});
  * screenshot (which waits on the compositor, not on marking, so it starts right away).
  */
 export async function observePage(page: Page, options: ObserveOptions = {}): Promise<PageObservation> {
+  const deadline = options.deadline ?? new Deadline();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await observeOnce(page, options);
+      return await observeOnce(page, options, deadline);
     } catch (error) {
       // A navigation that lands mid-observation destroys the documents being read. The new page
       // is what the agent should see: let it parse, then read it again rather than fail the step.
-      if (attempt === 3 || !NAVIGATED.test(String(error)) || page.isClosed() || options.signal?.aborted) throw error;
-      await untilAborted(page.waitForLoadState('domcontentloaded'), options.signal);
+      if (attempt === 3 || !NAVIGATED.test(String(error)) || page.isClosed() || deadline.aborted) throw error;
+      await deadline.race(page.waitForLoadState('domcontentloaded'));
     }
   }
 }
 
 const NAVIGATED = /Execution context was destroyed|Frame was detached|frame got detached|Cannot find context with specified id/;
 
-async function observeOnce(page: Page, options: ObserveOptions): Promise<PageObservation> {
+async function observeOnce(page: Page, options: ObserveOptions, deadline: Deadline): Promise<PageObservation> {
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const opts: ObserveOptions & ObservationOptions = { ...DEFAULTS, ...defined };
   const extras = opts.axtreeExtras ?? {};
   const wantsExtras = Boolean(extras.visible || extras.clickable || extras.boundingBox || extras.center || extras.som);
   const needProperties = opts.extra_properties || (opts.axtree && wantsExtras);
-  opts.signal?.throwIfAborted();
+  deadline.throwIfAborted();
   const clock = new PartClock();
 
   const format = opts.screenshot;
@@ -72,15 +74,14 @@ async function observeOnce(page: Page, options: ObserveOptions): Promise<PageObs
   // The main frame's AX tree does not depend on bids: fetch it while marking runs.
   const mainAX = opts.axtree ? fetchMainAXNodes(page) : undefined;
   for (const early of [shot, mainAX]) early?.catch(() => undefined); // awaited below, unless marking fails first
-  const marks = await untilAborted(clock.time('mark', () => markPage(page, { properties: needProperties, html: opts.pruned_html })), opts.signal);
+  const marks = await deadline.race(clock.time('mark', () => markPage(page, { properties: needProperties, html: opts.pruned_html })));
 
-  const [tree, html, image] = await untilAborted(
+  const [tree, html, image] = await deadline.race(
     Promise.all([
       opts.axtree || needProperties ? clock.time(opts.axtree ? 'axtree' : 'snapshot', () => captureTree(page, marks, mainAX)) : undefined,
       opts.pruned_html ? clock.time('pruned_html', () => prunedHtml(marks)) : undefined,
       shot,
     ]),
-    opts.signal,
   );
   addChromiumClickable(marks.properties, tree);
   const root = tree?.root;

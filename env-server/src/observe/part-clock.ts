@@ -28,18 +28,3 @@ export class PartClock {
     return { ...this.parts, total: round(performance.now() - this.start) };
   }
 }
-
-/**
- * `work`, or the signal's reason as soon as it aborts. The work itself goes on (page evaluations
- * cannot be cancelled); its eventual failure is swallowed so it cannot surface as unhandled.
- */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  work.catch(() => undefined);
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    const abort = () => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
-}

@@ -1,15 +1,16 @@
 import type { BrowserGymObs, Observation, ObservationMetadata, StepResult } from '@gauntlet/proto';
 import { observePage } from '../observe/observe.js';
+import type { Deadline } from '../deadline/deadline.js';
 import type { Episode } from './episode.js';
 import type { Tabs } from './tabs.js';
 
-/** Observes the active tab and assembles OpenEnv's reply: observation, reward, done, metadata. */
-export async function buildResult(episode: Episode, tabs: Tabs, reward: number, info: Record<string, unknown>): Promise<StepResult> {
+/** Observes the active tab and assembles OpenEnv's reply: observation, reward, done, metadata; `deadline` stops the observing. */
+export async function buildResult(episode: Episode, tabs: Tabs, reward: number, info: Record<string, unknown>, deadline: Deadline): Promise<StepResult> {
   const page = tabs.active;
   const t0 = performance.now();
-  const seen = await observePage(page, episode.observation);
+  const seen = await observePage(page, { ...episode.observation, deadline });
   const pages = tabs.all();
-  const titles = await Promise.all(pages.map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => ''))));
+  const titles = await deadline.race(Promise.all(pages.map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => '')))));
   const browsergymObs: BrowserGymObs = {
     chat_messages: [...episode.chat],
     goal: episode.goal,

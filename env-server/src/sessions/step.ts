@@ -8,6 +8,7 @@ import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';
 import { navigationRefusal } from '../browser/navigation-policy.js';
 import type { ServerConfig } from '../config.js';
+import type { Deadline } from '../deadline/deadline.js';
 import type { Episode } from './episode.js';
 import type { Tabs } from './tabs.js';
 import { buildResult } from './result.js';
@@ -19,20 +20,20 @@ export interface StepInput {
   lease: ContextLease;
   config: ServerConfig;
   actionText: string;
-  signal: AbortSignal;
+  deadline: Deadline;
 }
 
 /**
  * One environment step: parse → execute and settle (first error aborts the rest) → task status →
  * observe. Action mistakes become `last_action_error`; only infrastructure failures throw.
  */
-export async function runStep({ episode, tabs, lease, config, actionText, signal }: StepInput): Promise<StepResult> {
+export async function runStep({ episode, tabs, lease, config, actionText, deadline }: StepInput): Promise<StepResult> {
   const t0 = performance.now();
   episode.stepCount += 1;
   episode.lastAction = actionText;
   episode.lastActionError = '';
   let infeasible = false;
-  const context = makeActionContext(lease, tabs, episode, config, signal, () => {
+  const context = makeActionContext(lease, tabs, episode, config, deadline, () => {
     infeasible = true;
   });
   try {
@@ -46,7 +47,7 @@ export async function runStep({ episode, tabs, lease, config, actionText, signal
   }
   // executeActions already settled after each action (it waits for what the action triggered).
   const t1 = performance.now();
-  const status = await episode.task.status(tabs.active);
+  const status = await deadline.race(episode.task.status(tabs.active));
   episode.lastRawReward = status.rawReward;
   const reward = status.reward ?? (status.done && status.rawReward > 0 ? 1 : 0);
   episode.cumReward += reward;
@@ -60,10 +61,10 @@ export async function runStep({ episode, tabs, lease, config, actionText, signal
     task_info: status.info ?? {},
     task_reason: status.reason ?? '',
     infeasible,
-  });
+  }, deadline);
 }
 
-function makeActionContext(lease: ContextLease, tabs: Tabs, episode: Episode, config: ServerConfig, signal: AbortSignal, onInfeasible: () => void): ActionContext {
+function makeActionContext(lease: ContextLease, tabs: Tabs, episode: Episode, config: ServerConfig, deadline: Deadline, onInfeasible: () => void): ActionContext {
   return {
     context: lease.context,
     activePage: (): Page => tabs.active,
@@ -90,6 +91,6 @@ function makeActionContext(lease: ContextLease, tabs: Tabs, episode: Episode, co
     actionTimeoutMs: config.actionTimeoutMs,
     allowScriptActions: config.allowScriptActions,
     resolveUploadPath: (file) => resolveUploadPath(file, config.uploadDir),
-    signal,
+    deadline,
   };
 }

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { Deadline } from '../deadline/deadline.js';
 
 /** What a task reports after every action. */
 export interface TaskStatus {
@@ -42,12 +43,12 @@ export interface TaskDefinition {
   /**
    * Loads (or re-seeds in place) the task page; returns the goal and, optionally, task facts for
    * the reset's metadata (the Gauntlet reports the step and type an episode starts on).
-   * Bad `options` throw ValidationError. `signal` aborts when the reset's deadline passes (the
+   * Bad `options` throw ValidationError. `deadline` ends when the reset's deadline passes (the
    * Gauntlet's start_step fast-forward plays many actions during setup).
    */
   /** How long setup may take for these reset options, when more than the default (e.g. a long start_step fast-forward). */
   setupTimeoutMs?(options: Record<string, unknown>): number;
-  setup(page: Page, seed: number, options: Record<string, unknown>, signal?: AbortSignal): Promise<{ goal: string; info?: Record<string, unknown> }>;
+  setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<{ goal: string; info?: Record<string, unknown> }>;
   status(page: Page): Promise<TaskStatus>;
   /** Next action for the oracle policy given the current observation. */
   oracle(view: OracleView): string;

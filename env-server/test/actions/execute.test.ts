@@ -50,14 +50,14 @@ describe('chat, infeasible and noop', () => {
   it('rejects with the deadline\'s reason when the step is aborted mid-noop', async () => {
     const reason = new Error('step deadline passed');
     const waiting = ctx.run('noop', { wait_ms: 60_000 });
-    ctx.controller.abort(reason);
+    ctx.deadline.abort(reason);
     await expect(waiting).rejects.toBe(reason);
   });
 
   it('does not start an action once the step is aborted', async () => {
     await page.setContent('<button bid="1" onclick="window.clicked = true">x</button>');
     const reason = new Error('too late');
-    ctx.controller.abort(reason);
+    ctx.deadline.abort(reason);
     await expect(executeAction(bound('click', { bid: '1' }), ctx)).rejects.toBe(reason);
     expect(await page.evaluate(() => 'clicked' in window)).toBe(false);
   });

@@ -7,6 +7,7 @@ import type { ActionContext } from '../../src/actions/context.js';
 import { installNavigationProbe } from '../../src/browser/navigation-probe.js';
 import { launchTestBrowser } from '../support/browser.js';
 import { executeAction } from '../../src/actions/execute.js';
+import { Deadline } from '../../src/deadline/deadline.js';
 import { ActionError, type Literal } from '../../src/actions/types.js';
 
 /**
@@ -16,7 +17,8 @@ import { ActionError, type Literal } from '../../src/actions/types.js';
 export class FakeContext implements ActionContext {
   readonly messages: string[] = [];
   readonly infeasible: string[] = [];
-  readonly controller = new AbortController();
+  /** The step deadline: tests end it with `deadline.abort(reason)`. */
+  readonly deadline = new Deadline('the test step');
   /** Files upload_file may use, by the name the agent gives. */
   readonly uploads = new Map<string, string>();
   actionTimeoutMs = 500;
@@ -33,10 +35,6 @@ export class FakeContext implements ActionContext {
     await installNavigationProbe(context);
     await context.newPage();
     return new FakeContext(context, options.allowedOrigins ?? []);
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
   }
 
   activePage(): Page {

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle.js';
 import { NAVIGATION_PROBE_KEY } from '../../src/browser/navigation-probe.js';
+import { Deadline } from '../../src/deadline/deadline.js';
 import { FakeContext, useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
 
@@ -110,10 +111,10 @@ describe('settling after an action', () => {
   it('stops at once when the step deadline aborts it', async () => {
     const watch = watchNavigations(ctx.context);
     await page.locator('[bid="4"]').click({ noWaitAfter: true });
-    const controller = new AbortController();
-    const settling = settleAfterAction(page, { watch, signal: controller.signal });
+    const deadline = new Deadline('the step');
+    const settling = settleAfterAction(page, { watch, deadline });
     const reason = new Error('step deadline');
-    controller.abort(reason);
+    deadline.abort(reason);
     await expect(settling).rejects.toBe(reason);
     watch.dispose();
   });

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ElementProperties } from '@gauntlet/proto';
 import { launchTestBrowser } from '../support/browser.js';
 import { observePage } from '../../src/observe/observe.js';
+import { Deadline } from '../../src/deadline/deadline.js';
 import { markPage, resetBidCounters } from '../../src/observe/mark.js';
 import { prunedHtml } from '../../src/observe/html.js';
 
@@ -98,9 +99,9 @@ describe('observePage', () => {
     }
   });
 
-  it('stops waiting when the signal aborts', async () => {
-    const controller = new AbortController();
-    controller.abort(new Error('step deadline passed'));
-    await expect(observePage(page, { signal: controller.signal })).rejects.toThrow('step deadline passed');
+  it('stops waiting when the deadline ends', async () => {
+    const deadline = new Deadline('the step');
+    deadline.abort(new Error('step deadline passed'));
+    await expect(observePage(page, { deadline })).rejects.toThrow('step deadline passed');
   });
 });

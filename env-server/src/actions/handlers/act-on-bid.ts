@@ -29,29 +29,31 @@ export interface BidAct {
  * Runs a bid action the fast way: for pointer actions a one-round-trip readiness check, else
  * Playwright's own actionability checks under the short per-action timeout. Only when Playwright fails does one in-page diagnosis
  * say why; a force retry (BrowserGym's behaviour) runs only when the diagnosis does not show
- * that forcing would act on a different element or on a control no user could operate.
+ * that forcing would act on a different element or on a control no user could operate. Every
+ * wait races the step deadline, so a deadline or cancel stops the action between attempts.
  */
 export async function actOnBid(ctx: ActionContext, act: BidAct): Promise<void> {
   const target = locateBid(ctx.activePage(), act.bid);
   const timeout = ctx.actionTimeoutMs;
+  const { deadline } = ctx;
   let first: unknown;
   try {
-    const at = act.fast ? await readyPointerTarget(ctx.activePage(), act.bid) : undefined;
-    if (at && act.fast) await act.fast(ctx.activePage().mouse, at);
-    else await act.run(target, { timeout, force: false });
+    const at = act.fast ? await deadline.race(readyPointerTarget(ctx.activePage(), act.bid)) : undefined;
+    if (at && act.fast) await deadline.command(act.fast(ctx.activePage().mouse, at));
+    else await deadline.race(act.run(target, { timeout, force: false }));
     return;
   } catch (error) {
     first = error;
   }
   if (!isPlaywrightError(first)) throw first;
-  const diagnosis = await diagnose(target, { bid: act.bid, action: act.action, wanted: act.wanted });
+  const diagnosis = await deadline.race(diagnose(target, { bid: act.bid, action: act.action, wanted: act.wanted }));
   if (diagnosis && act.recover && (await act.recover(diagnosis))) return;
   if (!act.forceRetry || !isPlaywrightTimeout(first) || diagnosis?.blocksForce) throw toActionError(first, diagnosis);
   // Acting twice is worse than reporting once: the agent sees the page and can act again.
   if (inputWasSent(first)) return;
-  ctx.signal.throwIfAborted();
+  deadline.throwIfAborted();
   try {
-    await act.run(target, { timeout, force: true });
+    await deadline.race(act.run(target, { timeout, force: true }));
   } catch (second) {
     throw isPlaywrightError(second) ? toActionError(second, diagnosis) : second;
   }

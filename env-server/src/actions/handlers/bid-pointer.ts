@@ -49,12 +49,15 @@ export const BID_POINTER_HANDLERS: HandlerTable = {
       const to = str(params, 'to_bid');
       const mouse = ctx.activePage().mouse;
       await actOnBid(ctx, { bid: from, action: 'drag_and_drop', run: (t, o) => t.hover(o) });
-      await mouse.down();
+      await ctx.deadline.command(mouse.down());
       try {
         await actOnBid(ctx, { bid: to, action: 'drag_and_drop', run: (t, o) => t.hover(o) });
       } finally {
-        // Never leave the button held: the next action would start in a drag.
-        await mouse.up();
+        // Never leave the button held: the next action would start in a drag. The release is sent
+        // even past the deadline; only the wait for it is cut short.
+        await ctx.deadline.command(mouse.up()).catch((error: unknown) => {
+          if (!ctx.deadline.isReason(error)) throw error;
+        });
       }
     },
   },

@@ -1,11 +1,10 @@
-import { unlessAborted } from '../settle-waits.js';
 import { ActionError } from '../types.js';
 import type { HandlerTable } from './handler.js';
 import { num, str } from './params.js';
 
 /**
  * An explicit navigation is what the agent asked for, so it waits for DOMContentLoaded longer
- * than the settle after a click would; the step deadline (ctx.signal) still cuts it short.
+ * than the settle after a click would; the step deadline (ctx.deadline) still cuts it short.
  */
 export const NAVIGATION_TIMEOUT_MS = 10_000;
 const LOADED = { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS } as const;
@@ -17,24 +16,24 @@ export const NAV_HANDLERS: HandlerTable = {
     run: async (params, ctx) => {
       const url = str(params, 'url');
       ctx.checkNavigation(url);
-      await unlessAborted(ctx.activePage().goto(url, LOADED), ctx.signal);
+      await ctx.deadline.race(ctx.activePage().goto(url, LOADED));
     },
   },
   go_back: {
     touchesPage: true,
-    run: async (_params, ctx) => void (await unlessAborted(ctx.activePage().goBack(LOADED), ctx.signal)),
+    run: async (_params, ctx) => void (await ctx.deadline.race(ctx.activePage().goBack(LOADED))),
   },
   go_forward: {
     touchesPage: true,
-    run: async (_params, ctx) => void (await unlessAborted(ctx.activePage().goForward(LOADED), ctx.signal)),
+    run: async (_params, ctx) => void (await ctx.deadline.race(ctx.activePage().goForward(LOADED))),
   },
   new_tab: {
     touchesPage: true,
-    run: async (_params, ctx) => void (await ctx.newTab()),
+    run: async (_params, ctx) => void (await ctx.deadline.race(ctx.newTab())),
   },
   tab_close: {
     touchesPage: true,
-    run: (_params, ctx) => ctx.closeActiveTab(),
+    run: (_params, ctx) => ctx.deadline.race(ctx.closeActiveTab()),
   },
   tab_focus: {
     touchesPage: true,
@@ -46,7 +45,7 @@ export const NAV_HANDLERS: HandlerTable = {
       if (!Number.isInteger(index) || resolved < 0 || resolved >= count) {
         throw new ActionError('ValueError', `tab_focus: no tab at index ${index} (${count} tab${count === 1 ? '' : 's'} open)`);
       }
-      return ctx.focusTab(resolved);
+      return ctx.deadline.race(ctx.focusTab(resolved));
     },
   },
 };

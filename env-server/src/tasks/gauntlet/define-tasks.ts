@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { allowSocketOrigin } from '../../browser/socket-routes.js';
+import type { Deadline } from '../../deadline/deadline.js';
 import { resetBidCounters } from '../../observe/mark.js';
 import { TASK_ORIGIN } from '../site.js';
 import type { OracleView, TaskDefinition, TaskStatus } from '../task.js';
@@ -43,7 +44,7 @@ function defineTask(name: string, only: ChallengeType | undefined, description: 
     defaultActionSubsets: ACTION_SUBSETS,
     // The fast-forward plays every skipped step through the browser: budget for it per step.
     setupTimeoutMs: (raw) => 30_000 + 2_000 * (typeof raw.start_step === 'number' ? Math.min(raw.start_step, GAUNTLET_STEPS) : 0),
-    async setup(page: Page, seed: number, raw: Record<string, unknown>, signal?: AbortSignal) {
+    async setup(page: Page, seed: number, raw: Record<string, unknown>, deadline?: Deadline) {
       if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
       const plan = planRun(seed, only);
       const options = parseGauntletOptions(raw, plan.steps.length, name);
@@ -53,7 +54,7 @@ function defineTask(name: string, only: ChallengeType | undefined, description: 
       await resetBidCounters(page);
       runs.set(page, run);
       if (options.startStep > 1) {
-        await fastForward(page, options.startStep, signal);
+        await fastForward(page, options.startStep, deadline);
         await GauntletRun.clearPageCounters(page);
         await resetBidCounters(page);
         run.best = options.startStep - 1;

@@ -6,6 +6,7 @@ import { executeActions } from '../../actions/execute.js';
 import { parseActions } from '../../actions/parse.js';
 import { ActionError } from '../../actions/types.js';
 import { observePage } from '../../observe/observe.js';
+import { Deadline } from '../../deadline/deadline.js';
 import { TASK_ORIGIN } from '../site.js';
 import { GauntletRun } from './run.js';
 import { gauntletPolicy } from './solver/policy.js';
@@ -18,14 +19,14 @@ const ACTIONS_PER_STEP = 40;
  * Plays steps until `startStep` is on screen, with the built-in solver acting through the same
  * observation and action code as an agent (unseen: nothing is recorded in the episode).
  */
-export async function fastForward(page: Page, startStep: number, signal: AbortSignal = new AbortController().signal): Promise<void> {
-  const context = solverContext(page, signal);
+export async function fastForward(page: Page, startStep: number, deadline: Deadline = new Deadline()): Promise<void> {
+  const context = solverContext(page, deadline);
   for (let actions = 0; ; actions++) {
-    signal.throwIfAborted();
-    const status = await GauntletRun.readPage(page);
+    deadline.throwIfAborted();
+    const status = await deadline.race(GauntletRun.readPage(page));
     if (status?.view === 'step' && status.step >= startStep) return;
     if (actions >= ACTIONS_PER_STEP * startStep) throw new Error(`start_step ${startStep}: the solver was still on step ${status?.step} after ${actions} actions`);
-    const seen = await observePage(page, { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none', signal });
+    const seen = await observePage(page, { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none', deadline });
     const action = gauntletPolicy({ goal: '', axtree_txt: seen.axtree_txt, pruned_html: '', url: seen.url, focused_element_bid: seen.focused_element_bid });
     try {
       await executeActions(parseActions(action).map((call) => bindCall(call, ALL_ACTIONS)), context);
@@ -36,7 +37,7 @@ export async function fastForward(page: Page, startStep: number, signal: AbortSi
   }
 }
 
-function solverContext(page: Page, signal: AbortSignal): ActionContext {
+function solverContext(page: Page, deadline: Deadline): ActionContext {
   const refuse = (what: string) => () => {
     throw new ActionError('Error', `the fast-forward solver does not ${what}`);
   };
@@ -55,6 +56,6 @@ function solverContext(page: Page, signal: AbortSignal): ActionContext {
     actionTimeoutMs: 500,
     allowScriptActions: false,
     resolveUploadPath: refuse('upload files'),
-    signal,
+    deadline,
   };
 }
