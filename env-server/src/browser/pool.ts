@@ -5,6 +5,10 @@ import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
 import { installSiteRoutes, type OriginPolicy } from './routes.js';
 import type { TaskSite } from '../tasks/site.js';
+import { within } from '../deadline/deadline.js';
+
+/** A live page answers an evaluate in about a millisecond; a crashed one fails at once. */
+const PROBE_TIMEOUT_MS = 2_000;
 
 export interface PoolOptions {
   headless: boolean;
@@ -28,17 +32,21 @@ export interface ContextLease {
 /**
  * One Chromium process hosts every session's context. When the process dies, the pool emits
  * `browser-lost` (sessions on that generation turn into infra errors) and relaunches on the next
- * acquire, so the server never needs a restart.
+ * acquire, so the server never needs a restart. A warm page whose renderer crashes is thrown
+ * away and replaced, never handed to a session.
  */
-export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: number]; restart: [] }> {
+export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: number]; restart: []; 'warm-discarded': [] }> {
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
   private generation = 0;
   private warm: ContextLease[] = [];
+  private readonly crashed = new WeakSet<Page>();
   private refilling: Promise<void> | undefined;
   private closed = false;
   private pid: number | undefined;
   restarts = 0;
+  /** Warm pages thrown away because their renderer crashed. */
+  discardedWarm = 0;
 
   constructor(private readonly options: PoolOptions) {
     super();
@@ -56,10 +64,15 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
 
   async acquire(): Promise<ContextLease> {
     if (this.closed) throw new Error('browser pool is closed');
-    const ready = this.takeWarm();
-    if (ready) {
-      void this.refillInBackground();
-      return ready;
+    for (let ready = this.takeWarm(); ready; ready = this.takeWarm()) {
+      // The crash event of a renderer killed a moment ago may still be on its way: one round trip
+      // to the page proves it alive before a session gets it.
+      if (await this.answers(ready.page)) {
+        void this.refillInBackground();
+        return ready;
+      }
+      this.crashed.add(ready.page);
+      this.discard(ready);
     }
     const lease = await this.createLease();
     void this.refillInBackground();
@@ -97,9 +110,31 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
   private takeWarm(): ContextLease | undefined {
     while (this.warm.length > 0) {
       const lease = this.warm.shift()!;
-      if (this.isAlive(lease.generation) && !lease.page.isClosed()) return lease;
+      if (this.isAlive(lease.generation) && !lease.page.isClosed() && !this.crashed.has(lease.page)) return lease;
+      void this.release(lease);
     }
     return undefined;
+  }
+
+  /** A renderer died under a page: a warm one is discarded and replaced; a leased one is its session's business. */
+  private onCrash(lease: ContextLease): void {
+    this.crashed.add(lease.page);
+    const index = this.warm.indexOf(lease);
+    if (index === -1) return;
+    this.warm.splice(index, 1);
+    this.discard(lease);
+  }
+
+  private discard(lease: ContextLease): void {
+    this.discardedWarm += 1;
+    this.emit('warm-discarded');
+    void this.release(lease);
+    if (!this.closed) void this.refillInBackground();
+  }
+
+  private async answers(page: Page): Promise<boolean> {
+    const answer = page.evaluate(() => true).catch(() => false);
+    return (await within(answer, PROBE_TIMEOUT_MS)) === true;
   }
 
   private async refillInBackground(): Promise<void> {
@@ -131,7 +166,9 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
     await installSiteRoutes(context, this.options.site, this.options.origins);
     await installNavigationProbe(context);
     const page = await context.newPage();
-    return { context, page, generation };
+    const lease = { context, page, generation };
+    page.once('crash', () => this.onCrash(lease));
+    return lease;
   }
 
   private async ensureBrowser(): Promise<Browser> {

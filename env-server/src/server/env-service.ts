@@ -32,6 +32,7 @@ export class EnvService {
       ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
     });
     this.pool.on('restart', () => this.metrics.browserRestarts.inc());
+    this.pool.on('warm-discarded', () => this.metrics.warmDiscarded.inc());
     this.sessions = new SessionManager(
       { pool: this.pool, registry, config },
       { maxSessions: config.maxSessions, idleTtlMs: config.idleTtlMs },
@@ -63,16 +64,17 @@ export class EnvService {
     }
   }
 
-  reset(session: EnvSession, body: unknown): Promise<StepResult> {
+  /** `cancel` aborts when the caller goes away (its call cancelled, its connection lost): the reset stops. */
+  reset(session: EnvSession, body: unknown, cancel?: AbortSignal): Promise<StepResult> {
     const request = parseOrThrow(ResetRequest, body ?? {});
-    return this.metrics.time(this.metrics.resetSeconds, this.metrics.resets, () => session.reset(request));
+    return this.metrics.time(this.metrics.resetSeconds, this.metrics.resets, () => session.reset(request, cancel));
   }
 
   /** `body` is `{action, timeout_s?}` (HTTP) — WS frames are converted by the WS adapter. */
-  step(session: EnvSession, body: unknown): Promise<StepResult> {
+  step(session: EnvSession, body: unknown, cancel?: AbortSignal): Promise<StepResult> {
     const request = parseOrThrow(StepRequest, body);
     const timeoutMs = request.timeout_s !== undefined ? request.timeout_s * 1000 : undefined;
-    return this.metrics.time(this.metrics.stepSeconds, this.metrics.steps, () => session.step(request.action.action_str, timeoutMs));
+    return this.metrics.time(this.metrics.stepSeconds, this.metrics.steps, () => session.step(request.action.action_str, timeoutMs, cancel));
   }
 
   state(session: EnvSession): State {
