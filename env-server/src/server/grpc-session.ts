@@ -32,7 +32,7 @@ export function serveSessionStream(service: EnvService, call: SessionCall): void
     if (session) await service.close(session, reason).catch(() => undefined);
   };
   const fail = (error: unknown) => {
-    service.metrics.errors.inc({ code: (error as { code?: string }).code ?? 'INTERNAL' });
+    service.metrics.countError(error);
     void end('client').then(() => call.emit('error', statusForError(error)));
   };
   const finish = () => void end('client').then(() => call.end());
@@ -71,7 +71,7 @@ export function serveSessionStream(service: EnvService, call: SessionCall): void
       } catch (error) {
         const typed = error instanceof GauntletError ? error : undefined;
         if (!typed || FATAL.has(typed.code)) return fail(error);
-        service.metrics.errors.inc({ code: typed.code });
+        service.metrics.countError(typed);
         if (!ended) call.write({ error: errorToMessage(typed.toWire()) });
       }
     }

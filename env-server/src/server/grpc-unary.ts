@@ -16,11 +16,11 @@ export function unaryHandlers(service: EnvService): UnaryHandlers {
     return service.sessions.get(id);
   };
   return {
-    Reset: unary(service, 'ResetRequest', async (request) => {
+    Reset: unary(service, 'ResetRequest', async (request, call) => {
       const opened = request.session_id ? undefined : await openGrpcSession(service);
       const session = opened ?? sessionOf(request.session_id);
       try {
-        return { session_id: session.id, result: stepResultToMessage(await service.reset(session, resetBodyFromMessage(request))) };
+        return { session_id: session.id, result: stepResultToMessage(await service.reset(session, resetBodyFromMessage(request), cancelledBy(call))) };
       } catch (error) {
         // The caller never learned this session's id, so nobody else could close it.
         if (opened) await service.close(opened, 'failed');
@@ -29,7 +29,7 @@ export function unaryHandlers(service: EnvService): UnaryHandlers {
     }),
     Step: unary(service, 'StepRequest', async (request, call) => {
       const session = sessionOf(request.session_id);
-      return stepResultToMessage(await service.step(session, stepBodyFromMessage(request, secondsLeft(call))));
+      return stepResultToMessage(await service.step(session, stepBodyFromMessage(request, secondsLeft(call)), cancelledBy(call)));
     }),
     State: unary(service, 'StateRequest', async (request) => stateToMessage(service.state(sessionOf(request.session_id)))),
     Close: unary(service, 'CloseRequest', async (request) => {
@@ -49,11 +49,19 @@ function unary<Req, Res>(service: EnvService, what: string, work: (request: Req,
     run().then(
       (reply) => callback(null, reply),
       (error: unknown) => {
-        service.metrics.errors.inc({ code: (error as { code?: string }).code ?? 'INTERNAL' });
+        service.metrics.countError(error);
         callback(statusForError(error));
       },
     );
   };
+}
+
+/** Aborts when the client cancels the call (or its deadline passes on its side): the work stops, not only the reply. */
+function cancelledBy(call: { on(event: 'cancelled', listener: () => void): unknown; cancelled?: boolean }): AbortSignal {
+  const controller = new AbortController();
+  if (call.cancelled) controller.abort();
+  else call.on('cancelled', () => controller.abort());
+  return controller.signal;
 }
 
 /** A new session for a gRPC caller; a browser that cannot start is FACTORY_ERROR, as on /ws. */

@@ -70,12 +70,12 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
   app.post('/reset', async (request, reply) => {
     const session = await sessionFor(request, true);
     reply.header(SESSION_HEADER, session.id);
-    return service.reset(session, withoutSessionId(request.body));
+    return service.reset(session, withoutSessionId(request.body), cancelOnDisconnect(reply));
   });
   app.post('/step', async (request, reply) => {
     const session = await sessionFor(request, false);
     reply.header(SESSION_HEADER, session.id);
-    return service.step(session, withoutSessionId(request.body));
+    return service.step(session, withoutSessionId(request.body), cancelOnDisconnect(reply));
   });
   app.get('/state', async (request, reply) => {
     const session = await sessionFor(request, false);
@@ -87,9 +87,18 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
 }
 
 function sendError(reply: FastifyReply, error: GauntletError, service: EnvService): FastifyReply {
-  service.metrics.errors.inc({ code: error.code });
+  service.metrics.countError(error);
   const { status, body } = httpErrorBody(error);
   return reply.code(status).send(body);
+}
+
+/** Aborts when the client disconnects before its answer is written: the step or reset stops. */
+function cancelOnDisconnect(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 function sessionIdOf(request: FastifyRequest): string | undefined {

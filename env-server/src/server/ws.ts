@@ -88,7 +88,7 @@ async function serveConnection(service: EnvService, socket: WebSocket): Promise<
     socket.send(text);
   };
   const sendError = (error: GauntletError) => {
-    service.metrics.errors.inc({ code: error.code });
+    service.metrics.countError(error);
     // `name` is ours (OpenEnv reads message and code): it tells subclasses sharing a code apart.
     send({ type: 'error', data: { message: error.message, code: error.code, name: error.name, ...(error.details ?? {}) } });
     if (FATAL.has(error.code)) {
