@@ -144,10 +144,12 @@ export class EnvSession {
     return deadline.race(work);
   }
 
-  private async attach(): Promise<void> {
+  /** Takes a context; one that arrives after the session closed or the reset gave up goes straight back. */
+  private async attach(deadline?: Deadline): Promise<void> {
     const lease = await this.deps.pool.acquire();
-    if (this.closed) {
+    if (this.closed || deadline?.aborted) {
       await this.deps.pool.release(lease);
+      deadline?.throwIfAborted();
       throw new SessionError('session closed while opening');
     }
     this.lease = lease;
@@ -179,7 +181,7 @@ export class EnvSession {
     this.assertOpen();
     if (this.brokenReason || !this.lease || !this.deps.pool.isAlive(this.lease.generation)) {
       await this.detach();
-      await deadline.race(this.attach());
+      await this.attach(deadline);
     }
     const observation: ObservationOptions = { ...this.deps.config.defaultObservation, ...request.observation };
     const actions = resolveActionOptions({ ...request.action_set, subsets: request.action_set?.subsets ?? task.defaultActionSubsets?.slice() }, this.deps.config);

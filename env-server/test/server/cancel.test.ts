@@ -61,7 +61,7 @@ describe('a caller that goes away mid-step', () => {
     controller.abort();
     await request;
     await vi.waitFor(async () => expect((await outcomes()).cancelled ?? 0).toBe((before.cancelled ?? 0) + 1));
-    expect(session.busy).toBe(false);
+    await vi.waitFor(() => expect(session.busy).toBe(false));
     const next = await postJson(`${server.url}/step`, { action: { action_str: 'noop(0)' } }, { 'x-session-id': sessionId });
     expect(next.status).toBe(200);
     await fetch(`${server.url}/sessions/${sessionId}`, { method: 'DELETE' });

@@ -66,11 +66,10 @@ describe('no step keeps a session busy past its deadline', () => {
       expect(field).toBeDefined();
       expect((await step(session, `click('${field}')`)).observation.last_action_error).toBe(false);
 
-      const startedAt = Date.now();
       await expect(step(session, `keyboard_type('${'a'.repeat(8_000)}')`, 1)).rejects.toBeInstanceOf(DeadlineExceededError);
-      // Before: the whole text was typed (about 20 s) while the session stayed busy.
-      await vi.waitFor(() => expect(session.busy).toBe(false), { timeout: 1_500, interval: 20 });
-      expect(Date.now() - startedAt).toBeLessThan(3_000);
+      // Before: the whole text was typed (about 20 s) while the session stayed busy. Free well
+      // within the grace: typing stopped, the page was not given up on.
+      await vi.waitFor(() => expect(session.busy).toBe(false), { timeout: OVERRUN_GRACE_MS - 200, interval: 20 });
       const typed = await session.pages()[0]!.evaluate(() => (document.querySelector('input') as HTMLInputElement).value.length);
       expect(typed).toBeGreaterThan(0);
       expect(typed).toBeLessThan(8_000);
