@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StepResult } from '@gauntlet/proto';
-import { DEFAULTS } from '../../src/config.js';
+import { ConfigError, DEFAULTS, resolveConfig } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
 import { serveFixtures, type FixtureServer } from '../actions/fixture-server.js';
@@ -62,5 +62,14 @@ describe('tabs per session are capped (--max-tabs)', () => {
     } finally {
       await service.close(session, 'client');
     }
+  });
+});
+
+describe('--max-tabs', () => {
+  it('defaults to 8, reads GAUNTLET_MAX_TABS (a flag wins) and refuses 0', () => {
+    expect(DEFAULTS.maxTabs).toBe(8);
+    expect(resolveConfig({}, { GAUNTLET_MAX_TABS: '4' }).maxTabs).toBe(4);
+    expect(resolveConfig({ 'max-tabs': '2' }, { GAUNTLET_MAX_TABS: '4' }).maxTabs).toBe(2);
+    expect(() => resolveConfig({ 'max-tabs': '0' }, {})).toThrow(ConfigError);
   });
 });
