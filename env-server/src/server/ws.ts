@@ -146,7 +146,8 @@ async function handleFrame(service: EnvService, session: EnvSession, data: RawDa
       return { type: 'observation', data: await service.reset(session, frame.data) };
     case 'step': {
       // OpenEnv puts the action's fields directly in `data`; unknown action fields are errors.
-      return { type: 'observation', data: await service.step(session, { action: frame.data }) };
+      const timeout = frame.timeout_s === undefined ? {} : { timeout_s: frame.timeout_s };
+      return { type: 'observation', data: await service.step(session, { action: frame.data, ...timeout }) };
     }
     case 'state':
       return { type: 'state', data: service.state(session) };

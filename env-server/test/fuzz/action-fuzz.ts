@@ -22,7 +22,7 @@ export async function fuzzActions(url: string, rng: Rng, count: number): Promise
     let done = true;
     for (let i = 0; i < count; i += 1) {
       if (done) {
-        const reset = await post(url, '/reset', sessionId, { task_name: rng.pick(TASKS), seed: rng.int(1000) });
+        const reset = await post(url, '/reset', sessionId, { task_name: rng.pick(TASKS), seed: rng.int(1000), action_set: { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'] } });
         if (reset.status !== 200) findings.add('reset', `reset after fuzzed steps answered ${reset.status}: ${reset.text.slice(0, 300)}`);
         done = false;
       }

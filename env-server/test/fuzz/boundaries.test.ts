@@ -9,6 +9,8 @@ import { fuzzWs } from './ws-fuzz.js';
 import { fuzzGrpc } from './grpc-fuzz.js';
 import { fuzzActions } from './action-fuzz.js';
 import { clickMeBid } from '../transports/harness.js';
+import { FIXED_ACTIONS, SLOW_ACTION } from './fixed-cases.js';
+import { internalText } from './leaks.js';
 
 // Seeded and bounded: the same inputs every run (FUZZ_SEED=<n> replays another seed), a few
 // hundred per boundary so the suite stays in CI. The server is the real `gauntlet-env serve`
@@ -25,6 +27,13 @@ afterAll(async () => {
   await probe?.stop();
   await server?.stop();
 });
+
+/** Every subset on, so coordinate, tab and navigation actions run rather than being refused by name. */
+const EVERY_ACTION = { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'] };
+
+function urlOf(transport: TransportName): string {
+  return transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
+}
 
 function expectNoFindings(findings: Findings): void {
   expect(findings.list, `seed ${seed}: replay with FUZZ_SEED=${seed}`).toEqual([]);
@@ -47,10 +56,32 @@ describe(`env server boundaries under seeded fuzzing (seed ${seed})`, () => {
     expectNoFindings(await fuzzActions(server.url, new Rng(seed + 3), 250));
   });
 
+  it.each(['http', 'ws', 'grpc'] as TransportName[])('%s: the inputs that once broke the server are action errors, fast, and the session goes on', async (transport) => {
+    const env = createEnvClient(urlOf(transport), { validateReplies: true });
+    try {
+      for (const action of FIXED_ACTIONS) {
+        // A fresh episode each time: every action error counts a step against the task's limit.
+        await env.reset({ task_name: 'click-test', seed: 3, action_set: EVERY_ACTION });
+        const started = performance.now();
+        const result = await env.step(action, { timeoutMs: 20_000 });
+        expect(result.observation.last_action_error, action.slice(0, 80)).toBe(true);
+        expect(internalText(result.observation.error), result.observation.error).toBeUndefined();
+        expect(performance.now() - started, action.slice(0, 80)).toBeLessThan(5_000);
+      }
+      const first = await env.reset({ task_name: 'click-test', seed: 3, action_set: EVERY_ACTION });
+      const slow = performance.now();
+      await expect(env.step(SLOW_ACTION.action, { timeoutMs: SLOW_ACTION.timeoutS * 1000 })).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
+      // The next step waits for the abandoned one to stop: within the deadline plus a short grace, not 22 s.
+      expect(await env.step(`click('${clickMeBid(first)}')`, { timeoutMs: 20_000 })).toMatchObject({ reward: 1, done: true });
+      expect(performance.now() - slow).toBeLessThan(SLOW_ACTION.timeoutS * 1000 + 4_000);
+    } finally {
+      await env.close();
+    }
+  });
+
   it('afterwards: still the same process, /health never stalled, a clean episode on every transport, no session left', async () => {
     for (const transport of ['http', 'ws', 'grpc'] as TransportName[]) {
-      const url = transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
-      const env = createEnvClient(url, { validateReplies: true });
+      const env = createEnvClient(urlOf(transport), { validateReplies: true });
       const first = await env.reset({ task_name: 'click-test', seed: 7 });
       expect(await env.step(`click('${clickMeBid(first)}')`)).toMatchObject({ reward: 1, done: true });
       await env.close();

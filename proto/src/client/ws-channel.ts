@@ -71,9 +71,11 @@ class WsChannel implements SessionChannel {
     return replyData(await this.request({ type: 'reset', data: request }), 'observation') as StepResult;
   }
 
-  async step(action: Action): Promise<StepResult> {
-    // OpenEnv puts the action's fields directly in `data`; the frame has no room for a timeout.
-    return replyData(await this.request({ type: 'step', data: action }), 'observation') as StepResult;
+  async step(action: Action, call: CallContext): Promise<StepResult> {
+    // OpenEnv puts the action's fields directly in `data`; our server also reads the frame's
+    // `timeout_s`, so it stops the step at what is left of our deadline.
+    const timeout = call.timeoutSeconds();
+    return replyData(await this.request({ type: 'step', data: action, ...(timeout === undefined ? {} : { timeout_s: timeout }) }), 'observation') as StepResult;
   }
 
   async state(): Promise<State> {

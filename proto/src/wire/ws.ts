@@ -3,7 +3,14 @@ import { ResetRequest } from './requests.js';
 
 /** Client → server frames on `/ws` (OpenEnv protocol): one reply per request, in order. */
 export const WsResetFrame = z.object({ type: z.literal('reset'), data: ResetRequest.default({}) }).strict();
-export const WsStepFrame = z.object({ type: z.literal('step'), data: z.record(z.string(), z.unknown()) }).strict();
+export const WsStepFrame = z
+  .object({
+    type: z.literal('step'),
+    data: z.record(z.string(), z.unknown()),
+    /** Gauntlet extension (OpenEnv clients omit it): the step's deadline in seconds, as HTTP's `timeout_s`. */
+    timeout_s: z.number().positive().max(600).optional(),
+  })
+  .strict();
 export const WsStateFrame = z.object({ type: z.literal('state'), data: z.unknown().optional() }).strict();
 export const WsCloseFrame = z.object({ type: z.literal('close'), data: z.unknown().optional() }).strict();
 export const WsMcpFrame = z.object({ type: z.literal('mcp'), data: z.unknown() }).strict();
