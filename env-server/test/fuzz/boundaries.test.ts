@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEnvClient, type TransportName } from '@gauntlet/proto/client';
 import { HealthProbe } from './health-probe.js';
 import { Rng, fuzzSeed } from './rng.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import type { Findings } from './findings.js';
 import { fuzzHttp } from './http-fuzz.js';
 import { fuzzWs } from './ws-fuzz.js';

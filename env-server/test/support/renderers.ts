@@ -1,17 +1,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
+/** The Chromium browser process a server process launched (the one Playwright talks to over a pipe). */
+export function browserPidOf(serverPid: number): number | undefined {
+  const parents = processParents();
+  return [...parents.keys()].find((pid) => parents.get(pid) === serverPid && commandLine(pid).includes('--remote-debugging-pipe'));
+}
+
 /** Chromium's renderer processes under `browserPid` (Linux /proc): children of its zygote, not of the browser itself. */
 export function rendererPids(browserPid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // The process exited while we looked.
-    }
-  }
+  const parents = processParents();
   const descendsFromBrowser = (pid: number): boolean => {
     for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at)) if (at === browserPid) return true;
     return false;
@@ -30,6 +27,21 @@ export function killRenderers(browserPid: number): number {
     }
   }
   return pids.length;
+}
+
+/** pid → parent pid for every process (Linux /proc). */
+function processParents(): Map<number, number> {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return parents;
 }
 
 function commandLine(pid: number): string {

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GauntletError, InfraError, SessionError } from '@gauntlet/proto';
+import { createEnvClient, type EnvClient, type TransportName } from '@gauntlet/proto/client';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { browserPidOf, killRenderers } from '../support/renderers.js';
+import { clickMeBid } from '../transports/harness.js';
+
+// Chaos against the real `gauntlet-env serve` process: the browser, its renderers, and the server
+// itself are killed mid-episode. A client must see a typed error (never a reward for the lost
+// step), and the recovery time (kill → next good reset) is printed for the report.
+let servers: ServerProcess[] = [];
+let clients: EnvClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+async function serve(ports?: { port: number; grpcPort: number }): Promise<ServerProcess> {
+  const server = await startServerProcess(['--max-sessions', '4'], ports);
+  servers.push(server);
+  return server;
+}
+
+function connect(server: ServerProcess, transport: TransportName): EnvClient {
+  const url = transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
+  const client = createEnvClient(url, { retry: { attempts: 40, initialDelayMs: 50, maxDelayMs: 500, retryOnCapacity: false } });
+  clients.push(client);
+  return client;
+}
+
+/** A call's outcome, caught at once: the chaos below rejects it before the test looks at it. */
+function outcomeOf(call: Promise<unknown>): Promise<{ result?: unknown; error?: unknown }> {
+  return call.then((result) => ({ result }), (error: unknown) => ({ error }));
+}
+
+/** The step in flight when the chaos strikes: it must fail typed, never deliver a reward. */
+async function expectTypedFailure(step: Promise<{ result?: unknown; error?: unknown }>, allowed: (new (...args: never[]) => GauntletError)[]): Promise<GauntletError> {
+  const { result, error } = await step;
+  expect(result, 'the step survived the chaos').toBeUndefined();
+  expect(error).toBeInstanceOf(GauntletError);
+  expect(allowed.some((kind) => error instanceof kind), `${(error as Error).name}: ${(error as Error).message}`).toBe(true);
+  return error as GauntletError;
+}
+
+async function timeToRecover(client: EnvClient, killedAt: number): Promise<number> {
+  const first = await client.reset({ task_name: 'click-test', seed: 2 });
+  const elapsed = performance.now() - killedAt;
+  expect(await client.step(`click('${clickMeBid(first)}')`)).toMatchObject({ reward: 1, done: true });
+  return elapsed;
+}
+
+describe('chaos mid-episode', () => {
+  it.each(['grpc', 'ws', 'http'] as TransportName[])('%s: the browser process killed → INFRA_ERROR, then reset recovers on a relaunched browser', async (transport) => {
+    const server = await serve();
+    const client = connect(server, transport);
+    await client.reset({ task_name: 'click-test', seed: 1 });
+    const step = outcomeOf(client.step('noop(3000)'));
+    const killedAt = performance.now();
+    process.kill(browserPidOf(server.child.pid!)!, 'SIGKILL');
+    await expectTypedFailure(step, [InfraError]);
+    const recovery = await timeToRecover(client, killedAt);
+    console.log(`[chaos] ${transport}: browser killed → recovered in ${recovery.toFixed(0)} ms`);
+    expect(recovery).toBeLessThan(30_000);
+  });
+
+  it('every renderer killed mid-step → INFRA_ERROR at once, then reset recovers on a fresh page', async () => {
+    const server = await serve();
+    const client = connect(server, 'grpc');
+    await client.reset({ task_name: 'click-test', seed: 1 });
+    const step = outcomeOf(client.step('noop(3000)'));
+    const killedAt = performance.now();
+    expect(killRenderers(browserPidOf(server.child.pid!)!)).toBeGreaterThan(0);
+    await expectTypedFailure(step, [InfraError]);
+    expect(performance.now() - killedAt).toBeLessThan(2_500);
+    const recovery = await timeToRecover(client, killedAt);
+    console.log(`[chaos] renderers killed → recovered in ${recovery.toFixed(0)} ms`);
+    expect(recovery).toBeLessThan(30_000);
+  });
+
+  it.each(['grpc', 'ws', 'http'] as TransportName[])('%s: the env server killed → a typed error; a restarted server on the same ports takes the client back', async (transport) => {
+    const server = await serve();
+    const client = connect(server, transport);
+    await client.reset({ task_name: 'click-test', seed: 1 });
+    const step = outcomeOf(client.step('noop(3000)'));
+    const killedAt = performance.now();
+    server.child.kill('SIGKILL');
+    await server.exited;
+    await expectTypedFailure(step, [InfraError, SessionError]);
+    const ports = { port: Number(new URL(server.url).port), grpcPort: Number(new URL(server.grpcUrl.replace('grpc:', 'http:')).port) };
+    await serve(ports);
+    const recovery = await timeToRecover(client, killedAt);
+    console.log(`[chaos] ${transport}: server killed → restarted and recovered in ${recovery.toFixed(0)} ms`);
+    expect(recovery).toBeLessThan(30_000);
+  });
+});
