@@ -67,7 +67,11 @@ export function hostExtraCaCerts(dir = '/usr/local/share/ca-certificates'): stri
   return names.map((name) => readFileSync(join(dir, name), 'utf8').trim()).join('\n');
 }
 
-/** What a test created on the Docker engine, removed afterwards whatever happened. */
+/**
+ * What a test created on the Docker engine, removed afterwards whatever happened. Image tags go,
+ * their layers stay behind as Docker's build cache (`--no-prune`): the next run rebuilds only
+ * what changed, and `docker image prune` reclaims them.
+ */
 export class DockerResources {
   private readonly containers: string[] = [];
   private readonly images: string[] = [];
@@ -84,7 +88,7 @@ export class DockerResources {
 
   async removeAll(): Promise<void> {
     for (const id of this.containers.splice(0).reverse()) await run('docker', ['rm', '--force', '--volumes', id]);
-    for (const tag of this.images.splice(0).reverse()) await run('docker', ['rmi', '--force', tag]);
+    for (const tag of this.images.splice(0).reverse()) await run('docker', ['rmi', '--force', '--no-prune', tag]);
   }
 }
 
