@@ -47,7 +47,9 @@ export interface ServerConfig {
 }
 
 export const DEFAULTS: ServerConfig = {
-  host: '0.0.0.0',
+  // Loopback unless asked: a server started from a shell is not exposed to the network by
+  // accident. The Docker images set HOST=0.0.0.0.
+  host: '127.0.0.1',
   port: 8000,
   grpcPort: 50051,
   grpcTlsCert: undefined,
@@ -92,7 +94,7 @@ export const SETTINGS: Setting[] = [
   { key: 'grpcTlsCert', flag: 'grpc-tls-cert', env: ['GRPC_TLS_CERT'], kind: 'string', help: 'PEM certificate chain file: serve gRPC over TLS (with --grpc-tls-key)' },
   { key: 'grpcTlsKey', flag: 'grpc-tls-key', env: ['GRPC_TLS_KEY'], kind: 'string', help: 'PEM private key file for --grpc-tls-cert' },
   { key: 'grpcMessageLimitBytes', flag: 'grpc-message-limit', env: ['GAUNTLET_GRPC_MESSAGE_LIMIT'], kind: 'int', help: 'max gRPC request message in bytes (default 4194304)' },
-  { key: 'host', flag: 'host', env: ['HOST'], kind: 'string', help: 'interface to listen on (default 0.0.0.0)' },
+  { key: 'host', flag: 'host', env: ['HOST'], kind: 'string', help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 = every interface, as the Docker images set)' },
   { key: 'maxSessions', flag: 'max-sessions', env: ['MAX_CONCURRENT_ENVS'], kind: 'int', help: 'concurrent sessions before CAPACITY_REACHED (default 8)' },
   { key: 'idleTtlMs', flag: 'idle-ttl-ms', env: ['GAUNTLET_IDLE_TTL_MS'], kind: 'int', help: 'close sessions idle this long; 0 = never (default 600000)' },
   { key: 'headless', flag: 'headless', env: ['BROWSERGYM_HEADLESS'], kind: 'bool', help: 'run Chromium headless (default true)' },

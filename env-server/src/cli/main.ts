@@ -3,6 +3,7 @@ import { ConfigError, SETTINGS, resolveConfig } from '../config.js';
 import { startServer } from '../server/app.js';
 import { installLastResortHandlers } from '../server/last-resort.js';
 import { isGauntletCommand, runGauntletCommand } from './gauntlet-commands.js';
+import { assertTokenIfRequired } from './token-guard.js';
 
 const USAGE = `gauntlet-env — BrowserGym-compatible browser environment server (OpenEnv HTTP + WebSocket, gRPC)
 
@@ -15,6 +16,11 @@ Usage:
 
 Flags for serve (each also read from the environment variable shown):
 ${SETTINGS.map((s) => `  --${(s.flag + (s.kind === 'bool' ? '' : ' <v>')).padEnd(26)} ${s.help}${s.env.length ? ` [${s.env.join(', ')}]` : ''}`).join('\n')}
+
+Security:
+  serve listens on 127.0.0.1 unless --host / HOST says otherwise (the Docker images set
+  HOST=0.0.0.0). --token / GAUNTLET_TOKEN requires "Authorization: Bearer <token>" on every route
+  but /health; with GAUNTLET_REQUIRE_TOKEN=1, serve refuses to start without a token.
 
 Examples:
   npx gauntlet-env serve --port 8000
@@ -49,6 +55,7 @@ async function serve(args: string[]): Promise<number> {
     const options = Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.kind === 'bool' ? ('boolean' as const) : ('string' as const) }]));
     const { values } = parseArgs({ args, options, allowPositionals: false, strict: true });
     config = resolveConfig(values as Record<string, string | boolean | undefined>);
+    assertTokenIfRequired(config);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\nRun gauntlet-env --help for the flags.\n`);
     return 2;

@@ -8,8 +8,8 @@ import { clickMeBid } from '../transports/harness.js';
 // Chaos against the real `gauntlet-env serve` process: the browser, its renderers, and the server
 // itself are killed mid-episode. A client must see a typed error (never a reward for the lost
 // step), and the recovery time (kill → next good reset) is printed for the report.
-let servers: ServerProcess[] = [];
-let clients: EnvClient[] = [];
+const servers: ServerProcess[] = [];
+const clients: EnvClient[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
   await Promise.all(servers.splice(0).map((server) => server.stop()));
