@@ -26,6 +26,10 @@ export interface ServerConfig {
   /** Extra origins `goto` may reach besides the task origins (`*` = anything). */
   allowedOrigins: string[];
   allowScriptActions: boolean;
+  /** Longest action string a step parses; longer ones are an action error, never parsed. */
+  maxActionChars: number;
+  /** Most calls one step may run (a multi-action string); more is an action error, nothing runs. */
+  maxCallsPerStep: number;
   bearerToken: string | undefined;
   bodyLimitBytes: number;
   wsFrameLimitBytes: number;
@@ -54,6 +58,8 @@ export const DEFAULTS: ServerConfig = {
   warmContexts: 2,
   allowedOrigins: [],
   allowScriptActions: false,
+  maxActionChars: 32 * 1024,
+  maxCallsPerStep: 16,
   bearerToken: undefined,
   bodyLimitBytes: 1024 * 1024,
   wsFrameLimitBytes: 4 * 1024 * 1024,
@@ -72,7 +78,7 @@ interface Setting {
 }
 
 export const SETTINGS: Setting[] = [
-  { key: 'port', flag: 'port', env: ['PORT', 'BROWSERGYM_PORT'], kind: 'int', help: 'HTTP/WebSocket port (default 8000)' },
+  { key: 'port', flag: 'port', env: ['PORT', 'BROWSERGYM_PORT'], kind: 'int', help: 'HTTP/WebSocket port; 0 picks a free one (default 8000)' },
   { key: 'grpcPort', flag: 'grpc-port', env: ['GRPC_PORT'], kind: 'int', help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051)' },
   { key: 'grpcTlsCert', flag: 'grpc-tls-cert', env: ['GRPC_TLS_CERT'], kind: 'string', help: 'PEM certificate chain file: serve gRPC over TLS (with --grpc-tls-key)' },
   { key: 'grpcTlsKey', flag: 'grpc-tls-key', env: ['GRPC_TLS_KEY'], kind: 'string', help: 'PEM private key file for --grpc-tls-cert' },
@@ -90,6 +96,8 @@ export const SETTINGS: Setting[] = [
   { key: 'warmContexts', flag: 'warm', env: ['GAUNTLET_WARM_CONTEXTS'], kind: 'int', help: 'browser contexts kept warm for new sessions (default 2)' },
   { key: 'allowedOrigins', flag: 'allow-origin', env: ['GAUNTLET_ALLOWED_ORIGINS'], kind: 'list', help: 'extra origins goto() may reach, comma separated; * allows all (default: task origins only)' },
   { key: 'allowScriptActions', flag: 'allow-script-actions', env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'], kind: 'bool', help: 'enable script-evaluating actions (default false)' },
+  { key: 'maxActionChars', flag: 'max-action-chars', env: ['GAUNTLET_MAX_ACTION_CHARS'], kind: 'int', help: 'longest action string a step accepts, in characters (default 32768)' },
+  { key: 'maxCallsPerStep', flag: 'max-calls-per-step', env: ['GAUNTLET_MAX_CALLS_PER_STEP'], kind: 'int', help: 'most action calls one step may run (default 16)' },
   { key: 'bearerToken', flag: 'token', env: ['GAUNTLET_TOKEN'], kind: 'string', help: 'require "Authorization: Bearer <token>" on every route but /health' },
   { key: 'bodyLimitBytes', flag: 'body-limit', env: ['GAUNTLET_BODY_LIMIT'], kind: 'int', help: 'max HTTP body in bytes (default 1048576)' },
   { key: 'wsFrameLimitBytes', flag: 'frame-limit', env: ['GAUNTLET_WS_FRAME_LIMIT'], kind: 'int', help: 'max WebSocket frame in bytes (default 4194304)' },
@@ -150,7 +158,8 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
     default:
       (config as unknown as Record<string, unknown>)[setting.key] = value;
   }
-  if (setting.key === 'port' && (config.port < 1 || config.port > 65535)) throw new ConfigError(`port must be 1..65535 (got ${config.port})`);
+  // 0 = any free port; the "listening on" line names the one taken.
+  if (setting.key === 'port' && (config.port < 0 || config.port > 65535)) throw new ConfigError(`port must be 0..65535 (got ${config.port})`);
   if (setting.key === 'grpcPort' && config.grpcPort > 65535) throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
   if (setting.key === 'maxSessions' && config.maxSessions < 1) throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
 }

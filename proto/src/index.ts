@@ -5,3 +5,4 @@ export * from './wire/state.js';
 export * from './wire/requests.js';
 export * from './wire/ws.js';
 export * from './wire/validate.js';
+export * from './wire/depth.js';

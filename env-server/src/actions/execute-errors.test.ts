@@ -1,7 +1,7 @@
 import { errors } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Diagnosis } from './diagnose.js';
-import { isPlaywrightError, toActionError } from './execute-errors.js';
+import { inputWasSent, isPlaywrightError, toActionError } from './execute-errors.js';
 import { ActionError } from './types.js';
 
 const timeout = new errors.TimeoutError('locator.click: Timeout 500ms exceeded.\nCall log:\n  \u001b[2m- waiting for locator\u001b[22m');
@@ -35,5 +35,20 @@ describe('isPlaywrightError', () => {
     expect(isPlaywrightError(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(false);
     expect(isPlaywrightError(new Error('step deadline passed'))).toBe(false);
     expect(isPlaywrightError(new DOMException('signal timed out', 'TimeoutError'))).toBe(false);
+  });
+});
+
+describe('inputWasSent', () => {
+  const log = (...lines: string[]) => new errors.TimeoutError(`locator.click: Timeout 500ms exceeded.\nCall log:\n${lines.map((l) => `  \u001b[2m- ${l}\u001b[22m`).join('\n')}`);
+
+  it('is true once Playwright logged that it performed the pointer action (a retry would act twice)', () => {
+    expect(inputWasSent(log('waiting for locator', 'element is visible, enabled and stable', 'performing click action'))).toBe(true);
+    expect(inputWasSent(log('performing click action', 'click action done', 'waiting for scheduled navigations to finish'))).toBe(true);
+    expect(inputWasSent(log('performing move and up action'))).toBe(true);
+  });
+
+  it('is false while Playwright was still waiting for the element', () => {
+    expect(inputWasSent(timeout)).toBe(false);
+    expect(inputWasSent(log('waiting for locator', 'element is not visible', 'retrying click action'))).toBe(false);
   });
 });

@@ -16,10 +16,24 @@ export function isPlaywrightTimeout(error: unknown): boolean {
   return error instanceof errors.TimeoutError;
 }
 
+/**
+ * True when a timed-out pointer action had already sent its input: Playwright's call log reads
+ * "performing click action" once the mouse events are out, and a timeout after that (a slow
+ * hit-target check in a nested frame, a starved event loop) does not undo the click. A retry
+ * would click twice.
+ */
+export function inputWasSent(error: Error): boolean {
+  return /^\s*- +performing [\w ]+ action$/m.test(withoutColours(error.message));
+}
+
+function withoutColours(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[\d+m/g, '');
+}
+
 /** Playwright's first line ("locator.click: Timeout 500ms exceeded."), without its call log or colours. */
 export function playwrightFirstLine(error: Error): string {
-  // eslint-disable-next-line no-control-regex
-  return (error.message.split('\n')[0] ?? '').replace(/\u001b\[\d+m/g, '').trim();
+  return withoutColours(error.message.split('\n')[0] ?? '').trim();
 }
 
 /**

@@ -115,3 +115,35 @@ describe('keyword arguments', () => {
     expect(call?.kwargs['__proto__']).toBe('x');
   });
 });
+
+describe('hostile action strings', () => {
+  // Each input is what a sampling model emits on a bad day; all must be scanned in linear time.
+  const hostile: [string, string][] = [
+    ['a run of letters', 'a'.repeat(200_000)],
+    ['an unterminated string of letters', "f('" + 'x'.repeat(200_000)],
+    ['a call start repeated', 'f('.repeat(100_000)],
+    ['strings that never close', "f('" + "f(\\'".repeat(50_000)],
+    ['nested brackets repeated', 'click(['.repeat(30_000)],
+    ['digits', 'f(' + '1'.repeat(200_000)],
+    ['a dotted name chain', 'a.'.repeat(100_000) + 'b('],
+  ];
+
+  it.each(hostile)('%s takes linear time in either mode', (_what, text) => {
+    for (const strict of [false, true]) {
+      const started = performance.now();
+      errorOf(text, { strict });
+      // Generous bound (linear work is ~1 µs per character here); the quadratic scan took seconds at 80 k.
+      expect(performance.now() - started).toBeLessThan(100 + text.length * 0.02);
+    }
+  });
+
+  it('refuses an action longer than the cap before reading it', () => {
+    expect(errorOf("click('1')" + ' '.repeat(100), { maxChars: 100 })).toBe('ValueError: Received an action of 110 characters; the server accepts at most 100.');
+    expect(summarize("click('1')", { maxChars: 10 })).toEqual(['click["1"]{}']);
+  });
+
+  it('refuses more calls per step than the cap, running none', () => {
+    expect(errorOf("new_tab()\n".repeat(17), { maxCalls: 16 })).toBe('ValueError: Received 17 actions in one step; the server runs at most 16 per step, so none was run.');
+    expect(summarize("noop()\n".repeat(16), { maxCalls: 16 })).toHaveLength(16);
+  });
+});

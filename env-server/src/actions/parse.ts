@@ -8,19 +8,31 @@ export interface ParseOptions {
   strict?: boolean;
   /** Allow several calls per action string. Default true, as in BrowserGym's HighLevelActionSet. */
   multiAction?: boolean;
+  /** Longer strings are refused before any scanning. Default: no limit. */
+  maxChars?: number;
+  /** More calls than this are refused, and none of them runs. Default: no limit. */
+  maxCalls?: number;
 }
 
 // The name must touch its '(' in prose: "the option (3)" or "Step (2)" would otherwise become
-// calls. A name right after '.' is part of a dotted name (page.click(...)), never an action.
-const CALL_START = /[\p{ID_Start}_][\p{ID_Continue}]*\(/gu;
-const NAME_CONTINUATION = /[\p{ID_Continue}.]/u;
+// calls. A name right after '.' is part of a dotted name (page.click(...)), never an action, and
+// neither is the tail of a longer run ("3click("). The lookbehind makes the scan linear: only the
+// first character of a run can start a match, so a long run of letters is read once, not once
+// per letter.
+const CALL_START = /(?<![\p{ID_Continue}.])[\p{ID_Start}_][\p{ID_Continue}]*\(/gu;
 
 /** Parses an action string into calls; never evaluates anything. Throws ActionError. */
 export function parseActions(text: string, options: ParseOptions = {}): ParsedCall[] {
+  if (options.maxChars !== undefined && text.length > options.maxChars) {
+    throw new ActionError('ValueError', `Received an action of ${text.length} characters; the server accepts at most ${options.maxChars}.`);
+  }
   const calls = options.strict ? parseStrictOrThrow(text) : scanForCalls(text);
   if (calls.length === 0) throw new ActionError('ValueError', 'Received an empty action.');
   if (options.multiAction === false && calls.length > 1) {
     throw new ActionError('ValueError', 'Received a multi-action, only single-actions are allowed.');
+  }
+  if (options.maxCalls !== undefined && calls.length > options.maxCalls) {
+    throw new ActionError('ValueError', `Received ${calls.length} actions in one step; the server runs at most ${options.maxCalls} per step, so none was run.`);
   }
   return calls;
 }
@@ -30,7 +42,6 @@ function scanForCalls(text: string): ParsedCall[] {
   const calls: ParsedCall[] = [];
   const pattern = new RegExp(CALL_START.source, CALL_START.flags);
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    if (NAME_CONTINUATION.test(text[match.index - 1] ?? '')) continue;
     try {
       const { call, end } = parseCallAt(text, match.index);
       calls.push(call);

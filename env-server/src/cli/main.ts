@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, SETTINGS, resolveConfig } from '../config.js';
 import { startServer } from '../server/app.js';
+import { installLastResortHandlers } from '../server/last-resort.js';
 import { isGauntletCommand, runGauntletCommand } from './gauntlet-commands.js';
 
 const USAGE = `gauntlet-env — BrowserGym-compatible browser environment server (OpenEnv HTTP + WebSocket, gRPC)
@@ -52,6 +53,7 @@ async function serve(args: string[]): Promise<number> {
     process.stderr.write(`${(error as Error).message}\nRun gauntlet-env --help for the flags.\n`);
     return 2;
   }
+  installLastResortHandlers();
   const server = await startServer(config);
   process.stdout.write(`[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl}, max ${config.maxSessions} sessions)\n`);
   await new Promise<void>((resolve) => {

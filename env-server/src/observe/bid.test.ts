@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameSegment, parseBid, prefixDepth } from './bid.js';
+import { MAX_BID_LENGTH, frameSegment, parseBid, prefixDepth } from './bid.js';
 
 describe('parseBid', () => {
   it.each([
@@ -18,6 +18,22 @@ describe('parseBid', () => {
 
   it.each(['', 'A', 'A1', '1a', 'a-1', '012', ' 12', 'aA1b'])('rejects %j', (bid) => {
     expect(parseBid(bid)).toBeNull();
+  });
+
+  it('takes linear time on adversarial bids (a run of letters, then a character that cannot match)', () => {
+    // The old pattern nested quantifiers: 28 letters then '!' took seconds, each two more ×4.
+    const hostile = ['a'.repeat(28) + '!', 'aA'.repeat(120) + '!', 'a'.repeat(10_000) + '!', 'aB'.repeat(100_000) + '1x'];
+    for (const bid of hostile) {
+      const started = performance.now();
+      expect(parseBid(bid)).toBeNull();
+      // Generous: linear work is well under a microsecond per character.
+      expect(performance.now() - started).toBeLessThan(50 + bid.length * 0.01);
+    }
+  });
+
+  it(`refuses bids longer than ${MAX_BID_LENGTH} characters without reading them`, () => {
+    expect(parseBid('a'.repeat(MAX_BID_LENGTH - 1) + '1')).not.toBeNull();
+    expect(parseBid('a'.repeat(MAX_BID_LENGTH) + '1')).toBeNull();
   });
 });
 

@@ -17,13 +17,17 @@ export interface ParsedBid {
   isFrame: boolean;
 }
 
-const BID_SHAPE = /^((?:[a-z]+|[A-Z]+)*)(\d*)$/;
+// Bids come from agents, so every pattern here is linear: no quantifier nests inside another.
+const BID_SHAPE = /^([a-zA-Z]*)(\d*)$/;
 const SEGMENT = /[a-z]+|[A-Z]+/g;
+/** Far beyond any bid a page can get (a frame chain 60 deep), so longer strings are refused unread. */
+export const MAX_BID_LENGTH = 256;
 
 /** Splits a bid into the frame chain that holds it; null when it is not a bid we could have made. */
 export function parseBid(bid: string): ParsedBid | null {
+  if (bid === '' || bid.length > MAX_BID_LENGTH) return null;
   const shape = BID_SHAPE.exec(bid);
-  if (!shape || bid === '') return null;
+  if (!shape) return null;
   const letters = shape[1] ?? '';
   const digits = shape[2] ?? '';
   if (digits.length > 1 && digits.startsWith('0')) return null;

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { SessionNotFoundError, UnauthorizedError, type GauntletError } from '@gauntlet/proto';
+import { SessionNotFoundError, UnauthorizedError, assertJsonTextDepth, type GauntletError } from '@gauntlet/proto';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
 import { httpErrorBody, toGauntletError } from './errors.js';
@@ -21,6 +21,19 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
   app.addHook('onRequest', async (request) => {
     if (request.url === '/health' || !config.bearerToken) return;
     if (!isAuthorized(request.headers.authorization, config.bearerToken)) throw new UnauthorizedError();
+  });
+
+  // Fastify's own JSON parser (prototype-poisoning checks included), behind a depth bound that a
+  // linear scan enforces before anything recursive sees the body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      assertJsonTextDepth(body as string);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
   });
 
   app.setErrorHandler((error, _request, reply) => sendError(reply, toGauntletError(error, config), service));

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { unexpectedErrorCount } from './last-resort.js';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -14,6 +15,14 @@ export class EnvMetrics {
   readonly stepSeconds = new Histogram({ name: 'gauntlet_env_step_seconds', help: 'Step latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly resetSeconds = new Histogram({ name: 'gauntlet_env_reset_seconds', help: 'Reset latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly browserRestarts = new Counter({ name: 'gauntlet_env_browser_restarts_total', help: 'Chromium relaunches after a crash', registers: [this.registry] });
+  readonly unexpectedErrors = new Gauge({
+    name: 'gauntlet_env_unexpected_errors',
+    help: 'Errors that reached the last-resort handler since start (a bug; the server kept serving)',
+    registers: [this.registry],
+    collect() {
+      this.set(unexpectedErrorCount());
+    },
+  });
   readonly errors = new Counter({ name: 'gauntlet_env_errors_total', help: 'Errors answered, by code', labelNames: ['code'], registers: [this.registry] });
 
   constructor() {

@@ -3,13 +3,17 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
   FactoryError, GauntletError, SessionError, InvalidJsonError, UnknownTypeError, ValidationError,
-  parseOrThrow, WsClientFrame, wsClientFrameTypes, type WsServerFrame,
+  assertJsonTextDepth, parseOrThrow, WsClientFrame, wsClientFrameTypes, type WsServerFrame,
 } from '@gauntlet/proto';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
 import { isAuthorized } from './auth.js';
 import { toGauntletError } from './errors.js';
+import { reportUnexpected } from './last-resort.js';
 import { mcpReply } from './describe.js';
+
+/** Sent in place of a reply that cannot be serialised, so the client still gets one reply per request. */
+const UNRENDERABLE_REPLY: WsServerFrame = { type: 'error', data: { message: 'The reply could not be serialised', code: 'EXECUTION_ERROR' } };
 
 /** Errors after which OpenEnv closes the socket. */
 const FATAL = new Set(['CAPACITY_REACHED', 'FACTORY_ERROR', 'SESSION_ERROR']);
@@ -61,13 +65,27 @@ async function serveConnection(service: EnvService, socket: WebSocket): Promise<
   // Frames that arrive while the session opens are queued, then answered in order.
   socket.on('message', (data) => {
     pending.push(data);
-    draining ??= drain().finally(() => {
-      draining = undefined;
-    });
+    draining ??= drain()
+      .catch((error: unknown) => {
+        // Last resort: this connection is lost, the process and every other session are not.
+        reportUnexpected('a WebSocket connection', error);
+        socket.terminate();
+        void end('disconnect');
+      })
+      .finally(() => {
+        draining = undefined;
+      });
   });
 
   const send = (frame: WsServerFrame) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    if (socket.readyState !== socket.OPEN) return;
+    let text: string;
+    try {
+      text = JSON.stringify(frame);
+    } catch {
+      text = JSON.stringify(UNRENDERABLE_REPLY);
+    }
+    socket.send(text);
   };
   const sendError = (error: GauntletError) => {
     service.metrics.errors.inc({ code: error.code });
@@ -109,8 +127,10 @@ async function serveConnection(service: EnvService, socket: WebSocket): Promise<
 
 async function handleFrame(service: EnvService, session: EnvSession, data: RawData): Promise<WsServerFrame | 'close'> {
   let raw: unknown;
+  const text = data.toString();
+  assertJsonTextDepth(text);
   try {
-    raw = JSON.parse(data.toString());
+    raw = JSON.parse(text);
   } catch (error) {
     throw new InvalidJsonError(`Frame is not valid JSON: ${(error as Error).message}`);
   }

@@ -5,7 +5,7 @@ import type { ActionOptions } from './episode.js';
 
 export function resolveActionOptions(
   requested: { subsets?: string[] | undefined; strict?: boolean | undefined; multi_action?: boolean | undefined } | undefined,
-  _config: ServerConfig,
+  config: ServerConfig,
 ): ActionOptions {
   let subsets: Set<string>;
   try {
@@ -14,5 +14,11 @@ export function resolveActionOptions(
     const message = (error as Error).message;
     throw new ValidationError(message, [{ loc: ['body', 'action_set', 'subsets'], msg: message, type: 'value_error', input: requested?.subsets }]);
   }
-  return { subsets, strict: requested?.strict ?? false, multiAction: requested?.multi_action ?? true };
+  return {
+    subsets,
+    strict: requested?.strict ?? false,
+    multiAction: requested?.multi_action ?? true,
+    maxChars: config.maxActionChars,
+    maxCalls: config.maxCallsPerStep,
+  };
 }

@@ -6,6 +6,9 @@ export interface ActionOptions {
   subsets: Set<string>;
   strict: boolean;
   multiAction: boolean;
+  /** Operator caps (see ServerConfig.maxActionChars / maxCallsPerStep). */
+  maxChars: number;
+  maxCalls: number;
 }
 
 /** Everything that belongs to one episode and is replaced by the next reset. */

@@ -36,7 +36,8 @@ export async function runStep({ episode, tabs, lease, config, actionText, signal
     infeasible = true;
   });
   try {
-    const calls = parseActions(actionText, { strict: episode.actions.strict, multiAction: episode.actions.multiAction });
+    const { strict, multiAction, maxChars, maxCalls } = episode.actions;
+    const calls = parseActions(actionText, { strict, multiAction, maxChars, maxCalls });
     const actions = calls.map((call) => bindCall(call, episode.actions.subsets));
     await executeActions(actions, context);
   } catch (error) {

@@ -95,6 +95,22 @@ describe('gRPC status for each error class', () => {
 });
 
 describe('malformed and oversize messages', () => {
+  it.each([70, 600])('a Reset whose options Struct nests %i levels is INVALID_ARGUMENT, and the server carries on', async (depth) => {
+    // Hand-encoded, since protobufjs refuses to encode this deep: ResetRequest.options (field 5)
+    // = Struct{fields: {x: Value{struct_value: Struct{...}}}}.
+    const field = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag]), varint(body.length), body]);
+    let struct = Buffer.alloc(0);
+    for (let i = 0; i < depth; i += 1) struct = field(0x0a, Buffer.concat([field(0x0a, Buffer.from('x')), field(0x12, field(0x2a, struct))]));
+    const request = field(0x2a, struct);
+    const error = await new Promise<{ code: number; details: string }>((resolve) =>
+      client.makeUnaryRequest('/gauntlet.env.v1.EnvService/Reset', (b: Buffer) => b, (b: Buffer) => b, request, (failure) => resolve(failure!)),
+    );
+    expect(error.code).toBe(Status.INVALID_ARGUMENT);
+    expect(error.details).toMatch(/more than 64 levels deep|Malformed ResetRequest/);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    await sessionsDrainTo(0);
+  });
+
   it('bytes that are not a protobuf are INVALID_ARGUMENT; an oversize message is RESOURCE_EXHAUSTED; others carry on', async () => {
     const bystander = await ok<pb.ResetReplyOut>(client, 'Reset', { seed: 2 });
     const garbage = await new Promise<{ code: number; details: string }>((resolve) =>
@@ -109,3 +125,14 @@ describe('malformed and oversize messages', () => {
     await ok(client, 'Close', { session_id: bystander.session_id });
   });
 });
+
+function varint(n: number): Buffer {
+  const bytes: number[] = [];
+  for (let rest = n; ; rest = Math.floor(rest / 128)) {
+    if (rest < 128) {
+      bytes.push(rest);
+      return Buffer.from(bytes);
+    }
+    bytes.push((rest % 128) | 128);
+  }
+}

@@ -105,6 +105,23 @@ describe('OpenEnv HTTP routes', () => {
     expect((await get('/health')).status).toBe(200);
   });
 
+  it('a body nested 5,000 deep is a 422 with our detail, and the server keeps serving', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    for (const body of [`{"seed":${deep}}`, `{"action":{"action_str":"noop()","metadata":{"x":${deep}}}}`]) {
+      const reply = await postJson(`${server.url}/reset`, body);
+      expect(reply.status).toBe(422);
+      expect(reply.body.detail[0]).toMatchObject({ type: 'too_deep', loc: ['body'] });
+      expect(reply.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    expect(await get('/health')).toMatchObject({ status: 200 });
+  });
+
+  it('JSON bodies still get prototype-poisoning protection', async () => {
+    const reply = await postJson(`${server.url}/reset`, '{"seed":1,"__proto__":{"polluted":true}}');
+    expect(reply.status).toBe(422);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('oversize bodies are 413 PAYLOAD_TOO_LARGE', async () => {
     const big = await postJson(server.url + '/step', { action: { action_str: `send_msg_to_user('${'x'.repeat(100 * 1024)}')` } });
     expect(big.status).toBe(413);

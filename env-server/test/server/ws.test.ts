@@ -144,3 +144,34 @@ describe('fatal errors close the socket', () => {
     await vi.waitFor(() => expect(server.service.pool.openContexts()).toBe(server.service.config.warmContexts));
   });
 });
+
+describe('hostile frames', () => {
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('frames nested 5,000 deep are VALIDATION_ERRORs and the same socket keeps serving', async () => {
+    const client = await WsTestClient.connect(server.url);
+    const frames = [
+      `{"type":"reset","data":{"seed":${deep(5000)}}}`,
+      `{"type":"step","data":{"action_str":"noop()","metadata":{"x":${deep(5000)}}}}`,
+      `{"type":"reset","data":{"options":{"x":${deep(65)}}}}`,
+    ];
+    for (const frame of frames) {
+      client.sendRaw(frame);
+      const reply = await client.next();
+      expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
+      expect(reply.data.message).toMatch(/more than 64 levels deep/);
+    }
+    expect(await client.request({ type: 'reset', data: { task_name: 'click-test', seed: 1, options: { x: JSON.parse(deep(60)) } } })).toMatchObject({ type: 'observation' });
+    client.close();
+    await sessionsDrainTo(0);
+  });
+
+  it('an invalid field holding a large value is echoed back bounded, not whole', async () => {
+    const client = await WsTestClient.connect(server.url);
+    const reply = await client.request({ type: 'reset', data: { seed: { nested: { deeper: { deepest: 'x'.repeat(20_000) } } } } });
+    expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
+    expect(JSON.stringify(reply).length).toBeLessThan(2_000);
+    client.close();
+    await sessionsDrainTo(0);
+  });
+});

@@ -1,3 +1,4 @@
+import { MAX_NESTING_DEPTH, nestingTooDeep } from '../wire/depth.js';
 import type { Struct, StructOut, Value, ValueOut } from './messages.js';
 
 /**
@@ -12,9 +13,11 @@ export function toStruct(object: Record<string, unknown>): Struct {
   return { fields };
 }
 
-export function fromStruct(struct: StructOut | null | undefined): Record<string, unknown> {
+/** Decoded Structs come from the network: nesting past MAX_NESTING_DEPTH is refused, not recursed into. */
+export function fromStruct(struct: StructOut | null | undefined, depth = 1): Record<string, unknown> {
+  if (depth > MAX_NESTING_DEPTH) throw nestingTooDeep();
   const object: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(struct?.fields ?? {})) object[key] = fromValue(value);
+  for (const [key, value] of Object.entries(struct?.fields ?? {})) object[key] = fromValue(value, depth);
   return object;
 }
 
@@ -37,7 +40,7 @@ function toValue(value: unknown): Value {
   }
 }
 
-function fromValue(value: ValueOut): unknown {
+function fromValue(value: ValueOut, depth: number): unknown {
   switch (value.kind) {
     case 'stringValue':
       return value.stringValue;
@@ -46,9 +49,10 @@ function fromValue(value: ValueOut): unknown {
     case 'boolValue':
       return value.boolValue;
     case 'structValue':
-      return fromStruct(value.structValue);
+      return fromStruct(value.structValue, depth + 1);
     case 'listValue':
-      return (value.listValue?.values ?? []).map(fromValue);
+      if (depth + 1 > MAX_NESTING_DEPTH) throw nestingTooDeep();
+      return (value.listValue?.values ?? []).map((item) => fromValue(item, depth + 1));
     default:
       return null;
   }

@@ -1,7 +1,7 @@
 import type { Locator, Mouse } from 'playwright-core';
 import type { ActionContext } from '../context.js';
 import { diagnose, type BidActionName, type Diagnosis } from '../diagnose.js';
-import { isPlaywrightError, isPlaywrightTimeout, toActionError } from '../execute-errors.js';
+import { inputWasSent, isPlaywrightError, isPlaywrightTimeout, toActionError } from '../execute-errors.js';
 import { locateBid } from '../locate.js';
 import { readyPointerTarget, type Point } from './ready-check.js';
 
@@ -47,6 +47,8 @@ export async function actOnBid(ctx: ActionContext, act: BidAct): Promise<void> {
   const diagnosis = await diagnose(target, { bid: act.bid, action: act.action, wanted: act.wanted });
   if (diagnosis && act.recover && (await act.recover(diagnosis))) return;
   if (!act.forceRetry || !isPlaywrightTimeout(first) || diagnosis?.blocksForce) throw toActionError(first, diagnosis);
+  // Acting twice is worse than reporting once: the agent sees the page and can act again.
+  if (inputWasSent(first)) return;
   ctx.signal.throwIfAborted();
   try {
     await act.run(target, { timeout, force: true });
