@@ -1,4 +1,3 @@
-import { scriptedPolicy } from '@gauntlet/proto/agent';
 import { createEnvClient } from '@gauntlet/proto/client';
 import { JOB_NAMES, QUEUES, episodeJobs, GroupJob } from '@gauntlet/proto/rollout';
 import { Queue, QueueEvents } from 'bullmq';
@@ -128,26 +127,30 @@ describe('a group as a BullMQ flow', () => {
     const doomed = await startEnvServer();
     cleanups.push(() => doomed.stop());
     let attempts = 0;
-    // The first attempt kills the server it is playing on before its first step.
+    // The first attempt kills the server it is playing on (the first in round robin) before its first step.
     const policies: Players['policies'] = {
       forEpisode: () => ({
         server: 'script',
-        policy: scriptedPolicy('script', () => {
-          const attempt = ++attempts;
-          return () => {
-            if (attempt === 1) killed = doomed.stop('SIGKILL');
-            return 'noop()';
-          };
-        }),
+        policy: {
+          async start() {
+            const attempt = ++attempts;
+            return {
+              promptIds: [],
+              observe: async () => [],
+              async act() {
+                if (attempt === 1) await doomed.stop('SIGKILL');
+                return { text: 'noop(0)', completionIds: [], logprobs: [], trimmedExchanges: 0, policy: { model: 'script', adapter: null, version: null } };
+              },
+            };
+          },
+        },
       }),
     };
-    let killed: Promise<void> | undefined;
     const done = signalled();
     const failures: string[] = [];
     const r = await rig([doomed.grpc, envB.grpc], { groupCompleted: () => done.fire(), episodeFailed: (_id, reason) => failures.push(reason) }, policies);
     await r.submitter.submit(groupInput('gkill', 1, { settings: { max_turns: 2, deadline_ms: 60_000 } }));
     await done.promise;
-    await killed;
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(/infrastructure error after 0 turns on attempt 1/);
     const [handed] = await trainerGroups(r.connection);
