@@ -7,7 +7,8 @@
 // Usage: node bench/gauntlet.mjs [--runs N] [--quick]
 import { parseArgs } from 'node:util';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
-import { runExpertEpisode } from '../env-server/dist/tasks/gauntlet/expert/rollout.js';
+import { progress, runExpertEpisode } from '../env-server/dist/tasks/gauntlet/expert/rollout.js';
+import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
 import { attempts } from '../env-server/dist/tasks/gauntlet/expert/metrics.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, quick: { type: 'boolean', default: false } } });
@@ -25,7 +26,7 @@ const waitMs = (action) => [...action.matchAll(/noop\((\d+)\)/g)].reduce((sum, m
 const service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 0, maxSessions: 2, idleTtlMs: 0 });
 await service.start();
 const session = await service.openSession('inproc');
-const port = { reset: (body) => service.reset(session, body), step: (body) => service.step(session, body) };
+const port = sessionEnv(service, session);
 
 // Warm the browser and the page once, outside the measurements.
 await runExpertEpisode(port, 'gauntlet:slider', 0);
@@ -34,14 +35,15 @@ const runs = [];
 const perType = {};
 for (let seed = 1; seed <= RUNS; seed++) {
   const episode = await runExpertEpisode(port, 'gauntlet', seed);
-  log(`run seed ${seed}: ${episode.solved}/${episode.total} steps, ${episode.turns.length} actions, ${(episode.wallMs / 1000).toFixed(1)} s`);
+  const { solved, total } = progress(episode);
+  log(`run seed ${seed}: ${solved}/${total} steps, ${episode.turns.length} actions, ${(episode.wall_ms / 1000).toFixed(1)} s`);
   runs.push(episode);
   for (const attempt of attempts(episode)) {
     const t = (perType[attempt.type] ??= { steps: 0, actions: [], env_ms: [], wall_ms: [], wait_ms: [] });
     t.steps += 1;
     t.actions.push(attempt.turns.length);
-    t.env_ms.push(attempt.turns.reduce((s, x) => s + x.envMs, 0));
-    t.wall_ms.push(attempt.turns.reduce((s, x) => s + x.wallMs, 0));
+    t.env_ms.push(attempt.turns.reduce((s, x) => s + x.env_ms, 0));
+    t.wall_ms.push(attempt.turns.reduce((s, x) => s + x.step_ms, 0));
     t.wait_ms.push(attempt.turns.reduce((s, x) => s + waitMs(x.action), 0));
   }
 }
@@ -70,13 +72,13 @@ const clickTest = await stepTimes('click-test', (bid) => `click('${bid}')`, 30);
 const gauntletNoop = await stepTimes('gauntlet', () => 'noop(0)', 30);
 await service.shutdown();
 
-const walls = runs.map((r) => r.wallMs / 1000);
+const walls = runs.map((r) => r.wall_ms / 1000);
 const result = {
   bench: 'gauntlet',
   runs: RUNS,
   full_run: {
-    success_rate: mean(runs.map((r) => (r.success ? 1 : 0))),
-    steps_solved_mean: mean(runs.map((r) => r.solved)),
+    success_rate: mean(runs.map((r) => (r.outcome === 'success' ? 1 : 0))),
+    steps_solved_mean: mean(runs.map((r) => progress(r).solved)),
     wall_s: { p50: pct(walls, 50), mean: mean(walls), min: pct(walls, 0), max: pct(walls, 100) },
     actions_mean: mean(runs.map((r) => r.turns.length)),
     puzzle_wait_s_mean: mean(runs.map((r) => r.turns.reduce((s, t) => s + waitMs(t.action), 0) / 1000)),

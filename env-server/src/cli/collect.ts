@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Trajectory } from '@gauntlet/proto/rollout';
 import { collectPreferencePairs } from '../tasks/gauntlet/expert/dpo-probe.js';
 import { runMetrics } from '../tasks/gauntlet/expert/metrics.js';
 import { episodeKey, sftRecords } from '../tasks/gauntlet/expert/records.js';
-import { runExpertEpisode, type EpisodeRecord } from '../tasks/gauntlet/expert/rollout.js';
+import { runExpertEpisode } from '../tasks/gauntlet/expert/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { COMMON_FLAGS_HELP, asUsage, positiveInt, UsageError } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
@@ -53,7 +54,7 @@ export async function collectCommand(args: string[]): Promise<number> {
   const jobs = all.filter((job) => !haveSft.has(job.key) || (dpo && !haveDpo.has(job.key)));
   const tally = new Progress('collect', jobs.length);
   if (jobs.length < all.length) tally.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${values.out}; skipping them`);
-  const episodes: EpisodeRecord[] = [];
+  const episodes: Trajectory[] = [];
   let sftLines = 0;
   let dpoLines = 0;
   const pool = await openEnvPool(settings.concurrency, settings.chromiumPath);
@@ -75,7 +76,8 @@ export async function collectCommand(args: string[]): Promise<number> {
         dpoLines += pairs.length;
         detail += `${detail ? ', ' : `${job.task} seed ${job.seed}: `}${pairs.length} DPO pairs`;
       }
-      tally.episode(episodes.find((e) => e.task === job.task && e.seed === job.seed)?.success ?? true, detail);
+      const played = episodes.find((e) => e.task === job.task && e.seed === job.seed);
+      tally.episode(played ? played.outcome === 'success' : true, detail);
     });
   } finally {
     await pool.close();

@@ -1,13 +1,28 @@
+import type { EpisodeEnv } from '@gauntlet/proto/agent';
 import { DEFAULTS, resolveConfig } from '../config.js';
 import { EnvService } from '../server/env-service.js';
-import type { EnvPort } from '../tasks/gauntlet/expert/env-port.js';
+import type { EnvSession } from '../sessions/session.js';
 
 export interface EnvPool {
-  ports: EnvPort[];
+  ports: EpisodeEnv[];
   close(): Promise<void>;
 }
 
-/** An in-process env with `size` sessions, each exposed as an EnvPort. */
+/**
+ * One in-process session as an episode's env: the two calls of an EnvClient, served by the
+ * service directly (the step's deadline goes to the server as its timeout, as over HTTP).
+ */
+export function sessionEnv(service: EnvService, session: EnvSession): EpisodeEnv {
+  return {
+    reset: (request = {}) => service.reset(session, request),
+    step: (action, options = {}) => service.step(session, {
+      action: typeof action === 'string' ? { action_str: action } : action,
+      ...(options.timeoutMs === undefined ? {} : { timeout_s: Math.min(600, Math.max(0.001, options.timeoutMs / 1000)) }),
+    }),
+  };
+}
+
+/** An in-process env with `size` sessions, each exposed as an episode env. */
 export async function openEnvPool(size: number, chromiumPath: string | undefined): Promise<EnvPool> {
   const config = { ...resolveConfig({}), idleTtlMs: 0, warmContexts: 0, maxSessions: size, defaultObservation: structuredClone(DEFAULTS.defaultObservation) };
   if (chromiumPath) config.chromiumPath = chromiumPath;
@@ -15,7 +30,7 @@ export async function openEnvPool(size: number, chromiumPath: string | undefined
   try {
     await service.start();
     const sessions = await Promise.all(Array.from({ length: size }, () => service.openSession('inproc')));
-    const ports = sessions.map((session): EnvPort => ({ reset: (body) => service.reset(session, body), step: (body) => service.step(session, body) }));
+    const ports = sessions.map((session) => sessionEnv(service, session));
     return { ports, close: () => service.shutdown() };
   } catch (error) {
     await service.shutdown();
@@ -24,7 +39,7 @@ export async function openEnvPool(size: number, chromiumPath: string | undefined
 }
 
 /** Runs every job on the first free port; jobs on one port run one after another. */
-export async function onPorts<J>(ports: EnvPort[], jobs: readonly J[], work: (port: EnvPort, job: J) => Promise<void>): Promise<void> {
+export async function onPorts<J>(ports: EpisodeEnv[], jobs: readonly J[], work: (port: EpisodeEnv, job: J) => Promise<void>): Promise<void> {
   const queue = [...jobs];
   await Promise.all(ports.map(async (port) => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) await work(port, job);

@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Trajectory } from '@gauntlet/proto/rollout';
 import { runMetrics, type RunMetrics } from '../tasks/gauntlet/expert/metrics.js';
-import { runExpertEpisode, type EpisodeRecord } from '../tasks/gauntlet/expert/rollout.js';
+import { progress, runExpertEpisode } from '../tasks/gauntlet/expert/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { COMMON_FLAGS_HELP, asUsage, parseSeeds, parseTasks, positiveInt } from './gauntlet-args.js';
 import { Progress } from './progress.js';
@@ -49,14 +50,14 @@ export async function solveCommand(args: string[]): Promise<number> {
   const { values } = asUsage(() => parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }));
   const settings = sweepSettings(values);
   const jobs = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed })));
-  const progress = new Progress('solve', jobs.length);
-  const episodes: EpisodeRecord[] = [];
+  const tally = new Progress('solve', jobs.length);
+  const episodes: Trajectory[] = [];
   const pool = await openEnvPool(settings.concurrency, settings.chromiumPath);
   try {
     await onPorts(pool.ports, jobs, async (port, { task, seed }) => {
       const episode = await runExpertEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
       episodes.push(episode);
-      progress.episode(episode.success, describe(episode));
+      tally.episode(episode.outcome === 'success', describe(episode));
     });
   } finally {
     await pool.close();
@@ -65,15 +66,16 @@ export async function solveCommand(args: string[]): Promise<number> {
   if (values.out) {
     await mkdir(values.out, { recursive: true });
     await writeFile(join(values.out, 'metrics.json'), JSON.stringify({ settings, ...metrics }, null, 2) + '\n');
-    progress.note(`metrics written to ${join(values.out, 'metrics.json')}`);
+    tally.note(`metrics written to ${join(values.out, 'metrics.json')}`);
   }
   process.stdout.write(values.json ? JSON.stringify(metrics, null, 2) + '\n' : summary(metrics));
   return 0;
 }
 
-export function describe(episode: EpisodeRecord): string {
-  const why = episode.success ? '' : ` [${episode.outcome}${episode.error ? `: ${episode.error}` : ''}]`;
-  return `${episode.task} seed ${episode.seed}: ${episode.solved}/${episode.total} steps, ${episode.turns.length} actions, ${(episode.wallMs / 1000).toFixed(1)} s${why}`;
+export function describe(episode: Trajectory): string {
+  const why = episode.outcome === 'success' ? '' : ` [${episode.outcome}${episode.error ? `: ${episode.error.message}` : ''}]`;
+  const { solved, total } = progress(episode);
+  return `${episode.task} seed ${episode.seed}: ${solved}/${total} steps, ${episode.turns.length} actions, ${(episode.wall_ms / 1000).toFixed(1)} s${why}`;
 }
 
 /** The human summary: overall success, then one row per challenge type. */

@@ -1,9 +1,14 @@
 import type { StepResult } from '@gauntlet/proto';
+import { runEpisode } from '@gauntlet/proto/agent';
+import type { Trajectory } from '@gauntlet/proto/rollout';
 import type { Frame, Page } from 'playwright-core';
+import { sessionEnv } from '../../src/cli/env-pool.js';
 import { DEFAULTS } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import type { OracleView } from '../../src/tasks/task.js';
+import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
+
+export { oracleView } from '../../src/tasks/policy/oracle-policy.js';
 
 /** What the solver reads: the AXTree alone (the leak test reads pruned HTML and the DOM too). */
 export const SOLVER_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false } as const;
@@ -24,11 +29,6 @@ export async function onSessions<T>(sessions: EnvSession[], items: readonly T[],
   }));
 }
 
-export function oracleView(result: StepResult): OracleView {
-  const o = result.observation;
-  return { goal: o.goal, axtree_txt: o.axtree_txt, pruned_html: o.pruned_html, url: o.url, focused_element_bid: o.metadata.browsergym_obs.focused_element_bid };
-}
-
 export function taskInfo(result: StepResult): Record<string, any> {
   return result.metadata.browsergym_info['task_info'] as Record<string, any>;
 }
@@ -39,22 +39,23 @@ export interface SolvedEpisode {
   errors: string[];
   /** Every observation the solver saw, in order (reset first). */
   seen: StepResult[];
+  trajectory: Trajectory;
 }
 
-/** Resets `task` at `seed` and lets the built-in solver play through the env's own step until done. */
+/** Resets `task` at `seed` and lets the task's solver play it through runEpisode until the env says done. */
 export async function solveEpisode(service: EnvService, session: EnvSession, task: string, seed: number, options: Record<string, unknown> = {}): Promise<SolvedEpisode> {
-  const policy = service.registry.resolve(task);
-  let result = await service.reset(session, { task_name: task, seed, observation: SOLVER_OBSERVATION, options });
-  const episode: SolvedEpisode = { last: result, actions: [], errors: [], seen: [result] };
-  while (!result.done) {
-    const action = policy.oracle(oracleView(result));
-    episode.actions.push(action);
-    result = await service.step(session, { action: { action_str: action } });
-    if (result.observation.error) episode.errors.push(`${action} → ${result.observation.error}`);
-    episode.seen.push(result);
-  }
-  episode.last = result;
-  return episode;
+  const seen: StepResult[] = [];
+  const trajectory = await runEpisode(sessionEnv(service, session), oraclePolicy(service.registry.resolve(task)), {
+    task, seed, resetOptions: options, observation: SOLVER_OBSERVATION, maxTurns: Infinity, deadlineMs: 10 * 60_000, onResult: (result) => seen.push(result),
+  });
+  if (trajectory.error) throw new Error(`${task} seed ${seed} ended as ${trajectory.outcome}: ${trajectory.error.name}: ${trajectory.error.message}`);
+  return {
+    last: seen[seen.length - 1]!,
+    actions: trajectory.turns.map((t) => t.action),
+    errors: trajectory.turns.filter((t) => t.error).map((t) => `${t.action} → ${t.error}`),
+    seen,
+    trajectory,
+  };
 }
 
 /** Whether `code` occurs (any letter case) in the observation's AXTree or pruned HTML. */

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StepResult } from '@gauntlet/proto';
+import { runEpisode } from '@gauntlet/proto/agent';
+import { sessionEnv } from '../../src/cli/env-pool.js';
 import { DEFAULTS } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
+import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
 
-// Every task solved by its oracle through the real env: real observation in, action string out,
-// executed by the env's own step.
+// Every task solved by its oracle through the real env and runEpisode: real observation in,
+// action string out, executed by the env's own step.
 const SEEDS = Array.from({ length: 20 }, (_, i) => i * 7 + 1);
 
 let service: EnvService;
@@ -23,18 +27,15 @@ describe.each(Object.keys(MIN_STEPS))('%s oracle', (taskName) => {
   it(`solves ${SEEDS.length} seeds through reset/step in the fewest actions`, async () => {
     const task = service.registry.resolve(taskName);
     for (const seed of SEEDS) {
-      let result = await service.reset(session, { task_name: taskName, seed, observation: { pruned_html: true, axtree: true } });
-      const actions: string[] = [];
-      while (!result.done) {
-        const { observation } = result;
-        const action = task.oracle({ goal: observation.goal, axtree_txt: observation.axtree_txt, pruned_html: observation.pruned_html, url: observation.url, focused_element_bid: observation.metadata.browsergym_obs.focused_element_bid });
-        actions.push(action);
-        result = await service.step(session, { action: { action_str: action } });
-        expect(result.observation.error, `seed ${seed}: ${action}`).toBe('');
-      }
-      expect(result.reward, `seed ${seed} after ${actions.join(' → ')}`).toBe(1);
-      expect(actions).toHaveLength(MIN_STEPS[taskName]!);
-      expect(result.metadata.browsergym_info.raw_reward).toBe(1);
+      let last: StepResult | undefined;
+      const trajectory = await runEpisode(sessionEnv(service, session), oraclePolicy(task), {
+        task: taskName, seed, observation: { pruned_html: true, axtree: true }, maxTurns: task.maxSteps, onResult: (result) => (last = result),
+      });
+      const where = `seed ${seed} after ${trajectory.turns.map((t) => t.action).join(' → ')}`;
+      expect(trajectory.turns.map((t) => t.error), where).toEqual(trajectory.turns.map(() => ''));
+      expect(trajectory, where).toMatchObject({ outcome: 'success', reward: 1, error: null });
+      expect(trajectory.turns).toHaveLength(MIN_STEPS[taskName]!);
+      expect(last!.metadata.browsergym_info.raw_reward).toBe(1);
       expect(service.state(session).cum_reward).toBe(1);
     }
   });

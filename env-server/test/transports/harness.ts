@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import type { StepResult } from '@gauntlet/proto';
+import { runEpisode } from '@gauntlet/proto/agent';
 import { createEnvClient, type EnvClient, type EnvClientOptions, type TransportName } from '@gauntlet/proto/client';
 import type { ServerConfig } from '../../src/config.js';
 import type { RunningServer } from '../../src/server/app.js';
+import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
 import type { TaskDefinition } from '../../src/tasks/task.js';
 import { startTestServer } from '../support/server.js';
 
@@ -46,20 +48,13 @@ export function useServer(transport: TransportName) {
   };
 }
 
-/** Plays the task's own oracle (observation in, action string out) until the episode ends. */
+/** Plays the task's own oracle (observation in, action string out) through runEpisode until the episode ends. */
 export async function solveWithOracle(client: EnvClient, task: TaskDefinition, seed: number): Promise<{ result: StepResult; steps: number }> {
-  let result = await client.reset({ task_name: task.name, seed, episode_id: `${task.name}-${seed}` });
-  let steps = 0;
-  while (!result.done && steps < task.maxSteps) {
-    const { observation } = result;
-    const action = task.oracle({
-      goal: observation.goal, axtree_txt: observation.axtree_txt, pruned_html: observation.pruned_html,
-      url: observation.url, focused_element_bid: observation.metadata.browsergym_obs.focused_element_bid,
-    });
-    result = await client.step(action);
-    steps += 1;
-  }
-  return { result, steps };
+  let result: StepResult | undefined;
+  // The server's default observation parts: MiniWoB oracles may read the pruned HTML.
+  const trajectory = await runEpisode(client, oraclePolicy(task), { task: task.name, seed, episodeId: `${task.name}-${seed}`, observation: {}, maxTurns: task.maxSteps, onResult: (r) => (result = r) });
+  if (trajectory.error) throw new Error(`${task.name} seed ${seed} ended as ${trajectory.outcome}: ${trajectory.error.message}`);
+  return { result: result!, steps: trajectory.turns.length };
 }
 
 export function clickMeBid(result: StepResult): string {

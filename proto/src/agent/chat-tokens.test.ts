@@ -26,6 +26,7 @@ describe('ChatTokens', () => {
     const tokenizer = chatml();
     const template = await ChatTokens.probe(tokenizer, 'tiny');
     expect(template.turnClose).toEqual([IM_END, 10]);
+    expect(template.maxModelLen).toBe(4096);
     expect(await template.firstPrompt('S', 'O')).toEqual([IM_START, ...chars('system\nS'), IM_END, 10, IM_START, ...chars('user\nO'), IM_END, 10, IM_START, ...chars('assistant\n')]);
     expect(tokenizer.calls.every((c) => (c as { model?: string }).model === 'tiny')).toBe(true);
   });

@@ -29,12 +29,18 @@ export class ChatTokens {
     private readonly history: readonly number[],
     /** Tokens that close an assistant turn (e.g. `<|im_end|>` `\n`). */
     readonly turnClose: readonly number[],
+    /** The server's context length (prompt + completion), as /tokenize reports it. */
+    readonly maxModelLen: number,
     private readonly variables: Record<string, unknown> | undefined,
   ) {}
 
   static async probe(tokenizer: Tokenizer, model: string | undefined, options: CallOptions = {}, variables?: Record<string, unknown>): Promise<ChatTokens> {
+    let maxModelLen = Infinity;
     const tokens = (messages: Message[], addGenerationPrompt: boolean) =>
-      tokenizer.tokenize({ ...(model === undefined ? {} : { model }), messages, add_generation_prompt: addGenerationPrompt, ...(variables ? { chat_template_kwargs: variables } : {}) }, options).then((r) => r.tokens);
+      tokenizer.tokenize({ ...(model === undefined ? {} : { model }), messages, add_generation_prompt: addGenerationPrompt, ...(variables ? { chat_template_kwargs: variables } : {}) }, options).then((r) => {
+        maxModelLen = Math.min(maxModelLen, r.max_model_len);
+        return r.tokens;
+      });
     const [asked, ...answered] = await Promise.all([
       tokens([{ role: 'user', content: PROBE_USER }], true),
       ...PROBE_REPLIES.map((reply) => tokens([{ role: 'user', content: PROBE_USER }, { role: 'assistant', content: reply }], false)),
@@ -46,7 +52,7 @@ export class ChatTokens {
     const [a, b] = answered.map((h) => h!.slice(asked!.length));
     let close = 0;
     while (close < Math.min(a!.length, b!.length) - 1 && a![a!.length - 1 - close] === b![b!.length - 1 - close]) close += 1;
-    return new ChatTokens(tokenizer, model, answered[0]!, a!.slice(a!.length - close), variables);
+    return new ChatTokens(tokenizer, model, answered[0]!, a!.slice(a!.length - close), maxModelLen, variables);
   }
 
   /** Turn 0's prompt: system prompt + first observation + generation prompt. */

@@ -16,7 +16,7 @@ export interface LlmPolicyOptions {
   topK?: number;
   /** Turn k samples with seed + k; absent: unseeded. */
   seed?: number | null;
-  /** Prompt + reply tokens allowed per turn; older exchanges are trimmed to fit. */
+  /** Prompt + reply tokens allowed per turn; older exchanges are trimmed to fit. Never more than the server's max_model_len. */
   contextTokens?: number | null;
   /** Constrain every reply to this regex (e.g. actionRegex()). */
   regex?: string;
@@ -42,7 +42,9 @@ export class LlmPolicy implements EpisodePolicy {
   async start(episode: EpisodeStart, options: CallOptions): Promise<PolicySession> {
     const template = await this.chatTokens(options);
     const head = await template.firstPrompt(episode.systemPrompt, episode.observation, options);
-    return new LlmSession(this.client, this.options, template, new TrajectoryBuilder(head, { contextTokens: this.options.contextTokens ?? undefined }));
+    // Over the server's context, a request would be refused (4xx): trimming (then `timeout`) is the episode's answer instead.
+    const contextTokens = Math.min(this.options.contextTokens ?? Infinity, template.maxModelLen);
+    return new LlmSession(this.client, this.options, template, new TrajectoryBuilder(head, { contextTokens: Number.isFinite(contextTokens) ? contextTokens : undefined }));
   }
 
   /** The template probe, once per policy (a failed probe is retried by the next episode). */

@@ -26,6 +26,7 @@ describe('parseAction', () => {
   it('skips calls that do not close, and words that only look like actions', () => {
     expect(parseAction("I will click the button: click('5'").fallback).toBe(true);
     expect(parseAction("clicking('5') then click('6')").action).toBe("click('6')");
+    expect(parseAction("await page.click('#go'); click('6')").action).toBe("click('6')");
     expect(parseAction("click('5\n') and click('6')").action).toBe("click('6')");
     expect(parseAction("click('5'] click('6')").action).toBe("click('6')");
   });

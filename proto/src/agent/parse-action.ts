@@ -62,6 +62,8 @@ function findCalls(text: string, all: boolean): string[] {
   let failed = 0;
   CALL_START.lastIndex = 0;
   for (let match = CALL_START.exec(text); match; match = CALL_START.exec(text)) {
+    // page.click(...) is a method in prose or code, not an action (the env reads it the same way).
+    if (text[match.index - 1] === '.') continue;
     const end = callEnd(text, match.index + match[0].length - 1);
     if (end < 0) {
       if (++failed > MAX_FAILED_STARTS) break;

@@ -24,6 +24,8 @@ export interface TurnInput {
 /** A policy's reply to one turn. A scripted policy has no tokens (empty lists). */
 export interface PolicyReply {
   text: string;
+  /** An action the policy vouches for, sent as is; absent: the action is parsed from `text`. */
+  action?: string;
   completionIds: number[];
   /** The sampler's logprob of each completion token. */
   logprobs: number[];

@@ -9,7 +9,14 @@ import { runEpisode } from './run-episode.js';
 import { scriptedPolicy } from './scripted-policy.js';
 import { BROWSER_SYSTEM_PROMPT } from './system-prompt.js';
 
-const says = (...replies: string[]) => scriptedPolicy('script', () => ({ index }) => replies[index] ?? 'noop()');
+/** A policy that replies with text (parsed into actions), like an LLM without tokens. */
+const says = (...replies: string[]): EpisodePolicy => ({
+  start: async () => ({
+    promptIds: [],
+    act: async ({ index }) => ({ text: replies[index] ?? 'noop()', completionIds: [], logprobs: [], trimmedExchanges: 0, policy: { model: 'script', adapter: null, version: null } }),
+    observe: async () => [],
+  }),
+});
 const solvedAt = (step: number) => (_action: string, n: number) => (n >= step ? stepResult({ reward: 1, done: true, info: { task_info: { solved: 1 } } }) : stepResult({ info: { task_info: { at: n } } }));
 const never = new Promise<never>(() => undefined);
 
@@ -56,6 +63,14 @@ describe('runEpisode', () => {
     expect(trajectory.turns).toHaveLength(1);
     const policyDown: EpisodePolicy = { start: () => Promise.reject(new PolicyUnavailableError('policy server unreachable', 0)) };
     expect((await runEpisode(new FakeEnv(() => stepResult()), policyDown, { task: 'click-test', seed: 1 })).outcome).toBe('infra_error');
+  });
+
+  it("sends a scripted policy's action as chosen, without parsing it", async () => {
+    const env = new FakeEnv(solvedAt(1));
+    const typing = "fill('4', 'Action: click(9)')\nclick('5')";
+    const trajectory = await runEpisode(env, scriptedPolicy('expert', () => () => typing), { task: 'click-test', seed: 1 });
+    expect(env.actions).toEqual([typing]);
+    expect(trajectory.turns[0]).toMatchObject({ action_text: typing, action: typing, action_fallback: false });
   });
 
   it('ends as fail when the policy gives up', async () => {

@@ -3,8 +3,8 @@ import type { CallOptions, EnvClient, ResetInput } from '../client/types.js';
 import { EpisodeTimeoutError, isUnrecoverable, outcomeFromError, type EpisodeOutcome } from '../rollout/outcome.js';
 import type { Trajectory, TrajectoryTurn } from '../rollout/trajectory.js';
 import type { StepResult } from '../wire/observation.js';
-import { parseAction } from './parse-action.js';
-import type { EpisodePolicy } from './policy.js';
+import { parseAction, type ParsedAction } from './parse-action.js';
+import type { EpisodePolicy, PolicyReply } from './policy.js';
 import { renderObservation, type RenderOptions } from './render.js';
 import { systemPromptFor } from './system-prompt.js';
 
@@ -82,9 +82,9 @@ export async function runEpisode(env: EpisodeEnv, policy: EpisodePolicy, options
     while (!result.done && turns.length < maxTurns) {
       const before = result;
       const asked = performance.now();
-      const reply = await guard(session.act({ index: turns.length, observation, result }, call()));
+      const reply: PolicyReply = await guard(session.act({ index: turns.length, observation, result }, call()));
       const policyMs = performance.now() - asked;
-      const parsed = parseAction(reply.text, { multiAction });
+      const parsed: ParsedAction = reply.action === undefined ? parseAction(reply.text, { multiAction }) : { action: reply.action, fallback: false };
       const stepped = performance.now();
       result = await guard(env.step(parsed.action, call()));
       const stepMs = performance.now() - stepped;

@@ -6,8 +6,8 @@ export type ScriptedChooser = (turn: TurnInput) => string;
 
 /**
  * A policy without tokens: `begin` makes one chooser per episode (experts, oracles, test
- * harnesses). Its turns record `model` as the policy and no adapter. A chooser that throws
- * PolicyGaveUpError ends the episode as `fail`.
+ * harnesses). Its actions are sent exactly as chosen (not parsed); its turns record `model` as
+ * the policy and no adapter. A chooser that throws PolicyGaveUpError ends the episode as `fail`.
  */
 export function scriptedPolicy(model: string, begin: (episode: EpisodeStart) => ScriptedChooser): EpisodePolicy {
   const policy: PolicyRef = { model, adapter: null, version: null };
@@ -16,7 +16,10 @@ export function scriptedPolicy(model: string, begin: (episode: EpisodeStart) => 
       const choose = begin(episode);
       return {
         promptIds: [],
-        act: async (turn) => ({ text: choose(turn), completionIds: [], logprobs: [], trimmedExchanges: 0, policy }),
+        act: async (turn) => {
+          const action = choose(turn);
+          return { text: action, action, completionIds: [], logprobs: [], trimmedExchanges: 0, policy };
+        },
         observe: async () => [],
       };
     },

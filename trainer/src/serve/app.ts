@@ -7,6 +7,7 @@ import { NotFoundError } from './http-errors.js';
 import { readJsonBody, sendError, sendJson } from './http-io.js';
 import { metrics } from './metrics.js';
 import { listModels, loadLora, unloadLora } from './models.js';
+import { detokenize, tokenize } from './tokenize.js';
 import { trlGenerate } from './trl.js';
 
 type Handler = (ctx: ServeContext, body: unknown, req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -24,6 +25,8 @@ const ROUTES: Record<string, Handler> = {
   'GET /metrics': metrics,
   'POST /v1/completions': completions,
   'POST /v1/chat/completions': chatCompletions,
+  'POST /tokenize': tokenize,
+  'POST /detokenize': detokenize,
   'POST /v1/load_lora_adapter': loadLora,
   'POST /v1/unload_lora_adapter': unloadLora,
   'POST /generate/': trlGenerate,

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chatRequest, type ChatRequest } from '@gauntlet/proto/policy';
-import type { ChatMessage } from '../model/chat-template.js';
+import { chatRequest } from '@gauntlet/proto/policy';
 import type { TokenLogprob } from '../generate/sampler.js';
 import type { GenerationResult } from '../generate/sequence.js';
 import { tokenText } from './completions.js';
 import type { ServeContext } from './context.js';
-import { BadRequestError } from './http-errors.js';
+import { chatPromptIds } from './chat-prompt.js';
 import { EventStream, disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
 import { structuredSpecOf } from './structured-spec.js';
@@ -16,7 +15,7 @@ import { checkLimits, toSamplingParams } from './sampling.js';
 /** POST /v1/chat/completions: the tokenizer's chat template, logprobs.content, token_ids, SSE chunks. */
 export async function chatCompletions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = parseBody(chatRequest, body, 'chat completion');
-  const prompt = chatPrompt(ctx, request);
+  const prompt = chatPromptIds(ctx, request.messages, { addGenerationPrompt: request.add_generation_prompt ?? true, variables: request.chat_template_kwargs ?? {} });
   // Unset, a chat reply may run to the end of the context (vLLM), within this server's max_tokens.
   const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? Math.max(1, Math.min(ctx.limits.maxModelLen - prompt.length, ctx.limits.maxTokens));
   const params = toSamplingParams({ ...request, max_tokens: maxTokens }, { maxTokens, topLogprobs: request.logprobs ? (request.top_logprobs ?? 0) : 0 });
@@ -50,16 +49,6 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
   results.forEach((r: GenerationResult, index) => chunk([{ index, delta: {}, logprobs: null, finish_reason: r.finishReason }]));
   if (request.stream_options?.include_usage) chunk([], { usage: usageOf([prompt], results) });
   stream.end();
-}
-
-function chatPrompt(ctx: ServeContext, request: ChatRequest): number[] {
-  const messages: ChatMessage[] = request.messages.map((m) => ({
-    ...m,
-    content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join(''),
-  }));
-  if (!ctx.tokenizer.chatTemplate) throw new BadRequestError('this model has no chat template; use /v1/completions with a prompt', 'messages');
-  const variables = request.chat_template_kwargs ?? {};
-  return ctx.tokenizer.encodeChat(messages, { addGenerationPrompt: request.add_generation_prompt ?? true, variables });
 }
 
 /** OpenAI's logprobs.content: per token its text, logprob, UTF-8 bytes and top alternatives. */

@@ -8,7 +8,7 @@ export const serveCommand: Command = {
   summary: 'Serve a model and LoRA adapters over vLLM/OpenAI-compatible HTTP and TRL\'s /generate/',
   description: [
     'Starts the generation engine (KV-cache decode, continuous batching) and an HTTP server with',
-    '/v1/completions, /v1/chat/completions, /v1/models, /health, /metrics, runtime',
+    '/v1/completions, /v1/chat/completions, /v1/models, /tokenize, /detokenize, /health, /metrics, runtime',
     '/v1/load_lora_adapter and /v1/unload_lora_adapter, and TRL\'s /generate/, /health/ and',
     '/get_world_size/. Requests pick an adapter by putting its name in `model`; the base model\'s',
     'name means no adapter. Without --model it serves the built-in tiny model (named `tiny`).',

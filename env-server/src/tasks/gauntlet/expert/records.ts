@@ -1,6 +1,6 @@
+import { GAUNTLET_SYSTEM_PROMPT } from '@gauntlet/proto/agent';
+import type { Trajectory } from '@gauntlet/proto/rollout';
 import { attempts } from './metrics.js';
-import { SYSTEM_PROMPT } from './observation-text.js';
-import type { EpisodeRecord } from './rollout.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -41,7 +41,7 @@ export const episodeKey = (task: string, seed: number) => `${task}#${seed}`;
  * observation (user) and the expert's action (assistant, with its reward). Unsolved steps are
  * left out: they are not expert demonstrations.
  */
-export function sftRecords(episode: EpisodeRecord): SftRecord[] {
+export function sftRecords(episode: Trajectory): SftRecord[] {
   return attempts(episode)
     .filter((a) => a.turns.some((t) => t.reward > 0))
     .map((a, i) => ({
@@ -53,8 +53,8 @@ export function sftRecords(episode: EpisodeRecord): SftRecord[] {
       type: a.type,
       reward: a.turns.reduce((sum, t) => sum + t.reward, 0),
       messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
-        ...a.turns.flatMap((t): ChatMessage[] => [{ role: 'user', content: t.observation }, { role: 'assistant', content: t.action, reward: t.reward }]),
+        { role: 'system', content: GAUNTLET_SYSTEM_PROMPT },
+        ...a.turns.flatMap((t): ChatMessage[] => [{ role: 'user', content: t.observation }, { role: 'assistant', content: t.action_text, reward: t.reward }]),
       ],
     }));
 }

@@ -1,66 +1,45 @@
-import type { StepResult } from '@gauntlet/proto';
+import { PolicyGaveUpError, type Trajectory } from '@gauntlet/proto/rollout';
+import { runEpisode, scriptedPolicy, taskInfo, type EpisodeEnv, type EpisodePolicy } from '@gauntlet/proto/agent';
 import { gauntletPolicy } from '../solver/policy.js';
-import { envMs, EXPERT_ACTION_SET, EXPERT_OBSERVATION, taskInfo, type EnvPort } from './env-port.js';
-import { observationText } from './observation-text.js';
-
-/** One decision of the expert: what it saw, what it did, what came of it. */
-export interface Turn {
-  /** Gauntlet step and type on screen when the action was chosen. */
-  step: number;
-  type: string;
-  observation: string;
-  action: string;
-  reward: number;
-  error: string;
-  wallMs: number;
-  envMs: number;
-}
-
-export interface EpisodeRecord {
-  task: string;
-  seed: number;
-  total: number;
-  solved: number;
-  success: boolean;
-  /** How it ended: done (all solved), truncated (budget), or an error message. */
-  outcome: 'done' | 'truncated' | 'error';
-  error?: string;
-  turns: Turn[];
-  wallMs: number;
-}
+import { EXPERT_ACTION_SET, EXPERT_OBSERVATION, gauntletInfo } from './env-port.js';
 
 /** Actions an expert may spend on one step before the rollout gives up on it (the env's budget still applies). */
 const MAX_ACTIONS_PER_STEP = 60;
 
+/** The name expert turns record as their policy. */
+export const EXPERT_MODEL = 'gauntlet-expert';
+
 /**
- * Plays one episode with the built-in expert through `env` (reset, then observe → act → step),
- * recording every turn in the agent's own format.
+ * The built-in Gauntlet solver as an episode policy: it reads only the AXTree an agent gets, and
+ * gives up (the episode ends as `fail`) when it spends too many actions on one step.
  */
-export async function runExpertEpisode(env: EnvPort, task: string, seed: number, options: Record<string, unknown> = {}): Promise<EpisodeRecord> {
-  const started = performance.now();
-  let result: StepResult = await env.reset({ task_name: task, seed, options, observation: EXPERT_OBSERVATION, action_set: EXPERT_ACTION_SET });
-  const record: EpisodeRecord = { task, seed, total: taskInfo(result).total ?? 1, solved: taskInfo(result).solved ?? 0, success: false, outcome: 'done', turns: [], wallMs: 0 };
-  let lastAction = '';
-  let onStep = 0;
-  try {
-    while (!result.done) {
-      const info = taskInfo(result);
-      const observation = observationText(result, lastAction);
-      const action = gauntletPolicy({ goal: result.observation.goal, axtree_txt: result.observation.axtree_txt, pruned_html: '', url: result.observation.url, focused_element_bid: '' });
-      const t0 = performance.now();
-      result = await env.step({ action: { action_str: action } });
-      record.turns.push({ step: info.step ?? 0, type: info.type ?? '', observation, action, reward: result.reward ?? 0, error: result.observation.error, wallMs: performance.now() - t0, envMs: envMs(result) });
-      lastAction = action;
-      onStep = taskInfo(result).step === info.step ? onStep + 1 : 0;
-      if (onStep > MAX_ACTIONS_PER_STEP) throw new Error(`stuck on step ${info.step} (${info.type}) after ${onStep} actions`);
-    }
-    record.outcome = result.metadata.browsergym_info['truncated'] ? 'truncated' : 'done';
-  } catch (error) {
-    record.outcome = 'error';
-    record.error = (error as Error).message;
-  }
-  record.solved = Math.max(record.solved, taskInfo(result).solved ?? 0);
-  record.success = record.outcome === 'done' && record.solved === record.total;
-  record.wallMs = performance.now() - started;
-  return record;
+export function expertPolicy(): EpisodePolicy {
+  return scriptedPolicy(EXPERT_MODEL, () => {
+    let step: unknown;
+    let onStep = 0;
+    return ({ result }) => {
+      const info = gauntletInfo(taskInfo(result));
+      onStep = info.step === step ? onStep + 1 : 1;
+      step = info.step;
+      if (onStep > MAX_ACTIONS_PER_STEP) throw new PolicyGaveUpError(`stuck on step ${info.step} (${info.type}) after ${MAX_ACTIONS_PER_STEP} actions`);
+      const o = result.observation;
+      return gauntletPolicy({ goal: o.goal, axtree_txt: o.axtree_txt, pruned_html: '', url: o.url, focused_element_bid: '' });
+    };
+  });
+}
+
+/** Plays one episode with the built-in expert through `env`, recorded as any policy's episode is. */
+export function runExpertEpisode(env: EpisodeEnv, task: string, seed: number, options: Record<string, unknown> = {}): Promise<Trajectory> {
+  return runEpisode(env, expertPolicy(), {
+    task, seed, resetOptions: options, observation: EXPERT_OBSERVATION, actionSet: EXPERT_ACTION_SET,
+    // The env's own step budget (400 actions for a full run) ends an episode; timing puzzles make a full run minutes long.
+    maxTurns: Infinity, deadlineMs: 60 * 60_000,
+  });
+}
+
+/** Steps solved out of the run's total, after the episode. */
+export function progress(trajectory: Trajectory): { solved: number; total: number } {
+  const first = trajectory.turns[0] ? gauntletInfo(trajectory.turns[0].task_info) : {};
+  const last = gauntletInfo(trajectory.final_task_info);
+  return { solved: last.solved ?? first.solved ?? 0, total: last.total ?? first.total ?? 1 };
 }
