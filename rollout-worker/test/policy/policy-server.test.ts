@@ -1,3 +1,4 @@
+import { systemPromptFor } from '@gauntlet/proto/agent';
 import { PolicyClient } from '@gauntlet/proto/policy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnvPool } from '../../src/env/env-pool.js';
@@ -55,7 +56,7 @@ describe('episodes sampled from a policy server', () => {
       expect(t.outcome).not.toBe('infra_error');
       expect(t.prompt_ids.length).toBeGreaterThan(0);
       // Turn 0's prompt is exactly the server's own tokenisation of the system prompt and first observation.
-      const first = await client.tokenize({ model: 'tiny', messages: [{ role: 'system', content: systemPromptOf(t.prompt_ids, await client.detokenize({ tokens: t.prompt_ids })) }, { role: 'user', content: t.turns[0]!.observation }], add_generation_prompt: true });
+      const first = await client.tokenize({ model: 'tiny', messages: [{ role: 'system', content: systemPromptFor('click-test') }, { role: 'user', content: t.turns[0]!.observation }], add_generation_prompt: true });
       expect(first.tokens).toEqual(t.prompt_ids);
       t.turns.forEach((turn, k) => {
         expect(turn.completion_ids.length).toBeGreaterThan(0);
@@ -86,10 +87,3 @@ describe('episodes sampled from a policy server', () => {
     expect(handed!.group.trajectories[0]!.turns.length).toBeGreaterThan(0);
   });
 });
-
-/** The system prompt text is whatever the worker sent; read it back from the rendered prompt's system turn. */
-function systemPromptOf(_ids: number[], rendered: { prompt: string }): string {
-  const match = /system\n([\s\S]*?)<\|im_end\|>/.exec(rendered.prompt);
-  if (!match) throw new Error(`no system turn in ${JSON.stringify(rendered.prompt.slice(0, 200))}`);
-  return match[1]!;
-}
