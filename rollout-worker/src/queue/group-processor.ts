@@ -1,4 +1,4 @@
-import { GroupJob, JOB_NAMES, QUEUES, Trajectory, TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { GroupJob, JOB_NAMES, QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { WorkerMetrics } from '../metrics/metrics.js';
 import { badPayload } from './job-errors.js';
@@ -30,12 +30,10 @@ export function groupProcessor(deps: GroupProcessorDeps) {
     const parsed = GroupJob.safeParse(job.data);
     if (!parsed.success) throw badPayload('group', job.id, parsed.error);
     const group = parsed.data;
-    const values = Object.values(await job.getChildrenValues()).filter((v) => v !== null && v !== undefined);
-    const trajectories = values.map((value) => {
-      const t = Trajectory.safeParse(value);
-      if (!t.success) throw badPayload('episode result of group', group.group_id, t.error);
-      return t.data;
-    }).sort((a, b) => episodeIndex(a.episode_id) - episodeIndex(b.episode_id));
+    // TrajectoryGroup checks every trajectory below; here they are only put in episode order.
+    const trajectories = Object.values(await job.getChildrenValues())
+      .filter((v): v is { episode_id: string } => typeof v === 'object' && v !== null && typeof (v as { episode_id?: unknown }).episode_id === 'string')
+      .sort((a, b) => episodeIndex(a.episode_id) - episodeIndex(b.episode_id));
     if (trajectories.length !== group.size) {
       throw new UnrecoverableError(`group ${group.group_id} has ${trajectories.length} of its ${group.size} episodes; dropped whole (a group is never padded)`);
     }
@@ -44,8 +42,8 @@ export function groupProcessor(deps: GroupProcessorDeps) {
     const keep = { age: deps.keepSeconds };
     await deps.trainer.add(JOB_NAMES.trajectoryGroup, assembled.data, { jobId: group.group_id, removeOnComplete: keep, removeOnFail: keep });
     deps.metrics?.groupsCompleted.inc();
-    const successes = trajectories.filter((t) => t.outcome === 'success').length;
-    return { group_id: group.group_id, episodes: trajectories.length, successes, mean_reward: trajectories.reduce((s, t) => s + t.reward, 0) / trajectories.length };
+    const successes = assembled.data.trajectories.filter((t) => t.outcome === 'success').length;
+    return { group_id: group.group_id, episodes: trajectories.length, successes, mean_reward: assembled.data.trajectories.reduce((s, t) => s + t.reward, 0) / trajectories.length };
   };
 }
 
