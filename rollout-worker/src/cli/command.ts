@@ -69,7 +69,7 @@ export function parseCommandLine(command: Command, args: string[], env: NodeJS.P
 export function commandHelp(command: Command): string {
   const rows = Object.entries(command.options).map(([name, spec]) => {
     const flag = `--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
-    const extras = [spec.multiple ? 'repeatable, or comma-separated' : '', spec.defaultText ? `default: ${spec.defaultText}` : '', spec.env ? `env ${spec.env}` : ''].filter(Boolean);
+    const extras = [spec.multiple && !spec.description.includes('repeat') ? 'repeatable, or comma-separated' : '', spec.defaultText ? `default: ${spec.defaultText}` : '', spec.env ? `env ${spec.env}` : ''].filter(Boolean);
     return [flag, `${spec.description}${extras.length ? ` (${extras.join('; ')})` : ''}`] as const;
   });
   rows.push(['-h, --help', 'Show this help']);

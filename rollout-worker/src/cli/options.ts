@@ -33,6 +33,12 @@ export function stringValue(values: Values, name: string): string | undefined {
   return typeof raw === 'string' ? raw : undefined;
 }
 
+/** Every value of a repeatable flag, as given (no comma splitting). */
+export function repeatedValue(values: Values, name: string): string[] {
+  const raw = values[name];
+  return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+}
+
 /** Every value of a repeatable flag, split at commas. */
 export function listValue(values: Values, name: string): string[] {
   const raw = values[name];

@@ -16,15 +16,28 @@ export const probeHealth: HealthProbe = (url, timeoutMs) => {
   return parsed.protocol.startsWith('grpc') ? probeGrpc(parsed, timeoutMs) : probeHttp(parsed, timeoutMs);
 };
 
-async function probeHttp(url: URL, timeoutMs: number): Promise<boolean> {
+function probeHttp(url: URL, timeoutMs: number): Promise<boolean> {
   const scheme = url.protocol === 'https:' || url.protocol === 'wss:' ? 'https' : 'http';
   const base = url.pathname.replace(/\/(ws)?\/?$/, '');
+  return answers(`${scheme}://${url.host}${base}/health`, timeoutMs);
+}
+
+/**
+ * Whether `url` answers 2xx within `timeoutMs`. The deadline is a ref'd timer on purpose: while a
+ * container starts, Docker's port proxy accepts and holds the connection, and fetch alone (with
+ * AbortSignal.timeout, which is unref'd) would leave nothing keeping the process alive.
+ */
+export async function answers(url: string, timeoutMs: number): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetch(`${scheme}://${url.host}${base}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, { signal: controller.signal });
     await response.body?.cancel();
     return response.ok;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

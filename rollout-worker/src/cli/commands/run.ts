@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
+import { DockerEnvProvider } from '../../env/docker-provider.js';
 import { EnvPool } from '../../env/env-pool.js';
 import { WorkerMetrics } from '../../metrics/metrics.js';
 import { serveMetrics, type MetricsServer } from '../../metrics/server.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
 import { RolloutWorker } from '../../queue/rollout-worker.js';
 import { UsageError, type Command } from '../command.js';
-import { connectionFrom, intValue, listValue, QUEUE_OPTIONS, stringValue } from '../options.js';
+import { connectionFrom, intValue, listValue, QUEUE_OPTIONS, repeatedValue, stringValue } from '../options.js';
 
 export const runCommand: Command = {
   name: 'run',
@@ -22,6 +23,9 @@ export const runCommand: Command = {
   options: {
     ...QUEUE_OPTIONS,
     env: { type: 'string', valueName: 'URL', description: 'Env server (grpc://host:50051 recommended, http://, ws://)', multiple: true, env: 'GAUNTLET_ENV_URLS' },
+    docker: { type: 'string', valueName: 'IMAGE', description: 'Start env servers as containers of this image (Dockerfile.env), labelled and removed on exit; orphans of a crashed worker are removed first' },
+    replicas: { type: 'string', valueName: 'N', description: 'Containers to start with --docker', defaultText: '1' },
+    'docker-env': { type: 'string', valueName: 'KEY=VALUE', description: 'Environment of the --docker containers (e.g. MAX_CONCURRENT_ENVS=16); repeat it for more (values may hold commas)', multiple: true },
     policy: { type: 'string', valueName: 'URL', description: `Policy server (gauntlet-trainer serve or vLLM), or "${RANDOM_POLICY}" for the random-click baseline`, multiple: true, env: 'GAUNTLET_POLICY_URLS' },
     concurrency: { type: 'string', valueName: 'N', description: 'Episodes played at once (each holds one env session)', defaultText: '4' },
     'metrics-port': { type: 'string', valueName: 'N', description: 'Port of /metrics and /health (0 = any free port)', defaultText: '9464' },
@@ -44,49 +48,60 @@ export const runCommand: Command = {
   async run({ values, io, signal }) {
     const envUrls = listValue(values, 'env');
     const policyUrls = listValue(values, 'policy');
-    if (envUrls.length === 0) throw new UsageError('--env is required: the env servers to play on (e.g. --env grpc://127.0.0.1:50051)');
+    const image = stringValue(values, 'docker');
+    if (envUrls.length === 0 && !image) throw new UsageError('--env is required: the env servers to play on (e.g. --env grpc://127.0.0.1:50051), or --docker IMAGE');
     if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
     const connection = connectionFrom(values);
-    const metrics = new WorkerMetrics();
-    const envs = new EnvPool(envUrls, {
-      token: stringValue(values, 'env-token'), callTimeoutMs: intValue(values, 'call-timeout-ms', 60_000, 1), probeIntervalMs: intValue(values, 'probe-interval-ms', 5_000, 100),
-      maxIdle: intValue(values, 'concurrency', 4, 1), metrics,
-    });
-    const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key'), timeoutMs: intValue(values, 'policy-timeout-ms', 120_000, 1) });
-    const concurrency = intValue(values, 'concurrency', 4, 1);
-    const metricsPort = values['no-metrics'] ? -1 : intValue(values, 'metrics-port', 9464, 0);
-    let server: MetricsServer | undefined;
-    await envs.start();
-    const worker = new RolloutWorker({
-      connection, concurrency, metrics, name: stringValue(values, 'name') ?? `${hostname()}:${process.pid}`,
-      players: { envs, policies, callTimeoutMs: intValue(values, 'call-timeout-ms', 60_000, 1) },
-      lockMs: intValue(values, 'lock-ms', 30_000, 100), stalledIntervalMs: intValue(values, 'stalled-interval-ms', 30_000, 100),
-      events: {
-        episode: (t, attempt) => io.err(`episode ${t.episode_id} ${t.outcome} reward ${t.reward} in ${t.turns.length} turns, ${(t.wall_ms / 1000).toFixed(1)} s${attempt > 1 ? ` (attempt ${attempt})` : ''}`),
-        episodeFailed: (id, reason, final) => io.err(`episode ${id} ${final ? 'failed for good' : 'will be retried'}: ${reason}`),
-        groupCompleted: (s) => io.err(`group ${s.group_id} done: ${s.successes}/${s.episodes} succeeded, mean reward ${s.mean_reward.toFixed(3)}; handed to the trainer queue`),
-        groupDropped: (id, reason) => io.err(`group ${id} dropped: ${reason}`),
-        error: (error) => io.err(`worker error: ${error.message}`),
-      },
-    });
+    const docker = image ? new DockerEnvProvider({ image, replicas: intValue(values, 'replicas', 1, 1), env: repeatedValue(values, 'docker-env') }) : undefined;
     try {
-      await worker.waitUntilReady();
-      if (metricsPort >= 0) server = await serveMetrics(metrics.registry, metricsPort, stringValue(values, 'metrics-host') ?? '127.0.0.1');
-      const healthy = envs.servers.filter((s) => s.healthy).length;
-      io.out(`worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.servers.join(', ')}${server ? `; metrics ${server.url}/metrics` : ''}`);
-      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-      const drainMs = intValue(values, 'drain-ms', 30_000, 0);
-      io.err(`draining: ${(await metrics.episodesInFlight.get()).values[0]?.value ?? 0} running episodes get ${drainMs} ms to finish, then go back to the queue (signal again to stop now)`);
-      const force = () => void worker.close();
-      process.once('SIGINT', force);
-      process.once('SIGTERM', force);
-      await worker.drain(drainMs);
-      io.out('worker stopped');
-      return 0;
+      if (docker) {
+        io.err(`starting ${intValue(values, 'replicas', 1, 1)} env server container(s) of ${image} …`);
+        envUrls.push(...(await docker.start()));
+      }
+      const metrics = new WorkerMetrics();
+      const envs = new EnvPool(envUrls, {
+        token: stringValue(values, 'env-token'), callTimeoutMs: intValue(values, 'call-timeout-ms', 60_000, 1), probeIntervalMs: intValue(values, 'probe-interval-ms', 5_000, 100),
+        maxIdle: intValue(values, 'concurrency', 4, 1), metrics,
+      });
+      const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key'), timeoutMs: intValue(values, 'policy-timeout-ms', 120_000, 1) });
+      const concurrency = intValue(values, 'concurrency', 4, 1);
+      const metricsPort = values['no-metrics'] ? -1 : intValue(values, 'metrics-port', 9464, 0);
+      let server: MetricsServer | undefined;
+      await envs.start();
+      const worker = new RolloutWorker({
+        connection, concurrency, metrics, name: stringValue(values, 'name') ?? `${hostname()}:${process.pid}`,
+        players: { envs, policies, callTimeoutMs: intValue(values, 'call-timeout-ms', 60_000, 1) },
+        lockMs: intValue(values, 'lock-ms', 30_000, 100), stalledIntervalMs: intValue(values, 'stalled-interval-ms', 30_000, 100),
+        events: {
+          episode: (t, attempt) => io.err(`episode ${t.episode_id} ${t.outcome} reward ${t.reward} in ${t.turns.length} turns, ${(t.wall_ms / 1000).toFixed(1)} s${attempt > 1 ? ` (attempt ${attempt})` : ''}`),
+          episodeFailed: (id, reason, final) => io.err(`episode ${id} ${final ? 'failed for good' : 'will be retried'}: ${reason}`),
+          groupCompleted: (s) => io.err(`group ${s.group_id} done: ${s.successes}/${s.episodes} succeeded, mean reward ${s.mean_reward.toFixed(3)}; handed to the trainer queue`),
+          groupDropped: (id, reason) => io.err(`group ${id} dropped: ${reason}`),
+          error: (error) => io.err(`worker error: ${error.message}`),
+        },
+      });
+      try {
+        await worker.waitUntilReady();
+        if (metricsPort >= 0) server = await serveMetrics(metrics.registry, metricsPort, stringValue(values, 'metrics-host') ?? '127.0.0.1');
+        const healthy = envs.servers.filter((s) => s.healthy).length;
+        io.out(`worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.servers.join(', ')}${server ? `; metrics ${server.url}/metrics` : ''}`);
+        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+        const drainMs = intValue(values, 'drain-ms', 30_000, 0);
+        io.err(`draining: ${(await metrics.episodesInFlight.get()).values[0]?.value ?? 0} running episodes get ${drainMs} ms to finish, then go back to the queue (signal again to stop now)`);
+        const force = () => void worker.close();
+        process.once('SIGINT', force);
+        process.once('SIGTERM', force);
+        await worker.drain(drainMs);
+        io.out('worker stopped');
+        return 0;
+      } finally {
+        await worker.close();
+        await envs.close();
+        await server?.close();
+      }
     } finally {
-      await worker.close();
-      await envs.close();
-      await server?.close();
+      // Also on a failed start: the containers go with the worker, not at the next worker's orphan sweep.
+      await docker?.stop();
     }
   },
 };
