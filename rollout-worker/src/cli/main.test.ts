@@ -31,6 +31,8 @@ describe('gauntlet-worker', () => {
     expect(await cli(['eval', '--env', 'ftp://x', '--policy', 'random', '--task', 't'])).toMatchObject({ code: 2, err: expect.stringMatching(/use grpc:\/\/, http:\/\/ or ws:\/\//) });
     expect(await cli(['status', '--redis', 'localhost:6379'])).toMatchObject({ code: 2, err: expect.stringMatching(/Redis URL "localhost:6379" must start with redis:\/\//) });
     expect(await cli(['status', 'extra'])).toMatchObject({ code: 2, err: expect.stringMatching(/unexpected argument "extra"/) });
+    // Read before anything starts, not discovered at shutdown.
+    expect(await cli(['run', '--env', 'grpc://127.0.0.1:1', '--policy', 'random', '--drain-ms', 'soon'])).toMatchObject({ code: 2, err: expect.stringMatching(/--drain-ms must be an integer ≥ 0 \(got "soon"\)/) });
     expect(await cli(['run', '--bogus'])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown option '--bogus'/) });
   });
 });

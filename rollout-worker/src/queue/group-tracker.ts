@@ -5,7 +5,7 @@ import type { QueueConnection } from './connection.js';
 export type GroupFate = 'completed' | 'dropped';
 
 /** Group states that mean it is still being played or assembled. */
-const IN_FLIGHT = ['waiting-children', 'wait', 'waiting', 'active', 'delayed', 'prioritized'] as const;
+const IN_FLIGHT = ['waiting-children', 'waiting', 'active', 'delayed', 'prioritized'] as const;
 
 /**
  * Watches groups finish from a producer: how many are still in flight (for backpressure) and

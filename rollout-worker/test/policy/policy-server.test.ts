@@ -19,7 +19,7 @@ const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   [env, serve] = await Promise.all([startEnvServer(), startPolicyServer()]);
-}, 180_000);
+}, 150_000);
 afterAll(async () => {
   await Promise.all([env?.stop(), serve?.stop()]);
 });
@@ -67,7 +67,7 @@ describe('episodes sampled from a policy server', () => {
       });
       for (const turn of t.turns) expect((await client.detokenize({ tokens: turn.completion_ids })).prompt).toBe(turn.action_text);
     }
-  });
+  }, 150_000);
 
   it('policy 503s are retried: within the client first, then as a retried episode; never a reward', async () => {
     const proxy = await new FaultProxy(serve.url).listen();
@@ -85,5 +85,5 @@ describe('episodes sampled from a policy server', () => {
     const [handed] = await trainerGroups(r.connection);
     expect(handed!.group.trajectories.map((t) => t.outcome)).not.toContain('infra_error');
     expect(handed!.group.trajectories[0]!.turns.length).toBeGreaterThan(0);
-  });
+  }, 150_000);
 });

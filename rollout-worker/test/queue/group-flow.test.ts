@@ -7,6 +7,7 @@ import { EnvPool } from '../../src/env/env-pool.js';
 import { WorkerMetrics } from '../../src/metrics/metrics.js';
 import { PolicyPool } from '../../src/policy/policy-pool.js';
 import type { QueueConnection } from '../../src/queue/connection.js';
+import { GroupTracker } from '../../src/queue/group-tracker.js';
 import { GroupSubmitter } from '../../src/queue/submitter.js';
 import { RolloutWorker, type RolloutEvents } from '../../src/queue/rollout-worker.js';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
@@ -20,7 +21,7 @@ const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   [envA, envB] = await Promise.all([startEnvServer(), startEnvServer()]);
-});
+}, 150_000);
 afterAll(async () => {
   await Promise.all([envA?.stop(), envB?.stop()]);
 });
@@ -76,7 +77,7 @@ describe('a group as a BullMQ flow', () => {
     expect(await count(r.metrics, 'gauntlet_worker_episodes_total')).toBe(8);
     expect(await count(r.metrics, 'gauntlet_worker_groups_completed_total')).toBe(1);
     expect(played).toHaveLength(8);
-  });
+  }, 150_000);
 
   it('fails bad payloads at once with the field at fault, never retrying them', async () => {
     const r = await rig([envA.grpc]);
@@ -102,7 +103,7 @@ describe('a group as a BullMQ flow', () => {
       expect(failed!.attemptsMade).toBe(1);
     }
     expect(await count(r.metrics, 'gauntlet_worker_episodes_total')).toBe(0);
-  });
+  }, 150_000);
 
   it('moves a reset off a full env server to the next one (CapacityError), and skips a server that fails its health check', async () => {
     const full = await startEnvServer(['--max-sessions', '1']);
@@ -121,7 +122,7 @@ describe('a group as a BullMQ flow', () => {
     expect(handed!.group.trajectories).toHaveLength(4);
     expect(await count(r.metrics, 'gauntlet_worker_env_failovers_total', { reason: 'capacity' })).toBeGreaterThan(0);
     expect(await count(r.metrics, 'gauntlet_worker_episode_retries_total')).toBe(0);
-  });
+  }, 150_000);
 
   it('retries an episode whose env server died mid-episode on another server; the group carries no infra_error', async () => {
     const doomed = await startEnvServer();
@@ -158,5 +159,25 @@ describe('a group as a BullMQ flow', () => {
     expect(await count(r.metrics, 'gauntlet_worker_episodes_total', { outcome: 'infra_error' })).toBe(1);
     expect(await count(r.metrics, 'gauntlet_worker_episode_retries_total')).toBe(1);
     expect(r.envs.servers[0]!.healthy).toBe(false);
-  });
+  }, 150_000);
+
+  it('backpressure: a producer at its cap of groups in flight waits until one finishes', async () => {
+    const connection = freshConnection();
+    const submitter = new GroupSubmitter(connection, { attempts: 3, backoffMs: 100, keepSeconds: 3600 });
+    const tracker = new GroupTracker(connection);
+    cleanups.push(() => removeQueues(connection), () => submitter.close(), () => tracker.close());
+    await tracker.ready();
+    await submitter.submit(groupInput('bp0', 2));
+    await submitter.submit(groupInput('bp1', 2));
+    // No worker yet: both groups wait for their episodes.
+    expect(await tracker.inFlight()).toBe(2);
+    const room = tracker.belowCap(2).then(async () => ({ inFlight: await tracker.inFlight(), fates: [await tracker.fate('bp0'), await tracker.fate('bp1')] }));
+    const envs = new EnvPool([envA.grpc], { probeIntervalMs: 60_000 });
+    await envs.start();
+    const worker = new RolloutWorker({ connection, players: { envs, policies: new PolicyPool(['random']) }, concurrency: 2 });
+    cleanups.push(() => envs.close(), () => worker.close());
+    const { inFlight, fates } = await room;
+    expect(inFlight).toBeLessThan(2);
+    expect(fates).toContain('completed');
+  }, 150_000);
 });

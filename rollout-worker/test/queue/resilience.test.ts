@@ -19,7 +19,7 @@ const FAST_LOCKS = ['--lock-ms', '2000', '--stalled-interval-ms', '1000'];
 beforeAll(async () => {
   // Sessions of a killed HTTP client live until their idle TTL: room for them and the re-runs.
   env = await startEnvServer(['--max-sessions', '16']);
-});
+}, 150_000);
 afterAll(async () => {
   await env?.stop();
 });
@@ -81,7 +81,7 @@ describe('a group survives', () => {
     expect(Math.max(...jobs.map((j) => j.attemptsStarted))).toBeGreaterThanOrEqual(2);
     expect(jobs.map((j) => j.attemptsMade)).toEqual([1, 1, 1, 1]);
     expect(rescuer.output()).not.toMatch(/failed for good|dropped/);
-  });
+  }, 150_000);
 
   it('a Redis restart (AOF) mid-run: nothing lost, the group completes', async () => {
     const redis = await startOwnRedis();
@@ -97,7 +97,7 @@ describe('a group survives', () => {
     await worker.waitFor(/^group gr done: /, 90_000, true);
     expectWholeGroup(await trainerGroups(connection), 'gr', 4);
     expect(worker.output()).not.toMatch(/failed for good|dropped/);
-  });
+  }, 150_000);
 
   it('SIGTERM: the worker stops taking episodes and hands unfinished ones back after --drain-ms; another worker finishes the group', async () => {
     const connection = freshConnection(SHARED_REDIS);
@@ -118,5 +118,5 @@ describe('a group survives', () => {
     g.open();
     await next.waitFor(/^group gd done: /, 90_000, true);
     expectWholeGroup(await trainerGroups(connection), 'gd', 4);
-  });
+  }, 150_000);
 });

@@ -52,26 +52,30 @@ export const runCommand: Command = {
     if (envUrls.length === 0 && !image) throw new UsageError('--env is required: the env servers to play on (e.g. --env grpc://127.0.0.1:50051), or --docker IMAGE');
     if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
     const connection = connectionFrom(values);
-    const docker = image ? new DockerEnvProvider({ image, replicas: intValue(values, 'replicas', 1, 1), env: repeatedValue(values, 'docker-env') }) : undefined;
+    // Every flag is read before anything starts: a typo fails now, not at shutdown.
+    const concurrency = intValue(values, 'concurrency', 4, 1);
+    const callTimeoutMs = intValue(values, 'call-timeout-ms', 60_000, 1);
+    const probeIntervalMs = intValue(values, 'probe-interval-ms', 5_000, 100);
+    const policyTimeoutMs = intValue(values, 'policy-timeout-ms', 120_000, 1);
+    const metricsPort = values['no-metrics'] ? -1 : intValue(values, 'metrics-port', 9464, 0);
+    const drainMs = intValue(values, 'drain-ms', 30_000, 0);
+    const lockMs = intValue(values, 'lock-ms', 30_000, 100);
+    const stalledIntervalMs = intValue(values, 'stalled-interval-ms', 30_000, 100);
+    const replicas = intValue(values, 'replicas', 1, 1);
+    const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key'), timeoutMs: policyTimeoutMs });
+    const docker = image ? new DockerEnvProvider({ image, replicas, env: repeatedValue(values, 'docker-env') }) : undefined;
     try {
       if (docker) {
-        io.err(`starting ${intValue(values, 'replicas', 1, 1)} env server container(s) of ${image} …`);
+        io.err(`starting ${replicas} env server container(s) of ${image} …`);
         envUrls.push(...(await docker.start()));
       }
       const metrics = new WorkerMetrics();
-      const envs = new EnvPool(envUrls, {
-        token: stringValue(values, 'env-token'), callTimeoutMs: intValue(values, 'call-timeout-ms', 60_000, 1), probeIntervalMs: intValue(values, 'probe-interval-ms', 5_000, 100),
-        maxIdle: intValue(values, 'concurrency', 4, 1), metrics,
-      });
-      const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key'), timeoutMs: intValue(values, 'policy-timeout-ms', 120_000, 1) });
-      const concurrency = intValue(values, 'concurrency', 4, 1);
-      const metricsPort = values['no-metrics'] ? -1 : intValue(values, 'metrics-port', 9464, 0);
+      const envs = new EnvPool(envUrls, { token: stringValue(values, 'env-token'), callTimeoutMs, probeIntervalMs, maxIdle: concurrency, metrics });
       let server: MetricsServer | undefined;
       await envs.start();
       const worker = new RolloutWorker({
         connection, concurrency, metrics, name: stringValue(values, 'name') ?? `${hostname()}:${process.pid}`,
-        players: { envs, policies, callTimeoutMs: intValue(values, 'call-timeout-ms', 60_000, 1) },
-        lockMs: intValue(values, 'lock-ms', 30_000, 100), stalledIntervalMs: intValue(values, 'stalled-interval-ms', 30_000, 100),
+        players: { envs, policies, callTimeoutMs }, lockMs, stalledIntervalMs,
         events: {
           episode: (t, attempt) => io.err(`episode ${t.episode_id} ${t.outcome} reward ${t.reward} in ${t.turns.length} turns, ${(t.wall_ms / 1000).toFixed(1)} s${attempt > 1 ? ` (attempt ${attempt})` : ''}`),
           episodeFailed: (id, reason, final) => io.err(`episode ${id} ${final ? 'failed for good' : 'will be retried'}: ${reason}`),
@@ -86,7 +90,6 @@ export const runCommand: Command = {
         const healthy = envs.servers.filter((s) => s.healthy).length;
         io.out(`worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.servers.join(', ')}${server ? `; metrics ${server.url}/metrics` : ''}`);
         await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-        const drainMs = intValue(values, 'drain-ms', 30_000, 0);
         io.err(`draining: ${(await metrics.episodesInFlight.get()).values[0]?.value ?? 0} running episodes get ${drainMs} ms to finish, then go back to the queue (signal again to stop now)`);
         const force = () => void worker.close();
         process.once('SIGINT', force);
