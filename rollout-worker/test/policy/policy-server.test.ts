@@ -9,7 +9,7 @@ import { RolloutWorker, type RolloutEvents } from '../../src/queue/rollout-worke
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
 import { FaultProxy, startPolicyServer, type PolicyServerProcess } from '../support/policy-server.js';
 import { freshConnection, removeQueues } from '../support/redis.js';
-import { groupInput, signalled, trainerGroups } from '../support/rollout.js';
+import { groupEvents, groupInput, signalled, trainerGroups } from '../support/rollout.js';
 
 // The worker against a real `gauntlet-trainer serve` (tiny model) and a real env server, both
 // started as processes; real Redis with a fresh prefix per test.
@@ -45,7 +45,7 @@ async function rig(policyUrl: string, events: Partial<RolloutEvents>) {
 describe('episodes sampled from a policy server', () => {
   it('a group of 8 on click-test: token-exact turns, each recording the model the server reported', async () => {
     const done = signalled();
-    const r = await rig(serve.url, { groupCompleted: () => done.fire() });
+    const r = await rig(serve.url, groupEvents(done));
     await r.submitter.submit(groupInput('gp8', 8, { policy: TINY, settings: SETTINGS }));
     await done.promise;
     const [handed] = await trainerGroups(r.connection);
@@ -74,7 +74,7 @@ describe('episodes sampled from a policy server', () => {
     cleanups.push(() => proxy.close());
     const done = signalled();
     const failures: string[] = [];
-    const r = await rig(proxy.url, { groupCompleted: () => done.fire(), episodeFailed: (_id, reason) => failures.push(reason) });
+    const r = await rig(proxy.url, { ...groupEvents(done), episodeFailed: (_id, reason) => failures.push(reason) });
     // More 503s in a row than the client's own 5 tries: the first attempt ends as infra_error.
     proxy.failNext('/v1/completions', 6);
     await r.submitter.submit(groupInput('gp503', 1, { policy: TINY, settings: SETTINGS }));

@@ -12,7 +12,7 @@ import { GroupSubmitter } from '../../src/queue/submitter.js';
 import { RolloutWorker, type RolloutEvents } from '../../src/queue/rollout-worker.js';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
 import { freshConnection, freePort, removeQueues } from '../support/redis.js';
-import { groupInput, signalled, trainerGroups } from '../support/rollout.js';
+import { groupEvents, groupInput, signalled, trainerGroups } from '../support/rollout.js';
 
 // Real Redis (a fresh test-<uuid> prefix per test), real env servers as processes, BullMQ as shipped.
 let envA: EnvServerProcess;
@@ -56,7 +56,7 @@ describe('a group as a BullMQ flow', () => {
   it('plays a group of 8 on click-test and hands exactly one TrajectoryGroup to the trainer queue; resubmitting adds nothing', async () => {
     const done = signalled();
     const played: string[] = [];
-    const r = await rig([envA.grpc], { groupCompleted: () => done.fire(), episode: (t) => played.push(t.episode_id) });
+    const r = await rig([envA.grpc], { ...groupEvents(done), episode: (t) => played.push(t.episode_id) });
     expect(await r.submitter.submit(groupInput('g8', 8))).toBe('added');
     await done.promise;
     const [handed, ...more] = await trainerGroups(r.connection);
@@ -85,16 +85,16 @@ describe('a group as a BullMQ flow', () => {
     const episodes = new Queue(QUEUES.episodes, base);
     const groups = new Queue(QUEUES.groups, base);
     const events = new QueueEvents(QUEUES.episodes, base);
-    const groupEvents = new QueueEvents(QUEUES.groups, base);
-    cleanups.push(() => Promise.all([episodes.close(), groups.close(), events.close(), groupEvents.close()]));
-    await Promise.all([events.waitUntilReady(), groupEvents.waitUntilReady()]);
+    const groupQueueEvents = new QueueEvents(QUEUES.groups, base);
+    cleanups.push(() => Promise.all([episodes.close(), groups.close(), events.close(), groupQueueEvents.close()]));
+    await Promise.all([events.waitUntilReady(), groupQueueEvents.waitUntilReady()]);
     const valid = episodeJobs(GroupJob.parse(groupInput('gb', 1)))[0]!;
     const cases = [
       { queue: episodes, events, name: JOB_NAMES.episode, data: { ...valid, settings: { ...valid.settings, max_turns: 0 } }, reason: /^bad episode job \S+: settings\.max_turns: .*>=1/i },
       { queue: episodes, events, name: JOB_NAMES.episode, data: { ...valid, episode_id: 'other.0' }, reason: /^bad episode job \S+: episode_id: episode_id must be <group_id>\.<index>/ },
       { queue: episodes, events, name: JOB_NAMES.episode, data: 'not an object', reason: /^bad episode job \S+: \(payload\): /i },
       { queue: episodes, events, name: 'mystery', data: valid, reason: /named "mystery"; only "episode" jobs run there/ },
-      { queue: groups, events: groupEvents, name: JOB_NAMES.group, data: { ...groupInput('gc', 2), size: 0 }, reason: /^bad group job \S+: size: / },
+      { queue: groups, events: groupQueueEvents, name: JOB_NAMES.group, data: { ...groupInput('gc', 2), size: 0 }, reason: /^bad group job \S+: size: / },
     ];
     for (const c of cases) {
       const job = await c.queue.add(c.name, c.data, { attempts: 5, backoff: { type: 'fixed', delay: 10 } });
@@ -114,7 +114,7 @@ describe('a group as a BullMQ flow', () => {
     cleanups.push(() => holder.close());
     const dead = `grpc://127.0.0.1:${await freePort()}`;
     const done = signalled();
-    const r = await rig([dead, full.grpc, envB.grpc], { groupCompleted: () => done.fire() });
+    const r = await rig([dead, full.grpc, envB.grpc], groupEvents(done));
     expect(r.envs.servers.map((s) => s.healthy)).toEqual([false, true, true]);
     await r.submitter.submit(groupInput('gcap', 4));
     await done.promise;
@@ -149,7 +149,7 @@ describe('a group as a BullMQ flow', () => {
     };
     const done = signalled();
     const failures: string[] = [];
-    const r = await rig([doomed.grpc, envB.grpc], { groupCompleted: () => done.fire(), episodeFailed: (_id, reason) => failures.push(reason) }, policies);
+    const r = await rig([doomed.grpc, envB.grpc], { ...groupEvents(done), episodeFailed: (_id, reason) => failures.push(reason) }, policies);
     await r.submitter.submit(groupInput('gkill', 1, { settings: { max_turns: 2, deadline_ms: 60_000 } }));
     await done.promise;
     expect(failures).toHaveLength(1);

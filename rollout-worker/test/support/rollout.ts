@@ -21,9 +21,15 @@ export async function trainerGroups(connection: QueueConnection): Promise<{ id: 
   }
 }
 
-/** A promise settled by the first call of the returned callback (events → awaitable, no polling). */
-export function signalled<T = void>(): { promise: Promise<T>; fire: (value: T) => void } {
+/** A promise settled by the first call of `fire` or `fail` (events → awaitable, no polling). */
+export function signalled<T = void>(): { promise: Promise<T>; fire: (value: T) => void; fail: (error: Error) => void } {
   let fire!: (value: T) => void;
-  const promise = new Promise<T>((resolve) => (fire = resolve));
-  return { promise, fire };
+  let fail!: (error: Error) => void;
+  const promise = new Promise<T>((resolve, reject) => ((fire = resolve), (fail = reject)));
+  return { promise, fire, fail };
+}
+
+/** Worker events that settle `done` when a group completes, and fail it at once when one is dropped. */
+export function groupEvents(done: { fire: () => void; fail: (error: Error) => void }) {
+  return { groupCompleted: () => done.fire(), groupDropped: (id: string, reason: string) => done.fail(new Error(`group ${id} was dropped: ${reason}`)) };
 }
