@@ -32,7 +32,7 @@ describe('gauntlet-worker commands', () => {
     const envs = new EnvPool([env.grpc]);
     await envs.start();
     const worker = new RolloutWorker({ connection, name: 'cli-test-worker', players: { envs, policies: new PolicyPool(['random']) }, concurrency: 4 });
-    cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.close());
+    cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.drain(0));
     await worker.waitUntilReady();
     const queue = ['--prefix', connection.prefix];
     const submitted = await cli(['submit', ...queue, '--task', 'click-test', '--seeds', '1-3', '--group-size', '2', '--max-turns', '3', '--max-in-flight', '2', '--id-prefix', 'step5', '--wait']);

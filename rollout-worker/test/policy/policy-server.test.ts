@@ -37,7 +37,7 @@ async function rig(policyUrl: string, events: Partial<RolloutEvents>) {
   await envs.start();
   const worker = new RolloutWorker({ connection, players: { envs, policies: new PolicyPool([policyUrl]) }, concurrency: 4, metrics, events });
   const submitter = new GroupSubmitter(connection, { attempts: 3, backoffMs: 200, keepSeconds: 3600 });
-  cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.close(), () => submitter.close());
+  cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.drain(0), () => submitter.close());
   await worker.waitUntilReady();
   return { connection, metrics, submitter };
 }

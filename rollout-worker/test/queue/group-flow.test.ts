@@ -44,7 +44,7 @@ async function rig(urls: string[], events: Partial<RolloutEvents> = {}, policies
   await envs.start();
   const worker = new RolloutWorker({ connection, players: { envs, policies }, concurrency: 4, metrics, events });
   const submitter = new GroupSubmitter(connection, { attempts: 3, backoffMs: 100, keepSeconds: 3600 });
-  cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.close(), () => submitter.close());
+  cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.drain(0), () => submitter.close());
   await worker.waitUntilReady();
   return { connection, worker, submitter, metrics, envs };
 }
@@ -175,7 +175,7 @@ describe('a group as a BullMQ flow', () => {
     const envs = new EnvPool([envA.grpc], { probeIntervalMs: 60_000 });
     await envs.start();
     const worker = new RolloutWorker({ connection, players: { envs, policies: new PolicyPool(['random']) }, concurrency: 2 });
-    cleanups.push(() => envs.close(), () => worker.close());
+    cleanups.push(() => envs.close(), () => worker.drain(0));
     const { inFlight, fates } = await room;
     expect(inFlight).toBeLessThan(2);
     expect(fates).toContain('completed');
