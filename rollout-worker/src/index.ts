@@ -1,1 +1,16 @@
 export { main } from './cli/main.js';
+export { EnvPool, type EnvPoolOptions, type EnvServer } from './env/env-pool.js';
+export { EnvLease } from './env/env-lease.js';
+export { probeHealth, type HealthProbe } from './env/health.js';
+export { evaluate, type EvalPlan, type EvalReport, type TaskScore } from './episode/evaluate.js';
+export { playEpisode, type EpisodeSpec, type Players, type PolicySource } from './episode/play.js';
+export { WorkerMetrics } from './metrics/metrics.js';
+export { serveMetrics, type MetricsServer } from './metrics/server.js';
+export { PolicyPool, RANDOM_POLICY, type EpisodePolicyChoice, type PolicyPoolOptions } from './policy/policy-pool.js';
+export { randomPolicy } from './policy/random-policy.js';
+export { DEFAULT_PREFIX, DEFAULT_REDIS_URL, queueConnection, redisOptions, type QueueConnection } from './queue/connection.js';
+export { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './queue/flow.js';
+export { GroupTracker, type GroupFate } from './queue/group-tracker.js';
+export { RolloutWorker, type RolloutEvents, type RolloutWorkerOptions } from './queue/rollout-worker.js';
+export { rolloutStatus, type RolloutStatus } from './queue/status.js';
+export { GroupSubmitter, type SubmitResult } from './queue/submitter.js';

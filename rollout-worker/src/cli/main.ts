@@ -1,19 +1,63 @@
-const USAGE = `gauntlet-worker — Gauntlet rollout worker (BullMQ on Redis)
+import { GauntletError } from '@gauntlet/proto';
+import { COMMANDS } from './commands/index.js';
+import { commandHelp, parseCommandLine, TOOL, toolHelp, UsageError, type CommandIo } from './command.js';
 
-Collects groups of token-exact multi-turn trajectories by driving env-server sessions with a
-policy served behind a vLLM-compatible API.
+export const consoleIo: CommandIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
 
-Usage:
-  gauntlet-worker --help     this help
-
-The worker's commands (run, enqueue) are not implemented yet; see the project's issues.
-`;
-
-export async function main(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return 0;
+/**
+ * Runs one command line and returns the exit code (never exits itself). SIGINT / SIGTERM abort
+ * the command's signal: `run` drains, the others stop. Expected errors print one line; only
+ * bugs print a stack.
+ */
+export async function main(argv: string[], io: CommandIo = consoleIo, signal?: AbortSignal): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    const command = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    io.out(command ? commandHelp(command) : toolHelp(COMMANDS));
+    return name === undefined ? 2 : 0;
   }
-  process.stderr.write(`gauntlet-worker: unknown command ${JSON.stringify(argv[0])}. Run gauntlet-worker --help.\n`);
-  return 2;
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.err(`${TOOL}: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run '${TOOL} --help'.`);
+    return 2;
+  }
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted'));
+  if (!signal) {
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } else {
+    signal.addEventListener('abort', stop, { once: true });
+  }
+  try {
+    const { values, help } = parseCommandLine(command, rest);
+    if (help) {
+      io.out(commandHelp(command));
+      return 0;
+    }
+    const code = await command.run({ values, io, signal: controller.signal });
+    return controller.signal.aborted && command.name !== 'run' ? 130 : code;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${TOOL} ${command.name}: ${error.message}`);
+      io.err(`Run '${TOOL} ${command.name} --help' for its flags.`);
+      return 2;
+    }
+    if (controller.signal.aborted) {
+      io.err(`${TOOL} ${command.name}: interrupted`);
+      return 130;
+    }
+    if (error instanceof GauntletError) {
+      io.err(`${TOOL} ${command.name}: ${error.message}`);
+      return error.code === 'VALIDATION_ERROR' ? 2 : 1;
+    }
+    io.err(`${TOOL} ${command.name}: ${(error as Error)?.stack ?? String(error)}`);
+    return 1;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }

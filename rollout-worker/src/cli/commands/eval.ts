@@ -1,0 +1,68 @@
+import { writeFile } from 'node:fs/promises';
+import { evaluate } from '../../episode/evaluate.js';
+import { EnvPool } from '../../env/env-pool.js';
+import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
+import { UsageError, type Command } from '../command.js';
+import { EPISODE_OPTIONS, episodeSettings, intValue, listValue, policyRef, stringValue } from '../options.js';
+import { table } from '../table.js';
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'Play N episodes per task with a policy; print a success-rate table and JSON',
+  description: [
+    'Plays --episodes episodes of every --task (seeds --first-seed, --first-seed+1, …) directly on the',
+    'env servers with the policy, --concurrency at a time (no queue needed), and prints per task the',
+    'success rate, outcomes, mean reward and mean turns. An episode that meets an infrastructure error',
+    'is played again (--attempts tries) and otherwise counted apart, never as a failure of the policy.',
+    `--policy ${RANDOM_POLICY} gives the random-click baseline. --json prints the report as JSON instead of`,
+    'the table; --out also writes it to a file.',
+  ].join('\n'),
+  options: {
+    env: { type: 'string', valueName: 'URL', description: 'Env server (grpc://, http://, ws://)', multiple: true, env: 'GAUNTLET_ENV_URLS' },
+    policy: { type: 'string', valueName: 'URL', description: `Policy server, or "${RANDOM_POLICY}"`, multiple: true, env: 'GAUNTLET_POLICY_URLS' },
+    task: { type: 'string', valueName: 'NAME', description: 'Task to evaluate', multiple: true },
+    episodes: { type: 'string', valueName: 'N', description: 'Episodes per task', defaultText: '10' },
+    'first-seed': { type: 'string', valueName: 'N', description: 'Seed of each task\'s first episode', defaultText: '0' },
+    concurrency: { type: 'string', valueName: 'N', description: 'Episodes played at once', defaultText: '4' },
+    attempts: { type: 'string', valueName: 'N', description: 'Tries per episode while it hits infrastructure errors', defaultText: '3' },
+    'env-token': { type: 'string', valueName: 'TOKEN', description: 'Bearer token of the env servers', env: 'GAUNTLET_TOKEN' },
+    'policy-api-key': { type: 'string', valueName: 'KEY', description: 'API key of the policy servers', env: 'VLLM_API_KEY' },
+    json: { type: 'boolean', description: 'Print the JSON report instead of the table' },
+    out: { type: 'string', valueName: 'FILE', description: 'Also write the JSON report here' },
+    ...EPISODE_OPTIONS,
+  },
+  examples: [
+    `gauntlet-worker eval --env grpc://127.0.0.1:50051 --policy ${RANDOM_POLICY} --task click-test --task click-button --episodes 20`,
+    'gauntlet-worker eval --env grpc://127.0.0.1:50051 --policy http://127.0.0.1:8001 --adapter grpo --task click-test --out eval.json',
+  ],
+  async run({ values, io, signal }) {
+    const tasks = listValue(values, 'task');
+    if (tasks.length === 0) throw new UsageError('--task is required (e.g. --task click-test)');
+    const envUrls = listValue(values, 'env');
+    if (envUrls.length === 0) throw new UsageError('--env is required (e.g. --env grpc://127.0.0.1:50051)');
+    const policyUrls = listValue(values, 'policy');
+    if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
+    const concurrency = intValue(values, 'concurrency', 4, 1);
+    const envs = new EnvPool(envUrls, { token: stringValue(values, 'env-token'), maxIdle: concurrency });
+    const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key') });
+    const policy = policyRef(values, policyUrls[0] === RANDOM_POLICY ? RANDOM_POLICY : 'tiny');
+    await envs.start();
+    try {
+      const report = await evaluate({
+        tasks, episodesPerTask: intValue(values, 'episodes', 10, 1), firstSeed: intValue(values, 'first-seed', 0, 0), policy, settings: episodeSettings(values),
+        concurrency, attempts: intValue(values, 'attempts', 3, 1),
+      }, { envs, policies }, (done, total, t) => io.err(`[${done}/${total}] ${t.task} seed ${t.seed}: ${t.outcome}, reward ${t.reward}, ${t.turns.length} turns`), signal);
+      const json = JSON.stringify(report, null, 2);
+      if (stringValue(values, 'out')) await writeFile(stringValue(values, 'out')!, `${json}\n`);
+      if (values.json) {
+        io.out(json);
+      } else {
+        io.out(table(['task', 'episodes', 'success rate', 'success', 'fail', 'timeout', 'infra_error', 'mean reward', 'mean turns'],
+          report.tasks.map((t) => [t.task, t.episodes, `${(t.success_rate * 100).toFixed(1)}%`, t.success, t.fail, t.timeout, t.infra_error, t.mean_reward, t.mean_turns])));
+      }
+      return 0;
+    } finally {
+      await envs.close();
+    }
+  },
+};

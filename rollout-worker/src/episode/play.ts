@@ -1,0 +1,50 @@
+import { runEpisode } from '@gauntlet/proto/agent';
+import type { EpisodeSettings, PolicyRef, Trajectory } from '@gauntlet/proto/rollout';
+import type { EnvPool } from '../env/env-pool.js';
+import type { EpisodePolicyChoice } from '../policy/policy-pool.js';
+
+/** One episode to play: what an episode job carries, or an evaluation's own. */
+export interface EpisodeSpec {
+  task: string;
+  seed: number;
+  episode_id: string;
+  group_id: string | null;
+  policy: PolicyRef;
+  settings: EpisodeSettings;
+}
+
+/** Chooses each episode's policy (a PolicyPool, or a scripted one in tests). */
+export interface PolicySource {
+  forEpisode(policy: PolicyRef, settings: EpisodeSettings): EpisodePolicyChoice;
+}
+
+export interface Players {
+  envs: EnvPool;
+  policies: PolicySource;
+  /** Deadline of each env call in ms (default 60 000). */
+  callTimeoutMs?: number;
+}
+
+/**
+ * Plays one episode on the next env server and policy server in turn. Infrastructure failures
+ * come back as an `infra_error` trajectory; a wrong job and a cancellation reject (runEpisode's
+ * rules). The env session is kept for the next episode only when this one ended cleanly.
+ */
+export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: AbortSignal): Promise<Trajectory> {
+  const lease = players.envs.lease();
+  const { policy } = players.policies.forEpisode(spec.policy, spec.settings);
+  let clean = false;
+  try {
+    const s = spec.settings;
+    const trajectory = await runEpisode(lease, policy, {
+      task: spec.task, seed: spec.seed, episodeId: spec.episode_id, groupId: spec.group_id, resetOptions: s.reset_options,
+      maxTurns: s.max_turns, deadlineMs: s.deadline_ms, callTimeoutMs: players.callTimeoutMs ?? 60_000,
+      ...(s.observation_chars === null ? {} : { render: { maxChars: s.observation_chars } }),
+      ...(signal ? { signal } : {}),
+    });
+    clean = trajectory.outcome !== 'infra_error';
+    return trajectory;
+  } finally {
+    lease.release(clean);
+  }
+}

@@ -1,0 +1,68 @@
+import { ValidationError } from '@gauntlet/proto';
+import { LlmPolicy, actionRegex, type EpisodePolicy } from '@gauntlet/proto/agent';
+import { PolicyClient } from '@gauntlet/proto/policy';
+import type { EpisodeSettings, PolicyRef } from '@gauntlet/proto/rollout';
+import { randomPolicy } from './random-policy.js';
+
+/** The name that selects the built-in random-click baseline instead of a server. */
+export const RANDOM_POLICY = 'random';
+
+export interface PolicyPoolOptions {
+  /** vLLM's --api-key. */
+  apiKey?: string | undefined;
+  /** Deadline of each policy call in ms, retries included (default 120 000). */
+  timeoutMs?: number;
+}
+
+/** What an episode is played with: the policy, and the server its turns all go to. */
+export interface EpisodePolicyChoice {
+  policy: EpisodePolicy;
+  server: string;
+}
+
+/**
+ * The policy servers a worker samples from (our `gauntlet-trainer serve` or vLLM), taken in
+ * round robin per episode. An episode's turns all go to the server it started on: its growing
+ * prompt's KV prefix is cached there. `random` plays the random-click baseline instead.
+ */
+export class PolicyPool {
+  private readonly clients: PolicyClient[];
+  private cursor = 0;
+
+  constructor(urls: readonly string[], options: PolicyPoolOptions = {}) {
+    if (urls.length === 0) throw new ValidationError(`no policy: give policy server URLs (e.g. http://127.0.0.1:8001) or "${RANDOM_POLICY}"`);
+    if (urls.includes(RANDOM_POLICY) && urls.length > 1) throw new ValidationError(`"${RANDOM_POLICY}" is a policy of its own; it does not mix with policy server URLs`);
+    this.clients = urls.includes(RANDOM_POLICY) ? [] : [...new Set(urls)].map((url) => {
+      try {
+        return new PolicyClient(url, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 120_000 });
+      } catch (error) {
+        throw new ValidationError((error as Error).message);
+      }
+    });
+  }
+
+  get servers(): string[] {
+    return this.clients.length ? this.clients.map((c) => c.baseUrl) : [RANDOM_POLICY];
+  }
+
+  /** The policy for one episode of `policy` with `settings`; the server is the next in turn. */
+  forEpisode(policy: PolicyRef, settings: EpisodeSettings): EpisodePolicyChoice {
+    const sampling = settings.sampling;
+    if (this.clients.length === 0) return { policy: randomPolicy(sampling.seed), server: RANDOM_POLICY };
+    const client = this.clients[this.cursor++ % this.clients.length]!;
+    const llm = new LlmPolicy(client, {
+      // A request names the adapter to sample from it; the base model's name means no adapter.
+      model: policy.adapter ?? policy.model,
+      adapter: policy.adapter,
+      version: policy.version,
+      maxTokens: sampling.max_tokens,
+      temperature: sampling.temperature,
+      topP: sampling.top_p,
+      topK: sampling.top_k,
+      seed: sampling.seed,
+      contextTokens: settings.context_tokens,
+      ...(settings.constrained ? { regex: actionRegex() } : {}),
+    });
+    return { policy: llm, server: client.baseUrl };
+  }
+}

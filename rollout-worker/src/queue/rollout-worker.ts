@@ -1,0 +1,115 @@
+import { QUEUES, type Trajectory } from '@gauntlet/proto/rollout';
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Players } from '../episode/play.js';
+import type { WorkerMetrics } from '../metrics/metrics.js';
+import type { QueueConnection } from './connection.js';
+import { episodeProcessor, type EpisodeResult } from './episode-processor.js';
+import { DEFAULT_RETRY_POLICY } from './flow.js';
+import { groupProcessor, type GroupSummary } from './group-processor.js';
+
+export interface RolloutWorkerOptions {
+  connection: QueueConnection;
+  players: Players;
+  /** Episodes played at once (each holds one env session). */
+  concurrency: number;
+  /** Shown by `gauntlet-worker status` (default: host and pid). */
+  name?: string;
+  metrics?: WorkerMetrics | undefined;
+  /**
+   * How long a job's lock lives without renewal (default 30 000 ms): a killed worker's episode
+   * goes back to the queue about this long after its last renewal.
+   */
+  lockMs?: number;
+  /** How often stalled jobs are looked for (default 30 000 ms). */
+  stalledIntervalMs?: number;
+  /** Stalls an episode survives before it fails (default 2). */
+  maxStalledCount?: number;
+  keepSeconds?: number;
+  events?: Partial<RolloutEvents>;
+}
+
+/** What a worker reports as it goes (the CLI prints these; tests may watch them). */
+export interface RolloutEvents {
+  episode(trajectory: Trajectory, attempt: number): void;
+  /** An episode attempt failed; `final` when it is out of tries. */
+  episodeFailed(jobId: string, reason: string, final: boolean): void;
+  groupCompleted(summary: GroupSummary): void;
+  groupDropped(groupId: string, reason: string): void;
+  error(error: Error): void;
+}
+
+/**
+ * One rollout worker: plays episodes from QUEUES.episodes, `concurrency` at a time, and
+ * assembles groups whose episodes are all done (QUEUES.groups) into the trainer's queue.
+ * Any number of workers, on any machines, share the queues.
+ */
+export class RolloutWorker {
+  readonly episodes: Worker<unknown, EpisodeResult>;
+  readonly groups: Worker<unknown, GroupSummary>;
+  private readonly groupsQueue: Queue;
+  private readonly trainer: Queue;
+  private isDraining = false;
+
+  constructor(options: RolloutWorkerOptions) {
+    const { connection, metrics } = options;
+    const base = { connection: connection.redis, prefix: connection.prefix };
+    const events = options.events ?? {};
+    this.groupsQueue = new Queue(QUEUES.groups, base);
+    this.trainer = new Queue(QUEUES.trajectoryGroups, base);
+    const name = options.name ?? `${process.env.HOSTNAME ?? 'worker'}:${process.pid}`;
+    const locks = { lockDuration: options.lockMs ?? 30_000, stalledInterval: options.stalledIntervalMs ?? 30_000, maxStalledCount: options.maxStalledCount ?? 2 };
+    this.episodes = new Worker(QUEUES.episodes, episodeProcessor({
+      players: options.players, groups: this.groupsQueue, metrics, draining: () => this.isDraining,
+      onEpisode: (t, attempt) => events.episode?.(t, attempt),
+    }), { ...base, ...locks, name, concurrency: options.concurrency });
+    this.groups = new Worker(QUEUES.groups, groupProcessor({ trainer: this.trainer, metrics, keepSeconds: options.keepSeconds ?? DEFAULT_RETRY_POLICY.keepSeconds }), {
+      ...base, ...locks, name, concurrency: 4,
+    });
+    const onError = (error: Error) => events.error?.(error);
+    this.episodes.on('error', onError);
+    this.groups.on('error', onError);
+    this.episodes.on('failed', (job: Job | undefined, error: Error) => {
+      if (job) events.episodeFailed?.(String(job.id), error.message, isFinal(job, error));
+    });
+    this.groups.on('completed', (_job, summary) => events.groupCompleted?.(summary));
+    this.groups.on('failed', (job: Job | undefined, error: Error) => {
+      if (!job || !isFinal(job, error)) return;
+      metrics?.groupsDropped.inc();
+      events.groupDropped?.(String(job.id), error.message);
+    });
+  }
+
+  async waitUntilReady(): Promise<void> {
+    await Promise.all([this.episodes.waitUntilReady(), this.groups.waitUntilReady()]);
+  }
+
+  get draining(): boolean {
+    return this.isDraining;
+  }
+
+  /**
+   * Stops taking jobs and lets the episodes in flight finish; those still running after
+   * `deadlineMs` are cancelled and handed back to the queue for another worker.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    this.isDraining = true;
+    const timer = setTimeout(() => this.episodes.cancelAllJobs('the worker is shutting down'), deadlineMs);
+    try {
+      await Promise.all([this.episodes.close(), this.groups.close()]);
+    } finally {
+      clearTimeout(timer);
+      await Promise.allSettled([this.groupsQueue.close(), this.trainer.close()]);
+    }
+  }
+
+  /** Stops at once; running episodes stall and another worker re-runs them. */
+  async close(): Promise<void> {
+    this.isDraining = true;
+    await Promise.allSettled([this.episodes.close(true), this.groups.close(true), this.groupsQueue.close(), this.trainer.close()]);
+  }
+}
+
+/** Whether this failure was the job's last: unrecoverable, or out of attempts. */
+function isFinal(job: Job, error: Error): boolean {
+  return error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+}

@@ -1,0 +1,35 @@
+import { GroupJob, QUEUES, type GroupJobInput } from '@gauntlet/proto/rollout';
+import { FlowProducer, Queue } from 'bullmq';
+import type { QueueConnection } from './connection.js';
+import { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './flow.js';
+
+export type SubmitResult = 'added' | 'exists';
+
+/**
+ * Enqueues groups (what the trainer does each step). A group id already in Redis — waiting,
+ * running, done or dropped — is left alone: resubmitting never replays or duplicates an episode.
+ */
+export class GroupSubmitter {
+  private readonly flows: FlowProducer;
+  readonly groups: Queue;
+
+  constructor(
+    connection: QueueConnection,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ) {
+    this.flows = new FlowProducer({ connection: connection.redis, prefix: connection.prefix });
+    this.groups = new Queue(QUEUES.groups, { connection: connection.redis, prefix: connection.prefix });
+  }
+
+  async submit(input: GroupJobInput | GroupJob): Promise<SubmitResult> {
+    const group = GroupJob.parse(input);
+    // BullMQ skips a parent id it has, but would re-add children already removed; so ask first.
+    if (await this.groups.getJob(group.group_id)) return 'exists';
+    await this.flows.add(groupFlow(group, this.retry));
+    return 'added';
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.flows.close(), this.groups.close()]);
+  }
+}

@@ -1,0 +1,70 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { EnvPool } from '../../src/env/env-pool.js';
+import { PolicyPool } from '../../src/policy/policy-pool.js';
+import { RolloutWorker } from '../../src/queue/rollout-worker.js';
+import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
+import { freshConnection, removeQueues } from '../support/redis.js';
+
+// The commands a user types, run in-process against real Redis (fresh prefix) and a real env server.
+let env: EnvServerProcess;
+const cleanups: (() => Promise<unknown>)[] = [];
+beforeAll(async () => {
+  env = await startEnvServer();
+}, 150_000);
+afterAll(async () => {
+  await env?.stop();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+async function cli(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, new AbortController().signal);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('gauntlet-worker commands', () => {
+  it('submit --wait follows its groups to the end; status reports the queues, the worker and the groups done', async () => {
+    const connection = freshConnection();
+    const envs = new EnvPool([env.grpc]);
+    await envs.start();
+    const worker = new RolloutWorker({ connection, name: 'cli-test-worker', players: { envs, policies: new PolicyPool(['random']) }, concurrency: 4 });
+    cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.drain(0));
+    await worker.waitUntilReady();
+    const queue = ['--prefix', connection.prefix];
+    const submitted = await cli(['submit', ...queue, '--task', 'click-test', '--seeds', '1-3', '--group-size', '2', '--max-turns', '3', '--max-in-flight', '2', '--id-prefix', 'step5', '--wait']);
+    expect(submitted.code).toBe(0);
+    expect(JSON.parse(submitted.out)).toMatchObject({ groups: 3, newly_submitted: 3, completed: 3, dropped: 0, dropped_ids: [] });
+    expect(submitted.err).toMatch(/groups 3\/3 finished: 3 completed, 0 dropped/);
+    // Submitting the same groups again plays nothing: they are known and already finished.
+    const again = await cli(['submit', ...queue, '--task', 'click-test', '--seeds', '1-3', '--group-size', '2', '--id-prefix', 'step5', '--wait']);
+    expect(JSON.parse(again.out)).toMatchObject({ groups: 3, newly_submitted: 0, completed: 3 });
+    const status = await cli(['status', ...queue, '--json']);
+    expect(status.code).toBe(0);
+    const report = JSON.parse(status.out);
+    expect(report.groups).toEqual({ in_flight: 0, completed: 3, dropped: 0 });
+    expect(report.queues.episodes.completed).toBe(6);
+    expect(report.trainer_backlog).toBe(3);
+    expect(report.workers.map((w: { name: string }) => w.name)).toContain('cli-test-worker');
+    const table = await cli(['status', ...queue]);
+    expect(table.out).toMatch(/gauntlet-episodes\s+0\s+0\s+0\s+0\s+6\s+0/);
+    expect(table.out).toMatch(/groups: 0 in flight, 3 completed, 0 dropped; 3 waiting for the trainer/);
+  }, 150_000);
+
+  it('eval plays N episodes per task and reports success rates as a table and as JSON', async () => {
+    const json = await cli(['eval', '--env', env.grpc, '--policy', 'random', '--task', 'click-test,click-button', '--episodes', '3', '--max-turns', '2', '--json']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.out);
+    expect(report.tasks.map((t: { task: string; episodes: number }) => [t.task, t.episodes])).toEqual([['click-test', 3], ['click-button', 3]]);
+    for (const t of report.tasks) expect(t.success_rate).toBeCloseTo(t.success / (t.episodes - t.infra_error), 3);
+    expect(report.episodes.map((e: { seed: number }) => e.seed)).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(json.err).toMatch(/\[6\/6\] /);
+    // The same seeds and policy seed play the same episodes: the table agrees with the JSON.
+    const table = await cli(['eval', '--env', env.grpc, '--policy', 'random', '--task', 'click-test,click-button', '--episodes', '3', '--max-turns', '2']);
+    const row = table.out.split('\n').find((line) => line.startsWith('click-test'))!;
+    expect(row).toContain(`${(report.tasks[0].success_rate * 100).toFixed(1)}%`);
+  }, 150_000);
+});
