@@ -62,15 +62,35 @@ async function serve(args: string[]): Promise<number> {
   }
   installLastResortHandlers();
   const server = await startServer(config);
-  process.stdout.write(`[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl}, max ${config.maxSessions} sessions)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  // One listener per signal for the whole run, installed before the port is announced (whoever
+  // reads the line may stop us at once): the first signal starts a graceful shutdown; a second one,
+  // or a shutdown past its grace (a wedged page that never lets its context close), exits at once.
+  // Playwright kills the browser as the process exits.
+  let stopping = false;
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = () => {
+      if (stopping) exitNow('second signal');
+      stopping = true;
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
+  process.stdout.write(`[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl}, max ${config.maxSessions} sessions)\n`);
+  await stopped;
+  const grace = setTimeout(() => exitNow(`shutdown took longer than ${SHUTDOWN_GRACE_MS} ms`), SHUTDOWN_GRACE_MS);
+  grace.unref();
   process.stdout.write('[gauntlet-env] shutting down\n');
   await server.close();
+  clearTimeout(grace);
   return 0;
 }
+
+function exitNow(why: string): never {
+  process.stderr.write(`[gauntlet-env] ${why}; exiting without waiting\n`);
+  process.exit(1);
+}
+
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export { ConfigError };

@@ -46,7 +46,7 @@ export async function startServerProcess(flags: string[] = [], ports: { port: nu
     stderr: () => err,
     exited,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       await exited;
     },
