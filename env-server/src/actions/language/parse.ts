@@ -1,7 +1,7 @@
 import { parseCallAt } from './parseCall.js';
 import { ParseFailure, toSyntaxError } from './parseErrors.js';
 import { lineEnd } from './parseTokens.js';
-import { ActionError, type ParsedCall } from './types.js';
+import { ActionError, type ParsedCall } from '../types.js';
 
 export interface ParseOptions {
   /** Reject anything but calls (BrowserGym `strict=True`). Default false: skip prose. */

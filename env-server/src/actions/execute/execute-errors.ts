@@ -1,6 +1,6 @@
 import { errors } from 'playwright-core';
-import { ActionError } from './types.js';
-import type { Diagnosis } from './diagnose.js';
+import { ActionError } from '../types.js';
+import type { Diagnosis } from '../diagnose/diagnose.js';
 
 /** Playwright prefixes its errors with the API call ("locator.click: …"); our own bugs never look like that. */
 const PLAYWRIGHT_PREFIX = /^[a-zA-Z]+\.[a-zA-Z]+: /;

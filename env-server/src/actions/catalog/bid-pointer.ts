@@ -1,8 +1,8 @@
 import type { Mouse } from 'playwright-core';
-import { actOnBid } from './act-on-bid.js';
-import type { Point } from './ready-check.js';
+import { actOnBid } from '../execute/act-on-bid.js';
+import type { Point } from '../execute/ready-check.js';
 import type { HandlerTable, Params } from './handler.js';
-import { listOf, oneOf, str } from './params.js';
+import { listOf, oneOf, str } from './read-params.js';
 
 const BUTTONS = ['left', 'middle', 'right'] as const;
 const MODIFIERS = ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] as const;

@@ -1,5 +1,5 @@
-import type { ActionSpec } from './catalog.js';
-import { ActionError, type Literal, type ParsedCall } from './types.js';
+import type { ActionSpec } from '../catalog/catalog.js';
+import { ActionError, type Literal, type ParsedCall } from '../types.js';
 
 /**
  * Assigns a call's arguments to the action's parameters the way CPython does, in CPython's

@@ -1,5 +1,5 @@
-import { pyRepr } from '../python/repr.js';
-import { ActionError, type ParsedCall } from './types.js';
+import { pyRepr } from '../../python/repr.js';
+import { ActionError, type ParsedCall } from '../types.js';
 
 /**
  * Calls models often emit that BrowserGym lacks, decided one by one:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseActions, type ParseOptions } from './parse.js';
-import { ActionError } from './types.js';
+import { ActionError } from '../types.js';
 
 /** Each call as `name(args; kwargs)` so tables stay readable. */
 function summarize(text: string, options: ParseOptions = {}): string[] {

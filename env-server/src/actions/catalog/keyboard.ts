@@ -1,6 +1,6 @@
 import type { ActionContext } from '../context.js';
 import type { HandlerTable } from './handler.js';
-import { str } from './params.js';
+import { str } from './read-params.js';
 
 /**
  * Characters typed per keyboard command. Playwright types a character in a few milliseconds and

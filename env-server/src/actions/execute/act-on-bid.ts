@@ -1,8 +1,8 @@
 import type { Locator, Mouse } from 'playwright-core';
 import type { ActionContext } from '../context.js';
-import { diagnose, type BidActionName, type Diagnosis } from '../diagnose.js';
-import { inputWasSent, isPlaywrightError, isPlaywrightTimeout, toActionError } from '../execute-errors.js';
-import { locateBid } from '../locate.js';
+import { diagnose, type BidActionName, type Diagnosis } from '../diagnose/diagnose.js';
+import { inputWasSent, isPlaywrightError, isPlaywrightTimeout, toActionError } from './execute-errors.js';
+import { locateBid } from './locate.js';
 import { readyPointerTarget, type Point } from './ready-check.js';
 
 export interface AttemptOptions {

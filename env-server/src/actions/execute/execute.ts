@@ -1,8 +1,8 @@
-import type { ActionContext } from './context.js';
+import type { ActionContext } from '../context.js';
 import { isPlaywrightError, toActionError } from './execute-errors.js';
-import { HANDLERS } from './handlers/index.js';
-import { settleAfterAction, watchNavigations } from './settle.js';
-import { ActionError, type BoundAction } from './types.js';
+import { HANDLERS } from '../catalog/handlers.js';
+import { settleAfterAction, watchNavigations } from '../settle/settle.js';
+import { ActionError, type BoundAction } from '../types.js';
 
 /**
  * Runs one bound action on the session's pages, then lets the page settle on what it triggered.

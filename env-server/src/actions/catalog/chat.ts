@@ -1,5 +1,5 @@
 import type { HandlerTable } from './handler.js';
-import { num, str } from './params.js';
+import { num, str } from './read-params.js';
 
 /** Actions that never touch a page: they skip the settle. */
 export const CHAT_HANDLERS: HandlerTable = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseActions } from './parse.js';
-import type { Literal } from './types.js';
+import type { Literal } from '../types.js';
 
 /** The single argument of `f(<source>)`, parsed in strict mode. */
 function literal(source: string): Literal {

@@ -1,7 +1,7 @@
 import type { ActionContext } from '../context.js';
-import { cssPoint } from './coordinates.js';
+import { cssPoint } from '../execute/coordinates.js';
 import type { HandlerTable, Params } from './handler.js';
-import { num, oneOf } from './params.js';
+import { num, oneOf } from './read-params.js';
 
 const BUTTONS = ['left', 'middle', 'right'] as const;
 

@@ -1,9 +1,9 @@
 import { resolveAlias, unknownActionHint } from './bindAliases.js';
 import { assignArguments } from './bindArity.js';
-import { pyRepr } from '../python/repr.js';
+import { pyRepr } from '../../python/repr.js';
 import { checkValue } from './bindValues.js';
-import { findAction } from './catalog.js';
-import { ActionError, type BoundAction, type Literal, type ParsedCall } from './types.js';
+import { findAction } from '../catalog/catalog.js';
+import { ActionError, type BoundAction, type Literal, type ParsedCall } from '../types.js';
 
 export { pyRepr };
 

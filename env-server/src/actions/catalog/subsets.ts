@@ -1,5 +1,5 @@
 import type { SubsetName } from './catalog.js';
-import { ACTIONS } from './catalogActions.js';
+import { ACTIONS } from './actions.js';
 
 export const SUBSETS: readonly SubsetName[] = ['noop', 'chat', 'infeas', 'bid', 'coord', 'nav', 'tab'];
 

@@ -1,8 +1,8 @@
 import type { ActionContext } from '../context.js';
-import { actOnBid } from './act-on-bid.js';
+import { actOnBid } from '../execute/act-on-bid.js';
 import { NO_WAIT_AFTER } from './bid-pointer.js';
 import type { HandlerTable } from './handler.js';
-import { bool, str, strList } from './params.js';
+import { bool, str, strList } from './read-params.js';
 
 /** select_option: Playwright matches each wanted string against option values and labels. */
 function selectOptions(ctx: ActionContext, bid: string, wanted: string[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { ParseFailure } from './parseErrors.js';
 import { acceptOp, expectOp, isConstantName, parseItems, parseLiteral } from './parseLiterals.js';
 import { Lexer } from './parseTokens.js';
-import type { Literal, ParsedCall } from './types.js';
+import type { Literal, ParsedCall } from '../types.js';
 
 /** Parses `name(literal, ..., key=literal)` starting exactly at `start`. */
 export function parseCallAt(text: string, start: number): { call: ParsedCall; end: number } {

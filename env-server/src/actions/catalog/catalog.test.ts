@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bindCall } from './bind.js';
+import { bindCall } from '../language/bind.js';
 import { ACTIONS, findAction, formatSignature } from './catalog.js';
-import { PRESETS, SUBSETS, resolveSubsets } from './catalogSubsets.js';
-import { parseActions } from './parse.js';
+import { PRESETS, SUBSETS, resolveSubsets } from './subsets.js';
+import { parseActions } from '../language/parse.js';
 
 describe('the catalog holds every BrowserGym action with its signature', () => {
   const expected: [string, string][] = [

@@ -1,8 +1,8 @@
 import { errors } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Diagnosis } from './diagnose.js';
+import type { Diagnosis } from '../diagnose/diagnose.js';
 import { inputWasSent, isPlaywrightError, toActionError } from './execute-errors.js';
-import { ActionError } from './types.js';
+import { ActionError } from '../types.js';
 
 const timeout = new errors.TimeoutError('locator.click: Timeout 500ms exceeded.\nCall log:\n  \u001b[2m- waiting for locator\u001b[22m');
 const covered: Diagnosis = { kind: 'covered', message: 'element with bid "7" is covered by div#x', invalidRequest: false, blocksForce: true };

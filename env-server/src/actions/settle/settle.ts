@@ -1,7 +1,7 @@
 import type { Frame, Page } from 'playwright-core';
-import { NAVIGATION_PROBE_KEY } from '../browser/navigation-probe.js';
+import { NAVIGATION_PROBE_KEY } from '../../browser/navigation-probe.js';
 import { nextNavigationActivity, type NavigationWatch } from './settle-watch.js';
-import { Deadline, within } from '../deadline/deadline.js';
+import { Deadline, within } from '../../deadline/deadline.js';
 
 export { watchNavigations, type NavigationWatch } from './settle-watch.js';
 

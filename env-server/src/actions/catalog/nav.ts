@@ -1,6 +1,6 @@
 import { ActionError } from '../types.js';
 import type { HandlerTable } from './handler.js';
-import { num, str } from './params.js';
+import { num, str } from './read-params.js';
 
 /**
  * An explicit navigation is what the agent asked for, so it waits for DOMContentLoaded longer

@@ -1,5 +1,5 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { parseBid } from '../observe/bid.js';
+import { parseBid } from '../../observe/bid.js';
 
 /** A CSS attribute selector matching `bid` exactly, whatever characters an agent put in it. */
 export function bidSelector(bid: string): string {

@@ -1,9 +1,9 @@
-import { pyRepr } from '../python/repr.js';
-import { ACTIONS } from './catalogActions.js';
-import type { Literal } from './types.js';
+import { pyRepr } from '../../python/repr.js';
+import { ACTIONS } from './actions.js';
+import type { Literal } from '../types.js';
 
 export { ACTIONS };
-export { DEFAULT_SUBSETS, PRESETS, SUBSETS, resolveSubsets } from './catalogSubsets.js';
+export { DEFAULT_SUBSETS, PRESETS, SUBSETS, resolveSubsets } from './subsets.js';
 
 export type ParamKind = 'string' | 'number' | 'int' | 'bool' | 'list' | 'string_or_list' | 'any';
 export type SubsetName = 'noop' | 'chat' | 'infeas' | 'bid' | 'coord' | 'nav' | 'tab';

@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
-import { isPlaywrightError, isPlaywrightTimeout, playwrightFirstLine } from '../execute-errors.js';
+import { isPlaywrightError, isPlaywrightTimeout, playwrightFirstLine } from '../execute/execute-errors.js';
 import { ActionError } from '../types.js';
-import { actOnBid } from './act-on-bid.js';
+import { actOnBid } from '../execute/act-on-bid.js';
 import { NO_WAIT_AFTER } from './bid-pointer.js';
 import type { HandlerTable } from './handler.js';
-import { num, str, strList } from './params.js';
-import { cssPoint } from './coordinates.js';
+import { num, str, strList } from './read-params.js';
+import { cssPoint } from '../execute/coordinates.js';
 
 /**
  * Clicks with `click` and hands `files` to the file chooser the click opens. Listening for the

@@ -1,5 +1,5 @@
-import { pyRepr } from '../python/repr.js';
-import { ActionError } from './types.js';
+import { pyRepr } from '../../python/repr.js';
+import { ActionError } from '../types.js';
 
 const SNIPPET_CHARS = 24;
 

@@ -1,6 +1,6 @@
 import { ParseFailure } from './parseErrors.js';
 import type { Lexer, Token } from './parseTokens.js';
-import type { Literal } from './types.js';
+import type { Literal } from '../types.js';
 
 const CONSTANTS: ReadonlyMap<string, Literal> = new Map<string, Literal>([['True', true], ['False', false], ['None', null]]);
 // Degenerate completions ("[[[[…" repeated) must fail as a SyntaxError, not overflow the stack.

@@ -1,5 +1,5 @@
 import type { ActionSpec, ParamSpec, SubsetName } from './catalog.js';
-import { COORDINATE_RANGE, SCROLL_RANGE, WAIT_MS_RANGE } from './catalogRanges.js';
+import { COORDINATE_RANGE, SCROLL_RANGE, WAIT_MS_RANGE } from './ranges.js';
 
 const bid = (name = 'bid'): ParamSpec => ({ name, kind: 'string', bid: true });
 const text = (name: string): ParamSpec => ({ name, kind: 'string' });

@@ -1,6 +1,6 @@
-import { pyRepr } from '../python/repr.js';
-import type { ParamSpec } from './catalog.js';
-import { ActionError, type Literal } from './types.js';
+import { pyRepr } from '../../python/repr.js';
+import type { ParamSpec } from '../catalog/catalog.js';
+import { ActionError, type Literal } from '../types.js';
 
 /**
  * Checks one bound argument against its parameter. Wrong values are ValueErrors (TypeError is

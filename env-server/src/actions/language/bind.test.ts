@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bindCall } from './bind.js';
 import { SCROLL_STEP_PX } from './bindAliases.js';
-import { resolveSubsets } from './catalogSubsets.js';
+import { resolveSubsets } from '../catalog/subsets.js';
 import { parseActions } from './parse.js';
-import { ActionError, type Literal } from './types.js';
+import { ActionError, type Literal } from '../types.js';
 
 const DEFAULT = resolveSubsets(['default']);
 const EVERYTHING = resolveSubsets(['default', 'coord']);
