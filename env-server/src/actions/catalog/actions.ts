@@ -1,128 +1,18 @@
-import type { ActionSpec, ParamSpec, SubsetName } from './catalog.js';
-import { COORDINATE_RANGE, SCROLL_RANGE, WAIT_MS_RANGE } from './ranges.js';
-
-const bid = (name = 'bid'): ParamSpec => ({ name, kind: 'string', bid: true });
-const text = (name: string): ParamSpec => ({ name, kind: 'string' });
-const coordinate = (name: string): ParamSpec => ({ name, kind: 'number', range: COORDINATE_RANGE });
-const delta = (name: string): ParamSpec => ({ name, kind: 'number', range: SCROLL_RANGE });
-const button: ParamSpec = { name: 'button', kind: 'string', default: 'left', allowed: ['left', 'middle', 'right'] };
-const modifiers: ParamSpec = {
-  name: 'modifiers',
-  kind: 'list',
-  default: [],
-  allowed: ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'],
-};
-
-function action(
-  name: string,
-  subset: SubsetName | SubsetName[],
-  params: ParamSpec[],
-  description: string,
-  examples: string[],
-): ActionSpec {
-  const subsets = typeof subset === 'string' ? [subset] : subset;
-  return Object.freeze({ name, params, subsets, description, examples, needsScript: false });
-}
+import { clear, fill, focus, press, selectOption } from './bid-input.js';
+import { click, dblclick, dragAndDrop, hover } from './bid-pointer.js';
+import { noop, reportInfeasible, sendMsgToUser } from './chat.js';
+import { mouseClick, mouseDblclick, mouseDown, mouseDragAndDrop, mouseMove, mouseUp, scroll, scrollAt } from './coord.js';
+import type { ActionDefinition } from './define.js';
+import { keyboardDown, keyboardInsertText, keyboardPress, keyboardType, keyboardUp } from './keyboard.js';
+import { goBack, goForward, goto, newTab, tabClose, tabFocus } from './nav.js';
+import { mouseUploadFile, uploadFile } from './upload.js';
 
 /** Every action BrowserGym 0.14 offers, in its documentation order. */
-export const ACTIONS: readonly ActionSpec[] = [
-  action('noop', 'noop', [{ name: 'wait_ms', kind: 'number', default: 1000, range: WAIT_MS_RANGE }],
-    'Do nothing, and wait wait_ms milliseconds (e.g. for the page to load).',
-    ['noop()', 'noop(500)']),
-  action('send_msg_to_user', 'chat', [text('text')],
-    'Send a message to the user (e.g. the answer they asked for).',
-    ["send_msg_to_user('Based on the results of my search, the city was built in 1751.')"]),
-  action('report_infeasible', 'infeas', [text('reason')],
-    'Tell the user their instructions cannot be carried out; ends the episode.',
-    ["report_infeasible('I cannot follow these instructions because there is no email field in this form.')"]),
-  action('click', 'bid', [bid(), button, modifiers],
-    'Click an element.',
-    ["click('a51')", "click('b22', button='right')", "click('48', button='middle', modifiers=['Shift'])"]),
-  action('dblclick', 'bid', [bid(), button, modifiers],
-    'Double-click an element.',
-    ["dblclick('12')", "dblclick('ca42', button='right')", "dblclick('178', modifiers=['ControlOrMeta'])"]),
-  action('hover', 'bid', [bid()],
-    'Move the mouse over an element.',
-    ["hover('b8')"]),
-  action('fill', 'bid', [bid(), text('value'), { name: 'enable_autocomplete_menu', kind: 'bool', default: false }],
-    'Set the value of a text field, replacing its content (True as 3rd argument opens autocomplete menus).',
-    ["fill('237', 'example value')", "fill('45', 'multi-line\\nexample')", "fill('a12', 'example with \"quotes\"')"]),
-  action('select_option', 'bid', [bid(), { name: 'options', kind: 'string_or_list' }],
-    'Select one or several options of a <select> element, by value or label.',
-    ["select_option('a48', 'blue')", "select_option('c48', ['red', 'green', 'blue'])"]),
-  action('press', 'bid', [bid(), text('key_comb')],
-    'Focus an element and press a key combination (Playwright key names).',
-    ["press('88', 'Backspace')", "press('a26', 'ControlOrMeta+a')", "press('a61', 'Meta+Shift+t')"]),
-  action('focus', 'bid', [bid()],
-    'Focus an element.',
-    ["focus('b455')"]),
-  action('clear', 'bid', [bid()],
-    'Clear the content of a form field.',
-    ["clear('996')"]),
-  action('drag_and_drop', 'bid', [bid('from_bid'), bid('to_bid')],
-    'Drag an element and drop it on another.',
-    ["drag_and_drop('56', '498')"]),
-  action('upload_file', 'bid', [bid(), { name: 'file', kind: 'string_or_list' }],
-    'Upload one or several files with a file input.',
-    ["upload_file('572', '/home/user/my_receipt.pdf')", "upload_file('63', ['/home/bob/image.jpg', '/home/bob/file.zip'])"]),
-  action('scroll', ['bid', 'coord'], [delta('delta_x'), delta('delta_y')],
-    'Scroll with the mouse wheel at the current mouse position, by pixel deltas.',
-    ['scroll(0, 200)', 'scroll(-50.2, -100.5)']),
-  action('scroll_at', 'coord', [coordinate('x'), coordinate('y'), delta('dx'), delta('dy')],
-    'Move the mouse to (x, y), then scroll by (dx, dy) pixels.',
-    ['scroll_at(640, 360, 0, 200)']),
-  action('mouse_move', 'coord', [coordinate('x'), coordinate('y')],
-    'Move the mouse to a position.',
-    ['mouse_move(65.2, 158.5)']),
-  action('mouse_down', 'coord', [coordinate('x'), coordinate('y'), button],
-    'Move the mouse to a position and press a button.',
-    ['mouse_down(140.2, 580.1)', "mouse_down(458, 254.5, button='middle')"]),
-  action('mouse_up', 'coord', [coordinate('x'), coordinate('y'), button],
-    'Move the mouse to a position and release a button.',
-    ['mouse_up(250, 120)', "mouse_up(47, 252, 'right')"]),
-  action('mouse_click', 'coord', [coordinate('x'), coordinate('y'), button],
-    'Click at a position.',
-    ['mouse_click(887.2, 68)', "mouse_click(56, 712.56, 'right')"]),
-  action('mouse_dblclick', 'coord', [coordinate('x'), coordinate('y'), button],
-    'Double-click at a position.',
-    ['mouse_dblclick(5, 236)', "mouse_dblclick(87.5, 354, 'right')"]),
-  action('mouse_drag_and_drop', 'coord', [coordinate('from_x'), coordinate('from_y'), coordinate('to_x'), coordinate('to_y')],
-    'Drag from one position and drop at another.',
-    ['mouse_drag_and_drop(10.7, 325, 235.6, 24.54)']),
-  action('mouse_upload_file', 'coord', [coordinate('x'), coordinate('y'), { name: 'file', kind: 'string_or_list' }],
-    'Click at a position that opens a file chooser and upload one or several files.',
-    ["mouse_upload_file(132.1, 547, 'my_receipt.pdf')"]),
-  action('keyboard_down', 'coord', [text('key')],
-    'Press and hold a key.',
-    ["keyboard_down('Shift')", "keyboard_down('c')"]),
-  action('keyboard_up', 'coord', [text('key')],
-    'Release a held key.',
-    ["keyboard_up('Shift')"]),
-  action('keyboard_press', 'coord', [text('key')],
-    'Press a key or key combination on the focused element.',
-    ["keyboard_press('Backspace')", "keyboard_press('ControlOrMeta+a')"]),
-  action('keyboard_type', 'coord', [text('text')],
-    'Type text into the focused element, one key event per character.',
-    ["keyboard_type('Hello world!')"]),
-  action('keyboard_insert_text', 'coord', [text('text')],
-    'Insert text into the focused element at once, without key events.',
-    ["keyboard_insert_text('Hello world!')"]),
-  action('go_back', 'nav', [],
-    "Go back in the active tab's history.",
-    ['go_back()']),
-  action('go_forward', 'nav', [],
-    "Go forward in the active tab's history.",
-    ['go_forward()']),
-  action('goto', 'nav', [text('url')],
-    'Navigate the active tab to a URL.',
-    ["goto('http://www.example.com')"]),
-  action('new_tab', 'tab', [],
-    'Open a new tab and make it the active one.',
-    ['new_tab()']),
-  action('tab_close', 'tab', [],
-    'Close the active tab.',
-    ['tab_close()']),
-  action('tab_focus', 'tab', [{ name: 'index', kind: 'int' }],
-    'Make the tab at this index (0-based) the active one.',
-    ['tab_focus(2)']),
+export const ACTIONS: readonly ActionDefinition[] = [
+  noop, sendMsgToUser, reportInfeasible,
+  click, dblclick, hover, fill, selectOption, press, focus, clear, dragAndDrop, uploadFile,
+  scroll, scrollAt, mouseMove, mouseDown, mouseUp, mouseClick, mouseDblclick, mouseDragAndDrop, mouseUploadFile,
+  keyboardDown, keyboardUp, keyboardPress, keyboardType, keyboardInsertText,
+  goBack, goForward, goto,
+  newTab, tabClose, tabFocus,
 ];

@@ -3,6 +3,13 @@ import { bindCall } from '../language/bind.js';
 import { ACTIONS, findAction, formatSignature } from './catalog.js';
 import { PRESETS, SUBSETS, resolveSubsets } from './subsets.js';
 import { parseActions } from '../language/parse.js';
+import * as bidInput from './bid-input.js';
+import * as bidPointer from './bid-pointer.js';
+import * as chat from './chat.js';
+import * as coord from './coord.js';
+import * as keyboard from './keyboard.js';
+import * as nav from './nav.js';
+import * as upload from './upload.js';
 
 describe('the catalog holds every BrowserGym action with its signature', () => {
   const expected: [string, string][] = [
@@ -48,6 +55,19 @@ describe('the catalog holds every BrowserGym action with its signature', () => {
   it('has unique names and a one-line description for each action', () => {
     expect(new Set(ACTIONS.map((spec) => spec.name)).size).toBe(ACTIONS.length);
     for (const spec of ACTIONS) expect(spec.description).toMatch(/^[A-Z][^\n]{10,120}\.$/);
+  });
+
+  it('gives every catalog action the implementation the executor runs', () => {
+    const missing = ACTIONS.filter((action) => typeof action.run !== 'function' || typeof action.touchesPage !== 'boolean');
+    expect(missing.map((action) => action.name)).toEqual([]);
+  });
+
+  it('lists every action the family modules define', () => {
+    const defined = [bidInput, bidPointer, chat, coord, keyboard, nav, upload]
+      .flatMap((family) => Object.values(family))
+      .filter((value): value is (typeof ACTIONS)[number] => typeof value === 'object' && value !== null && 'run' in value && 'name' in value);
+    expect(defined.filter((action) => !ACTIONS.includes(action)).map((action) => action.name)).toEqual([]);
+    expect(defined).toHaveLength(ACTIONS.length);
   });
 
   it('marks no action as evaluating script: all of them are Playwright input', () => {

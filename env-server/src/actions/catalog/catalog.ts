@@ -1,8 +1,10 @@
 import { pyRepr } from '../../python/repr.js';
 import { ACTIONS } from './actions.js';
 import type { Literal } from '../types.js';
+import type { ActionDefinition } from './define.js';
 
 export { ACTIONS };
+export { defineAction, type ActionDefinition, type ActionHandler, type Params } from './define.js';
 export { DEFAULT_SUBSETS, PRESETS, SUBSETS, resolveSubsets } from './subsets.js';
 
 export type ParamKind = 'string' | 'number' | 'int' | 'bool' | 'list' | 'string_or_list' | 'any';
@@ -17,7 +19,7 @@ export interface ParamSpec {
   readonly allowed?: readonly string[];
   /** An element id: a non-string gets BrowserGym's own `expected a string, got …`. */
   readonly bid?: boolean;
-  /** Inclusive bounds of a 'number' (see catalogRanges.ts); anything outside is a ValueError before the browser sees it. */
+  /** Inclusive bounds of a 'number' (see ranges.ts); anything outside is a ValueError before the browser sees it. */
   readonly range?: NumberRange;
 }
 
@@ -39,9 +41,10 @@ export interface ActionSpec {
   readonly needsScript: boolean;
 }
 
-const BY_NAME: ReadonlyMap<string, ActionSpec> = new Map(ACTIONS.map((spec) => [spec.name, spec]));
+const BY_NAME: ReadonlyMap<string, ActionDefinition> = new Map(ACTIONS.map((action) => [action.name, action]));
 
-export function findAction(name: string): ActionSpec | undefined {
+/** The action of this name: its spec (for the binder) and its implementation (for the executor). */
+export function findAction(name: string): ActionDefinition | undefined {
   return BY_NAME.get(name);
 }
 

@@ -1,5 +1,6 @@
 import type { ActionContext } from '../context.js';
-import type { HandlerTable } from './handler.js';
+import { defineAction } from './define.js';
+import { text } from './params.js';
 import { str } from './read-params.js';
 
 /**
@@ -18,16 +19,59 @@ async function typeInChunks(ctx: ActionContext, text: string): Promise<void> {
   }
 }
 
-/**
+/*
  * Keyboard actions go to whatever has focus on the active page. Key names are Playwright's
  * (`Backspace`, `ArrowDown`, `ControlOrMeta+a`); an unknown name fails with Playwright's message.
  */
-export const KEYBOARD_HANDLERS: HandlerTable = {
-  keyboard_down: { touchesPage: true, run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.down(str(params, 'key'))) },
-  keyboard_up: { touchesPage: true, run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.up(str(params, 'key'))) },
-  keyboard_press: { touchesPage: true, run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.press(str(params, 'key'))) },
+
+export const keyboardDown = defineAction({
+  name: 'keyboard_down',
+  subsets: 'coord',
+  params: [text('key')],
+  description: 'Press and hold a key.',
+  examples: ["keyboard_down('Shift')", "keyboard_down('c')"],
+  touchesPage: true,
+  run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.down(str(params, 'key'))),
+});
+
+export const keyboardUp = defineAction({
+  name: 'keyboard_up',
+  subsets: 'coord',
+  params: [text('key')],
+  description: 'Release a held key.',
+  examples: ["keyboard_up('Shift')"],
+  touchesPage: true,
+  run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.up(str(params, 'key'))),
+});
+
+export const keyboardPress = defineAction({
+  name: 'keyboard_press',
+  subsets: 'coord',
+  params: [text('key')],
+  description: 'Press a key or key combination on the focused element.',
+  examples: ["keyboard_press('Backspace')", "keyboard_press('ControlOrMeta+a')"],
+  touchesPage: true,
+  run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.press(str(params, 'key'))),
+});
+
+export const keyboardType = defineAction({
+  name: 'keyboard_type',
+  subsets: 'coord',
+  params: [text('text')],
+  description: 'Type text into the focused element, one key event per character.',
+  examples: ["keyboard_type('Hello world!')"],
+  touchesPage: true,
   // One keydown/keypress/input/keyup per character, as a user typing.
-  keyboard_type: { touchesPage: true, run: (params, ctx) => typeInChunks(ctx, str(params, 'text')) },
+  run: (params, ctx) => typeInChunks(ctx, str(params, 'text')),
+});
+
+export const keyboardInsertText = defineAction({
+  name: 'keyboard_insert_text',
+  subsets: 'coord',
+  params: [text('text')],
+  description: 'Insert text into the focused element at once, without key events.',
+  examples: ["keyboard_insert_text('Hello world!')"],
+  touchesPage: true,
   // Text inserted as by an IME: an input event, no key events.
-  keyboard_insert_text: { touchesPage: true, run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.insertText(str(params, 'text'))) },
-};
+  run: (params, ctx) => ctx.deadline.command(ctx.activePage().keyboard.insertText(str(params, 'text'))),
+});

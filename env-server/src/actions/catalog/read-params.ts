@@ -1,5 +1,5 @@
 import { ActionError, type Literal } from '../types.js';
-import type { Params } from './handler.js';
+import type { Params } from './define.js';
 
 /**
  * Typed reads of bound parameters. The binder already checked types and filled defaults; these

@@ -3,7 +3,8 @@ import { isPlaywrightError, isPlaywrightTimeout, playwrightFirstLine } from '../
 import { ActionError } from '../types.js';
 import { actOnBid } from '../execute/act-on-bid.js';
 import { NO_WAIT_AFTER } from './bid-pointer.js';
-import type { HandlerTable } from './handler.js';
+import { defineAction } from './define.js';
+import { bid as bidParam, coordinate, files as fileParam } from './params.js';
 import { num, str, strList } from './read-params.js';
 import { cssPoint } from '../execute/coordinates.js';
 
@@ -26,38 +27,48 @@ async function uploadThroughChooser(page: Page, files: string[], timeout: number
   }
 }
 
-/** upload_file(bid, file) and mouse_upload_file(x, y, file); `file` may be one path or a list. */
-export const UPLOAD_HANDLERS: HandlerTable = {
-  upload_file: {
-    touchesPage: true,
-    run: (params, ctx) => {
-      const bid = str(params, 'bid');
-      const files = strList(params, 'file').map((f) => ctx.resolveUploadPath(f));
-      const page = ctx.activePage();
-      return actOnBid(ctx, {
-        bid, action: 'upload_file',
-        run: async (t, o) => {
-          // A file input (or its label) takes the files directly, even when hidden behind a
-          // styled button; anything else is a button that opens a chooser when clicked.
-          try {
-            await t.setInputFiles(files, { timeout: o.timeout });
-          } catch (error) {
-            if (!isPlaywrightError(error) || isPlaywrightTimeout(error)) throw error;
-            await uploadThroughChooser(page, files, o.timeout, `clicking the element with bid "${bid}"`, () => t.click({ ...o, ...NO_WAIT_AFTER }));
-          }
-        },
-      });
-    },
+/* upload_file(bid, file) and mouse_upload_file(x, y, file); `file` may be one path or a list. */
+
+export const uploadFile = defineAction({
+  name: 'upload_file',
+  subsets: 'bid',
+  params: [bidParam(), fileParam],
+  description: 'Upload one or several files with a file input.',
+  examples: ["upload_file('572', '/home/user/my_receipt.pdf')", "upload_file('63', ['/home/bob/image.jpg', '/home/bob/file.zip'])"],
+  touchesPage: true,
+  run: (params, ctx) => {
+    const bid = str(params, 'bid');
+    const files = strList(params, 'file').map((f) => ctx.resolveUploadPath(f));
+    const page = ctx.activePage();
+    return actOnBid(ctx, {
+      bid, action: 'upload_file',
+      run: async (t, o) => {
+        // A file input (or its label) takes the files directly, even when hidden behind a
+        // styled button; anything else is a button that opens a chooser when clicked.
+        try {
+          await t.setInputFiles(files, { timeout: o.timeout });
+        } catch (error) {
+          if (!isPlaywrightError(error) || isPlaywrightTimeout(error)) throw error;
+          await uploadThroughChooser(page, files, o.timeout, `clicking the element with bid "${bid}"`, () => t.click({ ...o, ...NO_WAIT_AFTER }));
+        }
+      },
+    });
   },
-  mouse_upload_file: {
-    touchesPage: true,
-    run: async (params, ctx) => {
-      const files = strList(params, 'file').map((f) => ctx.resolveUploadPath(f));
-      const page = ctx.activePage();
-      const x = num(params, 'x');
-      const y = num(params, 'y');
-      const point = await cssPoint(page, x, y);
-      await uploadThroughChooser(page, files, ctx.actionTimeoutMs, `clicking at (${x}, ${y})`, () => page.mouse.click(point.x, point.y));
-    },
+});
+
+export const mouseUploadFile = defineAction({
+  name: 'mouse_upload_file',
+  subsets: 'coord',
+  params: [coordinate('x'), coordinate('y'), fileParam],
+  description: 'Click at a position that opens a file chooser and upload one or several files.',
+  examples: ["mouse_upload_file(132.1, 547, 'my_receipt.pdf')"],
+  touchesPage: true,
+  run: async (params, ctx) => {
+    const files = strList(params, 'file').map((f) => ctx.resolveUploadPath(f));
+    const page = ctx.activePage();
+    const x = num(params, 'x');
+    const y = num(params, 'y');
+    const point = await cssPoint(page, x, y);
+    await uploadThroughChooser(page, files, ctx.actionTimeoutMs, `clicking at (${x}, ${y})`, () => page.mouse.click(point.x, point.y));
   },
-};
+});

@@ -1,6 +1,6 @@
 import type { ActionContext } from '../context.js';
 import { isPlaywrightError, toActionError } from './execute-errors.js';
-import { HANDLERS } from '../catalog/handlers.js';
+import { findAction } from '../catalog/catalog.js';
 import { settleAfterAction, watchNavigations } from '../settle/settle.js';
 import { ActionError, type BoundAction } from '../types.js';
 
@@ -13,7 +13,7 @@ import { ActionError, type BoundAction } from '../types.js';
 export async function executeAction(action: BoundAction, ctx: ActionContext): Promise<void> {
   const { deadline } = ctx;
   deadline.throwIfAborted();
-  const handler = HANDLERS.get(action.name);
+  const handler = findAction(action.name);
   if (!handler) throw new ActionError('NameError', `Invalid action type '${action.name}'.`);
   // Watch from before the action: a click's navigation request may fire before the click returns.
   const watch = handler.touchesPage ? watchNavigations(ctx.context) : undefined;
