@@ -1,5 +1,5 @@
 import { Metadata, type ServerDuplexStream } from '@grpc/grpc-js';
-import { GauntletError, SessionError, ValidationError } from '@gauntlet/proto';
+import { ExecutionError, GauntletError, SessionError, ValidationError } from '@gauntlet/proto';
 import {
   SESSION_ID_METADATA, errorToMessage, resetBodyFromMessage, stateToMessage, statusForError, stepBodyFromMessage,
   stepResultToMessage, type messages as pb,
@@ -7,7 +7,8 @@ import {
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
 import { assertDecoded } from './grpc-decode.js';
-import { openGrpcSession, secondsLeft } from './grpc-unary.js';
+import { secondsLeft } from './grpc-unary.js';
+import { openSessionStream } from './session-stream.js';
 
 type SessionCall = ServerDuplexStream<pb.SessionRequestOut, pb.SessionReply>;
 
@@ -20,63 +21,29 @@ const FATAL = new Set(['SESSION_ERROR']);
  * replies; a `close` request or the client's half-close ends the session, a cancel frees it.
  */
 export function serveSessionStream(service: EnvService, call: SessionCall): void {
-  let session: EnvSession | undefined;
-  let ended = false;
-  let halfClosed = false;
-  const pending: pb.SessionRequestOut[] = [];
-  let draining: Promise<void> | undefined;
-
-  const end = async (reason: 'client' | 'disconnect') => {
-    if (ended) return;
-    ended = true;
-    if (session) await service.close(session, reason).catch(() => undefined);
-  };
-  const fail = (error: unknown) => {
-    service.metrics.countError(error);
-    void end('client').then(() => call.emit('error', statusForError(error)));
-  };
-  const finish = () => void end('client').then(() => call.end());
-
-  call.on('cancelled', () => void end('disconnect'));
-  call.on('error', () => void end('disconnect'));
-  call.on('data', (message: pb.SessionRequestOut) => {
-    pending.push(message);
-    draining ??= drain().finally(() => (draining = undefined));
-  });
-  call.on('end', () => {
-    halfClosed = true;
-    draining ??= drain().finally(() => (draining = undefined));
-  });
-
-  const opening = openGrpcSession(service).then(
-    (opened) => {
-      session = opened;
-      if (ended) return void service.close(opened, 'disconnect');
+  const stream = openSessionStream<pb.SessionRequestOut, pb.SessionReply>(service, {
+    transport: 'grpc',
+    where: 'a gRPC Session stream',
+    opened(session) {
       const metadata = new Metadata();
-      metadata.set(SESSION_ID_METADATA, opened.id);
+      metadata.set(SESSION_ID_METADATA, session.id);
       call.sendMetadata(metadata);
     },
-    (error: unknown) => fail(error),
-  );
-
-  async function drain(): Promise<void> {
-    await opening;
-    while (pending.length > 0 && !ended && session) {
-      const message = pending.shift()!;
-      // A message that failed to decode has no kind; handle() reports it.
-      if (message.kind === 'close') return finish();
-      try {
-        const reply = await handle(service, session, message, call);
-        if (!ended) call.write(reply);
-      } catch (error) {
-        const typed = error instanceof GauntletError ? error : undefined;
-        if (!typed || FATAL.has(typed.code)) return fail(error);
-        service.metrics.countError(typed);
-        if (!ended) call.write({ error: errorToMessage(typed.toWire()) });
-      }
-    }
-    if (halfClosed && pending.length === 0 && !ended) finish();
-  }
+    // A message that failed to decode has no kind; handle() reports it.
+    answer: async (session, message) => (message.kind === 'close' ? 'close' : handle(service, session, message, call)),
+    reply: (reply) => call.write(reply),
+    // Only our typed errors are answered as replies; anything else fails the stream with INTERNAL.
+    typed: (error) => (error instanceof GauntletError ? error : undefined),
+    fatal: FATAL,
+    replyError: (error) => call.write({ error: errorToMessage(error.toWire()) }),
+    fail: (error) => call.emit('error', statusForError(error)),
+    finish: () => call.end(),
+    abort: () => call.emit('error', statusForError(new ExecutionError('The stream failed on the server; open a new one'))),
+  });
+  call.on('cancelled', () => stream.disconnected());
+  call.on('error', () => stream.disconnected());
+  call.on('data', (message: pb.SessionRequestOut) => stream.received(message));
+  call.on('end', () => stream.inputEnded());
 }
 
 async function handle(service: EnvService, session: EnvSession, message: pb.SessionRequestOut, call: SessionCall): Promise<pb.SessionReply> {

@@ -1,4 +1,4 @@
-import { DeadlineExceededError, FactoryError, GauntletError, ValidationError } from '@gauntlet/proto';
+import { DeadlineExceededError, ValidationError } from '@gauntlet/proto';
 import {
   resetBodyFromMessage, stateToMessage, statusForError, stepBodyFromMessage, stepResultToMessage, type messages as pb,
 } from '@gauntlet/proto/grpc';
@@ -17,7 +17,7 @@ export function unaryHandlers(service: EnvService): UnaryHandlers {
   };
   return {
     Reset: unary(service, 'ResetRequest', async (request, call) => {
-      const opened = request.session_id ? undefined : await openGrpcSession(service);
+      const opened = request.session_id ? undefined : await service.openSession('grpc');
       const session = opened ?? sessionOf(request.session_id);
       try {
         return { session_id: session.id, result: stepResultToMessage(await service.reset(session, resetBodyFromMessage(request), cancelledBy(call))) };
@@ -62,16 +62,6 @@ function cancelledBy(call: { on(event: 'cancelled', listener: () => void): unkno
   if (call.cancelled) controller.abort();
   else call.on('cancelled', () => controller.abort());
   return controller.signal;
-}
-
-/** A new session for a gRPC caller; a browser that cannot start is FACTORY_ERROR, as on /ws. */
-export async function openGrpcSession(service: EnvService): Promise<EnvSession> {
-  try {
-    return await service.openSession('grpc');
-  } catch (error) {
-    if (error instanceof GauntletError) throw error;
-    throw new FactoryError(`Could not create the environment: ${(error as Error).message}`);
-  }
 }
 
 /** The client's deadline as a step timeout (seconds); past it, the step is not started at all. */

@@ -2,14 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
-  FactoryError, GauntletError, SessionError, InvalidJsonError, UnknownTypeError, ValidationError,
+  type GauntletError, SessionError, InvalidJsonError, UnknownTypeError, ValidationError,
   assertJsonTextDepth, parseOrThrow, WsClientFrame, wsClientFrameTypes, type WsServerFrame,
 } from '@gauntlet/proto';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
 import { isAuthorized } from './auth.js';
 import { toGauntletError } from './errors.js';
-import { reportUnexpected } from './last-resort.js';
+import { openSessionStream } from './session-stream.js';
 import { mcpReply } from './describe.js';
 
 /** Sent in place of a reply that cannot be serialised, so the client still gets one reply per request. */
@@ -26,7 +26,7 @@ export function attachWebSocket(service: EnvService): { handleUpgrade(req: Incom
   const { config } = service;
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsFrameLimitBytes, perMessageDeflate: { threshold: 1024 } });
 
-  wss.on('connection', (socket) => void serveConnection(service, socket));
+  wss.on('connection', (socket) => serveConnection(service, socket));
 
   return {
     handleUpgrade(req, socket, head) {
@@ -49,34 +49,7 @@ export function attachWebSocket(service: EnvService): { handleUpgrade(req: Incom
   };
 }
 
-async function serveConnection(service: EnvService, socket: WebSocket): Promise<void> {
-  let session: EnvSession | undefined;
-  let ended = false;
-  const pending: RawData[] = [];
-  let draining: Promise<void> | undefined;
-
-  const end = async (reason: 'client' | 'disconnect') => {
-    if (ended) return;
-    ended = true;
-    if (session) await service.close(session, reason).catch(() => undefined);
-  };
-  socket.on('close', () => void end('disconnect'));
-  socket.on('error', () => void end('disconnect'));
-  // Frames that arrive while the session opens are queued, then answered in order.
-  socket.on('message', (data) => {
-    pending.push(data);
-    draining ??= drain()
-      .catch((error: unknown) => {
-        // Last resort: this connection is lost, the process and every other session are not.
-        reportUnexpected('a WebSocket connection', error);
-        socket.terminate();
-        void end('disconnect');
-      })
-      .finally(() => {
-        draining = undefined;
-      });
-  });
-
+function serveConnection(service: EnvService, socket: WebSocket): void {
   const send = (frame: WsServerFrame) => {
     if (socket.readyState !== socket.OPEN) return;
     let text: string;
@@ -87,43 +60,30 @@ async function serveConnection(service: EnvService, socket: WebSocket): Promise<
     }
     socket.send(text);
   };
-  const sendError = (error: GauntletError) => {
-    service.metrics.countError(error);
-    // `name` is ours (OpenEnv reads message and code): it tells subclasses sharing a code apart.
+  // `name` is ours (OpenEnv reads message and code): it tells subclasses sharing a code apart.
+  const sendError = (error: GauntletError) =>
     send({ type: 'error', data: { message: error.message, code: error.code, name: error.name, ...(error.details ?? {}) } });
-    if (FATAL.has(error.code)) {
-      socket.close(1008, error.code);
-      void end('client');
-    }
-  };
+  const typed = (error: unknown) => toGauntletError(error, service.config);
 
-  const opening = service.openSession('ws').then(
-    (opened) => {
-      session = opened;
-      if (ended) void service.close(opened, 'disconnect');
+  const stream = openSessionStream<RawData, WsServerFrame>(service, {
+    transport: 'ws',
+    where: 'a WebSocket connection',
+    answer: (session, data) => handleFrame(service, session, data),
+    reply: send,
+    typed,
+    fatal: FATAL,
+    replyError: sendError,
+    fail(error) {
+      const reason = typed(error);
+      sendError(reason);
+      socket.close(1008, reason.code);
     },
-    (error: unknown) => {
-      sendError(error instanceof GauntletError ? error : new FactoryError(`Could not create the environment: ${(error as Error).message}`));
-    },
-  );
-
-  async function drain(): Promise<void> {
-    await opening;
-    while (pending.length > 0 && !ended && session) {
-      const data = pending.shift()!;
-      try {
-        const reply = await handleFrame(service, session, data);
-        if (reply === 'close') {
-          socket.close(1000, 'closed by client');
-          await end('client');
-          return;
-        }
-        send(reply);
-      } catch (error) {
-        sendError(toGauntletError(error, service.config));
-      }
-    }
-  }
+    finish: () => socket.close(1000, 'closed by client'),
+    abort: () => socket.terminate(),
+  });
+  socket.on('close', () => stream.disconnected());
+  socket.on('error', () => stream.disconnected());
+  socket.on('message', (data) => stream.received(data));
 }
 
 async function handleFrame(service: EnvService, session: EnvSession, data: RawData): Promise<WsServerFrame | 'close'> {

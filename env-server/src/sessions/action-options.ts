@@ -1,5 +1,5 @@
 import { ValidationError } from '@gauntlet/proto';
-import { DEFAULT_SUBSETS, resolveSubsets } from '../actions/catalog.js';
+import { DEFAULT_SUBSETS, resolveSubsets } from '../actions/catalog/catalog.js';
 import type { ServerConfig } from '../config.js';
 import type { ActionOptions } from './episode.js';
 

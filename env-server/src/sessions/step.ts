@@ -1,8 +1,8 @@
 import type { StepResult } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
-import { parseActions } from '../actions/parse.js';
-import { bindCall } from '../actions/bind.js';
-import { executeActions } from '../actions/execute.js';
+import { parseActions } from '../actions/language/parse.js';
+import { bindCall } from '../actions/language/bind.js';
+import { executeActions } from '../actions/execute/execute.js';
 import { ActionError } from '../actions/types.js';
 import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';

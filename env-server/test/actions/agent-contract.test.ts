@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_NAMES, ACTION_REGEX, parseAction } from '@gauntlet/proto/agent';
-import { ACTIONS } from '../../src/actions/catalogActions.js';
-import { parseActions } from '../../src/actions/parse.js';
+import { ACTIONS } from '../../src/actions/catalog/actions.js';
+import { parseActions } from '../../src/actions/language/parse.js';
 
 // The agent side of the action language (proto/src/agent) against the env's catalog: the same
 // names, and every documented example is admitted by the constrained-decoding regex and comes

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle.js';
+import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle/settle.js';
 import { NAVIGATION_PROBE_KEY } from '../../src/browser/navigation-probe.js';
 import { Deadline } from '../../src/deadline/deadline.js';
 import { FakeContext, useFakeContext } from './fake-context.js';

@@ -1,0 +1,101 @@
+import type { Frame, Page } from 'playwright-core';
+import { NAVIGATION_PROBE_KEY } from '../../browser/navigation-probe.js';
+import { nextNavigationActivity, type NavigationWatch } from './settle-watch.js';
+import { Deadline, within } from '../../deadline/deadline.js';
+
+export { watchNavigations, type NavigationWatch } from './settle-watch.js';
+
+/** BrowserGym sleeps 0.5 s and then waits for DOMContentLoaded; we wait only for what the action started, this long at most. */
+export const NAVIGATION_SETTLE_MS = 2000;
+/** A page busy in a long task must not hold the step longer than this. */
+const FRAME_FLUSH_MS = 250;
+
+export interface SettleOptions {
+  /** Navigations the action started (watchNavigations, begun before the action). */
+  watch?: NavigationWatch;
+  /** The step deadline: when it ends, settling rejects with its reason. */
+  deadline?: Deadline;
+  /** Also wait for the next animation frame (wheel scrolling applies there). */
+  frame?: boolean;
+  /** Longest wait for started navigations to reach DOMContentLoaded (default NAVIGATION_SETTLE_MS). */
+  navigationBudgetMs?: number;
+}
+
+/**
+ * Lets the page finish what an action triggered before it is observed: two task turns (event
+ * handlers, microtasks and zero-delay timers ran; a script-initiated navigation has had its
+ * chance to start), then DOMContentLoaded of every navigation the action started, bounded. A
+ * slow page is not an action error: when the budget runs out the observation shows the page as it is.
+ */
+export async function settleAfterAction(page: Page, options: SettleOptions = {}): Promise<void> {
+  const { watch, deadline = new Deadline() } = options;
+  const budgetEnd = Date.now() + (options.navigationBudgetMs ?? NAVIGATION_SETTLE_MS);
+  const flushing = flushTasks(page, options.frame === true, watch?.since ?? Date.now());
+  let navigating = await deadline.race(within(flushing, FRAME_FLUSH_MS));
+  if (!watch) return;
+  if (navigating === undefined && watch.started.size === 0) {
+    // No answer and no navigation seen cannot be read as "nothing happened": the browser holds
+    // page evaluations while a navigation it has begun is pending, and on a starved event loop
+    // our timer fires before the browser's queued events (that navigation's request) are read.
+    // The answer comes when the navigation commits or the page's long task ends, within the budget.
+    navigating = await deadline.race(within(flushing, budgetEnd - Date.now()));
+  }
+  if (navigating && watch.started.size === 0) {
+    // The page began navigating during the flush but its request has not reached us yet.
+    const activity = nextNavigationActivity(page);
+    try {
+      await deadline.race(within(activity.happened, budgetEnd - Date.now()));
+    } finally {
+      activity.stop();
+    }
+  }
+  const settled = new Set<Frame>();
+  // A navigation may start another (redirect, popup loading): loop until none is left unvisited.
+  for (let pending = unvisited(watch, settled); pending.length > 0; pending = unvisited(watch, settled)) {
+    for (const [frame, ended] of pending) {
+      settled.add(frame);
+      const left = budgetEnd - Date.now();
+      if (left <= 0) return;
+      await deadline.race(within(ended, left));
+      if (frame.isDetached() || frame.page().isClosed()) continue;
+      const loaded = frame.waitForLoadState('domcontentloaded', { timeout: Math.max(1, budgetEnd - Date.now()) });
+      await deadline.race(loaded.catch(() => undefined));
+    }
+  }
+}
+
+function unvisited(watch: NavigationWatch, settled: Set<Frame>) {
+  return [...watch.started].filter(([frame]) => !settled.has(frame));
+}
+
+/**
+ * Resolves after two task turns (a click handler's `setTimeout(…, 0)` ran), preceded by the next
+ * animation frame when `frame` is set, saying whether the page requested a cross-document
+ * navigation since `since` (the navigation probe's record) or meanwhile (Navigation API
+ * `navigate` event). The timeout covers background tabs, where frames do not run.
+ */
+async function flushTasks(page: Page, frame: boolean, since: number): Promise<boolean> {
+  if (page.isClosed()) return false;
+  return page
+    .evaluate(([waitForFrame, probeKey, actionStart]) => new Promise<boolean>((resolve) => {
+      const requestedAt = (window as unknown as Record<symbol, (() => number) | undefined>)[Symbol.for(probeKey)];
+      let navigating = (requestedAt?.() ?? 0) >= actionStart;
+      const history = (window as { navigation?: EventTarget }).navigation;
+      const onNavigate = (event: Event) => {
+        navigating ||= !(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument;
+      };
+      const done = () => {
+        history?.removeEventListener('navigate', onNavigate);
+        resolve(navigating);
+      };
+      history?.addEventListener('navigate', onNavigate);
+      // Two task turns let handlers' setTimeout(0) work and script navigations start; waiting for
+      // an animation frame instead would cost ~16 ms a step, and observation forces layout anyway.
+      const turns = () => setTimeout(() => setTimeout(done, 0), 0);
+      if (waitForFrame) requestAnimationFrame(turns);
+      else turns();
+      setTimeout(done, 100);
+    }), [frame, NAVIGATION_PROBE_KEY, since] as const)
+    // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
+    .catch(() => false);
+}
