@@ -90,8 +90,9 @@ class MeteredClient extends PolicyClient {
 }
 
 const settings = (plan, seed = 11) => ({ max_turns: plan.maxTurns, observation_chars: 2_000, sampling: { max_tokens: plan.maxTokens, temperature: 1, seed } });
-// Episodes played here sample with their own seeds (as a group's siblings do), so no two share completions.
-const spec = (plan, i) => ({ task: 'click-test', seed: i, episode_id: `direct.${i}`, group_id: null, policy: POLICY, settings: EpisodeSettings.parse(settings(plan, 11 + i * SEED_STRIDE)) });
+// Episodes played here are of the groups' task seed, each sampling with its own seed (as a group's siblings do).
+const TASK_SEED = 1;
+const spec = (plan, i) => ({ task: 'click-test', seed: TASK_SEED, episode_id: `direct.${i}`, group_id: null, policy: POLICY, settings: EpisodeSettings.parse(settings(plan, 7 + i * SEED_STRIDE)) });
 
 /** Prefill per turn on one server: `episodes` seeded episodes, one at a time, after one unmeasured warm-up. */
 async function prefillPerTurn(grpc, url, plan) {
@@ -130,7 +131,10 @@ async function direct(grpc, url, plan) {
     let next = 0;
     const t = performance.now();
     await Promise.all(Array.from({ length: plan.concurrency }, async () => {
-      while (next < plan.directEpisodes) steps += (await playEpisode(spec(plan, next++), players)).turns.length;
+      while (next < plan.directEpisodes) {
+        const trajectory = await playEpisode(spec(plan, next++), players);
+        steps += trajectory.turns.length; // after the await: `steps += await …` would read steps before it and lose the other lane's
+      }
     }));
     const seconds = (performance.now() - t) / 1000;
     return { episodes: plan.directEpisodes, concurrency: plan.concurrency, seconds: round(seconds, 2), trajectories_per_s: round(plan.directEpisodes / seconds), env_steps_per_s: round(steps / seconds) };
@@ -147,8 +151,9 @@ async function queued(workers, grpc, url, plan, redis, log) {
   const submitter = new GroupSubmitter(connection);
   const tracker = new GroupTracker(connection);
   await tracker.ready();
-  const groupJob = (id) => GroupJob.parse({ group_id: id, task: 'click-test', seed: 1, size: SIZE, policy: POLICY, settings: settings(plan), submitted_at: new Date().toISOString() });
-  const play = async (ids) => {
+  // Each group samples from its own base seed (no group replays another's tokens).
+  const groupJob = (id, seed) => GroupJob.parse({ group_id: id, task: 'click-test', seed: TASK_SEED, size: SIZE, policy: POLICY, settings: settings(plan, seed), submitted_at: new Date().toISOString() });
+  const play = async (ids, baseSeed) => {
     const left = new Set(ids);
     const done = new Promise((resolve, reject) => {
       const off = tracker.onFinished((id, fate) => {
@@ -159,16 +164,16 @@ async function queued(workers, grpc, url, plan, redis, log) {
         }
       });
     });
-    for (const id of ids) await submitter.submit(groupJob(id));
+    for (const [i, id] of ids.entries()) await submitter.submit(groupJob(id, baseSeed + i));
     await tracker.replay(ids);
     await done;
   };
   try {
     // Warm-up: every worker starts sessions and probes the template before the clock runs.
-    await play(Array.from({ length: workers }, (_, i) => `warm-${i}`));
+    await play(Array.from({ length: workers }, (_, i) => `warm-${i}`), 100 * workers);
     const ids = Array.from({ length: plan.groups }, (_, i) => `g-${i}`);
     const t = performance.now();
-    await play(ids);
+    await play(ids, 1_000 * workers);
     const seconds = (performance.now() - t) / 1000;
     const trainerQueue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
     const groups = await Promise.all(ids.map((id) => trainerQueue.getJob(id)));
