@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// rollout-worker benchmark, queue half: what BullMQ adds per episode and per group of 8 when the env
+// rollout-worker benchmark. Queue half: what BullMQ adds per episode and per group of 8 when the env
 // and the policy cost nothing (in-memory stand-ins), against a same-run baseline that calls the
-// episode function (playEpisode, the worker's own) directly. Real Redis at --redis, on a fresh
-// bench-<uuid> prefix removed afterwards. Prints one JSON document. Run `npm run build` first.
-// Usage: node bench/rollout.mjs [--groups N] [--latency-groups N] [--redis URL] [--quick]
+// episode function (playEpisode, the worker's own) directly. End-to-end half (rollout-e2e.mjs, under
+// `end_to_end`): trajectories/s and env steps/s on click-test with the real env server and the tiny
+// model for 1, 2 and 4 worker processes, and prefill per turn with and without the prefix cache.
+// Real Redis at --redis, on fresh bench-<uuid> prefixes removed afterwards. Prints one JSON
+// document on stdout, progress on stderr. Run `npm run build` first.
+// Usage: node bench/rollout.mjs [--groups N] [--latency-groups N] [--redis URL] [--quick] [--queue-only]
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -11,8 +14,9 @@ import { scriptedPolicy } from '../proto/dist/agent/index.js';
 import { GroupJob, QUEUES } from '../proto/dist/rollout/index.js';
 import { EnvPool, GroupSubmitter, RolloutWorker, playEpisode, queueConnection } from '../rollout-worker/dist/index.js';
 import { Queue } from 'bullmq';
+import { endToEnd } from './rollout-e2e.mjs';
 
-const { values } = parseArgs({ options: { groups: { type: 'string', default: '100' }, 'latency-groups': { type: 'string', default: '40' }, redis: { type: 'string', default: 'redis://127.0.0.1:6379' }, quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { groups: { type: 'string', default: '100' }, 'latency-groups': { type: 'string', default: '40' }, redis: { type: 'string', default: 'redis://127.0.0.1:6379' }, quick: { type: 'boolean', default: false }, 'queue-only': { type: 'boolean', default: false } } });
 const GROUPS = values.quick ? 20 : Number(values.groups);
 const LATENCY_GROUPS = values.quick ? 10 : Number(values['latency-groups']);
 const SIZE = 8;
@@ -57,6 +61,7 @@ function run(ids) {
   });
 }
 
+let result;
 try {
   const directMs = await baseline(GROUPS * SIZE);
   log(`baseline: ${directMs.toFixed(3)} ms per episode called directly`);
@@ -74,8 +79,8 @@ try {
     latencies.push(performance.now() - start);
   }
   const directGroupMs = directMs * SIZE;
-  const result = {
-    bench: 'rollout-queue',
+  result = {
+    bench: 'rollout',
     redis: values.redis,
     group_size: SIZE,
     // Figures on a shared 2-core machine swing with its load: read them next to it.
@@ -85,7 +90,6 @@ try {
     per_group_of_8: { p50_ms: pct(latencies, 50), p90_ms: pct(latencies, 90), overhead_p50_ms: +(pct(latencies, 50) - directGroupMs).toFixed(3), target_ms: 20, groups: LATENCY_GROUPS },
   };
   result.meets_targets = result.per_episode.overhead_ms <= 5 && result.per_group_of_8.overhead_p50_ms <= 20;
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await worker.close();
   await submitter.close();
@@ -96,3 +100,8 @@ try {
     await queue.close();
   }
 }
+if (!values['queue-only']) {
+  result.end_to_end = await endToEnd({ redis: values.redis, quick: values.quick, log });
+  result.machine.load_average_1m_after = +loadavg()[0].toFixed(2);
+}
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

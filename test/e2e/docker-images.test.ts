@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthorizedError } from '@gauntlet/proto';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
 import { writeSpaceBundle } from '../../scripts/space-bundle.mjs';
-import { DockerResources, REPO, buildImage, docker, hostExtraCaCerts, localBaseImage, processUids, publishedPort, run, waitHealthy } from './docker.js';
+import { DockerResources, REPO, buildEnvImage, buildImage, docker, envImageBuildArgs, processUids, publishedPort, run, waitHealthy } from './docker.js';
 
 const BUILD_MS = 25 * 60_000;
 const CONTAINER_MS = 180_000;
@@ -20,7 +20,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'gauntlet-e2e-'));
 let buildArgs: Record<string, string>;
 
 beforeAll(async () => {
-  buildArgs = { BASE_IMAGE: await localBaseImage(), EXTRA_CA_CERTS: hostExtraCaCerts() };
+  buildArgs = await envImageBuildArgs();
 }, BUILD_MS);
 
 afterAll(async () => {
@@ -47,7 +47,7 @@ describe('Dockerfile.env', () => {
 
   beforeAll(async () => {
     image = resources.image(`gauntlet-e2e/env:${runId}`);
-    await buildImage({ dockerfile: 'Dockerfile.env', context: REPO, tag: image, buildArgs });
+    await buildEnvImage(image);
   }, BUILD_MS);
 
   it('is a uid-1000 image with both ports, a health check, and no sources, dev dependencies or npm', async () => {

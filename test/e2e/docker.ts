@@ -127,3 +127,17 @@ export async function processUids(container: string): Promise<string[]> {
   const out = await docker(['exec', container, 'sh', '-c', "for s in /proc/[0-9]*/status; do awk '/^Uid:/ {print $2}' \"$s\" 2>/dev/null; done"]);
   return [...new Set(out.split('\n').filter(Boolean))];
 }
+
+/**
+ * Builds Dockerfile.env's default target as `tag` from the local base. Each test file that needs
+ * the env image calls this; a second build of the same context is all Docker build-cache hits
+ * (seconds), so the image's layers are built once per run.
+ */
+export async function buildEnvImage(tag: string): Promise<void> {
+  await buildImage({ dockerfile: 'Dockerfile.env', context: REPO, tag, buildArgs: await envImageBuildArgs() });
+}
+
+/** Build args of the images built on the local base (Dockerfile.env, the Space). */
+export async function envImageBuildArgs(): Promise<Record<string, string>> {
+  return { BASE_IMAGE: await localBaseImage(), EXTRA_CA_CERTS: hostExtraCaCerts() };
+}

@@ -1,8 +1,9 @@
 import type { CallOptions } from '../client/types.js';
 import type { PolicyClient } from '../policy/client.js';
 import { TrajectoryBuilder } from '../rollout/builder.js';
-import { ChatTokens } from './chat-tokens.js';
+import type { ChatTokens } from './chat-tokens.js';
 import type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
+import { chatTokensFor } from './template-cache.js';
 
 export interface LlmPolicyOptions {
   /** The served name to sample from: the base model or a LoRA adapter. Absent: the server's default. */
@@ -32,26 +33,18 @@ export interface LlmPolicyOptions {
  * their logprobs and the model that answered. An episode's turns all go to this one server.
  */
 export class LlmPolicy implements EpisodePolicy {
-  private template: Promise<ChatTokens> | undefined;
-
   constructor(
     readonly client: PolicyClient,
     readonly options: LlmPolicyOptions,
   ) {}
 
   async start(episode: EpisodeStart, options: CallOptions): Promise<PolicySession> {
-    const template = await this.chatTokens(options);
+    // Probed once per server and model, not per episode (a worker makes a policy per episode).
+    const template = await chatTokensFor(this.client, this.options.model, options, this.options.templateVariables);
     const head = await template.firstPrompt(episode.systemPrompt, episode.observation, options);
     // Over the server's context, a request would be refused (4xx): trimming (then `timeout`) is the episode's answer instead.
     const contextTokens = Math.min(this.options.contextTokens ?? Infinity, template.maxModelLen);
     return new LlmSession(this.client, this.options, template, new TrajectoryBuilder(head, { contextTokens: Number.isFinite(contextTokens) ? contextTokens : undefined }));
-  }
-
-  /** The template probe, once per policy (a failed probe is retried by the next episode). */
-  private chatTokens(options: CallOptions): Promise<ChatTokens> {
-    this.template ??= ChatTokens.probe(this.client, this.options.model, options, this.options.templateVariables);
-    this.template.catch(() => (this.template = undefined));
-    return this.template;
   }
 }
 

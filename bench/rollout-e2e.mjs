@@ -1,0 +1,221 @@
+// rollout-worker benchmark, end-to-end half (imported by bench/rollout.mjs): real services started
+// as processes from their bins — one env server (`gauntlet-env serve`, real Chromium), the tiny
+// model (`gauntlet-trainer serve`) with and without its prefix cache, and 1, 2 and 4 worker
+// processes (`gauntlet-worker run`) — on `click-test`. Measures:
+//  - trajectories/s and env steps/s, submit → every group in the trainer's queue, per worker count,
+//    against a same-run baseline that plays episodes in this process as many at once as one worker
+//    does (playEpisode, the worker's own episode function: no queue, no worker process);
+//  - prefill per turn with and without the prefix cache: the same seeded episodes played on each
+//    server, one at a time; around every turn's request the server's /metrics are read, so a turn's
+//    figures are the server's own counters (prefilled and cached prompt tokens, time to first token).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { LlmPolicy } from '../proto/dist/agent/index.js';
+import { PolicyClient } from '../proto/dist/policy/index.js';
+import { EpisodeSettings, GroupJob, QUEUES, SEED_STRIDE } from '../proto/dist/rollout/index.js';
+import { EnvPool, GroupSubmitter, GroupTracker, PolicyPool, playEpisode, probeHealth, queueConnection } from '../rollout-worker/dist/index.js';
+import { Queue } from 'bullmq';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SIZE = 8;
+const POLICY = { model: 'tiny', adapter: null, version: 0 };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+};
+const round = (x, digits = 3) => (x === null ? null : +x.toFixed(digits));
+
+/** Starts a bin as its own process; resolves with the first match of `ready` in its output. */
+function start(service, args, ready, timeoutMs = 120_000) {
+  const child = spawn(process.execPath, [`${ROOT}${service}/bin/cli.js`, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => void stop().then(() => reject(new Error(`${service} ${args[0]} not ready within ${timeoutMs} ms:\n${output.slice(-2000)}`))), timeoutMs);
+    const read = (chunk) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ match, stop });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${service} ${args[0]} exited (${code}) before it was ready:\n${output.slice(-2000)}`));
+    });
+  });
+}
+
+async function startEnvServer(maxSessions) {
+  const env = await start('env-server', ['serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', '--max-sessions', String(maxSessions), '--warm', '2'], /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/);
+  const grpc = env.match[2];
+  const until = Date.now() + 60_000;
+  while (!(await probeHealth(grpc, 1_000))) {
+    if (Date.now() > until) throw new Error(`env server ${grpc} never became healthy`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { grpc, stop: env.stop };
+}
+
+async function startPolicyServer(extra) {
+  const server = await start('trainer', ['serve', '--port', '0', '--threads', '1', ...extra], / at (http:\/\/[\d.]+:\d+)/);
+  return { url: server.match[1], stop: server.stop };
+}
+
+/** The server's counters this bench reads around a turn. */
+async function serverCounters(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { prefilled: value('gauntlet:prompt_tokens_total'), cached: value('gauntlet:prefix_cache_hit_tokens_total'), ttftSeconds: value('gauntlet:time_to_first_token_seconds_sum') };
+}
+
+/** A policy client that records, per generate call, what the server counted for it. */
+class MeteredClient extends PolicyClient {
+  turns = [];
+  async generate(request, options) {
+    const before = await serverCounters(this.baseUrl);
+    const generation = await super.generate(request, options);
+    const after = await serverCounters(this.baseUrl);
+    this.turns.push({ prompt_tokens: request.promptIds.length, prefilled_tokens: after.prefilled - before.prefilled, cached_tokens: after.cached - before.cached, ttft_ms: (after.ttftSeconds - before.ttftSeconds) * 1000 });
+    return generation;
+  }
+}
+
+const settings = (plan, seed = 11) => ({ max_turns: plan.maxTurns, observation_chars: 2_000, sampling: { max_tokens: plan.maxTokens, temperature: 1, seed } });
+// Episodes played here are of the groups' task seed, each sampling with its own seed (as a group's siblings do).
+const TASK_SEED = 1;
+const spec = (plan, i) => ({ task: 'click-test', seed: TASK_SEED, episode_id: `direct.${i}`, group_id: null, policy: POLICY, settings: EpisodeSettings.parse(settings(plan, 7 + i * SEED_STRIDE)) });
+
+/** Prefill per turn on one server: `episodes` seeded episodes, one at a time, after one unmeasured warm-up. */
+async function prefillPerTurn(grpc, url, plan) {
+  const client = new MeteredClient(url);
+  const policies = { forEpisode: (policy, s) => ({ server: url, policy: new LlmPolicy(client, { model: policy.model, maxTokens: s.sampling.max_tokens, temperature: 1, seed: s.sampling.seed }) }) };
+  const envs = new EnvPool([grpc], { maxIdle: 1 });
+  await envs.start();
+  try {
+    await playEpisode(spec(plan, 999), { envs, policies });
+    client.turns = [];
+    const perEpisode = [];
+    for (let i = 0; i < plan.prefillEpisodes; i++) {
+      const before = client.turns.length;
+      await playEpisode(spec(plan, 500 + i), { envs, policies }); // seeds no other phase played
+      perEpisode.push(client.turns.slice(before));
+    }
+    const turns = Math.max(...perEpisode.map((e) => e.length));
+    return Array.from({ length: turns }, (_, k) => {
+      const at = perEpisode.map((e) => e[k]).filter(Boolean);
+      const m = (key) => round(median(at.map((t) => t[key])), key === 'ttft_ms' ? 2 : 0);
+      return { turn: k, episodes: at.length, prompt_tokens: m('prompt_tokens'), prefilled_tokens: m('prefilled_tokens'), cached_tokens: m('cached_tokens'), ttft_ms: m('ttft_ms') };
+    });
+  } finally {
+    await envs.close();
+  }
+}
+
+/** Episodes played in this process, as many at once as one worker plays: what the queue and the worker processes are measured against. */
+async function direct(grpc, url, plan) {
+  const envs = new EnvPool([grpc], { maxIdle: plan.concurrency });
+  await envs.start();
+  const players = { envs, policies: new PolicyPool([url]) };
+  try {
+    await Promise.all(Array.from({ length: plan.concurrency }, (_, lane) => playEpisode(spec(plan, 900 + lane), players)));
+    let steps = 0;
+    let next = 0;
+    const t = performance.now();
+    await Promise.all(Array.from({ length: plan.concurrency }, async () => {
+      while (next < plan.directEpisodes) {
+        const trajectory = await playEpisode(spec(plan, next++), players);
+        steps += trajectory.turns.length; // after the await: `steps += await …` would read steps before it and lose the other lane's
+      }
+    }));
+    const seconds = (performance.now() - t) / 1000;
+    return { episodes: plan.directEpisodes, concurrency: plan.concurrency, seconds: round(seconds, 2), trajectories_per_s: round(plan.directEpisodes / seconds), env_steps_per_s: round(steps / seconds) };
+  } finally {
+    await envs.close();
+  }
+}
+
+/** `workers` worker processes on a fresh queue prefix: `groups` groups of 8 submitted at once, timed until all reach the trainer's queue. */
+async function queued(workers, grpc, url, plan, redis, log) {
+  const connection = queueConnection(redis, `bench-${randomUUID()}`);
+  const args = ['run', '--redis', redis, '--prefix', connection.prefix, '--env', grpc, '--policy', url, '--concurrency', String(plan.concurrency), '--no-metrics'];
+  const procs = await Promise.all(Array.from({ length: workers }, () => start('rollout-worker', args, /^worker ready/m)));
+  const submitter = new GroupSubmitter(connection);
+  const tracker = new GroupTracker(connection);
+  await tracker.ready();
+  // Each group samples from its own base seed (no group replays another's tokens).
+  const groupJob = (id, seed) => GroupJob.parse({ group_id: id, task: 'click-test', seed: TASK_SEED, size: SIZE, policy: POLICY, settings: settings(plan, seed), submitted_at: new Date().toISOString() });
+  const play = async (ids, baseSeed) => {
+    const left = new Set(ids);
+    const done = new Promise((resolve, reject) => {
+      const off = tracker.onFinished((id, fate) => {
+        if (fate === 'dropped' && left.has(id)) reject(new Error(`group ${id} was dropped`));
+        if (left.delete(id) && left.size === 0) {
+          off();
+          resolve();
+        }
+      });
+    });
+    for (const [i, id] of ids.entries()) await submitter.submit(groupJob(id, baseSeed + i));
+    await tracker.replay(ids);
+    await done;
+  };
+  try {
+    // Warm-up: every worker starts sessions and probes the template before the clock runs.
+    await play(Array.from({ length: workers }, (_, i) => `warm-${i}`), 100 * workers);
+    const ids = Array.from({ length: plan.groups }, (_, i) => `g-${i}`);
+    const t = performance.now();
+    await play(ids, 1_000 * workers);
+    const seconds = (performance.now() - t) / 1000;
+    const trainerQueue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
+    const groups = await Promise.all(ids.map((id) => trainerQueue.getJob(id)));
+    await trainerQueue.close();
+    const episodes = groups.reduce((n, g) => n + g.data.trajectories.length, 0);
+    const steps = groups.reduce((n, g) => n + g.data.trajectories.reduce((m, t) => m + t.turns.length, 0), 0);
+    log(`${workers} worker(s): ${episodes} episodes, ${steps} env steps in ${seconds.toFixed(1)} s`);
+    return { workers, concurrency_per_worker: plan.concurrency, groups: plan.groups, episodes, env_steps: steps, seconds: round(seconds, 2), trajectories_per_s: round(episodes / seconds), env_steps_per_s: round(steps / seconds) };
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+    await tracker.close();
+    await submitter.close();
+    for (const name of Object.values(QUEUES)) {
+      const queue = new Queue(name, { connection: connection.redis, prefix: connection.prefix });
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  }
+}
+
+export async function endToEnd({ redis, quick, log }) {
+  const plan = quick
+    ? { maxTurns: 3, maxTokens: 16, groups: 2, concurrency: 2, directEpisodes: 8, prefillEpisodes: 3 }
+    : { maxTurns: 5, maxTokens: 16, groups: 6, concurrency: 2, directEpisodes: 24, prefillEpisodes: 8 };
+  const counts = [1, 2, 4];
+  log('end to end: starting an env server and two policy servers (prefix cache on / off) …');
+  const [env, cached, uncached] = await Promise.all([startEnvServer(Math.max(...counts) * plan.concurrency + 1), startPolicyServer([]), startPolicyServer(['--prefix-cache-tokens', '0'])]);
+  try {
+    const baseline = await direct(env.grpc, cached.url, plan);
+    log(`baseline: ${baseline.trajectories_per_s} trajectories/s played in-process, ${plan.concurrency} at a time`);
+    const workers = [];
+    for (const n of counts) workers.push(await queued(n, env.grpc, cached.url, plan, redis, log));
+    // Prefill last: the same seeded episodes on both servers, so their prompts are the same tokens.
+    const prefill = { with_cache: await prefillPerTurn(env.grpc, cached.url, plan), without_cache: await prefillPerTurn(env.grpc, uncached.url, plan) };
+    log('prefill per turn measured with and without the prefix cache');
+    return {
+      task: 'click-test', model: 'tiny (built-in)', group_size: SIZE, max_turns: plan.maxTurns, max_tokens: plan.maxTokens,
+      baseline: { ...baseline, note: 'playEpisode in this process, as many at once as one worker plays, same env and policy servers: no queue, no worker process' },
+      workers,
+      prefill_per_turn: { ...prefill, note: 'medians over seeded episodes played one at a time; ttft_ms is the server\'s time to first token (prefill + first sample); turn 0 reuses the system prompt and the first page other episodes left in the cache' },
+    };
+  } finally {
+    await Promise.all([env.stop(), cached.stop(), uncached.stop()]);
+  }
+}
