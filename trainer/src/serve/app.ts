@@ -4,7 +4,7 @@ import { chatCompletions } from './chat.js';
 import { completions } from './completions.js';
 import type { ServeContext } from './context.js';
 import { NotFoundError } from './http-errors.js';
-import { readJsonBody, sendError, sendJson } from './http-io.js';
+import { discardBody, readJsonBody, sendError, sendJson } from './http-io.js';
 import { metrics } from './metrics.js';
 import { listModels, loadLora, unloadLora } from './models.js';
 import { detokenize, tokenize } from './tokenize.js';
@@ -58,6 +58,7 @@ async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerRespon
     const body = req.method === 'POST' ? await readJsonBody(req, ctx.limits.bodyBytes) : undefined;
     await handler(ctx, body, req, res);
   } catch (error) {
+    discardBody(req);
     sendError(res, error);
   }
 }

@@ -1,24 +1,73 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { assertJsonTextDepth } from '@gauntlet/proto';
 import { BadRequestError, PayloadTooLargeError, toOpenAiError } from './http-errors.js';
 
-/** Reads a JSON body, refusing more than `limit` bytes before buffering them. */
+/**
+ * Bytes of a refused body still read (and dropped) after the reply, so that a client that is
+ * still uploading gets to read the 413 instead of a reset; a client that sends more is cut off.
+ */
+const DISCARD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a JSON body: at most `limit` bytes (declared or chunked), nested at most 64 levels (a
+ * linear scan, before anything recursive sees it), then parsed.
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new PayloadTooLargeError(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new PayloadTooLargeError(limit);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readText(req, limit);
   if (text.trim() === '') throw new BadRequestError('the request body is empty; send a JSON object');
+  assertJsonTextDepth(text);
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw new BadRequestError(`the request body is not valid JSON (${(error as Error).message})`);
+  } catch {
+    // The parser's message quotes the text around the error: say where instead, not what.
+    throw new BadRequestError('the request body is not valid JSON');
   }
+}
+
+/** The body as text, refused past `limit` bytes without buffering more (and without destroying the socket the reply goes out on). */
+function readText(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      reject(new PayloadTooLargeError(limit));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onClose = () => {
+      stop();
+      reject(new BadRequestError('the request body ended before it was complete'));
+    };
+    req.on('data', onData).on('end', onEnd).on('close', onClose);
+  });
+}
+
+const discarding = new WeakSet<IncomingMessage>();
+
+/**
+ * After an early reply (413, 401, 404), reads what is left of the body and drops it, up to
+ * DISCARD_BYTES: a client still uploading then reads the reply rather than meeting a reset.
+ */
+export function discardBody(req: IncomingMessage): void {
+  if (req.readableEnded || discarding.has(req)) return;
+  discarding.add(req);
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DISCARD_BYTES) req.socket.destroy();
+  });
+  req.on('error', () => {});
+  req.resume();
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
