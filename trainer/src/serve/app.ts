@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GauntletError } from '@gauntlet/proto';
 import { chatCompletions } from './chat.js';
 import { completions } from './completions.js';
 import type { ServeContext } from './context.js';
@@ -50,7 +51,9 @@ export function createServeApp(ctx: ServeContext): Server {
 async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
-    const handler = ROUTES[`${req.method} ${path}`];
+    const route = `${req.method} ${path}`;
+    ctx.apiKeys.check(route, req);
+    const handler = ROUTES[route];
     if (!handler) {
       const methods = Object.keys(ROUTES).filter((k) => k.endsWith(` ${path}`)).map((k) => k.split(' ')[0]);
       throw new NotFoundError(methods.length ? `${req.method} is not allowed on ${path} (use ${methods.join(', ')})` : `no route ${req.method} ${path}`);
@@ -59,6 +62,7 @@ async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerRespon
     await handler(ctx, body, req, res);
   } catch (error) {
     discardBody(req);
+    if (!(error instanceof GauntletError)) ctx.log(`${req.method} ${req.url}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     sendError(res, error);
   }
 }

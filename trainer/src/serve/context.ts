@@ -4,6 +4,7 @@ import type { StructuredSpec } from '../generate/structured.js';
 import type { ModelConfig } from '../model/config.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { AdapterRegistry } from './adapters.js';
+import type { ApiKeys } from './auth.js';
 
 export interface ServeLimits {
   /** Prompt + completion tokens per sequence (vLLM's max_model_len). */
@@ -26,5 +27,8 @@ export interface ServeContext {
   adapters: AdapterRegistry;
   limits: ServeLimits;
   constraints: ConstraintFactory;
+  apiKeys: ApiKeys;
+  /** The server's log: what replies leave out (stacks of unexpected errors, adapter load details). */
+  log: (line: string) => void;
   startedAt: number;
 }

@@ -8,7 +8,9 @@ import { regexConstraintFactory } from '../generate/structured.js';
 import { writeTinyModel } from '../model/tiny.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
 import { loadModel } from '../model/weights.js';
+import { AdapterRoots } from './adapter-roots.js';
 import { AdapterRegistry } from './adapters.js';
+import { ApiKeys } from './auth.js';
 import type { ServeContext, ServeLimits } from './context.js';
 
 export interface ServeOptions {
@@ -17,6 +19,12 @@ export interface ServeOptions {
   /** The name requests use for the base model (default: the folder's name, or `tiny`). */
   servedModelName?: string | undefined;
   adapters?: { name: string; path: string }[];
+  /** Folders runtime load_lora_adapter calls may read from (default: the folders of `adapters`; none = runtime loading off). */
+  adapterRoots?: string[] | undefined;
+  /** Bearer keys every route but /health needs (none = open). */
+  apiKeys?: string[] | undefined;
+  /** The server's log (what replies leave out, such as why an adapter failed to load); default stderr. */
+  log?: (line: string) => void;
   limits?: Partial<ServeLimits>;
   maxBatch?: number;
   maxWaiting?: number;
@@ -52,7 +60,9 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
   });
   const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
-  const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank);
+  const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
   for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
   const limits: ServeLimits = {
     maxModelLen: config.maxPositionEmbeddings,
@@ -62,5 +72,6 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     bodyBytes: 8 * 1024 * 1024,
     ...options.limits,
   };
-  return { engine, tokenizer, config, adapters, limits, constraints: regexConstraintFactory(tokenizer, config.vocabSize), startedAt: Math.floor(Date.now() / 1000) };
+  const constraints = regexConstraintFactory(tokenizer, config.vocabSize);
+  return { engine, tokenizer, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), log, startedAt: Math.floor(Date.now() / 1000) };
 }

@@ -1,7 +1,15 @@
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
-import { UsageError, type Command } from '../command.js';
-import { integerOption, optionalIntegerOption, repeatedOption, stringOption } from '../options.js';
+import { UsageError, type Command, type CommandContext } from '../command.js';
+import { integerOption, multipleOption, optionalIntegerOption, repeatedOption, stringOption } from '../options.js';
+
+/** `--api-key` flags, else VLLM_API_KEY (as vLLM reads it), else GAUNTLET_TOKEN (the env server's name). */
+function apiKeysOf(context: Pick<CommandContext, 'options'>): string[] {
+  const flags = multipleOption(context, 'api-key');
+  if (flags.length) return flags;
+  const fromEnv = process.env['VLLM_API_KEY'] || process.env['GAUNTLET_TOKEN'];
+  return fromEnv ? [fromEnv] : [];
+}
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -19,6 +27,20 @@ export const serveCommand: Command = {
   options: {
     model: { type: 'string', valueName: 'DIR', description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)', defaultText: 'built-in tiny model' },
     adapter: { type: 'string', valueName: 'NAME=PATH', description: 'A PEFT LoRA folder to load at start, served as NAME', multiple: true },
+    'adapter-root': {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'A folder /v1/load_lora_adapter may read adapters from, symlinks resolved (repeatable; no roots = runtime loading off)',
+      defaultText: 'the --adapter folders',
+      multiple: true,
+    },
+    'api-key': {
+      type: 'string',
+      valueName: 'KEY',
+      description: 'Require "Authorization: Bearer KEY" on every route but /health and /health/ (repeatable: any of them; env VLLM_API_KEY or GAUNTLET_TOKEN, which keep it out of ps)',
+      defaultText: 'none: open',
+      multiple: true,
+    },
     port: { type: 'string', valueName: 'N', description: 'Port to listen on (0 = any free port)', defaultText: '8001' },
     host: { type: 'string', valueName: 'ADDR', description: 'Address to bind', defaultText: '127.0.0.1' },
     'served-model-name': { type: 'string', valueName: 'NAME', description: 'Name of the base model in requests and /v1/models', defaultText: 'the folder name, or tiny' },
@@ -48,10 +70,14 @@ export const serveCommand: Command = {
     if (twice) throw new UsageError(`--adapter: the name ${JSON.stringify(twice.name)} is given twice`, 'serve');
     const threads = optionalIntegerOption(context, 'threads');
     const prefixCacheTokens = optionalIntegerOption(context, 'prefix-cache-tokens', 0);
+    const roots = multipleOption(context, 'adapter-root');
     const ctx = await createServeContext({
       modelDir: stringOption(context, 'model'),
       servedModelName: stringOption(context, 'served-model-name'),
       adapters,
+      ...(roots.length ? { adapterRoots: roots } : {}),
+      apiKeys: apiKeysOf(context),
+      log: (line) => context.io.err(line),
       maxBatch: integerOption(context, 'max-batch', 32, 1),
       maxWaiting: integerOption(context, 'max-waiting', 256, 0),
       prefixCacheTokens,
