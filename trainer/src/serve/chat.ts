@@ -38,14 +38,16 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
   }
   const stream = new EventStream(res);
   const chunk = (choices: unknown[], extra: object = {}) => stream.send({ ...head, object: 'chat.completion.chunk', choices, ...extra });
-  for (let index = 0; index < n; index++) chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
-  const results = await runChoices(ctx, {
+  // Submitted before the first frame: a refusal still gets its status instead of an SSE error.
+  const running = runChoices(ctx, {
     ...job,
     onToken: (index, { token, textDelta }) => {
       const logprobs = request.logprobs ? { content: contentLogprobs(ctx, [token.id], [token.logprob], [token.top]) } : null;
       chunk([{ index, delta: { content: textDelta }, logprobs, finish_reason: null, ...(request.return_token_ids ? { token_ids: [token.id] } : {}) }]);
     },
   });
+  for (let index = 0; index < n; index++) chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
+  const results = await running;
   results.forEach((r: GenerationResult, index) => chunk([{ index, delta: {}, logprobs: null, finish_reason: r.finishReason }]));
   if (request.stream_options?.include_usage) chunk([], { usage: usageOf([prompt], results) });
   stream.end();

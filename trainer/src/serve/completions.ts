@@ -14,7 +14,10 @@ import { checkLimits, toSamplingParams } from './sampling.js';
 export async function completions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = parseBody(completionRequest, body, 'completion');
   const prompts = promptTokens(ctx, request.prompt);
-  const params = toSamplingParams(request, { maxTokens: 16, topLogprobs: request.logprobs ?? 0 });
+  // vLLM's echo without generation: one token is drawn (the prompt is scored by the same pass) and dropped.
+  const echoOnly = request.echo === true && request.max_tokens === 0;
+  const shown = (results: GenerationResult[]) => (echoOnly ? results.map(promptOnly) : results);
+  const params = toSamplingParams(echoOnly ? { ...request, max_tokens: 1 } : request, { maxTokens: 16, topLogprobs: request.logprobs ?? 0 });
   const n = request.n ?? 1;
   checkLimits(ctx, prompts, params, n);
   const adapterFeeds = ctx.adapters.resolve(request.model);
@@ -24,23 +27,32 @@ export async function completions(ctx: ServeContext, body: unknown, _req: Incomi
   const signal = disconnectSignal(res);
   const job = { prompts, n, params, adapterFeeds, constraint, promptLogprobs: promptScoring(request), signal };
   if (!request.stream) {
-    const results = await runChoices(ctx, job);
+    const results = shown(await runChoices(ctx, job));
     const choices = results.map((r, i) => choice(ctx, request, r, i));
     sendJson(res, 200, { ...head, choices, usage: usageOf(prompts, results) });
     return;
   }
   const stream = new EventStream(res);
-  if (request.echo) prompts.forEach((p, k) => Array.from({ length: n }, (_, i) => stream.send({ ...head, choices: [{ index: k * n + i, text: ctx.tokenizer.decode(p), logprobs: null, finish_reason: null }] })));
-  const results = await runChoices(ctx, {
+  // Submitted before the first frame: a refusal still gets its status instead of an SSE error.
+  const running = runChoices(ctx, {
     ...job,
-    onToken: (index, { token, textDelta }) => {
-      const logprobs = wantLogprobs ? { tokens: [tokenText(ctx, token.id)], token_logprobs: [token.logprob], top_logprobs: [topDict(ctx, token.top)], text_offset: [0] } : null;
-      stream.send({ ...head, choices: [{ index, text: textDelta, logprobs, finish_reason: null, ...(request.return_token_ids ? { token_ids: [token.id] } : {}) }] });
-    },
+    onToken: echoOnly
+      ? undefined
+      : (index, { token, textDelta }) => {
+          const logprobs = wantLogprobs ? { tokens: [tokenText(ctx, token.id)], token_logprobs: [token.logprob], top_logprobs: [topDict(ctx, token.top)], text_offset: [0] } : null;
+          stream.send({ ...head, choices: [{ index, text: textDelta, logprobs, finish_reason: null, ...(request.return_token_ids ? { token_ids: [token.id] } : {}) }] });
+        },
   });
+  if (request.echo) prompts.forEach((p, k) => Array.from({ length: n }, (_, i) => stream.send({ ...head, choices: [{ index: k * n + i, text: ctx.tokenizer.decode(p), logprobs: null, finish_reason: null }] })));
+  const results = shown(await running);
   results.forEach((r, index) => stream.send({ ...head, choices: [{ index, text: '', logprobs: null, finish_reason: r.finishReason, stop_reason: r.stopReason ?? null }] }));
   if (request.stream_options?.include_usage) stream.send({ ...head, choices: [], usage: usageOf(prompts, results) });
   stream.end();
+}
+
+/** A result as echo without generation shows it: the prompt only, nothing sampled. */
+function promptOnly(r: GenerationResult): GenerationResult {
+  return { ...r, tokenIds: [], logprobs: [], topLogprobs: [], text: '', finishReason: 'length', stopReason: undefined };
 }
 
 function promptTokens(ctx: ServeContext, prompt: CompletionRequest['prompt']): number[][] {

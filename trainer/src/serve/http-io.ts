@@ -91,18 +91,25 @@ export function sendError(res: ServerResponse, error: unknown): void {
   sendJson(res, status, body);
 }
 
-/** Server-sent events as OpenAI streams them: `data: <json>` frames, then `data: [DONE]`. */
+/**
+ * Server-sent events as OpenAI streams them: `data: <json>` frames, then `data: [DONE]`. The 200
+ * goes out with the first frame, so a request refused before then still gets its own status.
+ */
 export class EventStream {
-  constructor(private readonly res: ServerResponse) {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  }
+  constructor(private readonly res: ServerResponse) {}
 
   send(data: unknown): void {
+    this.open();
     if (!this.res.writableEnded) this.res.write(`data: ${JSON.stringify(data)}\n\n`);
   }
 
   end(): void {
+    this.open();
     if (!this.res.writableEnded) this.res.end('data: [DONE]\n\n');
+  }
+
+  private open(): void {
+    if (!this.res.headersSent) this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   }
 }
 

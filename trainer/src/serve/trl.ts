@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { trlGenerateRequest } from '@gauntlet/proto/policy';
+import { generationKwargs, trlGenerateRequest } from '@gauntlet/proto/policy';
 import type { ServeContext } from './context.js';
 import { disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
@@ -14,7 +14,8 @@ import { checkLimits, toSamplingParams, type WireSampling } from './sampling.js'
 export async function trlGenerate(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = parseBody(trlGenerateRequest, body, '/generate/');
   const prompts = request.prompts.map((p) => (typeof p === 'string' ? ctx.tokenizer.encode(p) : p));
-  const wire = { ...request, ...(request.generation_kwargs ?? {}) } as WireSampling & { logprobs?: number | null };
+  const kwargs = parseBody(generationKwargs, request.generation_kwargs ?? {}, '/generate/', ['generation_kwargs']);
+  const wire: WireSampling & { logprobs?: number | null | undefined } = { ...request, ...kwargs };
   const topK = wire.logprobs ?? 0;
   // One extra alternative, so k remain once the sampled token is taken out of the list.
   const params = toSamplingParams(wire, { maxTokens: 16, topLogprobs: topK > 0 ? topK + 1 : 0 });
