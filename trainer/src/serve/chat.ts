@@ -5,7 +5,6 @@ import type { TokenLogprob } from '../generate/sampler.js';
 import type { GenerationResult } from '../generate/sequence.js';
 import { tokenText } from './completions.js';
 import type { ServeContext } from './context.js';
-import { chatPromptIds } from './chat-prompt.js';
 import { EventStream, disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
 import { structuredSpecOf } from './structured-spec.js';
@@ -15,7 +14,7 @@ import { checkLimits, toSamplingParams } from './sampling.js';
 /** POST /v1/chat/completions: the tokenizer's chat template, logprobs.content, token_ids, SSE chunks. */
 export async function chatCompletions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = parseBody(chatRequest, body, 'chat completion');
-  const prompt = chatPromptIds(ctx, request.messages, { addGenerationPrompt: request.add_generation_prompt ?? true, variables: request.chat_template_kwargs ?? {} });
+  const prompt = await ctx.prompts.chat(request.messages, { addGenerationPrompt: request.add_generation_prompt ?? true, variables: request.chat_template_kwargs ?? {}, bound: { param: 'messages' } });
   // Unset, a chat reply may run to the end of the context (vLLM), within this server's max_tokens.
   const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? Math.max(1, Math.min(ctx.limits.maxModelLen - prompt.length, ctx.limits.maxTokens));
   const params = toSamplingParams({ ...request, max_tokens: maxTokens }, { maxTokens, topLogprobs: request.logprobs ? (request.top_logprobs ?? 0) : 0 });

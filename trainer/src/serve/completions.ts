@@ -13,7 +13,7 @@ import { checkLimits, toSamplingParams } from './sampling.js';
 /** POST /v1/completions, vLLM's shape: token-id prompts, echo, logprobs, return_token_ids, n, SSE. */
 export async function completions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = parseBody(completionRequest, body, 'completion');
-  const prompts = promptTokens(ctx, request.prompt);
+  const prompts = await promptTokens(ctx, request.prompt);
   // vLLM's echo without generation: one token is drawn (the prompt is scored by the same pass) and dropped.
   const echoOnly = request.echo === true && request.max_tokens === 0;
   const shown = (results: GenerationResult[]) => (echoOnly ? results.map(promptOnly) : results);
@@ -55,10 +55,14 @@ function promptOnly(r: GenerationResult): GenerationResult {
   return { ...r, tokenIds: [], logprobs: [], topLogprobs: [], text: '', finishReason: 'length', stopReason: undefined };
 }
 
-function promptTokens(ctx: ServeContext, prompt: CompletionRequest['prompt']): number[][] {
-  if (typeof prompt === 'string') return [ctx.tokenizer.encode(prompt)];
-  if (prompt.every((p) => typeof p === 'number')) return [prompt as number[]];
-  return (prompt as (string | number[])[]).map((p) => (typeof p === 'string' ? ctx.tokenizer.encode(p) : p));
+/** The prompt(s) as token ids: text encoded (off the event loop when large), id lists as given. */
+async function promptTokens(ctx: ServeContext, prompt: CompletionRequest['prompt']): Promise<number[][]> {
+  if (typeof prompt !== 'string' && prompt.every((p) => typeof p === 'number')) return [prompt as number[]];
+  const parts = typeof prompt === 'string' ? [prompt] : (prompt as (string | number[])[]);
+  const texts = parts.filter((p): p is string => typeof p === 'string');
+  const encoded = await ctx.prompts.encode(texts, { addSpecialTokens: false, bound: { param: 'prompt' } });
+  let next = 0;
+  return parts.map((p) => (typeof p === 'string' ? encoded[next++]! : p));
 }
 
 function choice(ctx: ServeContext, request: CompletionRequest, r: GenerationResult, index: number) {

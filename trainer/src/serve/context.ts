@@ -5,6 +5,7 @@ import type { ModelConfig } from '../model/config.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { AdapterRegistry } from './adapters.js';
 import type { ApiKeys } from './auth.js';
+import type { PromptTokenizer } from './prompt-tokenizer.js';
 
 export interface ServeLimits {
   /** Prompt + completion tokens per sequence (vLLM's max_model_len). */
@@ -22,7 +23,10 @@ export type ConstraintFactory = (spec: StructuredSpec) => (() => TokenConstraint
 /** What every handler needs: one engine, one tokenizer, the adapter registry and the limits. */
 export interface ServeContext {
   engine: GenerationEngine;
+  /** For small things on the event loop: a token's text, a completion's text. */
   tokenizer: ModelTokenizer;
+  /** Prompts, conversations and id lists of any size, encoded and decoded without stalling the server. */
+  prompts: PromptTokenizer;
   config: ModelConfig;
   adapters: AdapterRegistry;
   limits: ServeLimits;
@@ -31,4 +35,6 @@ export interface ServeContext {
   /** The server's log: what replies leave out (stacks of unexpected errors, adapter load details). */
   log: (line: string) => void;
   startedAt: number;
+  /** Stops the engine's and the tokenizer's threads. */
+  close(): Promise<void>;
 }

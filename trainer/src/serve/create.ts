@@ -12,6 +12,7 @@ import { AdapterRoots } from './adapter-roots.js';
 import { AdapterRegistry } from './adapters.js';
 import { ApiKeys } from './auth.js';
 import type { ServeContext, ServeLimits } from './context.js';
+import { PromptTokenizer } from './prompt-tokenizer.js';
 
 export interface ServeOptions {
   /** A Hugging Face model folder; absent = the built-in tiny model (seeded, written to a temp folder, read, and removed). */
@@ -51,19 +52,6 @@ export async function createServeContext(options: ServeOptions = {}): Promise<Se
 async function contextFrom(dir: string, options: ServeOptions): Promise<ServeContext> {
   const { config, weights } = await loadModel(dir);
   const tokenizer = await ModelTokenizer.load(dir);
-  const model = await KvModel.create(config, weights, options.runtime);
-  const engine = new GenerationEngine(model, {
-    eosTokenIds: tokenizer.eosTokenIds.length ? tokenizer.eosTokenIds : config.eosTokenIds,
-    decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
-    ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
-    ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
-    ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
-  });
-  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
-  const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
-  for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
   const limits: ServeLimits = {
     maxModelLen: config.maxPositionEmbeddings,
     maxN: 64,
@@ -72,6 +60,31 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     bodyBytes: 8 * 1024 * 1024,
     ...options.limits,
   };
-  const constraints = regexConstraintFactory(tokenizer, config.vocabSize);
-  return { engine, tokenizer, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), log, startedAt: Math.floor(Date.now() / 1000) };
+  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
+  const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // Started while the folder exists: the built-in model's is removed once everything is read.
+  const prompts = await PromptTokenizer.start(tokenizer, dir, limits.maxModelLen);
+  let model: KvModel | undefined;
+  try {
+    model = await KvModel.create(config, weights, options.runtime);
+    const engine = new GenerationEngine(model, {
+      eosTokenIds: tokenizer.eosTokenIds.length ? tokenizer.eosTokenIds : config.eosTokenIds,
+      decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
+      ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
+      ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
+      ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
+    });
+    const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
+    for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
+    const constraints = regexConstraintFactory(tokenizer, config.vocabSize);
+    const running = model;
+    const close = async () => {
+      await Promise.all([prompts.close(), running.release()]);
+    };
+    return { engine, tokenizer, prompts, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), log, startedAt: Math.floor(Date.now() / 1000), close };
+  } catch (error) {
+    await Promise.all([prompts.close(), model?.release()]);
+    throw error;
+  }
 }

@@ -13,7 +13,9 @@ import { checkLimits, toSamplingParams, type WireSampling } from './sampling.js'
  */
 export async function trlGenerate(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = parseBody(trlGenerateRequest, body, '/generate/');
-  const prompts = request.prompts.map((p) => (typeof p === 'string' ? ctx.tokenizer.encode(p) : p));
+  const texts = request.prompts.filter((p): p is string => typeof p === 'string');
+  const encoded = texts.length ? await ctx.prompts.encode(texts, { addSpecialTokens: false, bound: { param: 'prompts' } }) : [];
+  const prompts = texts.length ? encoded : (request.prompts as number[][]);
   const kwargs = parseBody(generationKwargs, request.generation_kwargs ?? {}, '/generate/', ['generation_kwargs']);
   const wire: WireSampling & { logprobs?: number | null | undefined } = { ...request, ...kwargs };
   const topK = wire.logprobs ?? 0;

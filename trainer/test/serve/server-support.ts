@@ -7,7 +7,7 @@ export async function startTinyServer(options: ServeOptions = {}): Promise<{ ctx
   const logged: string[] = [];
   const ctx = await createServeContext({ runtime: { intraOpNumThreads: 1 }, maxBatch: 8, log: (line) => logged.push(line), ...options });
   const server = await listen(ctx, 0);
-  return { ctx, server, logged, stop: async () => (await server.close(), await ctx.engine.model.release()) };
+  return { ctx, server, logged, stop: async () => (await server.close(), await ctx.close()) };
 }
 
 export async function post(url: string, body: unknown): Promise<{ status: number; json: any; text: string }> {

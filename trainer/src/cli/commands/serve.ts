@@ -90,6 +90,6 @@ export const serveCommand: Command = {
       context.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await server.close();
-    await ctx.engine.model.release();
+    await ctx.close();
   },
 };
