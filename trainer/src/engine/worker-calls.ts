@@ -12,14 +12,17 @@ export class WorkerCalls {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 0;
-  private failure: Error | undefined;
+  private failed: Error | undefined;
   readonly ready: Promise<void>;
 
   constructor(file: URL, options: WorkerOptions, private readonly what: string) {
     this.worker = new Worker(file, options);
     this.ready = new Promise((resolve, reject) => {
       const onMessage = (message: { ready?: boolean }) => {
-        if (message?.ready) resolve();
+        if (!message?.ready) return;
+        // Only a worker with calls in flight keeps the process alive; an idle one must not.
+        if (this.pending.size === 0) this.worker.unref();
+        resolve();
       };
       this.worker.once('message', onMessage);
       this.worker.once('error', reject);
@@ -28,13 +31,17 @@ export class WorkerCalls {
     this.worker.on('message', (reply: WorkerReply<unknown>) => this.settle(reply));
     this.worker.on('error', (error) => this.fail(new Error(`${what} failed: ${error.message}`)));
     this.worker.on('exit', (code) => this.fail(new Error(`${what} stopped (exit code ${code})`)));
-    // A worker that is only waiting for calls must not keep the process alive.
-    this.worker.unref();
+  }
+
+  /** Why the worker can take no more calls, once it cannot. */
+  get failure(): Error | undefined {
+    return this.failed;
   }
 
   call<T>(message: object, transfer: readonly Transferable[] = []): Promise<T> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.failed) return Promise.reject(this.failed);
     const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       this.worker.postMessage({ ...message, id }, [...transfer]);
@@ -50,13 +57,14 @@ export class WorkerCalls {
     const waiting = this.pending.get(reply?.id);
     if (!waiting) return;
     this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
     if ('error' in reply) waiting.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name, status: reply.error.status }));
     else waiting.resolve(reply.result);
   }
 
   private fail(error: Error): void {
-    this.failure ??= error;
-    for (const { reject } of this.pending.values()) reject(this.failure);
+    this.failed ??= error;
+    for (const { reject } of this.pending.values()) reject(this.failed);
     this.pending.clear();
   }
 }

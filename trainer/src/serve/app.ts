@@ -17,10 +17,11 @@ const ok: Handler = (_ctx, _body, _req, res) => sendJson(res, 200, {});
 
 /** Method + path → handler; POST bodies are read (within the size limit) before the handler runs. */
 const ROUTES: Record<string, Handler> = {
-  'GET /health': (_ctx, _body, _req, res) => {
-    res.writeHead(200).end();
+  // Unhealthy once the inference thread has died: nothing can be generated until a restart.
+  'GET /health': (ctx, _body, _req, res) => {
+    res.writeHead(ctx.engine.model.failure ? 503 : 200).end();
   },
-  'GET /health/': (_ctx, _body, _req, res) => sendJson(res, 200, { status: 'ok' }),
+  'GET /health/': (ctx, _body, _req, res) => sendJson(res, ctx.engine.model.failure ? 503 : 200, { status: ctx.engine.model.failure ? 'unavailable' : 'ok' }),
   'GET /get_world_size/': (_ctx, _body, _req, res) => sendJson(res, 200, { world_size: 1 }),
   'GET /v1/models': listModels,
   'GET /metrics': metrics,

@@ -67,7 +67,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
   const prompts = await PromptTokenizer.start(tokenizer, dir, limits.maxModelLen);
   let model: KvModel | undefined;
   try {
-    model = await KvModel.create(config, weights, options.runtime);
+    model = await KvModel.create(config, weights, options.runtime, { thread: true });
     const engine = new GenerationEngine(model, {
       eosTokenIds: tokenizer.eosTokenIds.length ? tokenizer.eosTokenIds : config.eosTokenIds,
       decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
