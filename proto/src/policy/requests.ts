@@ -58,6 +58,8 @@ const samplingFields = {
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   return_token_ids: z.boolean().nullish(),
+  /** vLLM's: name tokens `token_id:N` in logprob lists, so byte tokens that decode alike stay apart. */
+  return_tokens_as_token_ids: z.boolean().nullish(),
 };
 
 export const completionRequest = z.looseObject({

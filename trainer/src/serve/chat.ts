@@ -3,13 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { chatRequest } from '@gauntlet/proto/policy';
 import type { TokenLogprob } from '../generate/sampler.js';
 import type { GenerationResult } from '../generate/sequence.js';
-import { tokenText } from './completions.js';
 import type { ServeContext } from './context.js';
 import { EventStream, disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
 import { structuredSpecOf } from './structured-spec.js';
 import { runChoices, usageOf } from './run-choices.js';
 import { checkLimits, toSamplingParams } from './sampling.js';
+import { tokenLabeler, tokenText, wireLogprob } from './token-labels.js';
 
 /** POST /v1/chat/completions: the tokenizer's chat template, logprobs.content, token_ids, SSE chunks. */
 export async function chatCompletions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -20,6 +20,7 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
   const params = toSamplingParams({ ...request, max_tokens: maxTokens }, { maxTokens, topLogprobs: request.logprobs ? (request.top_logprobs ?? 0) : 0 });
   const n = request.n ?? 1;
   checkLimits(ctx, [prompt], params, n);
+  const label = tokenLabeler(ctx, request);
   const head = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
   const job = { prompts: [prompt], n, params, adapterFeeds: ctx.adapters.resolve(request.model), constraint: ctx.constraints(structuredSpecOf(request)), signal: disconnectSignal(res) };
   if (!request.stream) {
@@ -27,7 +28,7 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
     const choices = results.map((r, index) => ({
       index,
       message: { role: 'assistant', content: r.text },
-      logprobs: request.logprobs ? { content: contentLogprobs(ctx, r.tokenIds, r.logprobs, r.topLogprobs) } : null,
+      logprobs: request.logprobs ? { content: contentLogprobs(ctx, label, r.tokenIds, r.logprobs, r.topLogprobs) } : null,
       finish_reason: r.finishReason,
       stop_reason: r.stopReason ?? null,
       ...(request.return_token_ids ? { token_ids: r.tokenIds } : {}),
@@ -41,7 +42,7 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
   const running = runChoices(ctx, {
     ...job,
     onToken: (index, { token, textDelta }) => {
-      const logprobs = request.logprobs ? { content: contentLogprobs(ctx, [token.id], [token.logprob], [token.top]) } : null;
+      const logprobs = request.logprobs ? { content: contentLogprobs(ctx, label, [token.id], [token.logprob], [token.top]) } : null;
       chunk([{ index, delta: { content: textDelta }, logprobs, finish_reason: null, ...(request.return_token_ids ? { token_ids: [token.id] } : {}) }]);
     },
   });
@@ -52,11 +53,8 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
   stream.end();
 }
 
-/** OpenAI's logprobs.content: per token its text, logprob, UTF-8 bytes and top alternatives. */
-function contentLogprobs(ctx: ServeContext, ids: readonly number[], logprobs: readonly number[], tops: readonly (readonly TokenLogprob[])[]) {
-  const entry = (id: number, logprob: number) => {
-    const token = tokenText(ctx, id);
-    return { token, logprob, bytes: [...Buffer.from(token, 'utf8')] };
-  };
+/** OpenAI's logprobs.content: per token its name, logprob, the UTF-8 bytes of its text and top alternatives. */
+function contentLogprobs(ctx: ServeContext, label: (id: number) => string, ids: readonly number[], logprobs: readonly number[], tops: readonly (readonly TokenLogprob[])[]) {
+  const entry = (id: number, logprob: number) => ({ token: label(id), logprob: wireLogprob(logprob), bytes: [...Buffer.from(tokenText(ctx, id), 'utf8')] });
   return ids.map((id, i) => ({ ...entry(id, logprobs[i]!), top_logprobs: (tops[i] ?? []).map((t) => entry(t.id, t.logprob)) }));
 }

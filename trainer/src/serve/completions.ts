@@ -9,6 +9,7 @@ import { parseBody } from './parse.js';
 import { structuredSpecOf } from './structured-spec.js';
 import { runChoices, usageOf } from './run-choices.js';
 import { checkLimits, toSamplingParams } from './sampling.js';
+import { tokenLabeler, tokenText, wireLogprob } from './token-labels.js';
 
 /** POST /v1/completions, vLLM's shape: token-id prompts, echo, logprobs, return_token_ids, n, SSE. */
 export async function completions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -23,12 +24,13 @@ export async function completions(ctx: ServeContext, body: unknown, _req: Incomi
   const adapterFeeds = ctx.adapters.resolve(request.model);
   const constraint = ctx.constraints(structuredSpecOf(request));
   const wantLogprobs = request.logprobs !== undefined && request.logprobs !== null;
+  const label = tokenLabeler(ctx, request);
   const head = { id: `cmpl-${randomUUID()}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
   const signal = disconnectSignal(res);
   const job = { prompts, n, params, adapterFeeds, constraint, promptLogprobs: promptScoring(request), signal };
   if (!request.stream) {
     const results = shown(await runChoices(ctx, job));
-    const choices = results.map((r, i) => choice(ctx, request, r, i));
+    const choices = results.map((r, i) => choice(ctx, request, r, i, label));
     sendJson(res, 200, { ...head, choices, usage: usageOf(prompts, results) });
     return;
   }
@@ -39,7 +41,7 @@ export async function completions(ctx: ServeContext, body: unknown, _req: Incomi
     onToken: echoOnly
       ? undefined
       : (index, { token, textDelta }) => {
-          const logprobs = wantLogprobs ? { tokens: [tokenText(ctx, token.id)], token_logprobs: [token.logprob], top_logprobs: [topDict(ctx, token.top)], text_offset: [0] } : null;
+          const logprobs = wantLogprobs ? { tokens: [label(token.id)], token_logprobs: [wireLogprob(token.logprob)], top_logprobs: [topDict(label, token.top)], text_offset: [0] } : null;
           stream.send({ ...head, choices: [{ index, text: textDelta, logprobs, finish_reason: null, ...(request.return_token_ids ? { token_ids: [token.id] } : {}) }] });
         },
   });
@@ -65,12 +67,12 @@ async function promptTokens(ctx: ServeContext, prompt: CompletionRequest['prompt
   return parts.map((p) => (typeof p === 'string' ? encoded[next++]! : p));
 }
 
-function choice(ctx: ServeContext, request: CompletionRequest, r: GenerationResult, index: number) {
+function choice(ctx: ServeContext, request: CompletionRequest, r: GenerationResult, index: number, label: (id: number) => string) {
   const promptText = request.echo ? ctx.tokenizer.decode(r.promptTokenIds) : '';
   return {
     index,
     text: promptText + r.text,
-    logprobs: request.logprobs === undefined || request.logprobs === null ? null : logprobsBlock(ctx, r, Boolean(request.echo), request.logprobs),
+    logprobs: request.logprobs === undefined || request.logprobs === null ? null : logprobsBlock(ctx, r, Boolean(request.echo), request.logprobs, label),
     finish_reason: r.finishReason,
     stop_reason: r.stopReason ?? null,
     ...(request.return_token_ids ? { token_ids: r.tokenIds, prompt_token_ids: r.promptTokenIds } : {}),
@@ -90,25 +92,20 @@ function promptLogprobsBlock(ctx: ServeContext, r: GenerationResult, k: number) 
   return (r.promptLogprobs ?? []).map((p) => {
     if (!p) return null;
     const entries = [{ id: p.id, logprob: p.logprob, rank: p.rank }, ...p.top.slice(0, k).map((t, i) => ({ ...t, rank: i + 1 }))];
-    return Object.fromEntries(entries.map((e) => [String(e.id), { logprob: e.logprob, rank: e.rank, decoded_token: tokenText(ctx, e.id) }]));
+    return Object.fromEntries(entries.map((e) => [String(e.id), { logprob: wireLogprob(e.logprob), rank: e.rank, decoded_token: tokenText(ctx, e.id) }]));
   });
 }
 
-/** The legacy completions logprobs block: per token its text, logprob, top alternatives and character offset. */
-function logprobsBlock(ctx: ServeContext, r: GenerationResult, echo: boolean, k: number) {
+/** The legacy completions logprobs block: per token its name, logprob, top alternatives and character offset in the text. */
+function logprobsBlock(ctx: ServeContext, r: GenerationResult, echo: boolean, k: number, label: (id: number) => string) {
   const ids = echo ? [...r.promptTokenIds, ...r.tokenIds] : r.tokenIds;
   const lps: (number | null)[] = echo ? [...(r.promptLogprobs ?? []).map((p) => p?.logprob ?? null), ...r.logprobs] : r.logprobs;
-  const tops = echo ? [...(r.promptLogprobs ?? []).map((p) => (p ? topDict(ctx, p.top.slice(0, k)) : null)), ...r.topLogprobs.map((t) => topDict(ctx, t))] : r.topLogprobs.map((t) => topDict(ctx, t));
-  const tokens = ids.map((id) => tokenText(ctx, id));
+  const tops = echo ? [...(r.promptLogprobs ?? []).map((p) => (p ? topDict(label, p.top.slice(0, k)) : null)), ...r.topLogprobs.map((t) => topDict(label, t))] : r.topLogprobs.map((t) => topDict(label, t));
   const offsets: number[] = [];
-  tokens.reduce((at, t) => (offsets.push(at), at + t.length), 0);
-  return { tokens, token_logprobs: lps, top_logprobs: tops, text_offset: offsets };
+  ids.reduce((at, id) => (offsets.push(at), at + tokenText(ctx, id).length), 0);
+  return { tokens: ids.map(label), token_logprobs: lps.map((lp) => (lp === null ? null : wireLogprob(lp))), top_logprobs: tops, text_offset: offsets };
 }
 
-export function tokenText(ctx: ServeContext, id: number): string {
-  return ctx.tokenizer.decode([id]);
-}
-
-function topDict(ctx: ServeContext, top: readonly TokenLogprob[]): Record<string, number> | null {
-  return Object.fromEntries(top.map((t) => [tokenText(ctx, t.id), t.logprob]));
+function topDict(label: (id: number) => string, top: readonly TokenLogprob[]): Record<string, number> {
+  return Object.fromEntries(top.map((t) => [label(t.id), wireLogprob(t.logprob)]));
 }

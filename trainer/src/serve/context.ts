@@ -32,6 +32,8 @@ export interface ServeContext {
   limits: ServeLimits;
   constraints: ConstraintFactory;
   apiKeys: ApiKeys;
+  /** Name tokens `token_id:N` in logprob lists unless a request says otherwise (vLLM's --return-tokens-as-token-ids). */
+  returnTokensAsTokenIds: boolean;
   /** The server's log: what replies leave out (stacks of unexpected errors, adapter load details). */
   log: (line: string) => void;
   startedAt: number;

@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import type { RuntimeOptions } from '../engine/runtime.js';
 import { GenerationEngine } from '../generate/engine.js';
 import { KvModel } from '../generate/kv-model.js';
+import type { LogprobsMode } from '../generate/sampler.js';
 import { regexConstraintFactory } from '../generate/structured.js';
 import { writeTinyModel } from '../model/tiny.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
@@ -24,6 +25,10 @@ export interface ServeOptions {
   adapterRoots?: string[] | undefined;
   /** Bearer keys every route but /health needs (none = open). */
   apiKeys?: string[] | undefined;
+  /** What sampled tokens' logprobs are (vLLM's --logprobs-mode; default raw_logprobs). */
+  logprobsMode?: LogprobsMode;
+  /** Name tokens `token_id:N` in logprob lists by default (vLLM's --return-tokens-as-token-ids). */
+  returnTokensAsTokenIds?: boolean;
   /** The server's log (what replies leave out, such as why an adapter failed to load); default stderr. */
   log?: (line: string) => void;
   limits?: Partial<ServeLimits>;
@@ -74,6 +79,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
       ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
       ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
       ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
+      ...(options.logprobsMode ? { logprobsMode: options.logprobsMode } : {}),
     });
     const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
     for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
@@ -82,7 +88,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     const close = async () => {
       await Promise.all([prompts.close(), running.release()]);
     };
-    return { engine, tokenizer, prompts, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), log, startedAt: Math.floor(Date.now() / 1000), close };
+    return { engine, tokenizer, prompts, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), returnTokensAsTokenIds: options.returnTokensAsTokenIds ?? false, log, startedAt: Math.floor(Date.now() / 1000), close };
   } catch (error) {
     await Promise.all([prompts.close(), model?.release()]);
     throw error;

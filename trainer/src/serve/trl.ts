@@ -5,6 +5,7 @@ import { disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';
 import { runChoices } from './run-choices.js';
 import { checkLimits, toSamplingParams, type WireSampling } from './sampling.js';
+import { wireLogprob } from './token-labels.js';
 
 /**
  * TRL's `trl vllm-serve` POST /generate/: completions grouped per prompt (n each), per token a
@@ -31,7 +32,7 @@ export async function trlGenerate(ctx: ServeContext, body: unknown, _req: Incomi
   sendJson(res, 200, {
     prompt_ids: prompts,
     completion_ids: results.map((r) => r.tokenIds),
-    logprobs: perToken.map((seq) => seq.map((tok) => tok.map((a) => a.logprob))),
+    logprobs: perToken.map((seq) => seq.map((tok) => tok.map((a) => wireLogprob(a.logprob)))),
     logprob_token_ids: perToken.map((seq) => seq.map((tok) => tok.map((a) => a.id))),
   });
 }

@@ -98,6 +98,7 @@ describe('gauntlet-trainer serve', () => {
 
   it.each([
     [['--adapter-root', '/no/such/folder'], /adapter root folder not found/],
+    [['--logprobs-mode', 'final'], /--logprobs-mode must be one of raw_logprobs, processed_logprobs, raw_logits, processed_logits/],
     [['--adapter', 'nopath'], /--adapter takes name=path pairs \(got "nopath"\)/],
     [['stray'], /unexpected argument "stray" \(adapters go after --adapter\)/],
     [['--adapter', 'a=/x', '--adapter', 'a=/y'], /the name "a" is given twice/],

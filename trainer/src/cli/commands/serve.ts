@@ -1,7 +1,8 @@
+import { LOGPROBS_MODES } from '../../generate/sampler.js';
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { UsageError, type Command, type CommandContext } from '../command.js';
-import { integerOption, multipleOption, optionalIntegerOption, repeatedOption, stringOption } from '../options.js';
+import { choiceOption, integerOption, multipleOption, optionalIntegerOption, repeatedOption, stringOption } from '../options.js';
 
 /** `--api-key` flags, else VLLM_API_KEY (as vLLM reads it), else GAUNTLET_TOKEN (the env server's name). */
 function apiKeysOf(context: Pick<CommandContext, 'options'>): string[] {
@@ -30,14 +31,14 @@ export const serveCommand: Command = {
     'adapter-root': {
       type: 'string',
       valueName: 'DIR',
-      description: 'A folder /v1/load_lora_adapter may read adapters from, symlinks resolved (repeatable; no roots = runtime loading off)',
+      description: 'A folder /v1/load_lora_adapter may read adapters from, symlinks resolved (no roots: runtime loading is off)',
       defaultText: 'the --adapter folders',
       multiple: true,
     },
     'api-key': {
       type: 'string',
       valueName: 'KEY',
-      description: 'Require "Authorization: Bearer KEY" on every route but /health and /health/ (repeatable: any of them; env VLLM_API_KEY or GAUNTLET_TOKEN, which keep it out of ps)',
+      description: 'Require "Authorization: Bearer KEY" on every route but /health and /health/; several keys: any of them. VLLM_API_KEY or GAUNTLET_TOKEN in the environment keep it out of ps',
       defaultText: 'none: open',
       multiple: true,
     },
@@ -52,6 +53,14 @@ export const serveCommand: Command = {
       description: 'Tokens of keys and values kept so prompts that extend an earlier one prefill only their new tokens (least recently used dropped first; 0 = off)',
       defaultText: 'what 512 MiB holds',
     },
+    'logprobs-mode': {
+      type: 'string',
+      valueName: 'MODE',
+      description:
+        "What sampled tokens' logprobs are, as vLLM's flag: raw_logprobs (the model's), processed_logprobs (the distribution the token was drawn from: temperature, penalty, top-k/top-p/min-p and structured outputs applied; rollouts for GRPO need this), raw_logits or processed_logits. Prompt logprobs are always the model's",
+      defaultText: 'raw_logprobs',
+    },
+    'return-tokens-as-token-ids': { type: 'boolean', description: 'Name tokens "token_id:N" in logprob lists unless a request sets return_tokens_as_token_ids' },
     threads: { type: 'string', valueName: 'N', description: 'onnxruntime intra-op threads', defaultText: 'one per core' },
   },
   examples: ['gauntlet-trainer serve', 'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001',
@@ -77,6 +86,8 @@ export const serveCommand: Command = {
       adapters,
       ...(roots.length ? { adapterRoots: roots } : {}),
       apiKeys: apiKeysOf(context),
+      logprobsMode: choiceOption(context, 'logprobs-mode', LOGPROBS_MODES, 'raw_logprobs'),
+      returnTokensAsTokenIds: context.options['return-tokens-as-token-ids'] === true,
       log: (line) => context.io.err(line),
       maxBatch: integerOption(context, 'max-batch', 32, 1),
       maxWaiting: integerOption(context, 'max-waiting', 256, 0),
