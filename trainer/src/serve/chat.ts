@@ -22,7 +22,7 @@ export async function chatCompletions(ctx: ServeContext, body: unknown, _req: In
   checkLimits(ctx, [prompt], params, n);
   const label = tokenLabeler(ctx, request);
   const head = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
-  const job = { prompts: [prompt], n, params, adapterFeeds: ctx.adapters.resolve(request.model), constraint: ctx.constraints(structuredSpecOf(request)), signal: disconnectSignal(res) };
+  const job = { prompts: [prompt], n, params, adapterFeeds: ctx.adapters.resolve(request.model), constraint: await ctx.constraints(structuredSpecOf(request)), signal: disconnectSignal(res) };
   if (!request.stream) {
     const results = await runChoices(ctx, job);
     const choices = results.map((r, index) => ({

@@ -22,7 +22,7 @@ export async function completions(ctx: ServeContext, body: unknown, _req: Incomi
   const n = request.n ?? 1;
   checkLimits(ctx, prompts, params, n);
   const adapterFeeds = ctx.adapters.resolve(request.model);
-  const constraint = ctx.constraints(structuredSpecOf(request));
+  const constraint = await ctx.constraints(structuredSpecOf(request));
   const wantLogprobs = request.logprobs !== undefined && request.logprobs !== null;
   const label = tokenLabeler(ctx, request);
   const head = { id: `cmpl-${randomUUID()}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };

@@ -17,8 +17,8 @@ export interface ServeLimits {
   bodyBytes: number;
 }
 
-/** Structured-output spec → a fresh constraint per sequence (undefined = unconstrained). */
-export type ConstraintFactory = (spec: StructuredSpec) => (() => TokenConstraint) | undefined;
+/** Structured-output spec → a fresh constraint per sequence (undefined = unconstrained), compiled off the event loop. */
+export type ConstraintFactory = (spec: StructuredSpec) => Promise<(() => TokenConstraint) | undefined>;
 
 /** What every handler needs: one engine, one tokenizer, the adapter registry and the limits. */
 export interface ServeContext {

@@ -5,7 +5,7 @@ import type { RuntimeOptions } from '../engine/runtime.js';
 import { GenerationEngine } from '../generate/engine.js';
 import { KvModel } from '../generate/kv-model.js';
 import type { LogprobsMode } from '../generate/sampler.js';
-import { regexConstraintFactory } from '../generate/structured.js';
+import { constraintCompiler } from '../generate/structured.js';
 import { writeTinyModel } from '../model/tiny.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
 import { loadModel } from '../model/weights.js';
@@ -13,6 +13,7 @@ import { AdapterRoots } from './adapter-roots.js';
 import { AdapterRegistry } from './adapters.js';
 import { ApiKeys } from './auth.js';
 import type { ServeContext, ServeLimits } from './context.js';
+import { PrepareThread } from './prepare-thread.js';
 import { PromptTokenizer } from './prompt-tokenizer.js';
 
 export interface ServeOptions {
@@ -69,7 +70,8 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
   const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   // Started while the folder exists: the built-in model's is removed once everything is read.
-  const prompts = await PromptTokenizer.start(tokenizer, dir, limits.maxModelLen);
+  const thread = await PrepareThread.start(dir);
+  const prompts = new PromptTokenizer(tokenizer, thread, limits.maxModelLen);
   let model: KvModel | undefined;
   try {
     model = await KvModel.create(config, weights, options.runtime, { thread: true });
@@ -83,14 +85,14 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     });
     const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
     for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
-    const constraints = regexConstraintFactory(tokenizer, config.vocabSize);
+    const constraints = constraintCompiler(tokenizer, config.vocabSize, (spec) => thread.compile(spec));
     const running = model;
     const close = async () => {
-      await Promise.all([prompts.close(), running.release()]);
+      await Promise.all([thread.close(), running.release()]);
     };
     return { engine, tokenizer, prompts, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), returnTokensAsTokenIds: options.returnTokensAsTokenIds ?? false, log, startedAt: Math.floor(Date.now() / 1000), close };
   } catch (error) {
-    await Promise.all([prompts.close(), model?.release()]);
+    await Promise.all([thread.close(), model?.release()]);
     throw error;
   }
 }

@@ -24,7 +24,7 @@ export async function trlGenerate(ctx: ServeContext, body: unknown, _req: Incomi
   const params = toSamplingParams(wire, { maxTokens: 16, topLogprobs: topK > 0 ? topK + 1 : 0 });
   const n = request.n ?? 1;
   checkLimits(ctx, prompts, params, n);
-  const constraint = ctx.constraints({ regex: request.structured_outputs_regex ?? request.guided_decoding_regex });
+  const constraint = await ctx.constraints({ regex: request.structured_outputs_regex ?? request.guided_decoding_regex });
   const results = await runChoices(ctx, { prompts, n, params, adapterFeeds: ctx.adapters.baseFeeds, constraint, signal: disconnectSignal(res) });
   const perToken = results.map((r) =>
     r.tokenIds.map((id, t) => [{ id, logprob: r.logprobs[t]! }, ...r.topLogprobs[t]!.filter((a) => a.id !== id)].slice(0, topK + 1)),

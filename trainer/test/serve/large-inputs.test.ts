@@ -63,4 +63,25 @@ describe('large inputs', () => {
     const text = await post(`${url}/detokenize`, { tokens: expected });
     expect(text.json.prompt).toBe(tiny.ctx.tokenizer.decode(expected));
   });
+
+  it('compiles structured outputs off the event loop: an explosive regex does not hold /health', async () => {
+    const started = performance.now();
+    const { result: reply, latencies } = await healthWhile(post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 20, structured_outputs: { regex: '(a|b)*a(a|b){12}' } }));
+    const took = performance.now() - started;
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json.choices[0].text).toMatch(/^(a|b)*a(a|b){12}$/);
+    // On the event loop, the DFA construction held every probe for most of the request.
+    expect(Math.max(...latencies), `request ${took.toFixed(0)} ms`).toBeLessThan(took / 2);
+  });
+
+  it('refuses a schema whose regex would be huge, or whose automaton explodes, without quoting the regex back', async () => {
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, { type: 'integer' }])) };
+    const tooLarge = await post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 4, structured_outputs: { json: wide } });
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.json.error.message).toMatch(/^the JSON schema is too large: it compiles to a regex of \d+ characters \(the limit is 100000\)/);
+    const exploding = await post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 4, structured_outputs: { regex: `(a|b)*a(a|b){20}${'c'.repeat(500)}` } });
+    expect(exploding.status).toBe(400);
+    expect(exploding.json.error.message).toMatch(/is not supported: The DFA is not allowed to create more/);
+    expect(exploding.text.length).toBeLessThan(600);
+  });
 });

@@ -1,16 +1,19 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { GauntletError } from '@gauntlet/proto';
+import { compileSpec, type StructuredSpec } from '../generate/structured.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
 import { renderChat, type ChatPromptOptions, type WireChatMessage } from './chat-prompt.js';
 
 /**
- * The tokenizer thread: encodes, renders and decodes large inputs off the server's event loop,
- * with the same tokenizer files and the same code as the main thread. See prompt-tokenizer.ts.
+ * The preparation thread: what a request may need before it can run that can take long, done off
+ * the server's event loop with the same files and code as the main thread: encoding, rendering and
+ * decoding large inputs, and compiling structured outputs. See prepare-thread.ts.
  */
 type Call =
   | { id: number; op: 'encode'; texts: string[]; addSpecialTokens: boolean }
   | { id: number; op: 'chat'; messages: WireChatMessage[]; options: ChatPromptOptions; maxChars?: number }
-  | { id: number; op: 'decode'; ids: Uint32Array };
+  | { id: number; op: 'decode'; ids: Uint32Array }
+  | { id: number; op: 'structured'; spec: StructuredSpec };
 
 const tokenizer = await ModelTokenizer.load((workerData as { dir: string }).dir);
 const port = parentPort!;
@@ -26,6 +29,7 @@ function answer(call: Call): { result: unknown; transfer: ArrayBuffer[] } {
     const ids = Uint32Array.from(tokenizer.encode(text, { addSpecialTokens: call.options.addSpecialTokens ?? false }));
     return { result: { ids }, transfer: [ids.buffer as ArrayBuffer] };
   }
+  if (call.op === 'structured') return { result: compileSpec(call.spec), transfer: [] };
   return { result: tokenizer.decode([...call.ids]), transfer: [] };
 }
 
