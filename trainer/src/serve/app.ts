@@ -59,7 +59,7 @@ async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerRespon
       const methods = Object.keys(ROUTES).filter((k) => k.endsWith(` ${path}`)).map((k) => k.split(' ')[0]);
       throw new NotFoundError(methods.length ? `${req.method} is not allowed on ${path} (use ${methods.join(', ')})` : `no route ${req.method} ${path}`);
     }
-    const body = req.method === 'POST' ? await readJsonBody(req, ctx.limits.bodyBytes) : undefined;
+    const body = req.method === 'POST' ? await readJsonBody(req, ctx.limits.bodyBytes, (bytes) => ctx.prepare.parseJson(bytes)) : undefined;
     await handler(ctx, body, req, res);
   } catch (error) {
     discardBody(req);

@@ -5,6 +5,7 @@ import type { ModelConfig } from '../model/config.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { AdapterRegistry } from './adapters.js';
 import type { ApiKeys } from './auth.js';
+import type { PrepareThread } from './prepare-thread.js';
 import type { PromptTokenizer } from './prompt-tokenizer.js';
 
 export interface ServeLimits {
@@ -27,6 +28,8 @@ export interface ServeContext {
   tokenizer: ModelTokenizer;
   /** Prompts, conversations and id lists of any size, encoded and decoded without stalling the server. */
   prompts: PromptTokenizer;
+  /** The preparation thread: large bodies, large inputs and structured outputs are handled there. */
+  prepare: PrepareThread;
   config: ModelConfig;
   adapters: AdapterRegistry;
   limits: ServeLimits;

@@ -34,6 +34,13 @@ export class PrepareThread {
     }
   }
 
+  /** A request body's bytes decoded, depth-checked and parsed (they move to the thread). */
+  parseJson(bytes: Uint8Array): Promise<unknown> {
+    // Socket chunks may share a pooled buffer: a copy of its own can be handed over.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    return this.call<unknown>({ op: 'json', bytes: own }, [own.buffer as ArrayBuffer]);
+  }
+
   /** A structured-output spec checked and compiled to its automaton. */
   compile(spec: StructuredSpec): Promise<CompiledSpec> {
     return this.call<CompiledSpec>({ op: 'structured', spec });

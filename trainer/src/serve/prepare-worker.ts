@@ -3,6 +3,8 @@ import { GauntletError } from '@gauntlet/proto';
 import { compileSpec, type StructuredSpec } from '../generate/structured.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
 import { renderChat, type ChatPromptOptions, type WireChatMessage } from './chat-prompt.js';
+import { parseJsonText } from './http-io.js';
+import { tokenizeReplyParts } from './prompt-tokenizer.js';
 
 /**
  * The preparation thread: what a request may need before it can run that can take long, done off
@@ -13,7 +15,9 @@ type Call =
   | { id: number; op: 'encode'; texts: string[]; addSpecialTokens: boolean }
   | { id: number; op: 'chat'; messages: WireChatMessage[]; options: ChatPromptOptions; maxChars?: number }
   | { id: number; op: 'decode'; ids: Uint32Array }
-  | { id: number; op: 'structured'; spec: StructuredSpec };
+  | { id: number; op: 'json'; bytes: Uint8Array }
+  | { id: number; op: 'structured'; spec: StructuredSpec }
+  | { id: number; op: 'tokenize'; input: { text: string } | { messages: WireChatMessage[]; render: ChatPromptOptions }; addSpecialTokens: boolean; strs: boolean };
 
 const tokenizer = await ModelTokenizer.load((workerData as { dir: string }).dir);
 const port = parentPort!;
@@ -29,7 +33,9 @@ function answer(call: Call): { result: unknown; transfer: ArrayBuffer[] } {
     const ids = Uint32Array.from(tokenizer.encode(text, { addSpecialTokens: call.options.addSpecialTokens ?? false }));
     return { result: { ids }, transfer: [ids.buffer as ArrayBuffer] };
   }
+  if (call.op === 'json') return { result: parseJsonText(Buffer.from(call.bytes.buffer, call.bytes.byteOffset, call.bytes.byteLength).toString('utf8')), transfer: [] };
   if (call.op === 'structured') return { result: compileSpec(call.spec), transfer: [] };
+  if (call.op === 'tokenize') return { result: tokenizeReplyParts(tokenizer, call.input, call), transfer: [] };
   return { result: tokenizer.decode([...call.ids]), transfer: [] };
 }
 
