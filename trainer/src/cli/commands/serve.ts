@@ -22,7 +22,11 @@ export const serveCommand: Command = {
     '/get_world_size/. Requests pick an adapter by putting its name in `model`; the base model\'s',
     'name means no adapter. Without --model it serves the built-in tiny model (named `tiny`).',
     'Adapters load at start from --adapter NAME=PATH, repeated, comma-separated, or listed after one',
-    '--adapter as vLLM\'s --lora-modules does. Runs until interrupted (Ctrl-C).',
+    '--adapter as vLLM\'s --lora-modules does; at runtime only from inside --adapter-root folders.',
+    'With --api-key (or VLLM_API_KEY / GAUNTLET_TOKEN), every route but /health and /health/ needs',
+    '"Authorization: Bearer KEY"; without one every route is open, so bind a public --host only with a key.',
+    'For GRPO rollouts use --logprobs-mode processed_logprobs: sampled logprobs are then the',
+    'temperature-scaled log-probs the trainer computes. Runs until interrupted (Ctrl-C).',
   ].join('\n'),
   positionals: [{ name: 'NAME=PATH', description: 'More adapters after --adapter (vLLM --lora-modules style)', optional: true, variadic: true }],
   options: {
@@ -46,7 +50,7 @@ export const serveCommand: Command = {
     host: { type: 'string', valueName: 'ADDR', description: 'Address to bind', defaultText: '127.0.0.1' },
     'served-model-name': { type: 'string', valueName: 'NAME', description: 'Name of the base model in requests and /v1/models', defaultText: 'the folder name, or tiny' },
     'max-batch': { type: 'string', valueName: 'N', description: 'Sequences decoded together per step', defaultText: '32' },
-    'max-waiting': { type: 'string', valueName: 'N', description: 'Sequences queued behind a full batch before requests get 503', defaultText: '256' },
+    'max-waiting': { type: 'string', valueName: 'N', description: 'Sequences queued behind a full batch before requests get 503 (a request needing more than --max-batch + --max-waiting at once gets 400)', defaultText: '256' },
     'prefix-cache-tokens': {
       type: 'string',
       valueName: 'N',
@@ -65,6 +69,7 @@ export const serveCommand: Command = {
   },
   examples: ['gauntlet-trainer serve', 'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001',
     'gauntlet-trainer serve --adapter a=./adapters/a --adapter b=./adapters/b',
+    'VLLM_API_KEY=secret gauntlet-trainer serve --adapter-root ./runs --logprobs-mode processed_logprobs',
   ],
   async run(context) {
     if (context.positionals.length > 0 && repeatedOption(context, 'adapter').length === 0) {
