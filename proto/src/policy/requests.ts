@@ -58,6 +58,8 @@ const samplingFields = {
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
   return_token_ids: z.boolean().nullish(),
+  /** vLLM's: name tokens `token_id:N` in logprob lists, so byte tokens that decode alike stay apart. */
+  return_tokens_as_token_ids: z.boolean().nullish(),
 };
 
 export const completionRequest = z.looseObject({
@@ -88,6 +90,25 @@ export const chatRequest = z.looseObject({
   ...samplingFields,
 });
 export type ChatRequest = z.infer<typeof chatRequest>;
+
+/**
+ * TRL's /generate/ `generation_kwargs`: vLLM SamplingParams fields that override the named ones.
+ * The ones this server uses are checked as strictly as the named fields; others pass unread.
+ */
+export const generationKwargs = z.looseObject({
+  max_tokens: samplingFields.max_tokens,
+  seed: samplingFields.seed,
+  temperature: samplingFields.temperature,
+  top_p: samplingFields.top_p,
+  top_k: samplingFields.top_k,
+  min_p: samplingFields.min_p,
+  repetition_penalty: samplingFields.repetition_penalty,
+  stop: samplingFields.stop,
+  stop_token_ids: samplingFields.stop_token_ids,
+  ignore_eos: samplingFields.ignore_eos,
+  min_tokens: samplingFields.min_tokens,
+  logprobs: int.min(0).max(20).nullish(),
+});
 
 /** TRL's `trl vllm-serve` /generate/ body. */
 export const trlGenerateRequest = z.looseObject({

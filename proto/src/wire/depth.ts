@@ -16,23 +16,33 @@ export function nestingTooDeep(max = MAX_NESTING_DEPTH): ValidationError {
 }
 
 /**
- * Throws when JSON text nests deeper than `max`. A single linear pass over the characters (strings
- * skipped), so it is safe to run before parsing anything of any size.
+ * Throws when JSON text nests deeper than `max`. A single linear pass (strings skipped), so it is
+ * safe to run before parsing anything of any size. It jumps between the characters that matter
+ * with regular expressions, so the long strings a body is mostly made of are skipped at native
+ * speed (a byte-by-byte loop took ~50 ms of the event loop for a 7 MB prompt).
  */
 export function assertJsonTextDepth(text: string, max = MAX_NESTING_DEPTH): void {
+  const structure = /[[\]{}"]/g;
+  const stringEnd = /["\\]/g;
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c /* \ */) i += 1;
-      else if (code === 0x22 /* " */) inString = false;
-    } else if (code === 0x22) {
-      inString = true;
-    } else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {
+  for (let found = structure.exec(text); found; found = structure.exec(text)) {
+    const char = found[0];
+    if (char === '"') {
+      stringEnd.lastIndex = found.index + 1;
+      for (;;) {
+        const end = stringEnd.exec(text);
+        if (!end) return; // An unterminated string: the parser refuses it.
+        if (end[0] === '\\') {
+          stringEnd.lastIndex = end.index + 2;
+          continue;
+        }
+        structure.lastIndex = end.index + 1;
+        break;
+      }
+    } else if (char === '[' || char === '{') {
       depth += 1;
       if (depth > max) throw nestingTooDeep(max);
-    } else if (code === 0x5d /* ] */ || code === 0x7d /* } */) {
+    } else {
       depth -= 1;
     }
   }

@@ -85,6 +85,12 @@ export function repeatedOption(context: Pick<CommandContext, 'options'>, name: s
   return values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
 }
 
+/** Every value of a repeatable flag as given, not split (keys and folder names may hold commas). */
+export function multipleOption(context: Pick<CommandContext, 'options'>, name: string): string[] {
+  const raw = context.options[name];
+  return (typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : []).filter((s) => s !== '');
+}
+
 /** A comma-separated list flag (`--targets q_proj,v_proj`); empty items are dropped. */
 export function listOption(context: Pick<CommandContext, 'options'>, name: string): string[] | undefined {
   const raw = stringOption(context, name);

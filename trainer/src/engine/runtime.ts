@@ -39,22 +39,7 @@ export class Runtime {
 
   static async create(graph: Graph, options: RuntimeOptions = {}): Promise<Runtime> {
     const ep = options.executionProvider ?? 'cpu';
-    if (ep !== 'cpu' && ep !== 'cuda') throw new RuntimeError(`executionProvider must be 'cpu' or 'cuda', got ${JSON.stringify(ep)}`);
-    const sessionOptions: ort.InferenceSession.SessionOptions = {
-      executionProviders: [ep],
-      graphOptimizationLevel: options.optimization ?? defaultOptimization(graph),
-      ...(options.intraOpNumThreads ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
-      ...(options.interOpNumThreads ? { interOpNumThreads: options.interOpNumThreads } : {}),
-    };
-    if (ep === 'cuda') assertCudaInstalled();
-    let session: ort.InferenceSession;
-    try {
-      session = await ort.InferenceSession.create(toModelBytes(graph), sessionOptions);
-    } catch (err) {
-      const detail = err instanceof Error ? err.message : String(err);
-      if (ep === 'cuda') throw new RuntimeError(`execution provider 'cuda' is unavailable (${detail}); run on 'cpu' or install onnxruntime-node's CUDA binaries`);
-      throw new RuntimeError(`onnxruntime refused graph '${graph.name}': ${detail}`);
-    }
+    const session = await createSession(toModelBytes(graph), sessionOptions(graph, options), ep, graph.name);
     return new Runtime(session, graph.inputs, graph.outputs.map((t) => t.name), ep);
   }
 
@@ -84,6 +69,30 @@ export class Runtime {
 
   async release(): Promise<void> {
     await this.session.release();
+  }
+}
+
+/** onnxruntime's session options for a graph: the execution provider, threads and optimization level. */
+export function sessionOptions(graph: Graph, options: RuntimeOptions = {}): ort.InferenceSession.SessionOptions {
+  const ep = options.executionProvider ?? 'cpu';
+  if (ep !== 'cpu' && ep !== 'cuda') throw new RuntimeError(`executionProvider must be 'cpu' or 'cuda', got ${JSON.stringify(ep)}`);
+  return {
+    executionProviders: [ep],
+    graphOptimizationLevel: options.optimization ?? defaultOptimization(graph),
+    ...(options.intraOpNumThreads ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
+    ...(options.interOpNumThreads ? { interOpNumThreads: options.interOpNumThreads } : {}),
+  };
+}
+
+/** A session from model bytes, with one clear error when onnxruntime (or its CUDA provider) refuses. */
+export async function createSession(bytes: Uint8Array, options: ort.InferenceSession.SessionOptions, ep: ExecutionProvider, name: string): Promise<ort.InferenceSession> {
+  if (ep === 'cuda') assertCudaInstalled();
+  try {
+    return await ort.InferenceSession.create(bytes, options);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    if (ep === 'cuda') throw new RuntimeError(`execution provider 'cuda' is unavailable (${detail}); run on 'cpu' or install onnxruntime-node's CUDA binaries`);
+    throw new RuntimeError(`onnxruntime refused graph '${name}': ${detail}`);
   }
 }
 

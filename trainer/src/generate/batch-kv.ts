@@ -54,6 +54,12 @@ export class BatchKv {
     return caches.every((c, i) => c === this.caches[i] && c.length === this.lengths[i] && c.length + newTokens <= this.capacity);
   }
 
+  /** Takes layer `layer`'s buffers back after a step borrowed them (same memory, new views). */
+  adopt(layer: number, key: Float32Array, value: Float32Array): void {
+    this.keys[layer] = key;
+    this.values[layer] = value;
+  }
+
   /** Copies what row `row`'s cache gained since the mirror last saw it (the positions a step appended). */
   catchUp(row: number): void {
     const cache = this.caches[row]!;

@@ -3,7 +3,7 @@ import type { HostTensor } from '../engine/host-tensor.js';
 import { createRng } from '../model/random.js';
 import type { TokenConstraint } from './constraint.js';
 import type { KvModel, StepRow } from './kv-model.js';
-import { logSoftmax, sampleToken, topLogprobs } from './sampler.js';
+import { logSoftmax, sampleToken, topLogprobs, type LogprobsMode } from './sampler.js';
 import type { SamplingParams } from './sampling-params.js';
 import { Sequence, type GenerationResult, type TokenEvent } from './sequence.js';
 import { ValidationError } from '@gauntlet/proto';
@@ -39,6 +39,8 @@ export interface EngineOptions {
   prefixCacheTokens?: number;
   /** Tokens per prefix-cache block (default 16). */
   prefixBlockTokens?: number;
+  /** What sampled tokens' logprobs are (vLLM's --logprobs-mode; default raw_logprobs). Prompt logprobs are always raw. */
+  logprobsMode?: LogprobsMode;
 }
 
 interface Pending {
@@ -205,7 +207,7 @@ export class GenerationEngine {
       const { seq } = p;
       if (prefill && p.request.promptLogprobs !== undefined) seq.promptLogprobs = scorePrompt(seq, logits, p.request.promptLogprobs);
       const last = logits.at(-1)!;
-      const token = sampleToken(last, seq.params, seq.history, seq.rng, seq.allowed(last.length));
+      const token = sampleToken(last, seq.params, seq.history, seq.rng, seq.allowed(last.length), this.options.logprobsMode);
       const textDelta = seq.push(token);
       if (seq.output.length === 1) this.stats.recordFirstToken(seq.firstTokenAt! - seq.createdAt);
       p.request.onToken?.({ token, textDelta });
@@ -227,12 +229,14 @@ export class GenerationEngine {
   }
 }
 
-/** log p(prompt[t] | prompt[<t]) from the prefill's logits at every prompt position, with its rank (1 = most likely). */
+/**
+ * log p(prompt[t] | prompt[<t]) from the prefill's logits at every prompt position, with its rank
+ * (1 = most likely): the model's own distribution, whatever the request's temperature (as vLLM).
+ */
 function scorePrompt(seq: Sequence, logits: Float32Array[], top: number): GenerationResult['promptLogprobs'] {
-  const temperature = seq.params.temperature > 0 ? seq.params.temperature : 1;
   return seq.prompt.map((id, t) => {
     if (t === 0) return null;
-    const lp = logSoftmax(logits[t - 1]!, temperature);
+    const lp = logSoftmax(logits[t - 1]!);
     let rank = 1;
     for (const x of lp) if (x > lp[id]!) rank++;
     return { id, logprob: lp[id]!, rank, top: topLogprobs(lp, top) };

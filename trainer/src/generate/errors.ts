@@ -7,3 +7,11 @@ export class QueueFullError extends GauntletError {
     super('CAPACITY_REACHED', `the generation queue is full (${waiting} requests waiting); retry later`, { waiting });
   }
 }
+
+/** The inference thread is gone (it crashed or was shut down): nothing can be generated until the server restarts (HTTP 503). */
+export class EngineStoppedError extends GauntletError {
+  static override readonly httpStatus = 503;
+  constructor() {
+    super('INFRA_ERROR', 'the inference engine has stopped; this server needs a restart');
+  }
+}

@@ -18,6 +18,12 @@ export function jsonSchemaRegex(schema: unknown): string {
 /** Nesting levels of arrays and objects allowed where a schema says nothing about the value. */
 const GENERIC_DEPTH = 2;
 
+/**
+ * Schemas nested deeper than this (through properties, items, anyOf… or a chain of $refs, which
+ * nests without nesting the JSON) are refused: the compiler recurses once per level.
+ */
+export const MAX_SCHEMA_DEPTH = 64;
+
 const WS = '[ ]?';
 const CHAR = '(?:[^"\\\\\\x00-\\x1f]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})';
 const STRING = `"${CHAR}*"`;
@@ -43,10 +49,21 @@ type Schema = Record<string, unknown>;
 class SchemaCompiler {
   /** $refs being expanded, to refuse recursion instead of looping. */
   private readonly expanding: string[] = [];
+  private depth = 0;
 
   constructor(private readonly root: unknown) {}
 
   compile(schema: unknown, at: string): string {
+    if (this.depth >= MAX_SCHEMA_DEPTH) throw refuse(at, `the schema nests more than ${MAX_SCHEMA_DEPTH} levels (through properties, items, anyOf, $ref…)`);
+    this.depth++;
+    try {
+      return this.compileLevel(schema, at);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private compileLevel(schema: unknown, at: string): string {
     if (schema === true) return generic(GENERIC_DEPTH);
     if (schema === false) throw refuse(at, 'the schema `false` allows no value');
     if (!isObject(schema)) throw refuse(at, 'a schema must be an object or a boolean');

@@ -1,11 +1,22 @@
 import type { HostTensor } from '../engine/host-tensor.js';
-import { Runtime, type RunOptions, type RuntimeOptions } from '../engine/runtime.js';
+import type { RunOptions, RuntimeOptions } from '../engine/runtime.js';
 import type { ModelConfig } from '../model/config.js';
 import type { WeightMap } from '../model/weights.js';
 import { buildKvGraph } from './kv-graph.js';
 import { BatchKv } from './batch-kv.js';
 import type { KvCache } from './kv-cache.js';
 import { KV } from './kv-names.js';
+import { InlineKvRunner, type KvRunner } from './kv-runner.js';
+import { ThreadKvRunner } from './kv-thread.js';
+import { EngineStoppedError } from './errors.js';
+
+export interface KvModelOptions {
+  /**
+   * Run onnxruntime on a thread of its own (the server does, so its event loop stays free while
+   * a step runs); default: on the calling thread.
+   */
+  thread?: boolean;
+}
 
 /** Batch mirrors kept at once (one per adapter group decoding in turn). */
 const MIRRORS = 4;
@@ -32,11 +43,17 @@ export class KvModel {
 
   private constructor(
     readonly config: ModelConfig,
-    private readonly runtime: Runtime,
+    private readonly runner: KvRunner,
   ) {}
 
-  static async create(config: ModelConfig, weights: WeightMap, runtime?: RuntimeOptions): Promise<KvModel> {
-    return new KvModel(config, await Runtime.create(buildKvGraph(config, weights), runtime));
+  static async create(config: ModelConfig, weights: WeightMap, runtime?: RuntimeOptions, options: KvModelOptions = {}): Promise<KvModel> {
+    const graph = buildKvGraph(config, weights);
+    return new KvModel(config, options.thread ? await ThreadKvRunner.create(graph, runtime) : await InlineKvRunner.create(graph, runtime));
+  }
+
+  /** Why steps can no longer run (the inference thread died), once they cannot. */
+  get failure(): Error | undefined {
+    return this.runner.failure;
   }
 
   /** One step at a time (the feed buffers are shared); the engine's single loop guarantees it. */
@@ -72,7 +89,6 @@ export class KvModel {
       for (const t of wanted[b]!) logitRows.push(b * seq + t);
     });
     const feeds: Record<string, HostTensor> = {
-      ...adapterFeeds,
       [KV.inputIds]: { dtype: 'int64', dims: [batch, seq], data: ids },
       [KV.positionIds]: { dtype: 'int64', dims: [batch, seq], data: positions },
       [KV.attentionMask]: { dtype: 'int64', dims: [batch, past + seq], data: mask },
@@ -93,7 +109,18 @@ export class KvModel {
       feeds[KV.pastKey(layer)] = { dtype: 'float32', dims: [batch, heads, past, d], data: key };
       feeds[KV.pastValue(layer)] = { dtype: 'float32', dims: [batch, heads, past, d], data: value };
     }
-    const out = await this.runtime.run(feeds, options);
+    const lend = Array.from({ length: numLayers }, (_, layer) => [KV.pastKey(layer), KV.pastValue(layer)]).flat();
+    let out: Record<string, HostTensor>;
+    try {
+      const step = await this.runner.run(adapterFeeds, feeds, lend, options);
+      this.reclaim(step.returned, mirror);
+      out = step.outputs;
+    } catch (error) {
+      // Lent buffers that did not come back are gone: start the pasts and scratch buffers afresh.
+      this.mirrors = [];
+      this.scratch.clear();
+      throw this.runner.failure ? new EngineStoppedError() : error;
+    }
     const present = (layer: number) => ({ key: out[KV.presentKey(layer)]!.data as Float32Array, value: out[KV.presentValue(layer)]!.data as Float32Array });
     rows.forEach((r, b) => {
       r.cache.append(present, b, seq, r.tokens.length);
@@ -102,6 +129,20 @@ export class KvModel {
     const logits = out[KV.logits]!.data as Float32Array;
     let next = 0;
     return wanted.map((positionsWanted) => positionsWanted.map(() => logits.slice(next * vocabSize, ++next * vocabSize)));
+  }
+
+  /** Takes back the past buffers a step borrowed (a thread returns them as new views of the same memory). */
+  private reclaim(returned: Record<string, Float32Array>, mirror: BatchKv | undefined): void {
+    for (let layer = 0; layer < this.config.numLayers; layer++) {
+      const key = returned[KV.pastKey(layer)]!;
+      const value = returned[KV.pastValue(layer)]!;
+      if (mirror) {
+        mirror.adopt(layer, key, value);
+      } else {
+        this.scratch.set(KV.pastKey(layer), new Float32Array(key.buffer));
+        this.scratch.set(KV.pastValue(layer), new Float32Array(value.buffer));
+      }
+    }
   }
 
   /** The mirror of this decode batch: kept from the last step while its rows stay the same, else rebuilt. */
@@ -128,6 +169,6 @@ export class KvModel {
 
   async release(): Promise<void> {
     this.mirrors = [];
-    await this.runtime.release();
+    await this.runner.release();
   }
 }

@@ -1,45 +1,34 @@
 import { DFA, JS, NFA } from 'refa';
 import { ValidationError } from '@gauntlet/proto';
 
+/** A compiled automaton as plain data: what a compiler thread hands back (structured-cloneable). */
+export interface RegexAutomatonData {
+  /** Per state, its transitions as code-unit ranges [min, max] → next state. */
+  edges: { min: number; max: number; to: number }[][];
+  finals: number[];
+  /** Fewest characters from each state to a final state. */
+  distance: number[];
+}
+
 /**
  * A regex as a minimal DFA over UTF-16 code units (refa), flattened to integer states, with the
  * fewest characters from each state to a match. Full-match semantics, as vLLM's structured outputs.
+ * Compiling can take seconds for a large or explosive regex (refa stops at 10,000 DFA states), so
+ * a server compiles on a thread (compileRegex) and builds the automaton from the data here.
  */
 export class RegexAutomaton {
-  /** Per state, its transitions as code-unit ranges [min, max] → next state. */
-  private readonly edges: { min: number; max: number; to: number }[][] = [];
-  readonly finals = new Set<number>();
-  /** Fewest characters from each state to a final state. */
-  readonly distance: number[] = [];
+  private readonly edges: { min: number; max: number; to: number }[][];
+  readonly finals: Set<number>;
+  readonly distance: number[];
   readonly initial = 0;
 
-  constructor(readonly source: string) {
-    let dfa: DFA;
-    try {
-      // Matches are whole outputs, so edge anchors add nothing; refa builds automata without assertions.
-      const body = source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '');
-      const { expression, maxCharacter } = JS.Parser.fromLiteral({ source: body, flags: '' }).parse();
-      dfa = DFA.fromFA(NFA.fromRegex(expression, { maxCharacter }, { assertions: 'throw' }));
-    } catch (error) {
-      throw new ValidationError(`structured_outputs.regex ${JSON.stringify(source)} is not supported: ${(error as Error).message}`);
-    }
-    dfa.minimize();
-    const ids = new Map<DFA.ReadonlyNode, number>([[dfa.initial, 0]]);
-    const order: DFA.ReadonlyNode[] = [dfa.initial];
-    for (let i = 0; i < order.length; i++) {
-      for (const [, to] of order[i]!.out) {
-        if (!ids.has(to)) {
-          ids.set(to, order.length);
-          order.push(to);
-        }
-      }
-    }
-    order.forEach((node, i) => {
-      if (dfa.finals.has(node as DFA.Node)) this.finals.add(i);
-      this.edges.push([...node.out].map(([range, to]) => ({ min: range.min, max: range.max, to: ids.get(to)! })));
-    });
-    this.computeDistances(order.length);
-    if (this.distance[0] === Infinity) throw new ValidationError(`structured_outputs.regex ${JSON.stringify(source)} matches nothing`);
+  constructor(
+    readonly source: string,
+    data: RegexAutomatonData = compileRegex(source),
+  ) {
+    this.edges = data.edges;
+    this.finals = new Set(data.finals);
+    this.distance = data.distance;
   }
 
   /** The state after reading `text` from `state`, or -1 when no match can follow. */
@@ -52,22 +41,65 @@ export class RegexAutomaton {
     }
     return s;
   }
+}
 
-  private computeDistances(count: number): void {
-    const reverse: number[][] = Array.from({ length: count }, () => []);
-    this.edges.forEach((out, from) => new Set(out.map((e) => e.to)).forEach((to) => reverse[to]!.push(from)));
-    for (let i = 0; i < count; i++) this.distance.push(this.finals.has(i) ? 0 : Infinity);
-    const queue = [...this.finals];
-    for (let i = 0; i < queue.length; i++) {
-      const s = queue[i]!;
-      for (const from of reverse[s]!) {
-        if (this.distance[from] === Infinity) {
-          this.distance[from] = this.distance[s]! + 1;
-          queue.push(from);
-        }
+/**
+ * A regex source → its minimal DFA as data. `what` names it in errors (a JSON schema's regex is
+ * not the caller's text, so it is not quoted back).
+ */
+export function compileRegex(source: string, what = `structured_outputs.regex ${quoted(source)}`): RegexAutomatonData {
+  let dfa: DFA;
+  try {
+    // Matches are whole outputs, so edge anchors add nothing; refa builds automata without assertions.
+    const body = source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '');
+    const { expression, maxCharacter } = JS.Parser.fromLiteral({ source: body, flags: '' }).parse();
+    dfa = DFA.fromFA(NFA.fromRegex(expression, { maxCharacter }, { assertions: 'throw' }));
+  } catch (error) {
+    throw new ValidationError(`${what} is not supported: ${(error as Error).message}`);
+  }
+  dfa.minimize();
+  const ids = new Map<DFA.ReadonlyNode, number>([[dfa.initial, 0]]);
+  const order: DFA.ReadonlyNode[] = [dfa.initial];
+  for (let i = 0; i < order.length; i++) {
+    for (const [, to] of order[i]!.out) {
+      if (!ids.has(to)) {
+        ids.set(to, order.length);
+        order.push(to);
       }
     }
   }
+  const finals: number[] = [];
+  const edges = order.map((node, i) => {
+    if (dfa.finals.has(node as DFA.Node)) finals.push(i);
+    return [...node.out].map(([range, to]) => ({ min: range.min, max: range.max, to: ids.get(to)! }));
+  });
+  const distance = distancesToFinal(edges, finals);
+  if (distance[0] === Infinity) throw new ValidationError(`${what} matches nothing`);
+  return { edges, finals, distance };
+}
+
+function distancesToFinal(edges: RegexAutomatonData['edges'], finals: readonly number[]): number[] {
+  const count = edges.length;
+  const reverse: number[][] = Array.from({ length: count }, () => []);
+  edges.forEach((out, from) => new Set(out.map((e) => e.to)).forEach((to) => reverse[to]!.push(from)));
+  const isFinal = new Set(finals);
+  const distance = Array.from({ length: count }, (_, i) => (isFinal.has(i) ? 0 : Infinity));
+  const queue = [...finals];
+  for (let i = 0; i < queue.length; i++) {
+    const s = queue[i]!;
+    for (const from of reverse[s]!) {
+      if (distance[from] === Infinity) {
+        distance[from] = distance[s]! + 1;
+        queue.push(from);
+      }
+    }
+  }
+  return distance;
+}
+
+/** A regex quoted in a message, clipped: an error names it, it does not replay a whole pasted regex. */
+function quoted(source: string): string {
+  return JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
 }
 
 /** A regex source that matches exactly one of the given strings (vLLM's `choice`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../model/random.js';
-import { logSoftmax, sampleToken } from './sampler.js';
+import { LOGPROBS_MODES, logSoftmax, sampleToken, type LogprobsMode } from './sampler.js';
 import { samplingParams } from './sampling-params.js';
 
 const logits = Float32Array.from([2, 1.9, 0.5, -1, -3]);
@@ -28,10 +28,50 @@ describe('sampleToken', () => {
     expect(sampleToken(logits, samplingParams({ temperature: 0 }), [], rng, Uint8Array.from([0, 0, 1, 1, 0])).id).toBe(2);
   });
 
-  it('reports log-softmax(logits / T) of the drawn token, whatever the filters, and the top alternatives', () => {
-    const token = sampleToken(logits, samplingParams({ temperature: 0.7, topK: 1, topLogprobs: 3 }), [], createRng(0));
-    const expected = logSoftmax(logits, 0.7);
-    expect(token.logprob).toBeCloseTo(expected[0]!, 12);
-    expect(token.top.map((t) => t.id)).toEqual([0, 1, 2]);
+  const sample = (mode: LogprobsMode, overrides: Parameters<typeof samplingParams>[0], history: number[] = [], allowed?: Uint8Array) =>
+    sampleToken(logits, samplingParams({ topLogprobs: 5, ...overrides }), history, createRng(3), allowed, mode);
+  const values = (token: ReturnType<typeof sampleToken>) => Object.fromEntries(token.top.map((t) => [t.id, t.logprob]));
+
+  it('raw_logprobs (the default): log-softmax of the logits, whatever the temperature, filters and penalties', () => {
+    const raw = logSoftmax(logits);
+    for (const overrides of [{ temperature: 0.7 }, { temperature: 1.6, topK: 1 }, { temperature: 0 }, { temperature: 0.5, topP: 0.5, repetitionPenalty: 1.5 }]) {
+      const token = sample('raw_logprobs', overrides, [0]);
+      expect(token.logprob).toBeCloseTo(raw[token.id]!, 12);
+      expect(token.top.map((t) => t.id)).toEqual([0, 1, 2, 3, 4]);
+      token.top.forEach((t) => expect(t.logprob).toBeCloseTo(raw[t.id]!, 12));
+    }
+    expect(sampleToken(logits, samplingParams({ temperature: 0.7 }), [], createRng(3)).logprob).toBe(sample('raw_logprobs', { temperature: 0.7 }).logprob);
+  });
+
+  it('processed_logprobs: the distribution drawn from, log-softmax(logits / T) with no filters, renormalised over what filters keep', () => {
+    const scaled = logSoftmax(logits, 0.7);
+    const plain = sample('processed_logprobs', { temperature: 0.7 });
+    expect(plain.logprob).toBeCloseTo(scaled[plain.id]!, 12);
+    plain.top.forEach((t) => expect(t.logprob).toBeCloseTo(scaled[t.id]!, 12));
+    // top-k 2: tokens 0 and 1 share all the mass, the rest is ruled out.
+    const two = values(sample('processed_logprobs', { temperature: 0.7, topK: 2 }));
+    expect(Math.exp(two[0]!) + Math.exp(two[1]!)).toBeCloseTo(1, 12);
+    expect(two[0]! - two[1]!).toBeCloseTo((2 - Math.fround(1.9)) / 0.7, 12);
+    expect([two[2], two[3], two[4]]).toEqual([-Infinity, -Infinity, -Infinity]);
+    expect(sample('processed_logprobs', { temperature: 1.3, topK: 1 }).logprob).toBe(0);
+    // A mask and the repetition penalty shape it too; greedy applies no temperature.
+    const masked = values(sample('processed_logprobs', { temperature: 0, repetitionPenalty: 1.2 }, [0], Uint8Array.from([1, 1, 1, 0, 0])));
+    const penalised = Float32Array.from([2 / 1.2, 1.9, 0.5, -Infinity, -Infinity]);
+    const expected = logSoftmax(penalised);
+    [0, 1, 2].forEach((id) => expect(masked[id]).toBeCloseTo(expected[id]!, 6));
+    expect(masked[3]).toBe(-Infinity);
+  });
+
+  it('raw_logits and processed_logits: the same, as logits', () => {
+    expect(values(sample('raw_logits', { temperature: 0.7, topK: 2 }))).toEqual({ 0: 2, 1: Math.fround(1.9), 2: 0.5, 3: -1, 4: -3 });
+    const processed = values(sample('processed_logits', { temperature: 0.5, topK: 2 }));
+    expect([processed[0], processed[1], processed[2]]).toEqual([4, Math.fround(1.9) / 0.5, -Infinity]);
+  });
+
+  it('every mode draws the same token for the same seed', () => {
+    for (const overrides of [{ temperature: 0.9 }, { temperature: 1.2, topP: 0.9, minP: 0.05 }]) {
+      const ids = LOGPROBS_MODES.map((mode) => sample(mode, overrides).id);
+      expect(new Set(ids).size).toBe(1);
+    }
   });
 });

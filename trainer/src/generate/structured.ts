@@ -2,7 +2,7 @@ import { ValidationError } from '@gauntlet/proto';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { TokenConstraint } from './constraint.js';
 import { jsonSchemaRegex } from './json-schema-regex.js';
-import { choiceRegex, RegexAutomaton } from './regex-automaton.js';
+import { choiceRegex, compileRegex, RegexAutomaton, type RegexAutomatonData } from './regex-automaton.js';
 
 /** What a request may constrain its output to: at most one of these (vLLM's structured_outputs). */
 export interface StructuredSpec {
@@ -89,26 +89,68 @@ export class RegexConstraint implements TokenConstraint {
   }
 }
 
-/** Structured-output spec → constraint maker; compiled automata are cached by regex (the same schema recurs across a run). */
-export function regexConstraintFactory(tokenizer: ModelTokenizer, vocabSize: number, cacheSize = 64) {
+/** Regexes longer than this are refused: a JSON schema with many optional properties grows quadratically. */
+export const MAX_REGEX_CHARS = 100_000;
+
+/** A spec compiled: its regex source and automaton (as data, so a thread can hand it back), or nothing to constrain. */
+export type CompiledSpec = { source: string; automaton: RegexAutomatonData } | undefined;
+
+/** Compiles a structured-output spec on this thread: the spec checked, its regex built and turned into a DFA. */
+export function compileSpec(spec: StructuredSpec): CompiledSpec {
+  const given = (['regex', 'choice', 'json', 'grammar'] as const).filter((key) => spec[key] !== undefined && spec[key] !== null);
+  if (given.length > 1) throw new ValidationError(`structured outputs: give one of regex, choice, json or grammar, not ${given.join(' and ')}`);
+  // Context-free grammars need a pushdown automaton, not the regex one.
+  if (given[0] === 'grammar') throw new ValidationError('structured_outputs.grammar is not supported by this server; use json, regex or choice');
+  const source = given[0] === 'json' ? jsonSchemaRegex(spec.json) : (spec.regex ?? (spec.choice ? choiceRegex(spec.choice) : undefined));
+  if (source === undefined || source === null) return undefined;
+  const what = given[0] === 'json' ? 'the JSON schema' : given[0] === 'choice' ? 'structured_outputs.choice' : undefined;
+  if (source.length > MAX_REGEX_CHARS) {
+    throw new ValidationError(`${what ?? 'structured_outputs.regex'} is too large: it compiles to a regex of ${source.length} characters (the limit is ${MAX_REGEX_CHARS}); mark optional properties required or use fewer`);
+  }
+  return { source, automaton: what ? compileRegex(source, what) : compileRegex(source) };
+}
+
+/** Structured-output spec → a fresh constraint per sequence (undefined = unconstrained). */
+export type ConstraintMaker = (() => TokenConstraint) | undefined;
+
+/**
+ * Structured-output spec → constraint maker, with `compile` run wherever the caller likes (a
+ * server compiles on a thread). Automata are cached by spec, so the schema a rollout sends every
+ * turn compiles once; token tables are built per automaton state on first use.
+ */
+export function constraintCompiler(tokenizer: ModelTokenizer, vocabSize: number, compile: (spec: StructuredSpec) => Promise<CompiledSpec>, cacheSize = 64) {
   let texts: (string | null)[] | undefined;
-  const cache = new Map<string, TokenAutomaton>();
-  return (spec: StructuredSpec): (() => TokenConstraint) | undefined => {
-    const given = (['regex', 'choice', 'json', 'grammar'] as const).filter((key) => spec[key] !== undefined && spec[key] !== null);
-    if (given.length > 1) throw new ValidationError(`structured outputs: give one of regex, choice, json or grammar, not ${given.join(' and ')}`);
-    // Context-free grammars need a pushdown automaton, not the regex one.
-    if (given[0] === 'grammar') throw new ValidationError('structured_outputs.grammar is not supported by this server; use json, regex or choice');
-    const source = given[0] === 'json' ? jsonSchemaRegex(spec.json) : (spec.regex ?? (spec.choice ? choiceRegex(spec.choice) : undefined));
-    if (source === undefined || source === null) return undefined;
+  // Promises, so that requests arriving together with one new schema compile it once.
+  const cache = new Map<string, Promise<TokenAutomaton | undefined>>();
+  const build = async (spec: StructuredSpec): Promise<TokenAutomaton | undefined> => {
+    const compiled = await compile(spec);
+    if (!compiled) return undefined;
     texts ??= Array.from({ length: vocabSize }, (_, id) => tokenText(tokenizer, id));
-    let automaton = cache.get(source);
-    if (!automaton) {
-      automaton = new TokenAutomaton(new RegexAutomaton(source), texts, tokenizer.eosTokenIds);
+    return new TokenAutomaton(new RegexAutomaton(compiled.source, compiled.automaton), texts, tokenizer.eosTokenIds);
+  };
+  return async (spec: StructuredSpec): Promise<ConstraintMaker> => {
+    const key = JSON.stringify(spec);
+    let pending = cache.get(key);
+    if (!pending) {
+      pending = build(spec);
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-      cache.set(source, automaton);
+      cache.set(key, pending);
+      pending.catch(() => cache.delete(key));
     }
-    const found = automaton;
-    return () => new RegexConstraint(found);
+    const automaton = await pending;
+    return automaton && (() => new RegexConstraint(automaton));
+  };
+}
+
+/** The same, compiling on this thread and synchronously (tests, scripts). */
+export function regexConstraintFactory(tokenizer: ModelTokenizer, vocabSize: number) {
+  let texts: (string | null)[] | undefined;
+  return (spec: StructuredSpec): ConstraintMaker => {
+    const compiled = compileSpec(spec);
+    if (!compiled) return undefined;
+    texts ??= Array.from({ length: vocabSize }, (_, id) => tokenText(tokenizer, id));
+    const automaton = new TokenAutomaton(new RegexAutomaton(compiled.source, compiled.automaton), texts, tokenizer.eosTokenIds);
+    return () => new RegexConstraint(automaton);
   };
 }
 

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { ValidationError } from '@gauntlet/proto';
 import { ModelFileError } from './errors.js';
@@ -46,7 +46,8 @@ export class ChatTemplate {
       });
     } catch (error) {
       // Templates reject bad conversations themselves (raise_exception): that is the caller's input.
-      throw new ValidationError(`chat template (${this.file}) refused the messages: ${(error as Error).message}`);
+      // The file's name only: servers pass this message on, and a reply names no server path.
+      throw new ValidationError(`chat template (${basename(this.file)}) refused the messages: ${(error as Error).message}`);
     }
   }
 }

@@ -19,6 +19,7 @@ export class ModelTokenizer {
   readonly specialTokens: SpecialToken[];
   readonly vocabSize: number;
   private readonly specialIds: Set<number>;
+  private longest: number | undefined;
 
   constructor(
     private readonly tokenizer: Tokenizer,
@@ -80,6 +81,20 @@ export class ModelTokenizer {
 
   idToToken(id: number): string | undefined {
     return this.tokenizer.id_to_token(id);
+  }
+
+  /**
+   * The most characters one token stands for: a token's vocabulary string is at least as long as
+   * the text it decodes to (byte-level and SentencePiece vocabularies write one character per byte
+   * or per character), added tokens count by their content. Computed once.
+   */
+  get longestTokenChars(): number {
+    if (this.longest === undefined) {
+      let longest = 1;
+      for (let id = 0; id < this.vocabSize; id++) longest = Math.max(longest, this.tokenizer.id_to_token(id)?.length ?? 0);
+      this.longest = longest;
+    }
+    return this.longest;
   }
 
   isSpecial(id: number): boolean {

@@ -2,10 +2,12 @@ import type { HostTensor } from '../engine/host-tensor.js';
 import { kvAdapterFeeds } from '../generate/adapter-feeds.js';
 import { loadAdapter } from '../lora/peft.js';
 import type { ModelConfig } from '../model/config.js';
+import { AdapterRoots, describeLoadFailure } from './adapter-roots.js';
 import { BadRequestError, NotFoundError } from './http-errors.js';
 
 export interface LoadedLora {
   name: string;
+  /** The folder it was read from (real path); kept for the operator, never sent to clients. */
   path: string;
   rank: number;
   created: number;
@@ -25,6 +27,10 @@ export class AdapterRegistry {
     readonly baseName: string,
     private readonly config: ModelConfig,
     private readonly maxRank = 64,
+    /** Where runtime loads may read from (none: runtime loading is off). */
+    private readonly roots: AdapterRoots = AdapterRoots.none,
+    /** The server's log, for what a reply leaves out. */
+    private readonly log: (line: string) => void = () => {},
   ) {
     this.baseFeeds = kvAdapterFeeds(config);
   }
@@ -41,21 +47,34 @@ export class AdapterRegistry {
     return lora.feeds;
   }
 
+  /** A load asked for over HTTP: only from inside the adapter roots, and the reply never quotes the files. */
+  async loadRequested(name: string, path: string, inplace = false): Promise<LoadedLora> {
+    this.assertNameFree(name, inplace);
+    const folder = await this.roots.check(path);
+    return this.load(name, folder, inplace);
+  }
+
+  /** Loads a PEFT folder the operator named (at start), or one loadRequested has checked. */
   async load(name: string, path: string, inplace = false): Promise<LoadedLora> {
-    if (name === this.baseName) throw new BadRequestError(`'${name}' is the base model's name; pick another lora_name`, 'lora_name');
-    if (this.loras.has(name) && !inplace) {
-      throw new BadRequestError(`The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, set 'load_inplace' to True.`, 'lora_name');
-    }
+    this.assertNameFree(name, inplace);
     let adapter;
     try {
       adapter = await loadAdapter(path, { model: this.config });
     } catch (error) {
-      throw new BadRequestError(`cannot load LoRA adapter '${name}' from ${path}: ${(error as Error).message}`, 'lora_path');
+      this.log(`load_lora_adapter '${name}': ${(error as Error).message}`);
+      throw new BadRequestError(`cannot load LoRA adapter '${name}': ${describeLoadFailure(error)} (the server log has the details)`, 'lora_path');
     }
     if (adapter.config.rank > this.maxRank) throw new BadRequestError(`LoRA rank ${adapter.config.rank} is over this server's max_lora_rank ${this.maxRank}`, 'lora_path');
     const lora = { name, path, rank: adapter.config.rank, created: Math.floor(Date.now() / 1000), feeds: kvAdapterFeeds(this.config, adapter) };
     this.loras.set(name, lora);
     return lora;
+  }
+
+  private assertNameFree(name: string, inplace: boolean): void {
+    if (name === this.baseName) throw new BadRequestError(`'${name}' is the base model's name; pick another lora_name`, 'lora_name');
+    if (this.loras.has(name) && !inplace) {
+      throw new BadRequestError(`The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, set 'load_inplace' to True.`, 'lora_name');
+    }
   }
 
   unload(name: string): void {

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GauntletError } from '@gauntlet/proto';
 import { chatCompletions } from './chat.js';
 import { completions } from './completions.js';
 import type { ServeContext } from './context.js';
 import { NotFoundError } from './http-errors.js';
-import { readJsonBody, sendError, sendJson } from './http-io.js';
+import { discardBody, readJsonBody, sendError, sendJson } from './http-io.js';
 import { metrics } from './metrics.js';
 import { listModels, loadLora, unloadLora } from './models.js';
 import { detokenize, tokenize } from './tokenize.js';
@@ -16,10 +17,11 @@ const ok: Handler = (_ctx, _body, _req, res) => sendJson(res, 200, {});
 
 /** Method + path → handler; POST bodies are read (within the size limit) before the handler runs. */
 const ROUTES: Record<string, Handler> = {
-  'GET /health': (_ctx, _body, _req, res) => {
-    res.writeHead(200).end();
+  // Unhealthy once the inference thread has died: nothing can be generated until a restart.
+  'GET /health': (ctx, _body, _req, res) => {
+    res.writeHead(ctx.engine.model.failure ? 503 : 200).end();
   },
-  'GET /health/': (_ctx, _body, _req, res) => sendJson(res, 200, { status: 'ok' }),
+  'GET /health/': (ctx, _body, _req, res) => sendJson(res, ctx.engine.model.failure ? 503 : 200, { status: ctx.engine.model.failure ? 'unavailable' : 'ok' }),
   'GET /get_world_size/': (_ctx, _body, _req, res) => sendJson(res, 200, { world_size: 1 }),
   'GET /v1/models': listModels,
   'GET /metrics': metrics,
@@ -50,14 +52,18 @@ export function createServeApp(ctx: ServeContext): Server {
 async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
-    const handler = ROUTES[`${req.method} ${path}`];
+    const route = `${req.method} ${path}`;
+    ctx.apiKeys.check(route, req);
+    const handler = ROUTES[route];
     if (!handler) {
       const methods = Object.keys(ROUTES).filter((k) => k.endsWith(` ${path}`)).map((k) => k.split(' ')[0]);
       throw new NotFoundError(methods.length ? `${req.method} is not allowed on ${path} (use ${methods.join(', ')})` : `no route ${req.method} ${path}`);
     }
-    const body = req.method === 'POST' ? await readJsonBody(req, ctx.limits.bodyBytes) : undefined;
+    const body = req.method === 'POST' ? await readJsonBody(req, ctx.limits.bodyBytes, (bytes) => ctx.prepare.parseJson(bytes)) : undefined;
     await handler(ctx, body, req, res);
   } catch (error) {
+    discardBody(req);
+    if (!(error instanceof GauntletError)) ctx.log(`${req.method} ${req.url}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     sendError(res, error);
   }
 }

@@ -4,12 +4,17 @@ import { basename, join, resolve } from 'node:path';
 import type { RuntimeOptions } from '../engine/runtime.js';
 import { GenerationEngine } from '../generate/engine.js';
 import { KvModel } from '../generate/kv-model.js';
-import { regexConstraintFactory } from '../generate/structured.js';
+import type { LogprobsMode } from '../generate/sampler.js';
+import { constraintCompiler } from '../generate/structured.js';
 import { writeTinyModel } from '../model/tiny.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
 import { loadModel } from '../model/weights.js';
+import { AdapterRoots } from './adapter-roots.js';
 import { AdapterRegistry } from './adapters.js';
+import { ApiKeys } from './auth.js';
 import type { ServeContext, ServeLimits } from './context.js';
+import { PrepareThread } from './prepare-thread.js';
+import { PromptTokenizer } from './prompt-tokenizer.js';
 
 export interface ServeOptions {
   /** A Hugging Face model folder; absent = the built-in tiny model (seeded, written to a temp folder, read, and removed). */
@@ -17,6 +22,16 @@ export interface ServeOptions {
   /** The name requests use for the base model (default: the folder's name, or `tiny`). */
   servedModelName?: string | undefined;
   adapters?: { name: string; path: string }[];
+  /** Folders runtime load_lora_adapter calls may read from (default: the folders of `adapters`; none = runtime loading off). */
+  adapterRoots?: string[] | undefined;
+  /** Bearer keys every route but /health needs (none = open). */
+  apiKeys?: string[] | undefined;
+  /** What sampled tokens' logprobs are (vLLM's --logprobs-mode; default raw_logprobs). */
+  logprobsMode?: LogprobsMode;
+  /** Name tokens `token_id:N` in logprob lists by default (vLLM's --return-tokens-as-token-ids). */
+  returnTokensAsTokenIds?: boolean;
+  /** The server's log (what replies leave out, such as why an adapter failed to load); default stderr. */
+  log?: (line: string) => void;
   limits?: Partial<ServeLimits>;
   maxBatch?: number;
   maxWaiting?: number;
@@ -43,17 +58,6 @@ export async function createServeContext(options: ServeOptions = {}): Promise<Se
 async function contextFrom(dir: string, options: ServeOptions): Promise<ServeContext> {
   const { config, weights } = await loadModel(dir);
   const tokenizer = await ModelTokenizer.load(dir);
-  const model = await KvModel.create(config, weights, options.runtime);
-  const engine = new GenerationEngine(model, {
-    eosTokenIds: tokenizer.eosTokenIds.length ? tokenizer.eosTokenIds : config.eosTokenIds,
-    decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
-    ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
-    ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
-    ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
-  });
-  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
-  const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank);
-  for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
   const limits: ServeLimits = {
     maxModelLen: config.maxPositionEmbeddings,
     maxN: 64,
@@ -62,5 +66,33 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     bodyBytes: 8 * 1024 * 1024,
     ...options.limits,
   };
-  return { engine, tokenizer, config, adapters, limits, constraints: regexConstraintFactory(tokenizer, config.vocabSize), startedAt: Math.floor(Date.now() / 1000) };
+  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
+  const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  // Started while the folder exists: the built-in model's is removed once everything is read.
+  const thread = await PrepareThread.start(dir);
+  const prompts = new PromptTokenizer(tokenizer, thread, limits.maxModelLen);
+  let model: KvModel | undefined;
+  try {
+    model = await KvModel.create(config, weights, options.runtime, { thread: true });
+    const engine = new GenerationEngine(model, {
+      eosTokenIds: tokenizer.eosTokenIds.length ? tokenizer.eosTokenIds : config.eosTokenIds,
+      decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
+      ...(options.maxBatch ? { maxBatch: options.maxBatch } : {}),
+      ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
+      ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
+      ...(options.logprobsMode ? { logprobsMode: options.logprobsMode } : {}),
+    });
+    const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
+    for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
+    const constraints = constraintCompiler(tokenizer, config.vocabSize, (spec) => thread.compile(spec));
+    const running = model;
+    const close = async () => {
+      await Promise.all([thread.close(), running.release()]);
+    };
+    return { engine, tokenizer, prompts, prepare: thread, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), returnTokensAsTokenIds: options.returnTokensAsTokenIds ?? false, log, startedAt: Math.floor(Date.now() / 1000), close };
+  } catch (error) {
+    await Promise.all([thread.close(), model?.release()]);
+    throw error;
+  }
 }

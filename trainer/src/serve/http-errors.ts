@@ -16,15 +16,14 @@ export class BadRequestError extends GauntletError {
 export { NotFoundError, PayloadTooLargeError, ValidationError };
 
 /** vLLM's `error.type` by status, whichever of our errors it came from. */
-const ERROR_TYPES: Record<number, string> = { 400: 'BadRequestError', 404: 'NotFoundError', 413: 'BadRequestError', 503: 'ServiceUnavailableError' };
+const ERROR_TYPES: Record<number, string> = { 400: 'BadRequestError', 401: 'AuthenticationError', 404: 'NotFoundError', 413: 'BadRequestError', 503: 'ServiceUnavailableError' };
 
-/** Status and body for any error; unknown errors are a 500 that names the failure without a stack. */
+/** Status and body for any error; an unexpected one is a 500 that says nothing of its insides (the server logs it). */
 export function toOpenAiError(error: unknown): { status: number; body: OpenAiErrorBody } {
   if (error instanceof GauntletError) {
     const status = error instanceof ValidationError ? 400 : error.httpStatus;
     const param = error instanceof BadRequestError ? error.param : null;
     return { status, body: { error: { message: error.message, type: ERROR_TYPES[status] ?? error.name, param, code: status } } };
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return { status: 500, body: { error: { message: `internal error: ${message}`, type: 'InternalServerError', param: null, code: 500 } } };
+  return { status: 500, body: { error: { message: 'internal error (the server log has the details)', type: 'InternalServerError', param: null, code: 500 } } };
 }

@@ -3,6 +3,7 @@ import type { TokenConstraint } from '../generate/constraint.js';
 import type { SamplingParams } from '../generate/sampling-params.js';
 import type { GenerationResult, TokenEvent } from '../generate/sequence.js';
 import type { ServeContext } from './context.js';
+import { BadRequestError } from './http-errors.js';
 import { seedFor } from './sampling.js';
 
 export interface ChoiceJob {
@@ -22,8 +23,12 @@ export interface ChoiceJob {
  * Runs n samples of every prompt on the engine; results in choice order (prompt 0's n, then
  * prompt 1's, …). All or nothing: refused whole when the queue cannot take every sequence, and
  * when one sequence fails the others stop instead of generating for an answer nobody gets.
+ * Refusals (a structured output longer than max_tokens, a full queue) throw synchronously, so a
+ * streamed reply can still answer them with a status.
  */
 export function runChoices(ctx: ServeContext, job: ChoiceJob): Promise<GenerationResult[]> {
+  const needed = job.constraint?.().minTokens ?? 0;
+  if (needed > job.params.maxTokens) throw new BadRequestError(`the structured output needs at least ${needed} tokens but max_tokens is ${job.params.maxTokens}`, 'max_tokens');
   ctx.engine.assertRoom(job.prompts.length * job.n);
   const siblingFailed = new AbortController();
   const signal = job.signal ? AbortSignal.any([job.signal, siblingFailed.signal]) : siblingFailed.signal;

@@ -38,9 +38,18 @@ export function toSamplingParams(body: WireSampling, defaults: { maxTokens: numb
 
 /** Refuses requests over the server's limits, before any work is queued. */
 export function checkLimits(ctx: ServeContext, prompts: readonly (readonly number[])[], params: SamplingParams, n: number): void {
-  const { limits, config } = ctx;
+  const { limits, config, engine } = ctx;
   if (prompts.length > limits.maxPrompts) throw new BadRequestError(`${prompts.length} prompts in one request; the limit is ${limits.maxPrompts}`, 'prompt');
   if (n > limits.maxN) throw new BadRequestError(`n = ${n} is over this server's limit of ${limits.maxN}`, 'n');
+  // Refused whole or taken whole: a request bigger than the whole queue would get a 503 forever.
+  const capacity = engine.maxBatch + engine.maxWaiting;
+  if (prompts.length * n > capacity) {
+    throw new BadRequestError(
+      `this request needs ${prompts.length * n} sequences at once (${prompts.length} prompts × n = ${n}), but this server holds at most ${capacity} (--max-batch + --max-waiting); send fewer prompts or a smaller n`,
+      'n',
+    );
+  }
+  if (params.maxTokens < 1) throw new BadRequestError(`max_tokens must be at least 1, got ${params.maxTokens}`, 'max_tokens');
   if (params.maxTokens > limits.maxTokens) throw new BadRequestError(`max_tokens = ${params.maxTokens} is over this server's limit of ${limits.maxTokens}`, 'max_tokens');
   if (params.minTokens > params.maxTokens) throw new BadRequestError(`min_tokens (${params.minTokens}) must not exceed max_tokens (${params.maxTokens})`, 'min_tokens');
   for (const prompt of prompts) {
@@ -58,7 +67,9 @@ export function checkLimits(ctx: ServeContext, prompts: readonly (readonly numbe
   if (badStop !== undefined) throw new BadRequestError(`stop_token_ids: ${badStop} is outside the vocabulary`, 'stop_token_ids');
 }
 
-/** Seeds for the n samples of one prompt: seed, seed+1, … so they differ yet repeat. */
+/** Seeds for the n samples of one prompt: seed, seed+1, … (wrapping past the largest safe integer) so they differ yet repeat. */
 export function seedFor(params: SamplingParams, index: number): SamplingParams {
-  return params.seed === undefined ? params : { ...params, seed: params.seed + index };
+  if (params.seed === undefined) return params;
+  const headroom = Number.MAX_SAFE_INTEGER - params.seed;
+  return { ...params, seed: index > headroom ? index - headroom - 1 : params.seed + index };
 }

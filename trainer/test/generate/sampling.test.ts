@@ -48,20 +48,30 @@ describe('sampling', () => {
     expect(free.finishReason).toBe('length');
   });
 
-  it("each sampled token's logprob equals the training graph's log-prob of the same sequence", async () => {
-    const { engine, base, config, weights } = await setup;
+  it("with processed_logprobs, each sampled token's logprob equals the training graph's log-prob at the sampling temperature; raw ones are the model's (T = 1)", async () => {
+    const { config, weights } = await setup;
     const temperature = 0.8;
     const prompt = [72, 101, 108, 108, 111];
-    const out = await engine.generate({ prompt, params: samplingParams({ temperature, seed: 3, maxTokens: 10, ignoreEos: true }), adapterFeeds: base });
-    const lora = makeLoraConfig({ rank: 2 });
-    const trainer = await LoraTrainer.create({ config, weights, lora, loss: sftLoss, temperature, schedule: { lr: 0 } });
+    const params = samplingParams({ temperature, seed: 3, maxTokens: 10, ignoreEos: true });
+    const processed = await tinyEngine({ seed: 5 }, { logprobsMode: 'processed_logprobs' });
+    const out = await processed.engine.generate({ prompt, params, adapterFeeds: processed.base });
+    await processed.model.release();
+    const raw = await (await setup).engine.generate({ prompt, params, adapterFeeds: (await setup).base });
+    expect(raw.tokenIds).toEqual(out.tokenIds);
     const tokens = [...prompt, ...out.tokenIds];
     const mask = tokens.map((_, i) => (i >= prompt.length ? 1 : 0));
-    const { logprobs } = await trainer.accumulate([{ tokens, mask }]);
-    await trainer.release();
-    const trained = Array.from(logprobs[0]!.slice(prompt.length));
-    const diff = Math.max(...trained.map((lp, i) => Math.abs(lp - out.logprobs[i]!)));
-    console.log(`sampler vs training graph: max |Δ logprob| = ${diff.toExponential(2)} over ${trained.length} tokens`);
+    const scored = async (t: number) => {
+      const trainer = await LoraTrainer.create({ config, weights, lora: makeLoraConfig({ rank: 2 }), loss: sftLoss, temperature: t, schedule: { lr: 0 } });
+      const { logprobs } = await trainer.accumulate([{ tokens, mask }]);
+      await trainer.release();
+      return Array.from(logprobs[0]!.slice(prompt.length));
+    };
+    const gap = (a: number[], b: number[]) => Math.max(...a.map((lp, i) => Math.abs(lp - b[i]!)));
+    const atTemperature = await scored(temperature);
+    const diff = gap(atTemperature, out.logprobs);
+    console.log(`sampler vs training graph: max |Δ logprob| = ${diff.toExponential(2)} over ${atTemperature.length} tokens`);
     expect(diff).toBeLessThan(1e-4);
+    expect(gap(await scored(1), raw.logprobs)).toBeLessThan(1e-4);
+    expect(gap(atTemperature, raw.logprobs)).toBeGreaterThan(1e-2);
   });
 });

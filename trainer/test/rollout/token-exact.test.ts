@@ -14,36 +14,40 @@ import { spawnEnvServer, spawnPolicyServer, type Spawned } from './services.js';
 // A 3-turn click-test episode played by the tiny model through a real env server and a real
 // `gauntlet-trainer serve`, both started as processes. Token-exact means: each turn's prompt is
 // the previous prompt + completion + env tokens, and every sampled logprob equals the trainer's
-// own log-prob of that token in the final sequence.
+// own log-prob of that token in the final sequence, at the sampling temperature. That takes a
+// policy server started with --logprobs-mode processed_logprobs, as rollouts for GRPO need (the
+// default, raw_logprobs, reports the model's distribution whatever the temperature, as vLLM).
 const tempDir = useTempDirs();
 const SYSTEM = 'Click what the goal says.';
 let policyServer: Spawned;
 let envServer: Spawned;
 let env: EnvClient;
-let trainer: LoraTrainer | undefined;
+const trainers = new Map<number, LoraTrainer>();
 beforeAll(async () => {
-  [policyServer, envServer] = await Promise.all([spawnPolicyServer(), spawnEnvServer()]);
+  [policyServer, envServer] = await Promise.all([spawnPolicyServer(['--logprobs-mode', 'processed_logprobs']), spawnEnvServer()]);
   env = createEnvClient(envServer.url, { validateReplies: true });
 }, 120_000);
 afterAll(async () => {
   await env?.close().catch(() => undefined);
-  await Promise.all([policyServer?.stop(), envServer?.stop(), trainer?.release()]);
+  await Promise.all([policyServer?.stop(), envServer?.stop(), ...[...trainers.values()].map((t) => t.release())]);
 });
 
-/** The trainer on the served model's weights (a fresh adapter adds nothing: B = 0). */
-async function servedModelTrainer(): Promise<LoraTrainer> {
-  if (trainer) return trainer;
+/** The trainer on the served model's weights (a fresh adapter adds nothing: B = 0), scoring at `temperature`. */
+async function servedModelTrainer(temperature: number): Promise<LoraTrainer> {
+  const known = trainers.get(temperature);
+  if (known) return known;
   const dir = await tempDir();
   await writeTinyModel(dir, { seed: 0 });
   const { config, weights } = await loadModel(dir);
   const lora = makeLoraConfig({ rank: 2 });
-  trainer = await LoraTrainer.create({ config, weights, lora, adapter: initLoraAdapter(config, lora, 1), schedule: { lr: 0 }, runtime: { intraOpNumThreads: 1 } });
+  const trainer = await LoraTrainer.create({ config, weights, lora, adapter: initLoraAdapter(config, lora, 1), temperature, schedule: { lr: 0 }, runtime: { intraOpNumThreads: 1 } });
+  trainers.set(temperature, trainer);
   return trainer;
 }
 
-/** Largest |sampler logprob − trainer log-prob| over the completion tokens of `prompt` + `completion`. */
-async function worstLogprobGap(rows: { prompt: number[]; completion: number[]; mask: number[]; logprobs: number[] }[]): Promise<number> {
-  const scored = (await (await servedModelTrainer()).accumulate(rows.map((r) => ({ tokens: [...r.prompt, ...r.completion], mask: [...r.prompt.map(() => 0), ...r.mask] })))).logprobs;
+/** Largest |sampler logprob − trainer log-prob at `temperature`| over the completion tokens of `prompt` + `completion`. */
+async function worstLogprobGap(rows: { prompt: number[]; completion: number[]; mask: number[]; logprobs: number[] }[], temperature: number): Promise<number> {
+  const scored = (await (await servedModelTrainer(temperature)).accumulate(rows.map((r) => ({ tokens: [...r.prompt, ...r.completion], mask: [...r.prompt.map(() => 0), ...r.mask] })))).logprobs;
   let worst = 0;
   rows.forEach((r, row) => r.mask.forEach((m, i) => {
     if (m === 1) worst = Math.max(worst, Math.abs(scored[row]![r.prompt.length + i]! - r.logprobs[i]!));
@@ -52,9 +56,9 @@ async function worstLogprobGap(rows: { prompt: number[]; completion: number[]; m
 }
 
 describe('token-exact multi-turn episode', () => {
-  it('3 turns: prompts extend each other, env tokens are the template suffix, logprobs match the trainer (≤ 1e-4)', async () => {
+  it('3 turns at temperature 0.7: prompts extend each other, env tokens are the template suffix, logprobs match the trainer at 0.7 (≤ 1e-4)', async () => {
     const client = new PolicyClient(policyServer.url);
-    const policy = new LlmPolicy(client, { model: 'tiny', maxTokens: 12, temperature: 1, seed: 5, adapter: null, version: 0 });
+    const policy = new LlmPolicy(client, { model: 'tiny', maxTokens: 12, temperature: 0.7, seed: 5, adapter: null, version: 0 });
     const trajectory = await runEpisode(env, policy, { task: 'click-test', seed: 2, maxTurns: 3, systemPrompt: SYSTEM, render: { maxChars: 400 } });
     expect(Trajectory.parse(trajectory)).toEqual(trajectory);
     expect(trajectory.error).toBeNull();
@@ -80,7 +84,10 @@ describe('token-exact multi-turn episode', () => {
     const sequence = rolloutSequence(trajectory);
     expect(sequence.logprobs.filter((_, i) => sequence.env_mask[i] === 0).every((lp) => lp === 0)).toBe(true);
     expect(sequence.env_mask.filter((m) => m === 1).length).toBeGreaterThan(3);
-    expect(await worstLogprobGap([{ prompt: sequence.prompt_ids, completion: sequence.completion_ids, mask: sequence.env_mask, logprobs: sequence.logprobs }])).toBeLessThanOrEqual(1e-4);
+    const row = { prompt: sequence.prompt_ids, completion: sequence.completion_ids, mask: sequence.env_mask, logprobs: sequence.logprobs };
+    expect(await worstLogprobGap([row], 0.7)).toBeLessThanOrEqual(1e-4);
+    // The model's own log-probs (temperature 1) are not what was sampled from.
+    expect(await worstLogprobGap([row], 1)).toBeGreaterThan(1e-3);
   });
 
   it('under a context budget, old exchanges are trimmed (system + first observation kept) and each turn still matches its own prompt', async () => {
@@ -96,6 +103,6 @@ describe('token-exact multi-turn episode', () => {
     expect(prompts[2]!.slice(head)).toEqual([...trajectory.turns[1]!.completion_ids, ...trajectory.turns[1]!.env_ids]);
     for (const prompt of prompts) expect(prompt.length + 12).toBeLessThanOrEqual(2 * head + 12);
     const rows = trajectory.turns.map((t, k) => ({ prompt: prompts[k]!, completion: t.completion_ids, mask: t.completion_ids.map(() => 1), logprobs: t.logprobs }));
-    expect(await worstLogprobGap(rows)).toBeLessThanOrEqual(1e-4);
+    expect(await worstLogprobGap(rows, 1)).toBeLessThanOrEqual(1e-4);
   });
 });

@@ -16,7 +16,7 @@ test('serving the built-in tiny model leaves nothing behind in the temp folder',
       // Only our folders: a native library drops files of its own there (an empty mat-debug-<pid>.log).
       expect((await readdir(scratch)).filter((name) => name.startsWith('gauntlet-'))).toEqual([]);
     } finally {
-      await ctx.engine.model.release();
+      await ctx.close();
     }
   } finally {
     if (saved === undefined) delete process.env['TMPDIR'];

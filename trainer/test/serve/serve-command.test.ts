@@ -64,7 +64,41 @@ describe('gauntlet-trainer serve', () => {
     await serving(['--prefix-cache-tokens', '0'], async (url) => expect(await capacity(url)).toBe('0'));
   });
 
+  it('takes bearer keys from --api-key, else VLLM_API_KEY, else GAUNTLET_TOKEN; /health stays open', async () => {
+    const status = (url: string, key?: string) => fetch(`${url}/v1/models`, key ? { headers: { authorization: `Bearer ${key}` } } : {}).then((r) => r.status);
+    const saved = { VLLM_API_KEY: process.env['VLLM_API_KEY'], GAUNTLET_TOKEN: process.env['GAUNTLET_TOKEN'] };
+    try {
+      delete process.env['VLLM_API_KEY'];
+      process.env['GAUNTLET_TOKEN'] = 'from-gauntlet';
+      await serving([], async (url) => {
+        expect(await status(url)).toBe(401);
+        expect(await status(url, 'from-gauntlet')).toBe(200);
+        expect((await fetch(`${url}/health`)).status).toBe(200);
+      });
+      process.env['VLLM_API_KEY'] = 'from-vllm';
+      await serving([], async (url) => expect([await status(url, 'from-gauntlet'), await status(url, 'from-vllm')]).toEqual([401, 200]));
+      await serving(['--api-key', 'a,b', '--api-key', 'c'], async (url) => {
+        expect([await status(url, 'from-vllm'), await status(url, 'a,b'), await status(url, 'c'), await status(url, 'a')]).toEqual([401, 200, 200, 401]);
+      });
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
+  it('loads runtime adapters only from --adapter-root folders (default: the --adapter folders)', async () => {
+    const [a, b] = await adapterDirs(2);
+    const load = (url: string, path: string) => fetch(`${url}/v1/load_lora_adapter`, { method: 'POST', body: JSON.stringify({ lora_name: 'new', lora_path: path, load_inplace: true }) }).then((r) => r.status);
+    await serving(['--adapter', `a=${a}`], async (url) => expect([await load(url, a), await load(url, b)]).toEqual([200, 400]));
+    await serving(['--adapter-root', join(b!, '..')], async (url) => expect([await load(url, a), await load(url, b)]).toEqual([200, 200]));
+    await serving([], async (url) => expect(await load(url, a)).toBe(400));
+  });
+
   it.each([
+    [['--adapter-root', '/no/such/folder'], /adapter root folder not found/],
+    [['--logprobs-mode', 'final'], /--logprobs-mode must be one of raw_logprobs, processed_logprobs, raw_logits, processed_logits/],
     [['--adapter', 'nopath'], /--adapter takes name=path pairs \(got "nopath"\)/],
     [['stray'], /unexpected argument "stray" \(adapters go after --adapter\)/],
     [['--adapter', 'a=/x', '--adapter', 'a=/y'], /the name "a" is given twice/],
