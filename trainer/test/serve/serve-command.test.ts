@@ -89,10 +89,10 @@ describe('gauntlet-trainer serve', () => {
   });
 
   it('loads runtime adapters only from --adapter-root folders (default: the --adapter folders)', async () => {
-    const [a, b] = await adapterDirs(2);
+    const [a, b] = (await adapterDirs(2)) as [string, string];
     const load = (url: string, path: string) => fetch(`${url}/v1/load_lora_adapter`, { method: 'POST', body: JSON.stringify({ lora_name: 'new', lora_path: path, load_inplace: true }) }).then((r) => r.status);
     await serving(['--adapter', `a=${a}`], async (url) => expect([await load(url, a), await load(url, b)]).toEqual([200, 400]));
-    await serving(['--adapter-root', join(b!, '..')], async (url) => expect([await load(url, a), await load(url, b)]).toEqual([200, 200]));
+    await serving(['--adapter-root', join(b, '..')], async (url) => expect([await load(url, a), await load(url, b)]).toEqual([200, 200]));
     await serving([], async (url) => expect(await load(url, a)).toBe(400));
   });
 
