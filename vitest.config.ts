@@ -5,7 +5,11 @@ import { defineConfig } from 'vitest/config';
 // builds and runs the Docker images on a real engine (its hooks carry their own, longer limits).
 export default defineConfig({
   test: {
-    include: ['{proto,env-server,rollout-worker,trainer}/{src,test}/**/*.test.ts', 'test/e2e/**/*.test.ts', 'scripts/**/*.test.mjs'],
+    include: [
+      '{proto,env-server,rollout-worker,trainer}/{src,test}/**/*.test.ts',
+      'test/e2e/**/*.test.ts',
+      'scripts/**/*.test.mjs',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

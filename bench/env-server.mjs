@@ -10,7 +10,9 @@ import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
 import { CHROMIUM_FLAGS, findChromium } from '../env-server/dist/browser/executable.js';
 import { TASK_ORIGIN } from '../env-server/dist/tasks/site.js';
 
-const { values } = parseArgs({ options: { steps: { type: 'string', default: '200' }, quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { steps: { type: 'string', default: '200' }, quick: { type: 'boolean', default: false } },
+});
 const STEPS = values.quick ? 40 : Number(values.steps);
 const TASK = 'enter-text';
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -49,7 +51,9 @@ function processTreeMemory(rootPid) {
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (!children.has(ppid)) children.set(ppid, []);
       children.get(ppid).push(Number(entry));
-    } catch { /* process exited */ }
+    } catch {
+      /* process exited */
+    }
   }
   const total = { pss: 0, rss: 0 };
   const stack = [rootPid];
@@ -59,7 +63,9 @@ function processTreeMemory(rootPid) {
       const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
       total.pss += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
       total.rss += Number(/^Rss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
@@ -67,7 +73,13 @@ function processTreeMemory(rootPid) {
 
 /** New sessions with no warm pool: a browser context and page created on demand. */
 async function coldSessionLatency(chromiumArgs) {
-  const cold = new EnvService({ ...structuredClone(DEFAULTS), maxSessions: 40, warmContexts: 0, idleTtlMs: 0, chromiumArgs });
+  const cold = new EnvService({
+    ...structuredClone(DEFAULTS),
+    maxSessions: 40,
+    warmContexts: 0,
+    idleTtlMs: 0,
+    chromiumArgs,
+  });
   await cold.start();
   const times = [];
   for (let i = 0; i < 10; i += 1) {
@@ -82,7 +94,13 @@ async function coldSessionLatency(chromiumArgs) {
 
 async function benchEnv() {
   const chromiumArgs = process.env.GAUNTLET_CHROMIUM_ARGS ? process.env.GAUNTLET_CHROMIUM_ARGS.split(',') : [];
-  const service = new EnvService({ ...structuredClone(DEFAULTS), maxSessions: 40, warmContexts: 2, idleTtlMs: 0, chromiumArgs });
+  const service = new EnvService({
+    ...structuredClone(DEFAULTS),
+    maxSessions: 40,
+    warmContexts: 2,
+    idleTtlMs: 0,
+    chromiumArgs,
+  });
   await service.start();
   const out = {};
 
@@ -102,10 +120,23 @@ async function benchEnv() {
   await stepLoop(service, session, STEPS, (ms) => steps.push(ms));
   out.step = summary(steps);
   const withAll = [];
-  await service.reset(session, { task_name: TASK, seed: 1, observation: { ...OBS, pruned_html: true, extra_properties: true } });
-  let r = await service.reset(session, { task_name: TASK, seed: 1, observation: { ...OBS, pruned_html: true, extra_properties: true } });
+  await service.reset(session, {
+    task_name: TASK,
+    seed: 1,
+    observation: { ...OBS, pruned_html: true, extra_properties: true },
+  });
+  let r = await service.reset(session, {
+    task_name: TASK,
+    seed: 1,
+    observation: { ...OBS, pruned_html: true, extra_properties: true },
+  });
   for (let i = 0; i < STEPS / 4; i += 1) {
-    if (r.done) r = await service.reset(session, { task_name: TASK, seed: i, observation: { ...OBS, pruned_html: true, extra_properties: true } });
+    if (r.done)
+      r = await service.reset(session, {
+        task_name: TASK,
+        seed: i,
+        observation: { ...OBS, pruned_html: true, extra_properties: true },
+      });
     const t = performance.now();
     r = await service.step(session, { action: { action_str: `click('${textboxBid(r.observation)}')` } });
     withAll.push(performance.now() - t);
@@ -187,7 +218,13 @@ const result = {
   ...env,
   baseline_raw_playwright_step: baseline,
   step_overhead_ratio_p50: +(env.step.p50_ms / baseline.p50_ms).toFixed(2),
-  targets: { reset_p50_ms: 30, step_p50_ms: 25, steps_per_s_8_sessions: 100, new_session_ms: 150, memory_per_session_mb: 40 },
+  targets: {
+    reset_p50_ms: 30,
+    step_p50_ms: 25,
+    steps_per_s_8_sessions: 100,
+    new_session_ms: 150,
+    memory_per_session_mb: 40,
+  },
   task_origin: TASK_ORIGIN,
 };
 process.stdout.write(JSON.stringify(result, null, 2) + '\n');

@@ -11,7 +11,9 @@ import { progress, runExpertEpisode } from '../env-server/dist/tasks/gauntlet/ex
 import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
 import { attempts } from '../env-server/dist/tasks/gauntlet/expert/metrics.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, quick: { type: 'boolean', default: false } },
+});
 const RUNS = values.quick ? 2 : Number(values.runs);
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 const OBS = { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none' };
@@ -36,7 +38,9 @@ const perType = {};
 for (let seed = 1; seed <= RUNS; seed++) {
   const episode = await runExpertEpisode(port, 'gauntlet', seed);
   const { solved, total } = progress(episode);
-  log(`run seed ${seed}: ${solved}/${total} steps, ${episode.turns.length} actions, ${(episode.wall_ms / 1000).toFixed(1)} s`);
+  log(
+    `run seed ${seed}: ${solved}/${total} steps, ${episode.turns.length} actions, ${(episode.wall_ms / 1000).toFixed(1)} s`,
+  );
   runs.push(episode);
   for (const attempt of attempts(episode)) {
     const t = (perType[attempt.type] ??= { steps: 0, actions: [], env_ms: [], wall_ms: [], wait_ms: [] });
@@ -83,9 +87,20 @@ const result = {
     actions_mean: mean(runs.map((r) => r.turns.length)),
     puzzle_wait_s_mean: mean(runs.map((r) => r.turns.reduce((s, t) => s + waitMs(t.action), 0) / 1000)),
   },
-  per_type: Object.fromEntries(Object.entries(perType).sort().map(([type, t]) => [type, {
-    steps: t.steps, actions_mean: mean(t.actions), env_ms_mean: mean(t.env_ms), wall_ms_mean: mean(t.wall_ms), puzzle_wait_ms_mean: mean(t.wait_ms),
-  }])),
+  per_type: Object.fromEntries(
+    Object.entries(perType)
+      .sort()
+      .map(([type, t]) => [
+        type,
+        {
+          steps: t.steps,
+          actions_mean: mean(t.actions),
+          env_ms_mean: mean(t.env_ms),
+          wall_ms_mean: mean(t.wall_ms),
+          puzzle_wait_ms_mean: mean(t.wait_ms),
+        },
+      ]),
+  ),
   start_step_30_reset_s: { mean: mean(forward), max: pct(forward, 100) },
   baseline_same_run: { miniwob_click_test_step: clickTest, gauntlet_noop0_step: gauntletNoop },
 };

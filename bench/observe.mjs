@@ -12,8 +12,10 @@ const RUNS = Number(process.argv[2] ?? 40);
 const FIXTURES = new URL('../env-server/test/fixtures/observe/', import.meta.url);
 
 function bigPage(rows) {
-  const body = Array.from({ length: rows }, (_, i) =>
-    `<tr><td>Row ${i}</td><td><a href="#r${i}">open ${i}</a></td><td><input type="checkbox" id="c${i}"><label for="c${i}">pick</label></td></tr>`,
+  const body = Array.from(
+    { length: rows },
+    (_, i) =>
+      `<tr><td>Row ${i}</td><td><a href="#r${i}">open ${i}</a></td><td><input type="checkbox" id="c${i}"><label for="c${i}">pick</label></td></tr>`,
   ).join('');
   return `<!DOCTYPE html><title>Big</title><h1>Big table</h1><form><input name="q" placeholder="Search"><button>Go</button></form><table><tbody>${body}</tbody></table>`;
 }

@@ -37,10 +37,22 @@ const { samplingParams } = await dist('generate/sampling-params.js');
 const { createRng } = await dist('model/random.js');
 
 const hidden = Number(values.hidden);
-const config = tinyModelConfig({ hiddenSize: hidden, numLayers: Number(values.layers), numHeads: hidden / 64, numKvHeads: Math.max(1, hidden / 128), maxPositionEmbeddings: 8192 });
-const model = await KvModel.create(config, tinyModelWeights(config, 0), values.threads ? { intraOpNumThreads: Number(values.threads) } : {});
+const config = tinyModelConfig({
+  hiddenSize: hidden,
+  numLayers: Number(values.layers),
+  numHeads: hidden / 64,
+  numKvHeads: Math.max(1, hidden / 128),
+  maxPositionEmbeddings: 8192,
+});
+const model = await KvModel.create(
+  config,
+  tinyModelWeights(config, 0),
+  values.threads ? { intraOpNumThreads: Number(values.threads) } : {},
+);
 const feeds = kvAdapterFeeds(config);
-const [turns, first, growth, completion, rounds] = ['turns', 'first', 'growth', 'completion', 'rounds'].map((k) => Number(values[k]));
+const [turns, first, growth, completion, rounds] = ['turns', 'first', 'growth', 'completion', 'rounds'].map((k) =>
+  Number(values[k]),
+);
 const observation = growth - completion;
 const engines = {
   with_cache: new GenerationEngine(model, { eosTokenIds: [], decode: () => '' }),
@@ -61,7 +73,12 @@ async function episode(engine, seed) {
     const submitted = now();
     let ttft;
     const params = samplingParams({ temperature: 1, seed: seed * 100 + turn, maxTokens: completion, ignoreEos: true });
-    const result = await engine.generate({ prompt, params, adapterFeeds: feeds, onToken: () => (ttft ??= now() - submitted) });
+    const result = await engine.generate({
+      prompt,
+      params,
+      adapterFeeds: feeds,
+      onToken: () => (ttft ??= now() - submitted),
+    });
     perTurn.push({
       prompt_tokens: prompt.length,
       prefilled_tokens: engine.stats.promptTokens - tokensBefore,
@@ -89,7 +106,9 @@ for (let round = 0; round <= rounds; round++) {
   });
   if (round === 0) continue; // warm-up: onnxruntime plans memory for each new shape on its first runs
   for (const name of order) runs[name].push(got[name].perTurn);
-  log(`round ${round}: prefill ms with ${got.with_cache.perTurn.map((t) => t.prefill_ms.toFixed(1)).join(' ')} | without ${got.without_cache.perTurn.map((t) => t.prefill_ms.toFixed(1)).join(' ')}`);
+  log(
+    `round ${round}: prefill ms with ${got.with_cache.perTurn.map((t) => t.prefill_ms.toFixed(1)).join(' ')} | without ${got.without_cache.perTurn.map((t) => t.prefill_ms.toFixed(1)).join(' ')}`,
+  );
 }
 await model.release();
 
@@ -108,7 +127,13 @@ const summary = (name, turn) => {
 const perTurn = Array.from({ length: turns }, (_, turn) => {
   const withCache = summary('with_cache', turn);
   const withoutCache = summary('without_cache', turn);
-  return { turn: turn + 1, prompt_tokens: runs.with_cache[0][turn].prompt_tokens, with_cache: withCache, without_cache: withoutCache, prefill_speedup: round2(withoutCache.prefill_ms / withCache.prefill_ms) };
+  return {
+    turn: turn + 1,
+    prompt_tokens: runs.with_cache[0][turn].prompt_tokens,
+    with_cache: withCache,
+    without_cache: withoutCache,
+    prefill_speedup: round2(withoutCache.prefill_ms / withCache.prefill_ms),
+  };
 });
 const total = (name, field = 'prefill_ms') => round2(perTurn.reduce((n, t) => n + t[name][field], 0));
 const stats = engines.with_cache.prefixCache.stats;
@@ -116,14 +141,33 @@ console.log(
   JSON.stringify(
     {
       bench: 'prefix-cache',
-      model: { hidden_size: config.hiddenSize, layers: config.numLayers, heads: config.numHeads, kv_heads: config.numKvHeads, vocab: config.vocabSize },
+      model: {
+        hidden_size: config.hiddenSize,
+        layers: config.numLayers,
+        heads: config.numHeads,
+        kv_heads: config.numKvHeads,
+        vocab: config.vocabSize,
+      },
       threads: values.threads ? Number(values.threads) : 'default',
-      episode: { turns, first_prompt_tokens: first, tokens_added_per_turn: growth, completion_tokens: completion, counted_rounds: rounds },
+      episode: {
+        turns,
+        first_prompt_tokens: first,
+        tokens_added_per_turn: growth,
+        completion_tokens: completion,
+        counted_rounds: rounds,
+      },
       per_turn: perTurn,
       episode_prefill_ms: { with_cache: total('with_cache'), without_cache: total('without_cache') },
-      episode_prefill_ms_best: { with_cache: total('with_cache', 'prefill_ms_best'), without_cache: total('without_cache', 'prefill_ms_best') },
+      episode_prefill_ms_best: {
+        with_cache: total('with_cache', 'prefill_ms_best'),
+        without_cache: total('without_cache', 'prefill_ms_best'),
+      },
       exact: { same_tokens: sameTokens, max_logprob_diff: worstLogprobDiff },
-      prefix_cache: { block_tokens: engines.with_cache.prefixCache.blockTokens, capacity_tokens: engines.with_cache.prefixCache.capacityTokens, ...stats },
+      prefix_cache: {
+        block_tokens: engines.with_cache.prefixCache.blockTokens,
+        capacity_tokens: engines.with_cache.prefixCache.capacityTokens,
+        ...stats,
+      },
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     },
     null,

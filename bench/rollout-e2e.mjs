@@ -14,7 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { LlmPolicy } from '../proto/dist/agent/index.js';
 import { PolicyClient } from '../proto/dist/policy/index.js';
 import { EpisodeSettings, GroupJob, QUEUES, SEED_STRIDE } from '../proto/dist/rollout/index.js';
-import { EnvPool, GroupSubmitter, GroupTracker, PolicyPool, playEpisode, probeHealth, queueConnection } from '../rollout-worker/dist/index.js';
+import {
+  EnvPool,
+  GroupSubmitter,
+  GroupTracker,
+  PolicyPool,
+  playEpisode,
+  probeHealth,
+  queueConnection,
+} from '../rollout-worker/dist/index.js';
 import { Queue } from 'bullmq';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +36,10 @@ const round = (x, digits = 3) => (x === null ? null : +x.toFixed(digits));
 
 /** Starts a bin as its own process; resolves with the first match of `ready` in its output. */
 function start(service, args, ready, timeoutMs = 120_000) {
-  const child = spawn(process.execPath, [`${ROOT}${service}/bin/cli.js`, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [`${ROOT}${service}/bin/cli.js`, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -36,7 +47,13 @@ function start(service, args, ready, timeoutMs = 120_000) {
   };
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => void stop().then(() => reject(new Error(`${service} ${args[0]} not ready within ${timeoutMs} ms:\n${output.slice(-2000)}`))), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        void stop().then(() =>
+          reject(new Error(`${service} ${args[0]} not ready within ${timeoutMs} ms:\n${output.slice(-2000)}`)),
+        ),
+      timeoutMs,
+    );
     const read = (chunk) => {
       output += chunk.toString();
       const match = ready.exec(output);
@@ -55,7 +72,23 @@ function start(service, args, ready, timeoutMs = 120_000) {
 }
 
 async function startEnvServer(maxSessions) {
-  const env = await start('env-server', ['serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', '--max-sessions', String(maxSessions), '--warm', '2'], /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/);
+  const env = await start(
+    'env-server',
+    [
+      'serve',
+      '--port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--max-sessions',
+      String(maxSessions),
+      '--warm',
+      '2',
+    ],
+    /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/,
+  );
   const grpc = env.match[2];
   const until = Date.now() + 60_000;
   while (!(await probeHealth(grpc, 1_000))) {
@@ -66,7 +99,11 @@ async function startEnvServer(maxSessions) {
 }
 
 async function startPolicyServer(extra) {
-  const server = await start('trainer', ['serve', '--port', '0', '--threads', '1', ...extra], / at (http:\/\/[\d.]+:\d+)/);
+  const server = await start(
+    'trainer',
+    ['serve', '--port', '0', '--threads', '1', ...extra],
+    / at (http:\/\/[\d.]+:\d+)/,
+  );
   return { url: server.match[1], stop: server.stop };
 }
 
@@ -74,7 +111,11 @@ async function startPolicyServer(extra) {
 async function serverCounters(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
   const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { prefilled: value('gauntlet:prompt_tokens_total'), cached: value('gauntlet:prefix_cache_hit_tokens_total'), ttftSeconds: value('gauntlet:time_to_first_token_seconds_sum') };
+  return {
+    prefilled: value('gauntlet:prompt_tokens_total'),
+    cached: value('gauntlet:prefix_cache_hit_tokens_total'),
+    ttftSeconds: value('gauntlet:time_to_first_token_seconds_sum'),
+  };
 }
 
 /** A policy client that records, per generate call, what the server counted for it. */
@@ -84,20 +125,46 @@ class MeteredClient extends PolicyClient {
     const before = await serverCounters(this.baseUrl);
     const generation = await super.generate(request, options);
     const after = await serverCounters(this.baseUrl);
-    this.turns.push({ prompt_tokens: request.promptIds.length, prefilled_tokens: after.prefilled - before.prefilled, cached_tokens: after.cached - before.cached, ttft_ms: (after.ttftSeconds - before.ttftSeconds) * 1000 });
+    this.turns.push({
+      prompt_tokens: request.promptIds.length,
+      prefilled_tokens: after.prefilled - before.prefilled,
+      cached_tokens: after.cached - before.cached,
+      ttft_ms: (after.ttftSeconds - before.ttftSeconds) * 1000,
+    });
     return generation;
   }
 }
 
-const settings = (plan, seed = 11) => ({ max_turns: plan.maxTurns, observation_chars: 2_000, sampling: { max_tokens: plan.maxTokens, temperature: 1, seed } });
+const settings = (plan, seed = 11) => ({
+  max_turns: plan.maxTurns,
+  observation_chars: 2_000,
+  sampling: { max_tokens: plan.maxTokens, temperature: 1, seed },
+});
 // Episodes played here are of the groups' task seed, each sampling with its own seed (as a group's siblings do).
 const TASK_SEED = 1;
-const spec = (plan, i) => ({ task: 'click-test', seed: TASK_SEED, episode_id: `direct.${i}`, group_id: null, policy: POLICY, settings: EpisodeSettings.parse(settings(plan, 7 + i * SEED_STRIDE)) });
+const spec = (plan, i) => ({
+  task: 'click-test',
+  seed: TASK_SEED,
+  episode_id: `direct.${i}`,
+  group_id: null,
+  policy: POLICY,
+  settings: EpisodeSettings.parse(settings(plan, 7 + i * SEED_STRIDE)),
+});
 
 /** Prefill per turn on one server: `episodes` seeded episodes, one at a time, after one unmeasured warm-up. */
 async function prefillPerTurn(grpc, url, plan) {
   const client = new MeteredClient(url);
-  const policies = { forEpisode: (policy, s) => ({ server: url, policy: new LlmPolicy(client, { model: policy.model, maxTokens: s.sampling.max_tokens, temperature: 1, seed: s.sampling.seed }) }) };
+  const policies = {
+    forEpisode: (policy, s) => ({
+      server: url,
+      policy: new LlmPolicy(client, {
+        model: policy.model,
+        maxTokens: s.sampling.max_tokens,
+        temperature: 1,
+        seed: s.sampling.seed,
+      }),
+    }),
+  };
   const envs = new EnvPool([grpc], { maxIdle: 1 });
   await envs.start();
   try {
@@ -113,7 +180,14 @@ async function prefillPerTurn(grpc, url, plan) {
     return Array.from({ length: turns }, (_, k) => {
       const at = perEpisode.map((e) => e[k]).filter(Boolean);
       const m = (key) => round(median(at.map((t) => t[key])), key === 'ttft_ms' ? 2 : 0);
-      return { turn: k, episodes: at.length, prompt_tokens: m('prompt_tokens'), prefilled_tokens: m('prefilled_tokens'), cached_tokens: m('cached_tokens'), ttft_ms: m('ttft_ms') };
+      return {
+        turn: k,
+        episodes: at.length,
+        prompt_tokens: m('prompt_tokens'),
+        prefilled_tokens: m('prefilled_tokens'),
+        cached_tokens: m('cached_tokens'),
+        ttft_ms: m('ttft_ms'),
+      };
     });
   } finally {
     await envs.close();
@@ -126,18 +200,28 @@ async function direct(grpc, url, plan) {
   await envs.start();
   const players = { envs, policies: new PolicyPool([url]) };
   try {
-    await Promise.all(Array.from({ length: plan.concurrency }, (_, lane) => playEpisode(spec(plan, 900 + lane), players)));
+    await Promise.all(
+      Array.from({ length: plan.concurrency }, (_, lane) => playEpisode(spec(plan, 900 + lane), players)),
+    );
     let steps = 0;
     let next = 0;
     const t = performance.now();
-    await Promise.all(Array.from({ length: plan.concurrency }, async () => {
-      while (next < plan.directEpisodes) {
-        const trajectory = await playEpisode(spec(plan, next++), players);
-        steps += trajectory.turns.length; // after the await: `steps += await …` would read steps before it and lose the other lane's
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: plan.concurrency }, async () => {
+        while (next < plan.directEpisodes) {
+          const trajectory = await playEpisode(spec(plan, next++), players);
+          steps += trajectory.turns.length; // after the await: `steps += await …` would read steps before it and lose the other lane's
+        }
+      }),
+    );
     const seconds = (performance.now() - t) / 1000;
-    return { episodes: plan.directEpisodes, concurrency: plan.concurrency, seconds: round(seconds, 2), trajectories_per_s: round(plan.directEpisodes / seconds), env_steps_per_s: round(steps / seconds) };
+    return {
+      episodes: plan.directEpisodes,
+      concurrency: plan.concurrency,
+      seconds: round(seconds, 2),
+      trajectories_per_s: round(plan.directEpisodes / seconds),
+      env_steps_per_s: round(steps / seconds),
+    };
   } finally {
     await envs.close();
   }
@@ -146,13 +230,37 @@ async function direct(grpc, url, plan) {
 /** `workers` worker processes on a fresh queue prefix: `groups` groups of 8 submitted at once, timed until all reach the trainer's queue. */
 async function queued(workers, grpc, url, plan, redis, log) {
   const connection = queueConnection(redis, `bench-${randomUUID()}`);
-  const args = ['run', '--redis', redis, '--prefix', connection.prefix, '--env', grpc, '--policy', url, '--concurrency', String(plan.concurrency), '--no-metrics'];
-  const procs = await Promise.all(Array.from({ length: workers }, () => start('rollout-worker', args, /^worker ready/m)));
+  const args = [
+    'run',
+    '--redis',
+    redis,
+    '--prefix',
+    connection.prefix,
+    '--env',
+    grpc,
+    '--policy',
+    url,
+    '--concurrency',
+    String(plan.concurrency),
+    '--no-metrics',
+  ];
+  const procs = await Promise.all(
+    Array.from({ length: workers }, () => start('rollout-worker', args, /^worker ready/m)),
+  );
   const submitter = new GroupSubmitter(connection);
   const tracker = new GroupTracker(connection);
   await tracker.ready();
   // Each group samples from its own base seed (no group replays another's tokens).
-  const groupJob = (id, seed) => GroupJob.parse({ group_id: id, task: 'click-test', seed: TASK_SEED, size: SIZE, policy: POLICY, settings: settings(plan, seed), submitted_at: new Date().toISOString() });
+  const groupJob = (id, seed) =>
+    GroupJob.parse({
+      group_id: id,
+      task: 'click-test',
+      seed: TASK_SEED,
+      size: SIZE,
+      policy: POLICY,
+      settings: settings(plan, seed),
+      submitted_at: new Date().toISOString(),
+    });
   const play = async (ids, baseSeed) => {
     const left = new Set(ids);
     const done = new Promise((resolve, reject) => {
@@ -170,18 +278,33 @@ async function queued(workers, grpc, url, plan, redis, log) {
   };
   try {
     // Warm-up: every worker starts sessions and probes the template before the clock runs.
-    await play(Array.from({ length: workers }, (_, i) => `warm-${i}`), 100 * workers);
+    await play(
+      Array.from({ length: workers }, (_, i) => `warm-${i}`),
+      100 * workers,
+    );
     const ids = Array.from({ length: plan.groups }, (_, i) => `g-${i}`);
     const t = performance.now();
     await play(ids, 1_000 * workers);
     const seconds = (performance.now() - t) / 1000;
-    const trainerQueue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
+    const trainerQueue = new Queue(QUEUES.trajectoryGroups, {
+      connection: connection.redis,
+      prefix: connection.prefix,
+    });
     const groups = await Promise.all(ids.map((id) => trainerQueue.getJob(id)));
     await trainerQueue.close();
     const episodes = groups.reduce((n, g) => n + g.data.trajectories.length, 0);
     const steps = groups.reduce((n, g) => n + g.data.trajectories.reduce((m, t) => m + t.turns.length, 0), 0);
     log(`${workers} worker(s): ${episodes} episodes, ${steps} env steps in ${seconds.toFixed(1)} s`);
-    return { workers, concurrency_per_worker: plan.concurrency, groups: plan.groups, episodes, env_steps: steps, seconds: round(seconds, 2), trajectories_per_s: round(episodes / seconds), env_steps_per_s: round(steps / seconds) };
+    return {
+      workers,
+      concurrency_per_worker: plan.concurrency,
+      groups: plan.groups,
+      episodes,
+      env_steps: steps,
+      seconds: round(seconds, 2),
+      trajectories_per_s: round(episodes / seconds),
+      env_steps_per_s: round(steps / seconds),
+    };
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
     await tracker.close();
@@ -200,20 +323,37 @@ export async function endToEnd({ redis, quick, log }) {
     : { maxTurns: 5, maxTokens: 16, groups: 6, concurrency: 2, directEpisodes: 24, prefillEpisodes: 8 };
   const counts = [1, 2, 4];
   log('end to end: starting an env server and two policy servers (prefix cache on / off) …');
-  const [env, cached, uncached] = await Promise.all([startEnvServer(Math.max(...counts) * plan.concurrency + 1), startPolicyServer([]), startPolicyServer(['--prefix-cache-tokens', '0'])]);
+  const [env, cached, uncached] = await Promise.all([
+    startEnvServer(Math.max(...counts) * plan.concurrency + 1),
+    startPolicyServer([]),
+    startPolicyServer(['--prefix-cache-tokens', '0']),
+  ]);
   try {
     const baseline = await direct(env.grpc, cached.url, plan);
     log(`baseline: ${baseline.trajectories_per_s} trajectories/s played in-process, ${plan.concurrency} at a time`);
     const workers = [];
     for (const n of counts) workers.push(await queued(n, env.grpc, cached.url, plan, redis, log));
     // Prefill last: the same seeded episodes on both servers, so their prompts are the same tokens.
-    const prefill = { with_cache: await prefillPerTurn(env.grpc, cached.url, plan), without_cache: await prefillPerTurn(env.grpc, uncached.url, plan) };
+    const prefill = {
+      with_cache: await prefillPerTurn(env.grpc, cached.url, plan),
+      without_cache: await prefillPerTurn(env.grpc, uncached.url, plan),
+    };
     log('prefill per turn measured with and without the prefix cache');
     return {
-      task: 'click-test', model: 'tiny (built-in)', group_size: SIZE, max_turns: plan.maxTurns, max_tokens: plan.maxTokens,
-      baseline: { ...baseline, note: 'playEpisode in this process, as many at once as one worker plays, same env and policy servers: no queue, no worker process' },
+      task: 'click-test',
+      model: 'tiny (built-in)',
+      group_size: SIZE,
+      max_turns: plan.maxTurns,
+      max_tokens: plan.maxTokens,
+      baseline: {
+        ...baseline,
+        note: 'playEpisode in this process, as many at once as one worker plays, same env and policy servers: no queue, no worker process',
+      },
       workers,
-      prefill_per_turn: { ...prefill, note: 'medians over seeded episodes played one at a time; ttft_ms is the server\'s time to first token (prefill + first sample); turn 0 reuses the system prompt and the first page other episodes left in the cache' },
+      prefill_per_turn: {
+        ...prefill,
+        note: "medians over seeded episodes played one at a time; ttft_ms is the server's time to first token (prefill + first sample); turn 0 reuses the system prompt and the first page other episodes left in the cache",
+      },
     };
   } finally {
     await Promise.all([env.stop(), cached.stop(), uncached.stop()]);

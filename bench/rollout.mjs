@@ -16,30 +16,77 @@ import { EnvPool, GroupSubmitter, RolloutWorker, playEpisode, queueConnection } 
 import { Queue } from 'bullmq';
 import { endToEnd } from './rollout-e2e.mjs';
 
-const { values } = parseArgs({ options: { groups: { type: 'string', default: '100' }, 'latency-groups': { type: 'string', default: '40' }, redis: { type: 'string', default: 'redis://127.0.0.1:6379' }, quick: { type: 'boolean', default: false }, 'queue-only': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    groups: { type: 'string', default: '100' },
+    'latency-groups': { type: 'string', default: '40' },
+    redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
+    quick: { type: 'boolean', default: false },
+    'queue-only': { type: 'boolean', default: false },
+  },
+});
 const GROUPS = values.quick ? 20 : Number(values.groups);
 const LATENCY_GROUPS = values.quick ? 10 : Number(values['latency-groups']);
 const SIZE = 8;
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
-const pct = (xs, p) => +[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))].toFixed(3);
+const pct = (xs, p) =>
+  +[...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))].toFixed(3);
 
 // Zero-cost stand-ins: an env whose episode is one step long, and a policy that answers at once.
 const RESULT = (done) => ({
-  observation: { text: '', url: 'about:blank', goal: 'Click the button.', axtree_txt: "[5] button 'Click Me!'", pruned_html: '', error: '', last_action_error: false, screenshot: null, done, reward: done ? 1 : 0, metadata: { browsergym_obs: { last_action_error: '' }, browsergym_info: { raw_reward: done ? 1 : 0 } } },
-  reward: done ? 1 : 0, done, metadata: { browsergym_obs: { last_action_error: '' }, browsergym_info: { raw_reward: done ? 1 : 0 } },
+  observation: {
+    text: '',
+    url: 'about:blank',
+    goal: 'Click the button.',
+    axtree_txt: "[5] button 'Click Me!'",
+    pruned_html: '',
+    error: '',
+    last_action_error: false,
+    screenshot: null,
+    done,
+    reward: done ? 1 : 0,
+    metadata: { browsergym_obs: { last_action_error: '' }, browsergym_info: { raw_reward: done ? 1 : 0 } },
+  },
+  reward: done ? 1 : 0,
+  done,
+  metadata: { browsergym_obs: { last_action_error: '' }, browsergym_info: { raw_reward: done ? 1 : 0 } },
 });
-const standInEnv = () => ({ transport: 'http', target: 'memory', sessionId: 'memory', reset: async () => RESULT(false), step: async () => RESULT(true), state: async () => ({}), close: async () => undefined });
+const standInEnv = () => ({
+  transport: 'http',
+  target: 'memory',
+  sessionId: 'memory',
+  reset: async () => RESULT(false),
+  step: async () => RESULT(true),
+  state: async () => ({}),
+  close: async () => undefined,
+});
 const players = {
   envs: new EnvPool(['http://stand-in.invalid'], { probe: async () => true, connect: standInEnv, maxIdle: SIZE }),
   policies: { forEpisode: () => ({ server: 'memory', policy: scriptedPolicy('zero-cost', () => () => "click('5')") }) },
 };
 await players.envs.start();
 
-const group = (id) => GroupJob.parse({ group_id: id, task: 'click-test', seed: 1, size: SIZE, policy: { model: 'zero-cost', adapter: null, version: null }, settings: { max_turns: 2 }, submitted_at: new Date().toISOString() });
+const group = (id) =>
+  GroupJob.parse({
+    group_id: id,
+    task: 'click-test',
+    seed: 1,
+    size: SIZE,
+    policy: { model: 'zero-cost', adapter: null, version: null },
+    settings: { max_turns: 2 },
+    submitted_at: new Date().toISOString(),
+  });
 
 // Baseline: the same episodes, the same episode function, no queue.
 async function baseline(episodes) {
-  const spec = { task: 'click-test', seed: 1, episode_id: 'base.0', group_id: 'base', policy: { model: 'zero-cost', adapter: null, version: null }, settings: group('base').settings };
+  const spec = {
+    task: 'click-test',
+    seed: 1,
+    episode_id: 'base.0',
+    group_id: 'base',
+    policy: { model: 'zero-cost', adapter: null, version: null },
+    settings: group('base').settings,
+  };
   for (let i = 0; i < 200; i++) await playEpisode(spec, players); // warm-up
   const t = performance.now();
   for (let i = 0; i < episodes; i++) await playEpisode(spec, players);
@@ -48,7 +95,12 @@ async function baseline(episodes) {
 
 const connection = queueConnection(values.redis, `bench-${randomUUID()}`);
 let onGroup = () => undefined;
-const worker = new RolloutWorker({ connection, players, concurrency: SIZE, events: { groupCompleted: (s) => onGroup(s) } });
+const worker = new RolloutWorker({
+  connection,
+  players,
+  concurrency: SIZE,
+  events: { groupCompleted: (s) => onGroup(s) },
+});
 const submitter = new GroupSubmitter(connection);
 await worker.waitUntilReady();
 
@@ -85,9 +137,25 @@ try {
     group_size: SIZE,
     // Figures on a shared 2-core machine swing with its load: read them next to it.
     machine: { cpus: cpus().length, load_average_1m: +loadavg()[0].toFixed(2) },
-    baseline: { direct_episode_ms: +directMs.toFixed(4), direct_group_of_8_ms: +directGroupMs.toFixed(3), note: 'playEpisode called in-process with zero-cost env and policy stand-ins' },
-    per_episode: { queued_ms: +queuedMs.toFixed(4), overhead_ms: +(queuedMs - directMs).toFixed(4), target_ms: 5, groups: GROUPS, concurrency: SIZE },
-    per_group_of_8: { p50_ms: pct(latencies, 50), p90_ms: pct(latencies, 90), overhead_p50_ms: +(pct(latencies, 50) - directGroupMs).toFixed(3), target_ms: 20, groups: LATENCY_GROUPS },
+    baseline: {
+      direct_episode_ms: +directMs.toFixed(4),
+      direct_group_of_8_ms: +directGroupMs.toFixed(3),
+      note: 'playEpisode called in-process with zero-cost env and policy stand-ins',
+    },
+    per_episode: {
+      queued_ms: +queuedMs.toFixed(4),
+      overhead_ms: +(queuedMs - directMs).toFixed(4),
+      target_ms: 5,
+      groups: GROUPS,
+      concurrency: SIZE,
+    },
+    per_group_of_8: {
+      p50_ms: pct(latencies, 50),
+      p90_ms: pct(latencies, 90),
+      overhead_p50_ms: +(pct(latencies, 50) - directGroupMs).toFixed(3),
+      target_ms: 20,
+      groups: LATENCY_GROUPS,
+    },
   };
   result.meets_targets = result.per_episode.overhead_ms <= 5 && result.per_group_of_8.overhead_p50_ms <= 20;
 } finally {

@@ -57,15 +57,33 @@ const HOSTILE = [
 ];
 
 function startServer() {
-  const child = spawn(process.execPath, ['env-server/bin/cli.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--grpc-port', '0', '--max-sessions', String(SESSIONS + 4), '--warm', '4'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      'env-server/bin/cli.js',
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--max-sessions',
+      String(SESSIONS + 4),
+      '--warm',
+      '4',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = /listening on .*/.exec(out)?.[0];
-      if (line) resolve({ child, url: /(http:\/\/[\d.:]+)/.exec(line)[1], grpcUrl: /(grpc:\/\/[\d.:]+)/.exec(line)[1] });
+      if (line)
+        resolve({ child, url: /(http:\/\/[\d.:]+)/.exec(line)[1], grpcUrl: /(grpc:\/\/[\d.:]+)/.exec(line)[1] });
     });
     child.once('exit', (code) => reject(new Error(`gauntlet-env exited with ${code} before listening`)));
   });
@@ -166,14 +184,26 @@ async function sessionLoop({ url, transport, episodes, chaos, random, stats }) {
 
 async function phase(server, episodes, chaos, seed) {
   const transports = ['ws', 'http', 'grpc'];
-  const stats = { episodes: 0, solved: 0, hostile: 0, cancels: 0, timeouts: 0, disconnects: 0, serverFaults: 0, clientErrors: 0, stepMs: [], faultSamples: [] };
+  const stats = {
+    episodes: 0,
+    solved: 0,
+    hostile: 0,
+    cancels: 0,
+    timeouts: 0,
+    disconnects: 0,
+    serverFaults: 0,
+    clientErrors: 0,
+    stepMs: [],
+    faultSamples: [],
+  };
   const perSession = Math.ceil(episodes / SESSIONS);
   const started = performance.now();
   const progress = setInterval(() => log(`${chaos ? 'soak' : 'baseline'}: ${stats.episodes} episodes done`), 10_000);
   await Promise.all(
     Array.from({ length: SESSIONS }, (_, i) => {
       const transport = transports[i % transports.length];
-      const url = transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
+      const url =
+        transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
       return sessionLoop({ url, transport, episodes: perSession, chaos, random: rng(seed + i), stats });
     }),
   );
@@ -187,7 +217,12 @@ async function phase(server, episodes, chaos, seed) {
     step_p50_ms: pct(0.5),
     step_p99_ms: pct(0.99),
     solved_fraction: +(stats.solved / Math.max(1, stats.episodes)).toFixed(3),
-    mixed_in: { hostile_actions: stats.hostile, cancels: stats.cancels, client_timeouts: stats.timeouts, disconnects: stats.disconnects },
+    mixed_in: {
+      hostile_actions: stats.hostile,
+      cancels: stats.cancels,
+      client_timeouts: stats.timeouts,
+      disconnects: stats.disconnects,
+    },
     server_faults_5xx: stats.serverFaults,
     fault_samples: stats.faultSamples,
     client_errors: stats.clientErrors,
@@ -197,7 +232,8 @@ async function phase(server, episodes, chaos, seed) {
 
 const loadBefore = loadavg()[0];
 const server = await startServer();
-const rssMb = async () => +((await metric(server.url, 'gauntlet_env_process_resident_memory_bytes')) / 2 ** 20).toFixed(1);
+const rssMb = async () =>
+  +((await metric(server.url, 'gauntlet_env_process_resident_memory_bytes')) / 2 ** 20).toFixed(1);
 log(`server on ${server.url} / ${server.grpcUrl}; baseline phase`);
 const baseline = await phase(server, Math.max(SESSIONS * 10, Math.floor(EPISODES / 10)), false, Number(values.seed));
 const start = { rss_mb: await rssMb(), chromium_processes: chromiumProcesses(server.child.pid) };
@@ -217,7 +253,11 @@ server.child.kill('SIGTERM');
 process.stdout.write(
   JSON.stringify(
     {
-      machine: { cpus: cpus().length, node: process.version, load_average_1m: { start: +loadBefore.toFixed(2), end: +loadavg()[0].toFixed(2) } },
+      machine: {
+        cpus: cpus().length,
+        node: process.version,
+        load_average_1m: { start: +loadBefore.toFixed(2), end: +loadavg()[0].toFixed(2) },
+      },
       sessions: SESSIONS,
       transports: ['ws', 'http', 'grpc'],
       baseline_clean: baseline,

@@ -31,9 +31,36 @@ const dist = (path) => import(new URL(`../trainer/dist/${path}`, import.meta.url
 
 /** A Llama-style decoder (tied head, GQA) per size; LoRA rank 8 on all seven linear layers. */
 const MODELS = {
-  tiny: { hiddenSize: 64, numLayers: 2, numHeads: 4, numKvHeads: 2, intermediateSize: 128, vocabSize: 259, batch: 8, seq: 64 },
-  small: { hiddenSize: 256, numLayers: 6, numHeads: 8, numKvHeads: 4, intermediateSize: 768, vocabSize: 8192, batch: 4, seq: 128 },
-  '100m': { hiddenSize: 768, numLayers: 12, numHeads: 12, numKvHeads: 4, intermediateSize: 2048, vocabSize: 32000, batch: 2, seq: 128 },
+  tiny: {
+    hiddenSize: 64,
+    numLayers: 2,
+    numHeads: 4,
+    numKvHeads: 2,
+    intermediateSize: 128,
+    vocabSize: 259,
+    batch: 8,
+    seq: 64,
+  },
+  small: {
+    hiddenSize: 256,
+    numLayers: 6,
+    numHeads: 8,
+    numKvHeads: 4,
+    intermediateSize: 768,
+    vocabSize: 8192,
+    batch: 4,
+    seq: 128,
+  },
+  '100m': {
+    hiddenSize: 768,
+    numLayers: 12,
+    numHeads: 12,
+    numKvHeads: 4,
+    intermediateSize: 2048,
+    vocabSize: 32000,
+    batch: 2,
+    seq: 128,
+  },
 };
 
 if (values.part) {
@@ -41,7 +68,22 @@ if (values.part) {
   process.stdout.write(JSON.stringify(await run(await setup(values.model), values.quick)));
 } else {
   const child = (part, model) =>
-    JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--part', part, '--model', model, ...(values.quick ? ['--quick'] : []), ...(values.reps ? ['--reps', values.reps] : []), ...(values.threads ? ['--threads', values.threads] : [])], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 }).toString());
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          fileURLToPath(import.meta.url),
+          '--part',
+          part,
+          '--model',
+          model,
+          ...(values.quick ? ['--quick'] : []),
+          ...(values.reps ? ['--reps', values.reps] : []),
+          ...(values.threads ? ['--threads', values.threads] : []),
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+      ).toString(),
+    );
   const loadBefore = loadavg().map((l) => +l.toFixed(2));
   const models = [];
   for (const name of values.models.split(',')) {
@@ -49,11 +91,23 @@ if (values.part) {
     const forward = child('forward', name);
     log(`${name}: train step + MatMul baseline…`);
     const train = child('train', name);
-    models.push({ model: name, parameters: forward.parameters, config: forward.config, forward: forward.result, ...train.result });
+    models.push({
+      model: name,
+      parameters: forward.parameters,
+      config: forward.config,
+      forward: forward.result,
+      ...train.result,
+    });
   }
   const report = {
     benchmark: 'trainer-engine',
-    machine: { cpus: cpus().length, node: process.version, threads: values.threads ? Number(values.threads) : 'onnxruntime default', load_average_before: loadBefore, load_average_after: loadavg().map((l) => +l.toFixed(2)) },
+    machine: {
+      cpus: cpus().length,
+      node: process.version,
+      threads: values.threads ? Number(values.threads) : 'onnxruntime default',
+      load_average_before: loadBefore,
+      load_average_after: loadavg().map((l) => +l.toFixed(2)),
+    },
     target: 'train-step GFLOP/s ≥ 40 % of onnxruntime MatMul GFLOP/s on the same shapes (train_vs_matmul ≥ 0.4)',
     models,
   };
@@ -68,14 +122,21 @@ async function setup(name) {
   const config = { ...tinyModelConfig({ architecture: 'llama', tieWordEmbeddings: true, ...shape }), vocabSize };
   const weights = tinyModelWeights(config, 0);
   const random = seeded(1);
-  const sequences = Array.from({ length: batch }, () => Array.from({ length: seq }, () => Math.floor(random() * vocabSize)));
+  const sequences = Array.from({ length: batch }, () =>
+    Array.from({ length: seq }, () => Math.floor(random() * vocabSize)),
+  );
   return {
-    name, config, weights, batch, seq, sequences,
+    name,
+    config,
+    weights,
+    batch,
+    seq,
+    sequences,
     parameters: [...weights.values()].reduce((n, t) => n + t.data.length, 0),
     summary: { ...shape, vocabSize },
     runtime: values.threads ? { intraOpNumThreads: Number(values.threads) } : {},
     // Best-of-N needs more repetitions where a step is short and this machine's noise is relatively large.
-    reps: values.reps ? Number(values.reps) : values.quick ? 3 : { tiny: 60, small: 30 }[name] ?? 5,
+    reps: values.reps ? Number(values.reps) : values.quick ? 3 : ({ tiny: 60, small: 30 }[name] ?? 5),
   };
 }
 
@@ -90,7 +151,14 @@ async function benchForward(s) {
   return {
     parameters: s.parameters,
     config: s.summary,
-    result: { batch: s.batch, seq: s.seq, tokens_per_s: Math.round((s.batch * s.seq) / best), ms_best: ms(best), ms_median: ms(median), peak_rss_mb: peakRssMb() },
+    result: {
+      batch: s.batch,
+      seq: s.seq,
+      tokens_per_s: Math.round((s.batch * s.seq) / best),
+      ms_best: ms(best),
+      ms_median: ms(median),
+      peak_rss_mb: peakRssMb(),
+    },
   };
 }
 
@@ -111,9 +179,17 @@ async function benchTrain(s) {
   // the model: they are neither counted nor put in the baseline.
   const isConstant = (name) => graph.graph.initializers.has(name) && !s.weights.has(name);
   const fromConstant = (t) => isConstant(t.producer?.op === 'Transpose' ? t.producer.inputs[0].name : t.name);
-  const matmuls = liveNodes(graph.graph).filter((n) => n.op === 'MatMul' && !n.inputs.some(fromConstant)).map((n) => n.inputs.map((t) => t.shape.map((d) => evalDim(d, bind))));
+  const matmuls = liveNodes(graph.graph)
+    .filter((n) => n.op === 'MatMul' && !n.inputs.some(fromConstant))
+    .map((n) => n.inputs.map((t) => t.shape.map((d) => evalDim(d, bind))));
   const flops = matmuls.reduce((sum, [a, b]) => sum + matmulFlops(a, b), 0);
-  const trainer = await LoraTrainer.create({ config: s.config, weights: s.weights, lora, schedule: { lr: 1e-4 }, runtime: s.runtime });
+  const trainer = await LoraTrainer.create({
+    config: s.config,
+    weights: s.weights,
+    lora,
+    schedule: { lr: 1e-4 },
+    runtime: s.runtime,
+  });
   const baseline = await matmulBaseline(matmuls, s.runtime);
   await trainer.trainStep(rows);
   await baseline.run();
@@ -129,11 +205,24 @@ async function benchTrain(s) {
   return {
     result: {
       train_step: {
-        batch: s.batch, seq: s.seq, trained_tokens: scored, lora: { rank: lora.rank, targets: lora.targets.length },
-        matmuls: matmuls.length, gflop: +(flops / 1e9).toFixed(3), ms_best: ms(st.best), ms_median: ms(st.median),
-        achieved_gflops: gflops(st.best), tokens_per_s: Math.round((s.batch * s.seq) / st.best), peak_rss_mb: peakRssMb(),
+        batch: s.batch,
+        seq: s.seq,
+        trained_tokens: scored,
+        lora: { rank: lora.rank, targets: lora.targets.length },
+        matmuls: matmuls.length,
+        gflop: +(flops / 1e9).toFixed(3),
+        ms_best: ms(st.best),
+        ms_median: ms(st.median),
+        achieved_gflops: gflops(st.best),
+        tokens_per_s: Math.round((s.batch * s.seq) / st.best),
+        peak_rss_mb: peakRssMb(),
       },
-      baseline: { what: 'onnxruntime MatMul alone on the same shapes, same run', ms_best: ms(mm.best), ms_median: ms(mm.median), gflops: gflops(mm.best) },
+      baseline: {
+        what: 'onnxruntime MatMul alone on the same shapes, same run',
+        ms_best: ms(mm.best),
+        ms_median: ms(mm.median),
+        gflops: gflops(mm.best),
+      },
       train_vs_matmul: +(mm.best / st.best).toFixed(3),
       train_vs_matmul_median: +(mm.median / st.median).toFixed(3),
       train_vs_matmul_paired: +stats(matmul.map((m, i) => m / step[i])).median.toFixed(3),
@@ -151,7 +240,11 @@ async function matmulBaseline(matmuls, runtime) {
   const inputs = new Map();
   const feeds = {};
   const random = seeded(2);
-  const fill = (dims) => ({ dtype: 'float32', dims, data: Float32Array.from({ length: dims.reduce((p, d) => p * d, 1) }, () => random() - 0.5) });
+  const fill = (dims) => ({
+    dtype: 'float32',
+    dims,
+    data: Float32Array.from({ length: dims.reduce((p, d) => p * d, 1) }, () => random() - 0.5),
+  });
   const input = (dims) => {
     const key = dims.join('x');
     if (!inputs.has(key)) {

@@ -29,7 +29,13 @@ const { GenerationEngine } = await dist('generate/engine.js');
 const { samplingParams } = await dist('generate/sampling-params.js');
 
 const hidden = Number(values.hidden);
-const config = tinyModelConfig({ hiddenSize: hidden, numLayers: Number(values.layers), numHeads: hidden / 64, numKvHeads: Math.max(1, hidden / 128), maxPositionEmbeddings: 4096 });
+const config = tinyModelConfig({
+  hiddenSize: hidden,
+  numLayers: Number(values.layers),
+  numHeads: hidden / 64,
+  numKvHeads: Math.max(1, hidden / 128),
+  maxPositionEmbeddings: 4096,
+});
 const weights = tinyModelWeights(config, 0);
 const runtime = values.threads ? { intraOpNumThreads: Number(values.threads) } : {};
 const model = await KvModel.create(config, weights, runtime);
@@ -58,10 +64,18 @@ for (const context of contexts) {
   for (const batch of batches) {
     const caches = Array.from({ length: batch }, () => new KvCache(config, context + steps + 4));
     // Prefill in chunks of 8 rows so a 32 × 512 prefill does not dominate memory.
-    for (let i = 0; i < batch; i += 8) await model.step(caches.slice(i, i + 8).map((cache, k) => ({ cache, tokens: prompt(context, i + k) })), feeds);
+    for (let i = 0; i < batch; i += 8)
+      await model.step(
+        caches.slice(i, i + 8).map((cache, k) => ({ cache, tokens: prompt(context, i + k) })),
+        feeds,
+      );
     runs.push({ batch, caches, times: [] });
   }
-  const stepAll = (caches, s) => model.step(caches.map((cache) => ({ cache, tokens: [s % 256] })), feeds);
+  const stepAll = (caches, s) =>
+    model.step(
+      caches.map((cache) => ({ cache, tokens: [s % 256] })),
+      feeds,
+    );
   // Warm-up: onnxruntime plans memory for new shapes on their first runs.
   for (const run of runs) for (let w = 0; w < 3; w++) await stepAll(run.caches, w);
   const perRound = 4;
@@ -76,7 +90,9 @@ for (const context of contexts) {
     const ms = median(times);
     stepMs[`batch_${batch}_context_${context}`] = Number(ms.toFixed(2));
     decode[`batch_${batch}_context_${context}`] = Math.round((batch * 1000) / ms);
-    log(`decode batch ${batch} context ${context}: ${ms.toFixed(2)} ms/step (median of ${times.length} rounds), ${decode[`batch_${batch}_context_${context}`]} tokens/s`);
+    log(
+      `decode batch ${batch} context ${context}: ${ms.toFixed(2)} ms/step (median of ${times.length} rounds), ${decode[`batch_${batch}_context_${context}`]} tokens/s`,
+    );
   }
 }
 
@@ -88,7 +104,12 @@ const results = await Promise.all(
     const submitted = now();
     let first;
     return engine
-      .generate({ prompt: prompt(64, i), params: samplingParams({ temperature: 0, maxTokens: 16, ignoreEos: true }), adapterFeeds: feeds, onToken: () => (first ??= now() - submitted) })
+      .generate({
+        prompt: prompt(64, i),
+        params: samplingParams({ temperature: 0, maxTokens: 16, ignoreEos: true }),
+        adapterFeeds: feeds,
+        onToken: () => (first ??= now() - submitted),
+      })
       .then((r) => ({ ttft: first, tokens: r.tokenIds.length }));
   }),
 );
@@ -102,7 +123,13 @@ console.log(
   JSON.stringify(
     {
       bench: 'trainer-generate',
-      model: { hidden_size: config.hiddenSize, layers: config.numLayers, heads: config.numHeads, kv_heads: config.numKvHeads, vocab: config.vocabSize },
+      model: {
+        hidden_size: config.hiddenSize,
+        layers: config.numLayers,
+        heads: config.numHeads,
+        kv_heads: config.numKvHeads,
+        vocab: config.vocabSize,
+      },
       threads: values.threads ? Number(values.threads) : 'default',
       prefill_tokens_per_s: prefill,
       decode_tokens_per_s: decode,
@@ -113,7 +140,14 @@ console.log(
         step_ms_context_512_vs_64_batch_1: ratio(stepMs.batch_1_context_512, stepMs.batch_1_context_64),
         step_ms_context_512_vs_64_batch_8: ratio(stepMs.batch_8_context_512, stepMs.batch_8_context_64),
       },
-      ttft_under_load_ms: { concurrent_requests: load, prompt_tokens: 64, max_tokens: 16, p50: pct(0.5), p95: pct(0.95), max: pct(1) },
+      ttft_under_load_ms: {
+        concurrent_requests: load,
+        prompt_tokens: 64,
+        max_tokens: 16,
+        p50: pct(0.5),
+        p95: pct(0.95),
+        max: pct(1),
+      },
       engine_tokens_per_s_under_load: Math.round(results.reduce((n, r) => n + r.tokens, 0) / wall),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     },

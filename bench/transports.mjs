@@ -75,7 +75,15 @@ if (!isMainThread) {
   // Other work on the machine moves every figure; the report says how busy it was.
   const loadBefore = loadavg()[0];
 
-  const config = { ...structuredClone(DEFAULTS), host: '127.0.0.1', port: 0, grpcPort: 0, maxSessions: 40, warmContexts: 8, idleTtlMs: 0 };
+  const config = {
+    ...structuredClone(DEFAULTS),
+    host: '127.0.0.1',
+    port: 0,
+    grpcPort: 0,
+    maxSessions: 40,
+    warmContexts: 8,
+    idleTtlMs: 0,
+  };
   const server = await startServer(config, { waitForBrowser: true });
   const service = server.service;
 
@@ -84,19 +92,30 @@ if (!isMainThread) {
     const envs = await Promise.all(
       Array.from({ length: sessions }, async () => {
         const session = await service.openSession('inproc');
-        return { reset: (r) => service.reset(session, r), step: (a) => service.step(session, { action: { action_str: a } }), close: () => service.close(session, 'client') };
+        return {
+          reset: (r) => service.reset(session, r),
+          step: (a) => service.step(session, { action: { action_str: a } }),
+          close: () => service.close(session, 'client'),
+        };
       }),
     );
     await Promise.all(envs.map((env, i) => stepLoop(env, 10, i, OBS)));
-    return { name: 'inproc', round: (steps, seed) => runRound(envs, steps, seed, OBS), close: () => Promise.all(envs.map((env) => env.close())) };
+    return {
+      name: 'inproc',
+      round: (steps, seed) => runRound(envs, steps, seed, OBS),
+      close: () => Promise.all(envs.map((env) => env.close())),
+    };
   }
 
   async function workerTarget(name, url, sessions) {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { url, transport: name, sessions, observation: OBS } });
-    const reply = () => new Promise((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { url, transport: name, sessions, observation: OBS },
     });
+    const reply = () =>
+      new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
     await reply(); // ready
     return {
       name,
@@ -129,7 +148,15 @@ if (!isMainThread) {
     }
     for (const target of targets) await target.close();
     return Object.fromEntries(
-      [...acc].map(([name, { times, seconds }]) => [name, { p50_ms: pct(times, 50), p95_ms: pct(times, 95), steps_per_s: +(times.length / seconds).toFixed(1), steps: times.length }]),
+      [...acc].map(([name, { times, seconds }]) => [
+        name,
+        {
+          p50_ms: pct(times, 50),
+          p95_ms: pct(times, 95),
+          steps_per_s: +(times.length / seconds).toFixed(1),
+          steps: times.length,
+        },
+      ]),
     );
   }
 
@@ -144,7 +171,11 @@ if (!isMainThread) {
     const samples = {
       axtree_only: await service.reset(session, { task_name: TASK, seed: 1, observation: AXTREE_ONLY }),
       full_observation: await service.reset(session, { task_name: TASK, seed: 1, observation: FULL }),
-      rgb_screenshot: await service.reset(session, { task_name: TASK, seed: 1, observation: { ...AXTREE_ONLY, screenshot: 'rgb' } }),
+      rgb_screenshot: await service.reset(session, {
+        task_name: TASK,
+        seed: 1,
+        observation: { ...AXTREE_ONLY, screenshot: 'rgb' },
+      }),
     };
     await service.close(session, 'client');
     const timeUs = (fn, n) => {
@@ -160,7 +191,10 @@ if (!isMainThread) {
         json_bytes: Buffer.byteLength(JSON.stringify(result)),
         protobuf_bytes: codec.serialize(grpc.stepResultToMessage(result)).length,
         json_roundtrip_us: timeUs(() => JSON.parse(JSON.stringify(result)), n),
-        protobuf_roundtrip_us: timeUs(() => grpc.stepResultFromMessage(codec.deserialize(codec.serialize(grpc.stepResultToMessage(result)))), n),
+        protobuf_roundtrip_us: timeUs(
+          () => grpc.stepResultFromMessage(codec.deserialize(codec.serialize(grpc.stepResultToMessage(result)))),
+          n,
+        ),
       };
     }
     return out;
@@ -171,7 +205,8 @@ if (!isMainThread) {
   const results = {};
   for (const sessions of [1, 8]) {
     log(`${sessions} session(s) per target, ${ROUNDS} interleaved rounds`);
-    for (const [name, figures] of Object.entries(await measure(sessions))) (results[name] ??= {})[`sessions_${sessions}`] = figures;
+    for (const [name, figures] of Object.entries(await measure(sessions)))
+      (results[name] ??= {})[`sessions_${sessions}`] = figures;
   }
   await server.close();
 
@@ -180,11 +215,17 @@ if (!isMainThread) {
     overhead[name] = {
       p50_ms_1_session: +(results[name].sessions_1.p50_ms - results.inproc.sessions_1.p50_ms).toFixed(2),
       p50_ms_8_sessions: +(results[name].sessions_8.p50_ms - results.inproc.sessions_8.p50_ms).toFixed(2),
-      throughput_vs_inproc_8_sessions: +(results[name].sessions_8.steps_per_s / results.inproc.sessions_8.steps_per_s).toFixed(3),
+      throughput_vs_inproc_8_sessions: +(
+        results[name].sessions_8.steps_per_s / results.inproc.sessions_8.steps_per_s
+      ).toFixed(3),
     };
   }
   const report = {
-    machine: { cpus: cpus().length, node: process.version, load_average_1m: { start: +loadBefore.toFixed(2), end: +loadavg()[0].toFixed(2) } },
+    machine: {
+      cpus: cpus().length,
+      node: process.version,
+      load_average_1m: { start: +loadBefore.toFixed(2), end: +loadavg()[0].toFixed(2) },
+    },
     task: TASK,
     observation: OBS,
     steps_per_config: STEPS,

@@ -11,7 +11,11 @@ const forbiddenPackages = { trainer: ['playwright', 'playwright-core'] };
 
 function* sourceFiles(dir) {
   let entries;
-  try { entries = readdirSync(dir); } catch { return; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
   for (const name of entries) {
     if (name === 'node_modules' || name === 'dist') continue;
     const path = join(dir, name);
@@ -20,7 +24,8 @@ function* sourceFiles(dir) {
   }
 }
 
-const importPattern = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+const importPattern =
+  /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
 
 export function findViolations(repoRoot = root) {
   const problems = [];
@@ -34,10 +39,14 @@ export function findViolations(repoRoot = root) {
         for (const other of services.filter((s) => s !== service)) {
           const viaPackage = spec === `@gauntlet/${other}` || spec.startsWith(`@gauntlet/${other}/`);
           const viaPath = spec.startsWith('.') && resolve(dirname(file), spec).startsWith(join(repoRoot, other) + '/');
-          if (viaPackage || viaPath) problems.push(`${where}: imports ${spec} (service ${service} may not import ${other}; share it through proto/)`);
+          if (viaPackage || viaPath)
+            problems.push(
+              `${where}: imports ${spec} (service ${service} may not import ${other}; share it through proto/)`,
+            );
         }
         for (const pkg of forbiddenPackages[service] ?? []) {
-          if (spec === pkg || spec.startsWith(`${pkg}/`)) problems.push(`${where}: imports ${spec} (${service} may not depend on ${pkg})`);
+          if (spec === pkg || spec.startsWith(`${pkg}/`))
+            problems.push(`${where}: imports ${spec} (${service} may not depend on ${pkg})`);
         }
       }
     }

@@ -7,7 +7,11 @@ const script = fileURLToPath(new URL('./docker-base.sh', import.meta.url));
 describe('scripts/docker-base.sh', () => {
   it('fails without a Docker engine, printing the commands that set one up', () => {
     // An engine address nothing answers on stands in for a machine without Docker.
-    const run = spawnSync('bash', [script], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
+    const run = spawnSync('bash', [script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, DOCKER_HOST: 'unix:///nonexistent/docker.sock' },
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('no reachable Docker engine');

@@ -6,11 +6,18 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
-const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];
+const CHROMIUM_CANDIDATES = [
+  '/usr/bin/chromium-headless-shell',
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium',
+];
 
 const checks = {
   chromium: {
-    present: () => Boolean(process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) || playwrightBrowserPresent() || CHROMIUM_CANDIDATES.some((p) => existsSync(p)),
+    present: () =>
+      Boolean(process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) ||
+      playwrightBrowserPresent() ||
+      CHROMIUM_CANDIDATES.some((p) => existsSync(p)),
     packages: ['chromium-headless-shell'],
     manual: 'apt-get install -y chromium-headless-shell   (or set CHROMIUM_PATH to a Chromium binary)',
   },
@@ -30,7 +37,11 @@ const checks = {
 
 function playwrightBrowserPresent() {
   try {
-    const out = execFileSync(process.execPath, ['-e', "import('playwright-core').then(m=>{try{process.stdout.write(m.chromium.executablePath())}catch{}})"], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync(
+      process.execPath,
+      ['-e', "import('playwright-core').then(m=>{try{process.stdout.write(m.chromium.executablePath())}catch{}})"],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     return out !== '' && existsSync(out);
   } catch {
     return false;
@@ -39,7 +50,12 @@ function playwrightBrowserPresent() {
 
 function wellKnownTypesPresent() {
   // protoc searches its own include folder; compiling one well-known file proves it has them.
-  return spawnSync('protoc', ['--descriptor_set_out=/dev/null', 'google/protobuf/struct.proto'], { stdio: 'ignore', cwd: tmpdir() }).status === 0;
+  return (
+    spawnSync('protoc', ['--descriptor_set_out=/dev/null', 'google/protobuf/struct.proto'], {
+      stdio: 'ignore',
+      cwd: tmpdir(),
+    }).status === 0
+  );
 }
 
 function commandExists(name) {
@@ -51,9 +67,16 @@ function aptInstall(packages) {
   const sudo = !isRoot && commandExists('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!commandExists('apt-get') || (!isRoot && !sudo)) return false;
   const prefix = isRoot ? [] : ['sudo', '-n'];
-  const run = (args) => spawnSync(prefix[0] ?? args[0], prefix.length ? [...prefix.slice(1), ...args] : args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  const run = (args) =>
+    spawnSync(prefix[0] ?? args[0], prefix.length ? [...prefix.slice(1), ...args] : args.slice(1), {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).status === 0;
   console.error(`[gauntlet] installing ${packages.join(' ')} with apt-get …`);
-  return run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages]);
+  return (
+    run(['apt-get', 'update', '-qq']) &&
+    run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...packages])
+  );
 }
 
 const wanted = process.argv.slice(2);
@@ -61,7 +84,9 @@ const missing = [];
 for (const name of wanted) {
   const check = checks[name];
   if (!check) {
-    console.error(`[gauntlet] unknown system dependency ${JSON.stringify(name)} (known: ${Object.keys(checks).join(', ')})`);
+    console.error(
+      `[gauntlet] unknown system dependency ${JSON.stringify(name)} (known: ${Object.keys(checks).join(', ')})`,
+    );
     process.exit(2);
   }
   if (check.present()) continue;

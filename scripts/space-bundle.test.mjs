@@ -28,7 +28,10 @@ function sharedBuild(path) {
   const lines = readFileSync(join(repo, path), 'utf8').split('\n');
   const start = lines.findIndex((line) => line.startsWith('FROM ${BASE_IMAGE} AS build-tools'));
   const end = lines.findIndex((line) => line.startsWith('COPY docker/healthcheck.mjs'));
-  return lines.slice(start, end + 1).filter((line) => line.trim() && !line.startsWith('#')).map((line) => line.replace(/ AS (runtime|space)$/, ' AS <final>'));
+  return lines
+    .slice(start, end + 1)
+    .filter((line) => line.trim() && !line.startsWith('#'))
+    .map((line) => line.replace(/ AS (runtime|space)$/, ' AS <final>'));
 }
 
 describe('the Hugging Face Space bundle', () => {
@@ -50,7 +53,16 @@ describe('the Hugging Face Space bundle', () => {
     const dir = freshDir();
     writeSpaceBundle(dir);
     const files = filesUnder(dir);
-    for (const needed of ['Dockerfile', 'package-lock.json', 'tsconfig.base.json', 'docker/healthcheck.mjs', 'proto/env.proto', 'proto/src/index.ts', 'env-server/bin/cli.js', 'env-server/src/cli/main.ts']) {
+    for (const needed of [
+      'Dockerfile',
+      'package-lock.json',
+      'tsconfig.base.json',
+      'docker/healthcheck.mjs',
+      'proto/env.proto',
+      'proto/src/index.ts',
+      'env-server/bin/cli.js',
+      'env-server/src/cli/main.ts',
+    ]) {
       expect(files).toContain(needed);
     }
     expect(files.filter((file) => /\.test\.ts$|(^|\/)(node_modules|dist|test)\//.test(file))).toEqual([]);

@@ -7,8 +7,16 @@ describe('what pages and uploads may reach', () => {
   });
 
   it('opens by flag or environment variable, the flag first', () => {
-    expect(resolveConfig({ 'allow-data-urls': true, 'upload-dir': '/srv/offered' }, {})).toMatchObject({ allowDataUrls: true, uploadDir: '/srv/offered' });
-    expect(resolveConfig({}, { GAUNTLET_ALLOW_DATA_URLS: '1', GAUNTLET_UPLOAD_DIR: '/srv/env' })).toMatchObject({ allowDataUrls: true, uploadDir: '/srv/env' });
-    expect(resolveConfig({ 'upload-dir': '/srv/flag' }, { GAUNTLET_UPLOAD_DIR: '/srv/env' }).uploadDir).toBe('/srv/flag');
+    expect(resolveConfig({ 'allow-data-urls': true, 'upload-dir': '/srv/offered' }, {})).toMatchObject({
+      allowDataUrls: true,
+      uploadDir: '/srv/offered',
+    });
+    expect(resolveConfig({}, { GAUNTLET_ALLOW_DATA_URLS: '1', GAUNTLET_UPLOAD_DIR: '/srv/env' })).toMatchObject({
+      allowDataUrls: true,
+      uploadDir: '/srv/env',
+    });
+    expect(resolveConfig({ 'upload-dir': '/srv/flag' }, { GAUNTLET_UPLOAD_DIR: '/srv/env' }).uploadDir).toBe(
+      '/srv/flag',
+    );
   });
 });

@@ -89,35 +89,209 @@ interface Setting {
 }
 
 export const SETTINGS: Setting[] = [
-  { key: 'port', flag: 'port', env: ['PORT', 'BROWSERGYM_PORT'], kind: 'int', help: 'HTTP/WebSocket port; 0 picks a free one (default 8000)' },
-  { key: 'grpcPort', flag: 'grpc-port', env: ['GRPC_PORT'], kind: 'int', help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051)' },
-  { key: 'grpcTlsCert', flag: 'grpc-tls-cert', env: ['GRPC_TLS_CERT'], kind: 'string', help: 'PEM certificate chain file: serve gRPC over TLS (with --grpc-tls-key)' },
-  { key: 'grpcTlsKey', flag: 'grpc-tls-key', env: ['GRPC_TLS_KEY'], kind: 'string', help: 'PEM private key file for --grpc-tls-cert' },
-  { key: 'grpcMessageLimitBytes', flag: 'grpc-message-limit', env: ['GAUNTLET_GRPC_MESSAGE_LIMIT'], kind: 'int', help: 'max gRPC request message in bytes (default 4194304)' },
-  { key: 'host', flag: 'host', env: ['HOST'], kind: 'string', help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 = every interface, as the Docker images set)' },
-  { key: 'maxSessions', flag: 'max-sessions', env: ['MAX_CONCURRENT_ENVS'], kind: 'int', help: 'concurrent sessions before CAPACITY_REACHED (default 8)' },
-  { key: 'idleTtlMs', flag: 'idle-ttl-ms', env: ['GAUNTLET_IDLE_TTL_MS'], kind: 'int', help: 'close sessions idle this long; 0 = never (default 600000)' },
-  { key: 'headless', flag: 'headless', env: ['BROWSERGYM_HEADLESS'], kind: 'bool', help: 'run Chromium headless (default true)' },
-  { key: 'viewportWidth', flag: 'viewport-width', env: ['BROWSERGYM_VIEWPORT_WIDTH'], kind: 'int', help: 'viewport width in px (default 1280)' },
-  { key: 'viewportHeight', flag: 'viewport-height', env: ['BROWSERGYM_VIEWPORT_HEIGHT'], kind: 'int', help: 'viewport height in px (default 720)' },
-  { key: 'pageTimeoutMs', flag: 'timeout-ms', env: ['BROWSERGYM_TIMEOUT'], kind: 'int', help: 'page load / navigation timeout in ms (default 10000)' },
-  { key: 'actionTimeoutMs', flag: 'action-timeout-ms', env: ['GAUNTLET_ACTION_TIMEOUT_MS'], kind: 'int', help: 'per bid-action timeout in ms before the forced retry (default 500)' },
-  { key: 'defaultTask', flag: 'task', env: ['BROWSERGYM_TASK_NAME'], kind: 'string', help: 'task used when reset names none (default click-test)' },
-  { key: 'screenshot', flag: 'screenshot', env: ['BROWSERGYM_INCLUDE_SCREENSHOT'], kind: 'bool', help: 'include the RGB screenshot by default (default false)' },
-  { key: 'warmContexts', flag: 'warm', env: ['GAUNTLET_WARM_CONTEXTS'], kind: 'int', help: 'browser contexts kept warm for new sessions (default 2)' },
-  { key: 'allowedOrigins', flag: 'allow-origin', env: ['GAUNTLET_ALLOWED_ORIGINS'], kind: 'list', help: 'extra origins goto() may reach, comma separated; * allows all (default: task origins only)' },
-  { key: 'allowDataUrls', flag: 'allow-data-urls', env: ['GAUNTLET_ALLOW_DATA_URLS'], kind: 'bool', help: 'let goto() open data: and blob: URLs, which run page JavaScript the agent wrote (default false)' },
-  { key: 'uploadDir', flag: 'upload-dir', env: ['GAUNTLET_UPLOAD_DIR'], kind: 'string', help: 'the folder upload_file may read files from (default: none, uploads off)' },
-  { key: 'allowScriptActions', flag: 'allow-script-actions', env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'], kind: 'bool', help: 'enable script-evaluating actions (default false)' },
-  { key: 'maxTabs', flag: 'max-tabs', env: ['GAUNTLET_MAX_TABS'], kind: 'int', help: 'tabs a session may have open, pages opened by pages included (default 8)' },
-  { key: 'maxActionChars', flag: 'max-action-chars', env: ['GAUNTLET_MAX_ACTION_CHARS'], kind: 'int', help: 'longest action string a step accepts, in characters (default 32768)' },
-  { key: 'maxCallsPerStep', flag: 'max-calls-per-step', env: ['GAUNTLET_MAX_CALLS_PER_STEP'], kind: 'int', help: 'most action calls one step may run (default 16)' },
-  { key: 'bearerToken', flag: 'token', env: ['GAUNTLET_TOKEN'], kind: 'string', help: 'require "Authorization: Bearer <token>" on every route but /health' },
-  { key: 'bodyLimitBytes', flag: 'body-limit', env: ['GAUNTLET_BODY_LIMIT'], kind: 'int', help: 'max HTTP body in bytes (default 1048576)' },
-  { key: 'wsFrameLimitBytes', flag: 'frame-limit', env: ['GAUNTLET_WS_FRAME_LIMIT'], kind: 'int', help: 'max WebSocket frame in bytes (default 4194304)' },
-  { key: 'chromiumPath', flag: 'chromium-path', env: [], kind: 'string', help: 'Chromium binary (default: Playwright\'s browser, else CHROMIUM_PATH, else Debian\'s)' },
-  { key: 'chromiumArgs', flag: 'chromium-args', env: ['GAUNTLET_CHROMIUM_ARGS'], kind: 'list', help: 'extra Chromium flags, comma separated' },
-  { key: 'miniwobUrl', flag: 'miniwob-url', env: ['MINIWOB_URL'], kind: 'string', help: 'base URL of a MiniWoB++ html folder (reserved for the external loader)' },
+  {
+    key: 'port',
+    flag: 'port',
+    env: ['PORT', 'BROWSERGYM_PORT'],
+    kind: 'int',
+    help: 'HTTP/WebSocket port; 0 picks a free one (default 8000)',
+  },
+  {
+    key: 'grpcPort',
+    flag: 'grpc-port',
+    env: ['GRPC_PORT'],
+    kind: 'int',
+    help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051)',
+  },
+  {
+    key: 'grpcTlsCert',
+    flag: 'grpc-tls-cert',
+    env: ['GRPC_TLS_CERT'],
+    kind: 'string',
+    help: 'PEM certificate chain file: serve gRPC over TLS (with --grpc-tls-key)',
+  },
+  {
+    key: 'grpcTlsKey',
+    flag: 'grpc-tls-key',
+    env: ['GRPC_TLS_KEY'],
+    kind: 'string',
+    help: 'PEM private key file for --grpc-tls-cert',
+  },
+  {
+    key: 'grpcMessageLimitBytes',
+    flag: 'grpc-message-limit',
+    env: ['GAUNTLET_GRPC_MESSAGE_LIMIT'],
+    kind: 'int',
+    help: 'max gRPC request message in bytes (default 4194304)',
+  },
+  {
+    key: 'host',
+    flag: 'host',
+    env: ['HOST'],
+    kind: 'string',
+    help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 = every interface, as the Docker images set)',
+  },
+  {
+    key: 'maxSessions',
+    flag: 'max-sessions',
+    env: ['MAX_CONCURRENT_ENVS'],
+    kind: 'int',
+    help: 'concurrent sessions before CAPACITY_REACHED (default 8)',
+  },
+  {
+    key: 'idleTtlMs',
+    flag: 'idle-ttl-ms',
+    env: ['GAUNTLET_IDLE_TTL_MS'],
+    kind: 'int',
+    help: 'close sessions idle this long; 0 = never (default 600000)',
+  },
+  {
+    key: 'headless',
+    flag: 'headless',
+    env: ['BROWSERGYM_HEADLESS'],
+    kind: 'bool',
+    help: 'run Chromium headless (default true)',
+  },
+  {
+    key: 'viewportWidth',
+    flag: 'viewport-width',
+    env: ['BROWSERGYM_VIEWPORT_WIDTH'],
+    kind: 'int',
+    help: 'viewport width in px (default 1280)',
+  },
+  {
+    key: 'viewportHeight',
+    flag: 'viewport-height',
+    env: ['BROWSERGYM_VIEWPORT_HEIGHT'],
+    kind: 'int',
+    help: 'viewport height in px (default 720)',
+  },
+  {
+    key: 'pageTimeoutMs',
+    flag: 'timeout-ms',
+    env: ['BROWSERGYM_TIMEOUT'],
+    kind: 'int',
+    help: 'page load / navigation timeout in ms (default 10000)',
+  },
+  {
+    key: 'actionTimeoutMs',
+    flag: 'action-timeout-ms',
+    env: ['GAUNTLET_ACTION_TIMEOUT_MS'],
+    kind: 'int',
+    help: 'per bid-action timeout in ms before the forced retry (default 500)',
+  },
+  {
+    key: 'defaultTask',
+    flag: 'task',
+    env: ['BROWSERGYM_TASK_NAME'],
+    kind: 'string',
+    help: 'task used when reset names none (default click-test)',
+  },
+  {
+    key: 'screenshot',
+    flag: 'screenshot',
+    env: ['BROWSERGYM_INCLUDE_SCREENSHOT'],
+    kind: 'bool',
+    help: 'include the RGB screenshot by default (default false)',
+  },
+  {
+    key: 'warmContexts',
+    flag: 'warm',
+    env: ['GAUNTLET_WARM_CONTEXTS'],
+    kind: 'int',
+    help: 'browser contexts kept warm for new sessions (default 2)',
+  },
+  {
+    key: 'allowedOrigins',
+    flag: 'allow-origin',
+    env: ['GAUNTLET_ALLOWED_ORIGINS'],
+    kind: 'list',
+    help: 'extra origins goto() may reach, comma separated; * allows all (default: task origins only)',
+  },
+  {
+    key: 'allowDataUrls',
+    flag: 'allow-data-urls',
+    env: ['GAUNTLET_ALLOW_DATA_URLS'],
+    kind: 'bool',
+    help: 'let goto() open data: and blob: URLs, which run page JavaScript the agent wrote (default false)',
+  },
+  {
+    key: 'uploadDir',
+    flag: 'upload-dir',
+    env: ['GAUNTLET_UPLOAD_DIR'],
+    kind: 'string',
+    help: 'the folder upload_file may read files from (default: none, uploads off)',
+  },
+  {
+    key: 'allowScriptActions',
+    flag: 'allow-script-actions',
+    env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'],
+    kind: 'bool',
+    help: 'enable script-evaluating actions (default false)',
+  },
+  {
+    key: 'maxTabs',
+    flag: 'max-tabs',
+    env: ['GAUNTLET_MAX_TABS'],
+    kind: 'int',
+    help: 'tabs a session may have open, pages opened by pages included (default 8)',
+  },
+  {
+    key: 'maxActionChars',
+    flag: 'max-action-chars',
+    env: ['GAUNTLET_MAX_ACTION_CHARS'],
+    kind: 'int',
+    help: 'longest action string a step accepts, in characters (default 32768)',
+  },
+  {
+    key: 'maxCallsPerStep',
+    flag: 'max-calls-per-step',
+    env: ['GAUNTLET_MAX_CALLS_PER_STEP'],
+    kind: 'int',
+    help: 'most action calls one step may run (default 16)',
+  },
+  {
+    key: 'bearerToken',
+    flag: 'token',
+    env: ['GAUNTLET_TOKEN'],
+    kind: 'string',
+    help: 'require "Authorization: Bearer <token>" on every route but /health',
+  },
+  {
+    key: 'bodyLimitBytes',
+    flag: 'body-limit',
+    env: ['GAUNTLET_BODY_LIMIT'],
+    kind: 'int',
+    help: 'max HTTP body in bytes (default 1048576)',
+  },
+  {
+    key: 'wsFrameLimitBytes',
+    flag: 'frame-limit',
+    env: ['GAUNTLET_WS_FRAME_LIMIT'],
+    kind: 'int',
+    help: 'max WebSocket frame in bytes (default 4194304)',
+  },
+  {
+    key: 'chromiumPath',
+    flag: 'chromium-path',
+    env: [],
+    kind: 'string',
+    help: "Chromium binary (default: Playwright's browser, else CHROMIUM_PATH, else Debian's)",
+  },
+  {
+    key: 'chromiumArgs',
+    flag: 'chromium-args',
+    env: ['GAUNTLET_CHROMIUM_ARGS'],
+    kind: 'list',
+    help: 'extra Chromium flags, comma separated',
+  },
+  {
+    key: 'miniwobUrl',
+    flag: 'miniwob-url',
+    env: ['MINIWOB_URL'],
+    kind: 'string',
+    help: 'base URL of a MiniWoB++ html folder (reserved for the external loader)',
+  },
 ];
 
 export class ConfigError extends Error {
@@ -125,7 +299,10 @@ export class ConfigError extends Error {
 }
 
 /** Flags win over environment variables, which win over defaults. */
-export function resolveConfig(flags: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function resolveConfig(
+  flags: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv = process.env,
+): ServerConfig {
   const config: ServerConfig = structuredClone(DEFAULTS);
   for (const setting of SETTINGS) {
     const fromFlag = flags[setting.flag];
@@ -135,7 +312,8 @@ export function resolveConfig(flags: Record<string, string | boolean | undefined
     const source = fromFlag !== undefined ? `--${setting.flag}` : envName!;
     apply(config, setting, parseValue(setting, raw, source));
   }
-  if (Boolean(config.grpcTlsCert) !== Boolean(config.grpcTlsKey)) throw new ConfigError('--grpc-tls-cert and --grpc-tls-key go together (GRPC_TLS_CERT, GRPC_TLS_KEY)');
+  if (Boolean(config.grpcTlsCert) !== Boolean(config.grpcTlsKey))
+    throw new ConfigError('--grpc-tls-cert and --grpc-tls-key go together (GRPC_TLS_CERT, GRPC_TLS_KEY)');
   return config;
 }
 
@@ -143,7 +321,8 @@ function parseValue(setting: Setting, raw: string | boolean, source: string): nu
   const text = String(raw).trim();
   switch (setting.kind) {
     case 'int': {
-      if (!/^\d+$/.test(text)) throw new ConfigError(`${source} must be a non-negative integer (got ${JSON.stringify(text)})`);
+      if (!/^\d+$/.test(text))
+        throw new ConfigError(`${source} must be a non-negative integer (got ${JSON.stringify(text)})`);
       return Number(text);
     }
     case 'bool': {
@@ -152,7 +331,10 @@ function parseValue(setting: Setting, raw: string | boolean, source: string): nu
       throw new ConfigError(`${source} must be true or false (got ${JSON.stringify(text)})`);
     }
     case 'list':
-      return text.split(',').map((s) => s.trim()).filter(Boolean);
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'string':
       return text;
   }
@@ -173,8 +355,12 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
       (config as unknown as Record<string, unknown>)[setting.key] = value;
   }
   // 0 = any free port; the "listening on" line names the one taken.
-  if (setting.key === 'port' && (config.port < 0 || config.port > 65535)) throw new ConfigError(`port must be 0..65535 (got ${config.port})`);
-  if (setting.key === 'grpcPort' && config.grpcPort > 65535) throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
-  if (setting.key === 'maxSessions' && config.maxSessions < 1) throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
-  if (setting.key === 'maxTabs' && config.maxTabs < 1) throw new ConfigError('--max-tabs (GAUNTLET_MAX_TABS) must be at least 1');
+  if (setting.key === 'port' && (config.port < 0 || config.port > 65535))
+    throw new ConfigError(`port must be 0..65535 (got ${config.port})`);
+  if (setting.key === 'grpcPort' && config.grpcPort > 65535)
+    throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
+  if (setting.key === 'maxSessions' && config.maxSessions < 1)
+    throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
+  if (setting.key === 'maxTabs' && config.maxTabs < 1)
+    throw new ConfigError('--max-tabs (GAUNTLET_MAX_TABS) must be at least 1');
 }

@@ -10,7 +10,9 @@ try {
   const first = await env.reset({ task_name: 'click-test', seed: 1 }, { timeoutMs: 15_000 });
   const bid = /\[(\w+)\] button 'Click Me!'/.exec(first.observation.axtree_txt)?.[1];
   const result = await env.step(`click('${bid}')`, { timeoutMs: 5_000 });
-  console.log(JSON.stringify({ transport: env.transport, session: env.sessionId, reward: result.reward, done: result.done }));
+  console.log(
+    JSON.stringify({ transport: env.transport, session: env.sessionId, reward: result.reward, done: result.done }),
+  );
 } finally {
   await env.close();
 }

@@ -15,15 +15,30 @@ const protoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 export const GEN_FLAGS = [
-  '--keepCase', '--longs', 'Number', '--enums', 'String', '--defaults', '--oneofs', '--includeComments',
-  '--grpcLib', '@grpc/grpc-js', '--targetFileExtension', '.generated.ts', '--importFileExtension', '.generated.js',
+  '--keepCase',
+  '--longs',
+  'Number',
+  '--enums',
+  'String',
+  '--defaults',
+  '--oneofs',
+  '--includeComments',
+  '--grpcLib',
+  '@grpc/grpc-js',
+  '--targetFileExtension',
+  '.generated.ts',
+  '--importFileExtension',
+  '.generated.js',
 ];
 
 export function generate(outDir = join(protoRoot, 'src/grpc/generated')) {
   rmSync(outDir, { recursive: true, force: true });
   const bin = join(dirname(require.resolve('@grpc/proto-loader/package.json')), 'build/bin/proto-loader-gen-types.js');
   // Run from proto/ with a relative path: the generated headers then name `env.proto`, not this checkout's path.
-  execFileSync(process.execPath, [bin, ...GEN_FLAGS, '-O', outDir, 'env.proto'], { cwd: protoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [bin, ...GEN_FLAGS, '-O', outDir, 'env.proto'], {
+    cwd: protoRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return outDir;
 }
 

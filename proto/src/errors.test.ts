@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { CapacityError, EpisodeStateError, ExecutionError, GauntletError, InfraError, SessionNotFoundError, ValidationError, errorFromCode, errorFromWire } from './errors.js';
+import {
+  CapacityError,
+  EpisodeStateError,
+  ExecutionError,
+  GauntletError,
+  InfraError,
+  SessionNotFoundError,
+  ValidationError,
+  errorFromCode,
+  errorFromWire,
+} from './errors.js';
 
 describe('typed errors travel over the wire', () => {
   it.each([
     [new CapacityError(8, 8), 'CAPACITY_REACHED', 503],
     [new InfraError('browser died'), 'INFRA_ERROR', 503],
     [new SessionNotFoundError('abc'), 'SESSION_NOT_FOUND', 404],
-    [new ValidationError('bad', [{ loc: ['body', 'seed'], msg: 'too small', type: 'too_small' }]), 'VALIDATION_ERROR', 422],
+    [
+      new ValidationError('bad', [{ loc: ['body', 'seed'], msg: 'too small', type: 'too_small' }]),
+      'VALIDATION_ERROR',
+      422,
+    ],
     [new EpisodeStateError('reset first'), 'EXECUTION_ERROR', 409],
   ])('%s keeps its class, code and details', (error, code, status) => {
     expect(error.code).toBe(code);

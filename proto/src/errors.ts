@@ -42,14 +42,22 @@ export class GauntletError extends Error {
   }
 
   toWire(): WireError {
-    return { name: this.name, message: this.message, code: this.code, ...(this.details ? { details: this.details } : {}) };
+    return {
+      name: this.name,
+      message: this.message,
+      code: this.code,
+      ...(this.details ? { details: this.details } : {}),
+    };
   }
 }
 
 /** The request itself is wrong; fix the input and retry. */
 export class ValidationError extends GauntletError {
   static override readonly httpStatus = 422;
-  constructor(message: string, readonly issues: ValidationIssue[] = []) {
+  constructor(
+    message: string,
+    readonly issues: ValidationIssue[] = [],
+  ) {
     super('VALIDATION_ERROR', message, issues.length ? { errors: issues } : undefined);
   }
 }
@@ -80,14 +88,20 @@ export class UnknownTypeError extends GauntletError {
 export class CapacityError extends GauntletError {
   static override readonly httpStatus = 503;
   constructor(active: number, max: number) {
-    super('CAPACITY_REACHED', `Server at capacity: ${active}/${max} sessions in use`, { active_sessions: active, max_sessions: max });
+    super('CAPACITY_REACHED', `Server at capacity: ${active}/${max} sessions in use`, {
+      active_sessions: active,
+      max_sessions: max,
+    });
   }
 }
 
 export class SessionNotFoundError extends GauntletError {
   static override readonly httpStatus = 404;
   constructor(sessionId: string, message?: string) {
-    super('SESSION_NOT_FOUND', message ?? `No session ${JSON.stringify(sessionId)} (closed, reaped after idling, or never opened)`);
+    super(
+      'SESSION_NOT_FOUND',
+      message ?? `No session ${JSON.stringify(sessionId)} (closed, reaped after idling, or never opened)`,
+    );
   }
 }
 
@@ -159,40 +173,70 @@ export class NotFoundError extends GauntletError {
 }
 
 const byName: Record<string, new (...args: never[]) => GauntletError> = {
-  ValidationError, InvalidJsonError, UnknownTypeError, CapacityError, SessionNotFoundError, SessionError,
-  InfraError, FactoryError, ExecutionError, EpisodeStateError, DeadlineExceededError, UnauthorizedError, PayloadTooLargeError, NotFoundError,
+  ValidationError,
+  InvalidJsonError,
+  UnknownTypeError,
+  CapacityError,
+  SessionNotFoundError,
+  SessionError,
+  InfraError,
+  FactoryError,
+  ExecutionError,
+  EpisodeStateError,
+  DeadlineExceededError,
+  UnauthorizedError,
+  PayloadTooLargeError,
+  NotFoundError,
 };
 
 /** The class each code is thrown as; OpenEnv's /ws error frames carry only the code. */
 const nameByCode: Record<ErrorCode, string> = {
-  INVALID_JSON: 'InvalidJsonError', UNKNOWN_TYPE: 'UnknownTypeError', VALIDATION_ERROR: 'ValidationError',
-  EXECUTION_ERROR: 'ExecutionError', CAPACITY_REACHED: 'CapacityError', FACTORY_ERROR: 'FactoryError',
-  SESSION_ERROR: 'SessionError', SESSION_NOT_FOUND: 'SessionNotFoundError', INFRA_ERROR: 'InfraError',
-  DEADLINE_EXCEEDED: 'DeadlineExceededError', UNAUTHORIZED: 'UnauthorizedError', PAYLOAD_TOO_LARGE: 'PayloadTooLargeError',
+  INVALID_JSON: 'InvalidJsonError',
+  UNKNOWN_TYPE: 'UnknownTypeError',
+  VALIDATION_ERROR: 'ValidationError',
+  EXECUTION_ERROR: 'ExecutionError',
+  CAPACITY_REACHED: 'CapacityError',
+  FACTORY_ERROR: 'FactoryError',
+  SESSION_ERROR: 'SessionError',
+  SESSION_NOT_FOUND: 'SessionNotFoundError',
+  INFRA_ERROR: 'InfraError',
+  DEADLINE_EXCEEDED: 'DeadlineExceededError',
+  UNAUTHORIZED: 'UnauthorizedError',
+  PAYLOAD_TOO_LARGE: 'PayloadTooLargeError',
   NOT_FOUND: 'NotFoundError',
 };
 
 /** Rebuilds a typed error from its wire form; unknown names become a plain GauntletError. */
 export function errorFromWire(wire: WireError): GauntletError {
   const Known = byName[wire.name];
-  const error: GauntletError = Known
-    ? Object.create(Known.prototype)
-    : Object.create(GauntletError.prototype);
+  const error: GauntletError = Known ? Object.create(Known.prototype) : Object.create(GauntletError.prototype);
   Object.assign(error, { name: wire.name, message: wire.message, code: wire.code, details: wire.details });
-  if (error instanceof ValidationError) Object.assign(error, { issues: (wire.details?.errors as ValidationIssue[] | undefined) ?? [] });
+  if (error instanceof ValidationError)
+    Object.assign(error, { issues: (wire.details?.errors as ValidationIssue[] | undefined) ?? [] });
   Object.defineProperty(error, 'stack', { value: `${wire.name}: ${wire.message}`, enumerable: false });
   return error;
 }
 
 /** Rebuilds a typed error from a code alone (e.g. an OpenEnv /ws error frame); extra fields become details. */
-export function errorFromCode(code: string, message: string, details?: Record<string, unknown>, className?: unknown): GauntletError {
+export function errorFromCode(
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  className?: unknown,
+): GauntletError {
   const byCode = nameByCode[code as ErrorCode];
   // Our /ws frames also name the class: a subclass (EpisodeStateError) shares its parent's code.
   const named = typeof className === 'string' ? byName[className] : undefined;
   const parent = byCode ? byName[byCode] : undefined;
-  const isSubclass = named !== undefined && parent !== undefined && (named === parent || named.prototype instanceof parent);
+  const isSubclass =
+    named !== undefined && parent !== undefined && (named === parent || named.prototype instanceof parent);
   const name = isSubclass ? (className as string) : (byCode ?? 'GauntletError');
-  return errorFromWire({ name, message, code: code as ErrorCode, ...(details && Object.keys(details).length ? { details } : {}) });
+  return errorFromWire({
+    name,
+    message,
+    code: code as ErrorCode,
+    ...(details && Object.keys(details).length ? { details } : {}),
+  });
 }
 
 export function isGauntletError(value: unknown): value is GauntletError {

@@ -24,7 +24,12 @@ describe('proto/ depends on no service', () => {
       for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) {
         const spec = (match[1] ?? match[2])!;
         const outside = spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(protoRoot);
-        if (/^@gauntlet\/(env-server|rollout-worker|trainer)/.test(spec) || /^(playwright|onnxruntime)/.test(spec) || outside) problems.push(`${relative(protoRoot, file)}: ${spec}`);
+        if (
+          /^@gauntlet\/(env-server|rollout-worker|trainer)/.test(spec) ||
+          /^(playwright|onnxruntime)/.test(spec) ||
+          outside
+        )
+          problems.push(`${relative(protoRoot, file)}: ${spec}`);
       }
     }
     expect(problems).toEqual([]);

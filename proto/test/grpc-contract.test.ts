@@ -6,7 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { Action } from '../src/wire/action.js';
-import { BrowserGymObs, ChatMessage, ElementProperties, EncodedScreenshot, Observation, ObservationMetadata, ObservationOptions, StepResult } from '../src/wire/observation.js';
+import {
+  BrowserGymObs,
+  ChatMessage,
+  ElementProperties,
+  EncodedScreenshot,
+  Observation,
+  ObservationMetadata,
+  ObservationOptions,
+  StepResult,
+} from '../src/wire/observation.js';
 import { ResetRequest, StepRequest } from '../src/wire/requests.js';
 import { State } from '../src/wire/state.js';
 import { messageDescriptor, protoKind, zodNode } from './zod-vs-proto.js';
@@ -25,17 +34,28 @@ const DELIBERATE: Record<string, string> = {
 
 /** Objects whose zod schema accepts extra keys carry them in a Struct named `extra`. */
 const PAIRS: [string, z.ZodType][] = [
-  ['Action', Action], ['ResetRequest', ResetRequest], ['StepRequest', StepRequest], ['StepResult', StepResult],
-  ['Observation', Observation], ['ObservationMetadata', ObservationMetadata], ['BrowserGymObs', BrowserGymObs],
-  ['ElementProperties', ElementProperties], ['ChatMessage', ChatMessage], ['EncodedScreenshot', EncodedScreenshot],
-  ['ObservationOptions', ObservationOptions], ['State', State],
-  ['GoalPart', BrowserGymObs.shape.goal_object.element], ['ActionSet', zodNode(ResetRequest.shape.action_set).schema],
+  ['Action', Action],
+  ['ResetRequest', ResetRequest],
+  ['StepRequest', StepRequest],
+  ['StepResult', StepResult],
+  ['Observation', Observation],
+  ['ObservationMetadata', ObservationMetadata],
+  ['BrowserGymObs', BrowserGymObs],
+  ['ElementProperties', ElementProperties],
+  ['ChatMessage', ChatMessage],
+  ['EncodedScreenshot', EncodedScreenshot],
+  ['ObservationOptions', ObservationOptions],
+  ['State', State],
+  ['GoalPart', BrowserGymObs.shape.goal_object.element],
+  ['ActionSet', zodNode(ResetRequest.shape.action_set).schema],
 ];
 
 function disagreements(messageName: string, schema: z.ZodType): string[] {
   const problems: string[] = [];
   const message = messageDescriptor(messageName);
-  const { shape, catchall } = (schema as unknown as { def: { shape: Record<string, z.ZodType>; catchall?: { def: { type: string } } } }).def;
+  const { shape, catchall } = (
+    schema as unknown as { def: { shape: Record<string, z.ZodType>; catchall?: { def: { type: string } } } }
+  ).def;
   const fields = new Map(message.field.map((f) => [f.name, f]));
   for (const [key, value] of Object.entries(shape)) {
     const where = `${messageName}.${key}`;
@@ -60,7 +80,8 @@ function disagreements(messageName: string, schema: z.ZodType): string[] {
     if (name === 'session_id' && ['ResetRequest', 'StepRequest'].includes(messageName)) continue;
     problems.push(`${where}: in env.proto, missing from zod`);
   }
-  if (acceptsExtras && !fields.has('extra')) problems.push(`${messageName}: zod accepts extra keys, proto has no \`extra\` Struct`);
+  if (acceptsExtras && !fields.has('extra'))
+    problems.push(`${messageName}: zod accepts extra keys, proto has no \`extra\` Struct`);
   return problems;
 }
 
@@ -88,8 +109,11 @@ describe('generated TypeScript types', () => {
     execFileSync(process.execPath, [join(protoRoot, 'scripts/gen-grpc-types.mjs'), fresh], { stdio: 'ignore' });
     const checkedIn = join(protoRoot, 'src/grpc/generated');
     const files = (dir: string): string[] =>
-      readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
-    const read = (dir: string) => Object.fromEntries(files(dir).map((f) => [relative(dir, f), readFileSync(f, 'utf8')]));
+      readdirSync(dir).flatMap((name) =>
+        statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)],
+      );
+    const read = (dir: string) =>
+      Object.fromEntries(files(dir).map((f) => [relative(dir, f), readFileSync(f, 'utf8')]));
     expect(read(checkedIn)).toEqual(read(fresh));
   });
 });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { envMessageCodec } from '../src/grpc/definition.js';
-import { stateFromMessage, stateToMessage, stepResultFromMessage, stepResultToMessage } from '../src/grpc/convert-result.js';
-import { errorFromMessage, errorToMessage, resetBodyFromMessage, resetRequestToMessage, stepBodyFromMessage, stepRequestToMessage } from '../src/grpc/convert-requests.js';
+import {
+  stateFromMessage,
+  stateToMessage,
+  stepResultFromMessage,
+  stepResultToMessage,
+} from '../src/grpc/convert-result.js';
+import {
+  errorFromMessage,
+  errorToMessage,
+  resetBodyFromMessage,
+  resetRequestToMessage,
+  stepBodyFromMessage,
+  stepRequestToMessage,
+} from '../src/grpc/convert-requests.js';
 import { CapacityError, ValidationError } from '../src/errors.js';
 import { ResetRequest, StepRequest } from '../src/wire/requests.js';
 import { State } from '../src/wire/state.js';
@@ -38,16 +50,43 @@ describe('JSON wire → protobuf bytes → JSON wire is lossless', () => {
   });
 
   it('state with nulls and extra keys', () => {
-    const state = State.parse({ episode_id: null, step_count: 3, benchmark: 'miniwob', task_name: 'miniwob.click-test', task_id: 'x:1', goal: 'g', current_url: 'http://t/', max_steps: null, cum_reward: 0.5, session_id: 's1', seed: 7, done: false });
+    const state = State.parse({
+      episode_id: null,
+      step_count: 3,
+      benchmark: 'miniwob',
+      task_name: 'miniwob.click-test',
+      task_id: 'x:1',
+      goal: 'g',
+      current_url: 'http://t/',
+      max_steps: null,
+      cum_reward: 0.5,
+      session_id: 's1',
+      seed: 7,
+      done: false,
+    });
     expect(stateFromMessage(viaBytes('State', stateToMessage(state)))).toEqual(state);
   });
 
   it('reset and step requests arrive as the JSON bodies HTTP would send', () => {
-    const reset = ResetRequest.parse({ seed: 4, task_name: 'click-test', episode_id: 'e', observation: { screenshot: 'png' }, options: { start_step: 2, nested: { a: [1, 'b', null] } }, action_set: { subsets: ['bid'], strict: true } });
-    expect(ResetRequest.parse(resetBodyFromMessage(viaBytes('ResetRequest', resetRequestToMessage(reset))))).toEqual(reset);
+    const reset = ResetRequest.parse({
+      seed: 4,
+      task_name: 'click-test',
+      episode_id: 'e',
+      observation: { screenshot: 'png' },
+      options: { start_step: 2, nested: { a: [1, 'b', null] } },
+      action_set: { subsets: ['bid'], strict: true },
+    });
+    expect(ResetRequest.parse(resetBodyFromMessage(viaBytes('ResetRequest', resetRequestToMessage(reset))))).toEqual(
+      reset,
+    );
     expect(resetBodyFromMessage(viaBytes('ResetRequest', resetRequestToMessage(ResetRequest.parse({}))))).toEqual({});
-    const body = stepBodyFromMessage(viaBytes('StepRequest', stepRequestToMessage({ action_str: "click('1')", metadata: { why: 'test' } }, 2.5)));
-    expect(StepRequest.parse(body)).toEqual({ action: { action_str: "click('1')", metadata: { why: 'test' } }, timeout_s: 2.5 });
+    const body = stepBodyFromMessage(
+      viaBytes('StepRequest', stepRequestToMessage({ action_str: "click('1')", metadata: { why: 'test' } }, 2.5)),
+    );
+    expect(StepRequest.parse(body)).toEqual({
+      action: { action_str: "click('1')", metadata: { why: 'test' } },
+      timeout_s: 2.5,
+    });
   });
 
   it('the step timeout is the shorter of the request and the call deadline', () => {

@@ -36,20 +36,42 @@ describe('every .proto compiles with stock protoc', () => {
     expect(files.map((f) => relative(repoRoot, f))).toContain(join('proto', 'env.proto'));
   });
 
-  it.each(files.map((f) => [relative(repoRoot, f), f]))('%s → C++, Java, Python and Python gRPC stubs', (_name, file) => {
-    const protoc = which('protoc');
-    const plugin = which('grpc_python_plugin');
-    if (!protoc || !plugin) expect.fail(`protoc and grpc_python_plugin are needed (missing: ${[!protoc && 'protoc', !plugin && 'grpc_python_plugin'].filter(Boolean).join(', ')}); install them with:\n  ${INSTALL}`);
-    const target = mkdtempSync(join(out, 'stubs-'));
-    const run = spawnSync(protoc, [
-      `--proto_path=${dirname(file)}`, `--cpp_out=${target}`, `--java_out=${target}`, `--python_out=${target}`,
-      `--plugin=protoc-gen-grpc_python=${plugin}`, `--grpc_python_out=${target}`, file,
-    ], { encoding: 'utf8' });
-    const hint = /google\/protobuf\/.*not found/.test(run.stderr) ? `\n(the well-known types are missing; ${INSTALL})` : '';
-    expect(run.status, `${run.stderr}${hint}`).toBe(0);
-    const stem = relative(dirname(file), file).replace(/\.proto$/, '');
-    const services = /^\s*service\s/m.test(readFileSync(file, 'utf8'));
-    const expected = [`${stem}.pb.cc`, `${stem}.pb.h`, `${stem}_pb2.py`, ...(services ? [`${stem}_pb2_grpc.py`] : [])];
-    expect(expected.filter((made) => !existsSync(join(target, made)))).toEqual([]);
-  });
+  it.each(files.map((f) => [relative(repoRoot, f), f]))(
+    '%s → C++, Java, Python and Python gRPC stubs',
+    (_name, file) => {
+      const protoc = which('protoc');
+      const plugin = which('grpc_python_plugin');
+      if (!protoc || !plugin)
+        expect.fail(
+          `protoc and grpc_python_plugin are needed (missing: ${[!protoc && 'protoc', !plugin && 'grpc_python_plugin'].filter(Boolean).join(', ')}); install them with:\n  ${INSTALL}`,
+        );
+      const target = mkdtempSync(join(out, 'stubs-'));
+      const run = spawnSync(
+        protoc,
+        [
+          `--proto_path=${dirname(file)}`,
+          `--cpp_out=${target}`,
+          `--java_out=${target}`,
+          `--python_out=${target}`,
+          `--plugin=protoc-gen-grpc_python=${plugin}`,
+          `--grpc_python_out=${target}`,
+          file,
+        ],
+        { encoding: 'utf8' },
+      );
+      const hint = /google\/protobuf\/.*not found/.test(run.stderr)
+        ? `\n(the well-known types are missing; ${INSTALL})`
+        : '';
+      expect(run.status, `${run.stderr}${hint}`).toBe(0);
+      const stem = relative(dirname(file), file).replace(/\.proto$/, '');
+      const services = /^\s*service\s/m.test(readFileSync(file, 'utf8'));
+      const expected = [
+        `${stem}.pb.cc`,
+        `${stem}.pb.h`,
+        `${stem}_pb2.py`,
+        ...(services ? [`${stem}_pb2_grpc.py`] : []),
+      ];
+      expect(expected.filter((made) => !existsSync(join(target, made)))).toEqual([]);
+    },
+  );
 });

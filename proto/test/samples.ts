@@ -20,8 +20,20 @@ export function sampleStepResult(): StepResult {
       last_action_error: '',
       elapsed_time: 1.25,
     },
-    browsergym_info: { action_ms: 3.5, observe_parts_ms: { axtree: 1.2 }, task_info: {}, truncated: false, raw_reward: null, tags: ['a', 1] },
-    screenshot_encoded: { format: 'png', width: 2, height: 1, base64: Buffer.from([137, 80, 78, 71]).toString('base64') },
+    browsergym_info: {
+      action_ms: 3.5,
+      observe_parts_ms: { axtree: 1.2 },
+      task_info: {},
+      truncated: false,
+      raw_reward: null,
+      tags: ['a', 1],
+    },
+    screenshot_encoded: {
+      format: 'png',
+      width: 2,
+      height: 1,
+      base64: Buffer.from([137, 80, 78, 71]).toString('base64'),
+    },
     custom_key: { anything: [1, 2, 3] },
   };
   return {
@@ -33,7 +45,16 @@ export function sampleStepResult(): StepResult {
       pruned_html: '<button bid="13">Click Me!</button>',
       error: '',
       last_action_error: false,
-      screenshot: [[[255, 0, 0], [0, 255, 0]], [[0, 0, 255], [7, 8, 9]]],
+      screenshot: [
+        [
+          [255, 0, 0],
+          [0, 255, 0],
+        ],
+        [
+          [0, 0, 255],
+          [7, 8, 9],
+        ],
+      ],
       done: true,
       reward: 1,
       metadata,

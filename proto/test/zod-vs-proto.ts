@@ -11,7 +11,8 @@ interface ZodNode {
 
 export function zodNode(schema: z.ZodType): ZodNode {
   let current = schema as unknown as { def: { type: string; innerType?: unknown } };
-  while (['optional', 'nullable', 'default'].includes(current.def.type)) current = current.def.innerType as typeof current;
+  while (['optional', 'nullable', 'default'].includes(current.def.type))
+    current = current.def.innerType as typeof current;
   const type = current.def.type;
   const kind: ZodKind = type === 'enum' || type === 'literal' ? 'string' : (type as ZodKind);
   return { kind, schema: current as unknown as z.ZodType };
@@ -29,7 +30,8 @@ interface MessageDescriptor {
 }
 
 export function messageDescriptor(name: string): MessageDescriptor {
-  const entry = envPackageDefinition()[name.includes('.') ? name : `gauntlet.env.v1.${name}`] as { type?: MessageDescriptor } | undefined;
+  const entry = envPackageDefinition()[name.includes('.') ? name : `gauntlet.env.v1.${name}`] as
+    { type?: MessageDescriptor } | undefined;
   if (!entry?.type) throw new Error(`env.proto has no message ${name}`);
   return entry.type;
 }

@@ -8,7 +8,13 @@ export { WorkerMetrics } from './metrics/metrics.js';
 export { serveMetrics, type MetricsServer } from './metrics/server.js';
 export { PolicyPool, RANDOM_POLICY, type EpisodePolicyChoice, type PolicyPoolOptions } from './policy/policy-pool.js';
 export { randomPolicy } from './policy/random-policy.js';
-export { DEFAULT_PREFIX, DEFAULT_REDIS_URL, queueConnection, redisOptions, type QueueConnection } from './queue/connection.js';
+export {
+  DEFAULT_PREFIX,
+  DEFAULT_REDIS_URL,
+  queueConnection,
+  redisOptions,
+  type QueueConnection,
+} from './queue/connection.js';
 export { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './queue/flow.js';
 export { GroupTracker, type GroupFate } from './queue/group-tracker.js';
 export { RolloutWorker, type RolloutEvents, type RolloutWorkerOptions } from './queue/rollout-worker.js';

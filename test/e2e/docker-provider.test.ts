@@ -45,13 +45,34 @@ interface Worker {
 
 /** `gauntlet-worker run --docker <image> --replicas 2`, resolved once it prints that it is ready. */
 function startWorker(): Promise<Worker> {
-  const args = [join(REPO, 'rollout-worker/bin/cli.js'), 'run', '--redis', REDIS, '--prefix', prefix, '--docker', image, '--replicas', '2', '--policy', 'random', '--concurrency', '2', '--no-metrics', '--drain-ms', '20000'];
+  const args = [
+    join(REPO, 'rollout-worker/bin/cli.js'),
+    'run',
+    '--redis',
+    REDIS,
+    '--prefix',
+    prefix,
+    '--docker',
+    image,
+    '--replicas',
+    '2',
+    '--policy',
+    'random',
+    '--concurrency',
+    '2',
+    '--no-metrics',
+    '--drain-ms',
+    '20000',
+  ];
   const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   workers.push(child);
   let text = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the worker was not ready within ${WORKER_START_MS} ms:\n${text}`)), WORKER_START_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the worker was not ready within ${WORKER_START_MS} ms:\n${text}`)),
+      WORKER_START_MS,
+    );
     const read = (chunk: Buffer) => {
       text += chunk.toString();
       if (/^worker ready/m.test(text)) {
@@ -70,51 +91,103 @@ function startWorker(): Promise<Worker> {
 
 /** Ids of the containers (running or not) whose owner label names this worker process. */
 async function containersOf(child: ChildProcess): Promise<string[]> {
-  const out = await docker(['ps', '--all', '--quiet', '--no-trunc', '--filter', 'label=dev.gauntlet.role=env-server', '--filter', `label=dev.gauntlet.owner=${hostname()}:${child.pid}`]);
+  const out = await docker([
+    'ps',
+    '--all',
+    '--quiet',
+    '--no-trunc',
+    '--filter',
+    'label=dev.gauntlet.role=env-server',
+    '--filter',
+    `label=dev.gauntlet.owner=${hostname()}:${child.pid}`,
+  ]);
   return out.split('\n').filter(Boolean).sort();
 }
 
 describe('gauntlet-worker run --docker', () => {
-  it('starts labelled loopback-only replicas, plays a group on them, and removes them on SIGTERM', async () => {
-    const worker = await startWorker();
-    const ids = await containersOf(worker.child);
-    expect(ids).toHaveLength(2);
-    const labels = await Promise.all(ids.map(async (id) => JSON.parse(await docker(['inspect', '--format', '{{json .Config.Labels}}', id])) as Record<string, string>));
-    expect(labels.map((l) => l['dev.gauntlet.replica']).sort()).toEqual(['0', '1']);
-    const bindings = await docker(['inspect', '--format', '{{json .HostConfig.PortBindings}}', ids[0]!]);
-    expect(Object.values(JSON.parse(bindings) as Record<string, { HostIp: string }[]>).flat().map((b) => b.HostIp)).toEqual(['127.0.0.1', '127.0.0.1']);
+  it(
+    'starts labelled loopback-only replicas, plays a group on them, and removes them on SIGTERM',
+    async () => {
+      const worker = await startWorker();
+      const ids = await containersOf(worker.child);
+      expect(ids).toHaveLength(2);
+      const labels = await Promise.all(
+        ids.map(
+          async (id) =>
+            JSON.parse(await docker(['inspect', '--format', '{{json .Config.Labels}}', id])) as Record<string, string>,
+        ),
+      );
+      expect(labels.map((l) => l['dev.gauntlet.replica']).sort()).toEqual(['0', '1']);
+      const bindings = await docker(['inspect', '--format', '{{json .HostConfig.PortBindings}}', ids[0]!]);
+      expect(
+        Object.values(JSON.parse(bindings) as Record<string, { HostIp: string }[]>)
+          .flat()
+          .map((b) => b.HostIp),
+      ).toEqual(['127.0.0.1', '127.0.0.1']);
 
-    const submit = await run(process.execPath, [join(REPO, 'rollout-worker/bin/cli.js'), 'submit', '--redis', REDIS, '--prefix', prefix, '--task', 'click-test', '--seeds', '3', '--group-size', '4', '--max-turns', '3', '--id-prefix', 'docker', '--wait'], { timeoutMs: 180_000 });
-    expect(submit.code, submit.stderr).toBe(0);
-    expect(JSON.parse(submit.stdout.trim().split('\n').at(-1)!)).toMatchObject({ groups: 1, completed: 1, dropped: 0 });
-    expect(worker.output()).toMatch(/group docker-click-test-3 done/);
+      const submit = await run(
+        process.execPath,
+        [
+          join(REPO, 'rollout-worker/bin/cli.js'),
+          'submit',
+          '--redis',
+          REDIS,
+          '--prefix',
+          prefix,
+          '--task',
+          'click-test',
+          '--seeds',
+          '3',
+          '--group-size',
+          '4',
+          '--max-turns',
+          '3',
+          '--id-prefix',
+          'docker',
+          '--wait',
+        ],
+        { timeoutMs: 180_000 },
+      );
+      expect(submit.code, submit.stderr).toBe(0);
+      expect(JSON.parse(submit.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+        groups: 1,
+        completed: 1,
+        dropped: 0,
+      });
+      expect(worker.output()).toMatch(/group docker-click-test-3 done/);
 
-    worker.child.kill('SIGTERM');
-    expect(await worker.exited).toBe(0);
-    expect(await containersOf(worker.child)).toEqual([]);
-  }, 2 * WORKER_START_MS + 180_000);
-
-  it("removes a SIGKILLed worker's containers when the next worker starts, and leaves live workers' alone", async () => {
-    const killed = await startWorker();
-    const orphans = await containersOf(killed.child);
-    expect(orphans).toHaveLength(2);
-    killed.child.kill('SIGKILL');
-    await killed.exited;
-    // Nothing stopped them: they outlive their worker.
-    expect(await containersOf(killed.child)).toEqual(orphans);
-
-    const next = await startWorker();
-    expect(await containersOf(killed.child)).toEqual([]);
-    const mine = await containersOf(next.child);
-    expect(mine).toHaveLength(2);
-
-    // A third worker starting beside a live one leaves the live one's containers running.
-    const third = await startWorker();
-    expect(await containersOf(next.child)).toEqual(mine);
-    for (const worker of [next, third]) {
       worker.child.kill('SIGTERM');
       expect(await worker.exited).toBe(0);
       expect(await containersOf(worker.child)).toEqual([]);
-    }
-  }, 4 * WORKER_START_MS);
+    },
+    2 * WORKER_START_MS + 180_000,
+  );
+
+  it(
+    "removes a SIGKILLed worker's containers when the next worker starts, and leaves live workers' alone",
+    async () => {
+      const killed = await startWorker();
+      const orphans = await containersOf(killed.child);
+      expect(orphans).toHaveLength(2);
+      killed.child.kill('SIGKILL');
+      await killed.exited;
+      // Nothing stopped them: they outlive their worker.
+      expect(await containersOf(killed.child)).toEqual(orphans);
+
+      const next = await startWorker();
+      expect(await containersOf(killed.child)).toEqual([]);
+      const mine = await containersOf(next.child);
+      expect(mine).toHaveLength(2);
+
+      // A third worker starting beside a live one leaves the live one's containers running.
+      const third = await startWorker();
+      expect(await containersOf(next.child)).toEqual(mine);
+      for (const worker of [next, third]) {
+        worker.child.kill('SIGTERM');
+        expect(await worker.exited).toBe(0);
+        expect(await containersOf(worker.child)).toEqual([]);
+      }
+    },
+    4 * WORKER_START_MS,
+  );
 });

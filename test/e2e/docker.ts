@@ -35,7 +35,8 @@ export function run(command: string, args: string[], options: { timeoutMs?: numb
 /** `docker …`, throwing with the command's output when it fails. */
 export async function docker(args: string[], timeoutMs = 60_000): Promise<string> {
   const result = await run('docker', args, { timeoutMs });
-  if (result.code !== 0) throw new Error(`docker ${args.join(' ')} exited ${result.code}:\n${tail(result.stderr || result.stdout)}`);
+  if (result.code !== 0)
+    throw new Error(`docker ${args.join(' ')} exited ${result.code}:\n${tail(result.stderr || result.stdout)}`);
   return result.stdout.trim();
 }
 
@@ -92,7 +93,13 @@ export class DockerResources {
   }
 }
 
-export async function buildImage(options: { dockerfile: string; context: string; tag: string; buildArgs: Record<string, string>; target?: string }): Promise<void> {
+export async function buildImage(options: {
+  dockerfile: string;
+  context: string;
+  tag: string;
+  buildArgs: Record<string, string>;
+  target?: string;
+}): Promise<void> {
   const args = ['build', '--file', options.dockerfile, '--tag', options.tag];
   for (const [name, value] of Object.entries(options.buildArgs)) args.push('--build-arg', `${name}=${value}`);
   if (options.target) args.push('--target', options.target);
@@ -112,11 +119,20 @@ export async function publishedPort(container: string, port: number): Promise<nu
 export async function waitHealthy(container: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [state, health] = (await docker(['inspect', '--format', '{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}', container])).split(' ');
+    const [state, health] = (
+      await docker([
+        'inspect',
+        '--format',
+        '{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}',
+        container,
+      ])
+    ).split(' ');
     if (health === 'healthy') return;
     if (state !== 'running' || health === 'unhealthy' || Date.now() > deadline) {
       const logs = await run('docker', ['logs', '--tail', '40', container]);
-      throw new Error(`container ${container} is ${state}/${health || 'no healthcheck'}:\n${tail(logs.stdout + logs.stderr)}`);
+      throw new Error(
+        `container ${container} is ${state}/${health || 'no healthcheck'}:\n${tail(logs.stdout + logs.stderr)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -124,7 +140,13 @@ export async function waitHealthy(container: string, timeoutMs = 90_000): Promis
 
 /** The uids of every process in the container (read from /proc inside it). */
 export async function processUids(container: string): Promise<string[]> {
-  const out = await docker(['exec', container, 'sh', '-c', "for s in /proc/[0-9]*/status; do awk '/^Uid:/ {print $2}' \"$s\" 2>/dev/null; done"]);
+  const out = await docker([
+    'exec',
+    container,
+    'sh',
+    '-c',
+    'for s in /proc/[0-9]*/status; do awk \'/^Uid:/ {print $2}\' "$s" 2>/dev/null; done',
+  ]);
   return [...new Set(out.split('\n').filter(Boolean))];
 }
 

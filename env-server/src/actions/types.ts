@@ -23,7 +23,8 @@ export interface BoundAction {
  */
 export class ActionError extends Error {
   constructor(
-    readonly pythonType: 'ValueError' | 'NameError' | 'TypeError' | 'TimeoutError' | 'SyntaxError' | 'PermissionError' | 'Error',
+    readonly pythonType:
+      'ValueError' | 'NameError' | 'TypeError' | 'TimeoutError' | 'SyntaxError' | 'PermissionError' | 'Error',
     message: string,
   ) {
     super(message);

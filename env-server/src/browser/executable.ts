@@ -28,7 +28,12 @@ export const CHROMIUM_FLAGS = [
 
 // The real binaries first: Debian's /usr/bin wrappers are shell scripts that fork without exec,
 // so the browser would outlive a kill of the process Playwright started.
-const DEBIAN_BINARIES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+const DEBIAN_BINARIES = [
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/chromium',
+];
 
 export interface ExecutableChoice {
   path: string | undefined;

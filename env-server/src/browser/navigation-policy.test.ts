@@ -11,25 +11,39 @@ describe('navigationRefusal', () => {
     expect(navigationRefusal('about:blank', strict)).toBeUndefined();
   });
 
-  it.each(['data:text/html,<script>alert(1)</script>', 'DATA:text/html,x', ' data:text/html,x', 'blob:null/abc', `blob:${TASK_ORIGIN}/0b3c`])(
-    'refuses %j by default: it would run the agent\'s JavaScript',
-    (url) => {
-      expect(navigationRefusal(url, strict)).toMatch(/^Navigation to (data|blob): URLs is blocked: they would run page JavaScript \(the operator can allow them with --allow-data-urls\)$/);
-    },
-  );
+  it.each([
+    'data:text/html,<script>alert(1)</script>',
+    'DATA:text/html,x',
+    ' data:text/html,x',
+    'blob:null/abc',
+    `blob:${TASK_ORIGIN}/0b3c`,
+  ])("refuses %j by default: it would run the agent's JavaScript", (url) => {
+    expect(navigationRefusal(url, strict)).toMatch(
+      /^Navigation to (data|blob): URLs is blocked: they would run page JavaScript \(the operator can allow them with --allow-data-urls\)$/,
+    );
+  });
 
   it('opens data: and blob: URLs when the operator allows them', () => {
     expect(navigationRefusal('data:text/html,<p>hi</p>', { extra: [], allowDataUrls: true })).toBeUndefined();
     expect(navigationRefusal('blob:null/abc', { extra: [], allowDataUrls: true })).toBeUndefined();
   });
 
-  it.each(['javascript:alert(1)', 'JavaScript:alert(1)', 'file:///etc/passwd', 'filesystem:http://tasks.gauntlet.test/temporary/x'])('never opens %j, whatever the operator allows', (url) => {
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'file:///etc/passwd',
+    'filesystem:http://tasks.gauntlet.test/temporary/x',
+  ])('never opens %j, whatever the operator allows', (url) => {
     expect(navigationRefusal(url, open)).toMatch(/^Navigation to (javascript|file|filesystem): URLs is blocked$/);
   });
 
   it('keeps other origins behind --allow-origin, and shows a long URL cut short', () => {
-    expect(navigationRefusal('http://127.0.0.1:6379/', strict)).toBe('Navigation to http://127.0.0.1:6379/ is blocked: only the task origin is allowed (the operator can allow more origins with --allow-origin)');
-    expect(navigationRefusal('http://127.0.0.1:6379/', { extra: ['http://127.0.0.1:6379'], allowDataUrls: false })).toBeUndefined();
+    expect(navigationRefusal('http://127.0.0.1:6379/', strict)).toBe(
+      'Navigation to http://127.0.0.1:6379/ is blocked: only the task origin is allowed (the operator can allow more origins with --allow-origin)',
+    );
+    expect(
+      navigationRefusal('http://127.0.0.1:6379/', { extra: ['http://127.0.0.1:6379'], allowDataUrls: false }),
+    ).toBeUndefined();
     const long = `http://example.com/${'a'.repeat(5000)}`;
     expect(navigationRefusal(long, strict)!.length).toBeLessThan(400);
   });

@@ -22,7 +22,9 @@ export function navigationRefusal(url: string, policy: NavigationPolicy): string
   const scheme = schemeOf(url);
   if (scheme && NEVER.has(scheme)) return `Navigation to ${scheme} URLs is blocked`;
   if (scheme && AGENT_WRITTEN.has(scheme)) {
-    return policy.allowDataUrls ? undefined : `Navigation to ${scheme} URLs is blocked: they would run page JavaScript (the operator can allow them with --allow-data-urls)`;
+    return policy.allowDataUrls
+      ? undefined
+      : `Navigation to ${scheme} URLs is blocked: they would run page JavaScript (the operator can allow them with --allow-data-urls)`;
   }
   if (isOriginAllowed(url, policy)) return undefined;
   return `Navigation to ${shown(url)} is blocked: only the task origin is allowed (the operator can allow more origins with --allow-origin)`;

@@ -27,7 +27,8 @@ function recordNavigationRequests(key: string): void {
   // This listener runs first, so a page handler may still cancel: `defaultPrevented` is read
   // when the record is.
   navigation.addEventListener('navigate', (event) => {
-    if (!(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument) last = { event, at: Date.now() };
+    if (!(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument)
+      last = { event, at: Date.now() };
   });
   Object.defineProperty(window, Symbol.for(key), { value: () => (last && !last.event.defaultPrevented ? last.at : 0) });
 }

@@ -35,7 +35,11 @@ export interface ContextLease {
  * acquire, so the server never needs a restart. A warm page whose renderer crashes is thrown
  * away and replaced, never handed to a session.
  */
-export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: number]; restart: []; 'warm-discarded': [] }> {
+export class BrowserPool extends EventEmitter<{
+  'browser-lost': [generation: number];
+  restart: [];
+  'warm-discarded': [];
+}> {
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
   private generation = 0;
@@ -161,7 +165,11 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
   private async createLease(): Promise<ContextLease> {
     const browser = await this.ensureBrowser();
     const generation = this.generation;
-    const context = await browser.newContext({ viewport: this.options.viewport, serviceWorkers: 'block', acceptDownloads: false });
+    const context = await browser.newContext({
+      viewport: this.options.viewport,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
     context.setDefaultTimeout(this.options.pageTimeoutMs);
     await installSiteRoutes(context, this.options.site, this.options.origins);
     await installNavigationProbe(context);
@@ -184,7 +192,11 @@ export class BrowserPool extends EventEmitter<{ 'browser-lost': [generation: num
     const executablePath = this.options.executablePath ?? findChromium(process.env, this.options.headless).path;
     // Playwright does not expose the browser's pid; the new child process of ours is it.
     const before = childPids();
-    const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_FLAGS, ...(this.options.extraArgs ?? [])], headless: this.options.headless });
+    const browser = await chromium.launch({
+      executablePath,
+      args: [...CHROMIUM_FLAGS, ...(this.options.extraArgs ?? [])],
+      headless: this.options.headless,
+    });
     this.pid = [...childPids()].find((pid) => !before.has(pid));
     this.generation += 1;
     const generation = this.generation;

@@ -17,7 +17,13 @@ export function isOriginAllowed(url: string, policy: OriginPolicy): boolean {
     return false;
   }
   if (parsed.origin === TASK_ORIGIN) return true;
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:' && parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') return false;
+  if (
+    parsed.protocol !== 'http:' &&
+    parsed.protocol !== 'https:' &&
+    parsed.protocol !== 'ws:' &&
+    parsed.protocol !== 'wss:'
+  )
+    return false;
   return policy.extra.some((origin) => origin === '*' || normalizeOrigin(origin) === parsed.origin);
 }
 

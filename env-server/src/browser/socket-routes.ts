@@ -33,7 +33,11 @@ export function allowSocketOrigin(context: BrowserContext, url: string): void {
   registered.set(context, origins);
 }
 
-export function isSocketAllowed(url: string, policy: OriginPolicy, registeredOrigins: ReadonlySet<string> = new Set()): boolean {
+export function isSocketAllowed(
+  url: string,
+  policy: OriginPolicy,
+  registeredOrigins: ReadonlySet<string> = new Set(),
+): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -45,7 +49,9 @@ export function isSocketAllowed(url: string, policy: OriginPolicy, registeredOri
   // The ws(s) origin of an http(s) origin: same host and port, the scheme's secure twin.
   const asHttp = new URL(parsed.href.replace(/^ws/, 'http')).origin;
   if (asHttp === TASK_ORIGIN) return true;
-  return policy.extra.some((origin) => origin === '*' || sameOrigin(origin, asHttp) || sameOrigin(origin, parsed.origin));
+  return policy.extra.some(
+    (origin) => origin === '*' || sameOrigin(origin, asHttp) || sameOrigin(origin, parsed.origin),
+  );
 }
 
 function sameOrigin(entry: string, origin: string): boolean {

@@ -35,8 +35,14 @@ Example:
 `;
 
 const FLAGS = {
-  out: { type: 'string' }, task: { type: 'string' }, seeds: { type: 'string' }, concurrency: { type: 'string' }, 'start-step': { type: 'string' },
-  'chromium-path': { type: 'string' }, 'no-dpo': { type: 'boolean' }, 'dpo-per-step': { type: 'string' },
+  out: { type: 'string' },
+  task: { type: 'string' },
+  seeds: { type: 'string' },
+  concurrency: { type: 'string' },
+  'start-step': { type: 'string' },
+  'chromium-path': { type: 'string' },
+  'no-dpo': { type: 'boolean' },
+  'dpo-per-step': { type: 'string' },
 } as const;
 
 export async function collectCommand(args: string[]): Promise<number> {
@@ -47,13 +53,17 @@ export async function collectCommand(args: string[]): Promise<number> {
   const perStep = positiveInt(values['dpo-per-step'], 'dpo-per-step', 2);
   const files = { sft: join(values.out, 'sft.jsonl'), dpo: join(values.out, 'dpo.jsonl') };
   const progress = new Progress('collect', 0);
-  const warn = (file: string) => (line: number) => progress.note(`${file}:${line} is not JSON (an interrupted write?); ignored`);
+  const warn = (file: string) => (line: number) =>
+    progress.note(`${file}:${line} is not JSON (an interrupted write?); ignored`);
   const haveSft = await readField(files.sft, 'episode', warn(files.sft));
   const haveDpo = await readField(files.dpo, 'episode', warn(files.dpo));
-  const all = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed) })));
+  const all = settings.tasks.flatMap((task) =>
+    settings.seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed) })),
+  );
   const jobs = all.filter((job) => !haveSft.has(job.key) || (dpo && !haveDpo.has(job.key)));
   const tally = new Progress('collect', jobs.length);
-  if (jobs.length < all.length) tally.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${values.out}; skipping them`);
+  if (jobs.length < all.length)
+    tally.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${values.out}; skipping them`);
   const episodes: Trajectory[] = [];
   let sftLines = 0;
   let dpoLines = 0;
@@ -82,11 +92,20 @@ export async function collectCommand(args: string[]): Promise<number> {
   } finally {
     await pool.close();
   }
-  const runDir = join(values.out, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`);
+  const runDir = join(
+    values.out,
+    'runs',
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`,
+  );
   const metrics = runMetrics(episodes);
   await mkdir(runDir, { recursive: true });
-  await writeFile(join(runDir, 'metrics.json'), JSON.stringify({ settings, sft_records_added: sftLines, dpo_pairs_added: dpoLines, ...metrics }, null, 2) + '\n');
-  tally.note(`added ${sftLines} SFT records to ${files.sft}${dpo ? ` and ${dpoLines} DPO pairs to ${files.dpo}` : ''}; metrics in ${runDir}/metrics.json`);
+  await writeFile(
+    join(runDir, 'metrics.json'),
+    JSON.stringify({ settings, sft_records_added: sftLines, dpo_pairs_added: dpoLines, ...metrics }, null, 2) + '\n',
+  );
+  tally.note(
+    `added ${sftLines} SFT records to ${files.sft}${dpo ? ` and ${dpoLines} DPO pairs to ${files.dpo}` : ''}; metrics in ${runDir}/metrics.json`,
+  );
   process.stdout.write(summary(metrics));
   return 0;
 }

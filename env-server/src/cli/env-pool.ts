@@ -15,16 +15,25 @@ export interface EnvPool {
 export function sessionEnv(service: EnvService, session: EnvSession): EpisodeEnv {
   return {
     reset: (request = {}) => service.reset(session, request),
-    step: (action, options = {}) => service.step(session, {
-      action: typeof action === 'string' ? { action_str: action } : action,
-      ...(options.timeoutMs === undefined ? {} : { timeout_s: Math.min(600, Math.max(0.001, options.timeoutMs / 1000)) }),
-    }),
+    step: (action, options = {}) =>
+      service.step(session, {
+        action: typeof action === 'string' ? { action_str: action } : action,
+        ...(options.timeoutMs === undefined
+          ? {}
+          : { timeout_s: Math.min(600, Math.max(0.001, options.timeoutMs / 1000)) }),
+      }),
   };
 }
 
 /** An in-process env with `size` sessions, each exposed as an episode env. */
 export async function openEnvPool(size: number, chromiumPath: string | undefined): Promise<EnvPool> {
-  const config = { ...resolveConfig({}), idleTtlMs: 0, warmContexts: 0, maxSessions: size, defaultObservation: structuredClone(DEFAULTS.defaultObservation) };
+  const config = {
+    ...resolveConfig({}),
+    idleTtlMs: 0,
+    warmContexts: 0,
+    maxSessions: size,
+    defaultObservation: structuredClone(DEFAULTS.defaultObservation),
+  };
   if (chromiumPath) config.chromiumPath = chromiumPath;
   const service = new EnvService(config);
   try {
@@ -39,9 +48,15 @@ export async function openEnvPool(size: number, chromiumPath: string | undefined
 }
 
 /** Runs every job on the first free port; jobs on one port run one after another. */
-export async function onPorts<J>(ports: EpisodeEnv[], jobs: readonly J[], work: (port: EpisodeEnv, job: J) => Promise<void>): Promise<void> {
+export async function onPorts<J>(
+  ports: EpisodeEnv[],
+  jobs: readonly J[],
+  work: (port: EpisodeEnv, job: J) => Promise<void>,
+): Promise<void> {
   const queue = [...jobs];
-  await Promise.all(ports.map(async (port) => {
-    for (let job = queue.shift(); job !== undefined; job = queue.shift()) await work(port, job);
-  }));
+  await Promise.all(
+    ports.map(async (port) => {
+      for (let job = queue.shift(); job !== undefined; job = queue.shift()) await work(port, job);
+    }),
+  );
 }

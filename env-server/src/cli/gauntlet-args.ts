@@ -8,7 +8,10 @@ export class UsageError extends Error {
 /** `0-99`, `7`, `1,5,10-12` → the seeds, in order, without repeats. */
 export function parseSeeds(spec: string): number[] {
   const seeds = new Set<number>();
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!match) throw new UsageError(`--seeds: "${part}" is not a seed or a range like 0-99`);
     const [from, to] = [Number(match[1]), Number(match[2] ?? match[1])];
@@ -22,10 +25,19 @@ export function parseSeeds(spec: string): number[] {
 
 /** `gauntlet`, `gauntlet:timer,gauntlet:audio`, or `gauntlet:*` (every challenge type). */
 export function parseTasks(spec: string): string[] {
-  const tasks = spec.split(',').map((t) => t.trim()).filter(Boolean).flatMap((t) => (t === 'gauntlet:*' ? CHALLENGE_TYPES.map((type) => `gauntlet:${type}`) : [t]));
+  const tasks = spec
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .flatMap((t) => (t === 'gauntlet:*' ? CHALLENGE_TYPES.map((type) => `gauntlet:${type}`) : [t]));
   for (const task of tasks) {
-    if (task !== 'gauntlet' && !(task.startsWith('gauntlet:') && (CHALLENGE_TYPES as readonly string[]).includes(task.slice(9)))) {
-      throw new UsageError(`--task: "${task}" is not a Gauntlet task (gauntlet, gauntlet:<type> or gauntlet:*; types: ${CHALLENGE_TYPES.join(', ')})`);
+    if (
+      task !== 'gauntlet' &&
+      !(task.startsWith('gauntlet:') && (CHALLENGE_TYPES as readonly string[]).includes(task.slice(9)))
+    ) {
+      throw new UsageError(
+        `--task: "${task}" is not a Gauntlet task (gauntlet, gauntlet:<type> or gauntlet:*; types: ${CHALLENGE_TYPES.join(', ')})`,
+      );
     }
   }
   return tasks;
@@ -33,7 +45,8 @@ export function parseTasks(spec: string): string[] {
 
 export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} must be a positive integer (got "${value}")`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--${flag} must be a positive integer (got "${value}")`);
   return Number(value);
 }
 

@@ -8,7 +8,11 @@ import { createInterface } from 'node:readline';
  * a collection can append to earlier runs without repeating their episodes. A line that is not
  * JSON (an interrupted write) is skipped and reported.
  */
-export async function readField(file: string, field: string, onBadLine: (line: number) => void = () => {}): Promise<Set<string>> {
+export async function readField(
+  file: string,
+  field: string,
+  onBadLine: (line: number) => void = () => {},
+): Promise<Set<string>> {
   const found = new Set<string>();
   if (!existsSync(file)) return found;
   let number = 0;

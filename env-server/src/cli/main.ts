@@ -40,7 +40,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'tasks': {
       const { TaskRegistry } = await import('../tasks/registry.js');
       const { builtinFamilies } = await import('../tasks/families.js');
-      for (const task of new TaskRegistry(builtinFamilies()).list()) process.stdout.write(`${task.benchmark}.${task.name}\t${task.description}\n`);
+      for (const task of new TaskRegistry(builtinFamilies()).list())
+        process.stdout.write(`${task.benchmark}.${task.name}\t${task.description}\n`);
       return 0;
     }
     default:
@@ -52,7 +53,9 @@ export async function main(argv: string[]): Promise<number> {
 async function serve(args: string[]): Promise<number> {
   let config;
   try {
-    const options = Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: s.kind === 'bool' ? ('boolean' as const) : ('string' as const) }]));
+    const options = Object.fromEntries(
+      SETTINGS.map((s) => [s.flag, { type: s.kind === 'bool' ? ('boolean' as const) : ('string' as const) }]),
+    );
     const { values } = parseArgs({ args, options, allowPositionals: false, strict: true });
     config = resolveConfig(values as Record<string, string | boolean | undefined>);
     assertTokenIfRequired(config);
@@ -76,7 +79,9 @@ async function serve(args: string[]): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   });
-  process.stdout.write(`[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl}, max ${config.maxSessions} sessions)\n`);
+  process.stdout.write(
+    `[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl}, max ${config.maxSessions} sessions)\n`,
+  );
   await stopped;
   const grace = setTimeout(() => exitNow(`shutdown took longer than ${SHUTDOWN_GRACE_MS} ms`), SHUTDOWN_GRACE_MS);
   grace.unref();

@@ -4,14 +4,21 @@ export class Progress {
   private ok = 0;
   private readonly started = performance.now();
 
-  constructor(private readonly label: string, private readonly total: number, private readonly out: NodeJS.WritableStream = process.stderr) {}
+  constructor(
+    private readonly label: string,
+    private readonly total: number,
+    private readonly out: NodeJS.WritableStream = process.stderr,
+  ) {}
 
   episode(success: boolean, detail: string): void {
     this.done += 1;
     if (success) this.ok += 1;
     const elapsed = (performance.now() - this.started) / 1000;
-    const eta = this.done < this.total ? `, ~${Math.round((elapsed / this.done) * (this.total - this.done))} s left` : '';
-    this.out.write(`[${this.label}] ${this.done}/${this.total} ${success ? 'ok  ' : 'FAIL'} ${detail} (${this.ok}/${this.done} solved, ${elapsed.toFixed(1)} s${eta})\n`);
+    const eta =
+      this.done < this.total ? `, ~${Math.round((elapsed / this.done) * (this.total - this.done))} s left` : '';
+    this.out.write(
+      `[${this.label}] ${this.done}/${this.total} ${success ? 'ok  ' : 'FAIL'} ${detail} (${this.ok}/${this.done} solved, ${elapsed.toFixed(1)} s${eta})\n`,
+    );
   }
 
   note(text: string): void {

@@ -23,8 +23,13 @@ Progress goes to stderr, one line per episode. Examples:
 `;
 
 const FLAGS = {
-  task: { type: 'string' }, seeds: { type: 'string' }, concurrency: { type: 'string' }, 'start-step': { type: 'string' },
-  'chromium-path': { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' },
+  task: { type: 'string' },
+  seeds: { type: 'string' },
+  concurrency: { type: 'string' },
+  'start-step': { type: 'string' },
+  'chromium-path': { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
 } as const;
 
 export interface SweepSettings {
@@ -35,7 +40,13 @@ export interface SweepSettings {
   chromiumPath: string | undefined;
 }
 
-export function sweepSettings(values: { task?: string; seeds?: string; concurrency?: string; 'start-step'?: string; 'chromium-path'?: string }): SweepSettings {
+export function sweepSettings(values: {
+  task?: string;
+  seeds?: string;
+  concurrency?: string;
+  'start-step'?: string;
+  'chromium-path'?: string;
+}): SweepSettings {
   const startStep = values['start-step'];
   return {
     tasks: parseTasks(values.task ?? 'gauntlet'),
@@ -73,20 +84,26 @@ export async function solveCommand(args: string[]): Promise<number> {
 }
 
 export function describe(episode: Trajectory): string {
-  const why = episode.outcome === 'success' ? '' : ` [${episode.outcome}${episode.error ? `: ${episode.error.message}` : ''}]`;
+  const why =
+    episode.outcome === 'success' ? '' : ` [${episode.outcome}${episode.error ? `: ${episode.error.message}` : ''}]`;
   const { solved, total } = progress(episode);
   return `${episode.task} seed ${episode.seed}: ${solved}/${total} steps, ${episode.turns.length} actions, ${(episode.wall_ms / 1000).toFixed(1)} s${why}`;
 }
 
 /** The human summary: overall success, then one row per challenge type. */
 export function summary(metrics: RunMetrics): string {
-  const rows = Object.entries(metrics.per_type).map(([type, s]) =>
-    `  ${type.padEnd(18)} ${`${s.solved}/${s.attempts}`.padStart(9)} ${(s.success_rate * 100).toFixed(1).padStart(6)} % ${s.actions_mean.toFixed(1).padStart(7)} ${Math.round(s.wall_ms_mean).toString().padStart(8)} ${Math.round(s.env_ms_mean).toString().padStart(7)}`);
+  const rows = Object.entries(metrics.per_type).map(
+    ([type, s]) =>
+      `  ${type.padEnd(18)} ${`${s.solved}/${s.attempts}`.padStart(9)} ${(s.success_rate * 100).toFixed(1).padStart(6)} % ${s.actions_mean.toFixed(1).padStart(7)} ${Math.round(s.wall_ms_mean).toString().padStart(8)} ${Math.round(s.env_ms_mean).toString().padStart(7)}`,
+  );
   return [
     `episodes: ${metrics.episodes}, all steps solved: ${(metrics.success_rate * 100).toFixed(1)} %, mean steps solved: ${metrics.steps_solved_mean.toFixed(2)}`,
     `  ${'type'.padEnd(18)} ${'solved'.padStart(9)} ${'rate'.padStart(8)} ${'actions'.padStart(7)} ${'wall ms'.padStart(8)} ${'env ms'.padStart(7)}`,
     ...rows,
-    ...metrics.failures.map((f) => `  failed: ${f.task} seed ${f.seed} at ${f.solved}/${f.total} (${f.outcome}${f.error ? `: ${f.error}` : ''})`),
+    ...metrics.failures.map(
+      (f) =>
+        `  failed: ${f.task} seed ${f.seed} at ${f.solved}/${f.total} (${f.outcome}${f.error ? `: ${f.error}` : ''})`,
+    ),
     '',
   ].join('\n');
 }

@@ -16,7 +16,10 @@ export class Deadline {
   /** `ms` from now it aborts with DEADLINE_EXCEEDED; without `ms` only `abort` ends it. */
   constructor(what = 'the operation', ms?: number) {
     if (ms !== undefined) {
-      this.timer = setTimeout(() => this.abort(new DeadlineExceededError(`${what} did not finish within ${Math.round(ms)} ms`)), ms);
+      this.timer = setTimeout(
+        () => this.abort(new DeadlineExceededError(`${what} did not finish within ${Math.round(ms)} ms`)),
+        ms,
+      );
     }
   }
 
@@ -71,7 +74,9 @@ export class Deadline {
   sleep(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     // setTimeout fires at once beyond 2^31-1 ms; the deadline ends any longer wait anyway.
-    const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(Math.max(0, ms), MAX_TIMER_MS))));
+    const elapsed = new Promise<void>(
+      (resolve) => (timer = setTimeout(resolve, Math.min(Math.max(0, ms), MAX_TIMER_MS))),
+    );
     return this.race(elapsed).finally(() => clearTimeout(timer));
   }
 

@@ -54,13 +54,17 @@ export async function captureTree(page: Page, marks: PageMarks, mainAX?: MainAXN
   return captureTarget(await cdpSession(page), marks, mainAX);
 }
 
-async function captureTarget(session: CDPSession, marks: PageMarks, mainAX: MainAXNodes | undefined): Promise<CapturedTree> {
+async function captureTarget(
+  session: CDPSession,
+  marks: PageMarks,
+  mainAX: MainAXNodes | undefined,
+): Promise<CapturedTree> {
   const ax = mainAX !== undefined;
   const [main, index] = await Promise.all([mainAX, captureSnapshotIndex(session)]);
   const [children, remotes] = await Promise.all([
     Promise.all(
-      (ax ? index.childFrames : []).map(({ frameId }) =>
-        session.send('Accessibility.getFullAXTree', { frameId }).catch(() => undefined), // detached meanwhile
+      (ax ? index.childFrames : []).map(
+        ({ frameId }) => session.send('Accessibility.getFullAXTree', { frameId }).catch(() => undefined), // detached meanwhile
       ),
     ),
     Promise.all(index.remoteOwners.map((bid) => captureRemote(bid, marks, ax))),
@@ -86,7 +90,9 @@ async function captureRemote(bid: string, marks: PageMarks, ax: boolean): Promis
   if (!marked) return undefined;
   try {
     const session = await cdpSession(marked.frame);
-    const mainAX = ax ? session.send('Accessibility.getFullAXTree', {}).then((tree) => tree.nodes as CdpAXNode[]) : undefined;
+    const mainAX = ax
+      ? session.send('Accessibility.getFullAXTree', {}).then((tree) => tree.nodes as CdpAXNode[])
+      : undefined;
     return await captureTarget(session, marks, mainAX);
   } catch {
     return undefined; // the frame went away between marking and capture

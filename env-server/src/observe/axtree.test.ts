@@ -3,7 +3,12 @@ import type { ElementProperties } from '@gauntlet/proto';
 import { formatAXTree } from './axtree.js';
 import type { AXTreeNode } from './axtree-fetch.js';
 
-const node = (role: string, name: string | undefined, extra: Partial<AXTreeNode> = {}, children: AXTreeNode[] = []): AXTreeNode => ({
+const node = (
+  role: string,
+  name: string | undefined,
+  extra: Partial<AXTreeNode> = {},
+  children: AXTreeNode[] = [],
+): AXTreeNode => ({
   role,
   ...(name === undefined ? {} : { name }),
   properties: [],
@@ -15,10 +20,28 @@ describe('formatAXTree', () => {
   it('prints BrowserGym lines: bid, quoted name, value, then properties', () => {
     const tree = node('RootWebArea', 'Book Flight Task', { properties: [['focused', true]] }, [
       node('heading', 'Book Your One-Way Flight', { bid: '17', properties: [['level', 2]] }),
-      node('textbox', 'To:', { bid: '21', value: 'Elmira, NY', properties: [['focusable', true], ['focused', true], ['required', false], ['autocomplete', 'list']] }, [
-        node('StaticText', 'Elmira, NY'),
-      ]),
-      node('checkbox', "Bob's", { bid: '22', properties: [['checked', 'false'], ['disabled', true]] }),
+      node(
+        'textbox',
+        'To:',
+        {
+          bid: '21',
+          value: 'Elmira, NY',
+          properties: [
+            ['focusable', true],
+            ['focused', true],
+            ['required', false],
+            ['autocomplete', 'list'],
+          ],
+        },
+        [node('StaticText', 'Elmira, NY')],
+      ),
+      node('checkbox', "Bob's", {
+        bid: '22',
+        properties: [
+          ['checked', 'false'],
+          ['disabled', true],
+        ],
+      }),
     ]);
     expect(formatAXTree(tree)).toBe(
       [
@@ -26,7 +49,7 @@ describe('formatAXTree', () => {
         "\t[17] heading 'Book Your One-Way Flight'",
         "\t[21] textbox 'To:' value='Elmira, NY', focused, autocomplete='list'",
         "\t\tStaticText 'Elmira, NY'",
-        '\t[22] checkbox "Bob\'s", checked=\'false\', disabled=True',
+        "\t[22] checkbox \"Bob's\", checked='false', disabled=True",
       ].join('\n'),
     );
   });
@@ -39,7 +62,13 @@ describe('formatAXTree', () => {
       node('link', 'Read more', { bid: '6' }, [node('StaticText', 'more')]),
     ]);
     expect(formatAXTree(tree)).toBe(
-      ["RootWebArea 'T'", "\t[3] button 'Go'", "\tStaticText 'loose text'", "\t[5] generic, live='polite'", "\t[6] link 'Read more'"].join('\n'),
+      [
+        "RootWebArea 'T'",
+        "\t[3] button 'Go'",
+        "\tStaticText 'loose text'",
+        "\t[5] generic, live='polite'",
+        "\t[6] link 'Read more'",
+      ].join('\n'),
     );
   });
 
@@ -59,7 +88,11 @@ describe('formatAXTree', () => {
     ]);
     const all = { boundingBox: true, center: true, clickable: true, visible: true, som: true };
     expect(formatAXTree(tree, properties, all)).toBe(
-      ["RootWebArea 'T'", '\t[7] button \'OK\', box="(10,20,111,50)", center="(60,35)", clickable, visible, som, focused', "\t[8] button 'Hidden'"].join('\n'),
+      [
+        "RootWebArea 'T'",
+        '\t[7] button \'OK\', box="(10,20,111,50)", center="(60,35)", clickable, visible, som, focused',
+        "\t[8] button 'Hidden'",
+      ].join('\n'),
     );
     expect(formatAXTree(tree, properties, { center: true, coordDecimals: 1 })).toContain('center="(60.5,35.2)"');
   });

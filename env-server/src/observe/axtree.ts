@@ -22,7 +22,8 @@ const SKIPPED_ROLES = new Set(['LineBreak', 'InlineTextBox']);
 const SKIPPED_PROPERTIES = new Set(['editable', 'readonly', 'level', 'settable', 'multiline', 'invalid', 'focusable']);
 const BARE_FLAGS = new Set(['required', 'focused', 'atomic']);
 /** What Python's str.strip() strips (its whitespace includes the \x1c-\x1f separators). */
-const PY_SPACE_CLASS = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+';
+const PY_SPACE_CLASS =
+  '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+';
 const PY_SPACE = new RegExp(`^${PY_SPACE_CLASS}|${PY_SPACE_CLASS}$`, 'g');
 
 /**
@@ -31,7 +32,11 @@ const PY_SPACE = new RegExp(`^${PY_SPACE_CLASS}|${PY_SPACE_CLASS}$`, 'g');
  * nodes (children still printed one level up): LineBreak, nodes without a name, `generic` without
  * properties, StaticText whose text its parent's name already contains.
  */
-export function formatAXTree(root: AXTreeNode, properties: Record<string, ElementProperties> = {}, extras: AXTreeExtras = {}): string {
+export function formatAXTree(
+  root: AXTreeNode,
+  properties: Record<string, ElementProperties> = {},
+  extras: AXTreeExtras = {},
+): string {
   const lines: string[] = [];
   const visit = (node: AXTreeNode, depth: number, parentName: string): void => {
     let skip = SKIPPED_ROLES.has(node.role) || node.name === undefined;

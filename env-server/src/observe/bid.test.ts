@@ -22,7 +22,12 @@ describe('parseBid', () => {
 
   it('takes linear time on adversarial bids (a run of letters, then a character that cannot match)', () => {
     // The old pattern nested quantifiers: 28 letters then '!' took seconds, each two more ×4.
-    const hostile = ['a'.repeat(28) + '!', 'aA'.repeat(120) + '!', 'a'.repeat(10_000) + '!', 'aB'.repeat(100_000) + '1x'];
+    const hostile = [
+      'a'.repeat(28) + '!',
+      'aA'.repeat(120) + '!',
+      'a'.repeat(10_000) + '!',
+      'aB'.repeat(100_000) + '1x',
+    ];
     for (const bid of hostile) {
       const started = performance.now();
       expect(parseBid(bid)).toBeNull();
@@ -39,7 +44,17 @@ describe('parseBid', () => {
 
 describe('frameSegment', () => {
   it('counts a..z, then aa, ab, ... with the case of the depth', () => {
-    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map((i) => frameSegment(i, 0))).toEqual(['a', 'b', 'z', 'aa', 'ab', 'az', 'ba', 'zz', 'aaa']);
+    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map((i) => frameSegment(i, 0))).toEqual([
+      'a',
+      'b',
+      'z',
+      'aa',
+      'ab',
+      'az',
+      'ba',
+      'zz',
+      'aaa',
+    ]);
     expect(frameSegment(0, 1)).toBe('A');
     expect(frameSegment(27, 3)).toBe('AB');
   });

@@ -56,7 +56,8 @@ export async function captureSnapshotIndex(session: CDPSession): Promise<Snapsho
     owners.index.forEach((node, i) => {
       const ownerBid = bids[node];
       const child = documents[owners.value[i] as number];
-      if (ownerBid !== undefined && child) index.childFrames.push({ frameId: strings[child.frameId] as string, ownerBid });
+      if (ownerBid !== undefined && child)
+        index.childFrames.push({ frameId: strings[child.frameId] as string, ownerBid });
     });
     const local = new Set(owners.index);
     bids.forEach((bid, node) => {

@@ -13,12 +13,30 @@ export const FRAME_PLACEHOLDER = '\u0000frame:';
 export function serializeFrameInPage(placeholder: string): string {
   const dropped = new Set(['style', 'link', 'script', 'br', 'noscript', 'template']);
   const unwrapped = new Set(['div', 'span', 'i', 'p']);
-  const voids = new Set(['area', 'base', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+  const voids = new Set([
+    'area',
+    'base',
+    'col',
+    'embed',
+    'hr',
+    'img',
+    'input',
+    'link',
+    'meta',
+    'param',
+    'source',
+    'track',
+    'wbr',
+  ]);
   const lines: string[] = [];
-  const escapeText = (s: string) => s.replace(/\0/g, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escapeText = (s: string) =>
+    s.replace(/\0/g, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   // BrowserGym turns every newline of the document into a space before pretty-printing, so one
   // attribute never spans lines.
-  const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;').replace(/\r\n?|\n/g, ' ');
+  const escapeAttr = (s: string) =>
+    escapeText(s)
+      .replace(/"/g, '&quot;')
+      .replace(/\r\n?|\n/g, ' ');
 
   const attributes = (el: Element): [string, string][] => {
     const out: [string, string][] = [];
@@ -56,7 +74,8 @@ export function serializeFrameInPage(placeholder: string): string {
     const tag = el.localName;
     if (dropped.has(tag)) return;
     const attrs = attributes(el);
-    const unwrap = tag === 'html' || tag === 'body' || (unwrapped.has(tag) && attrs.length === 1 && attrs[0]?.[0] === 'bid');
+    const unwrap =
+      tag === 'html' || tag === 'body' || (unwrapped.has(tag) && attrs.length === 1 && attrs[0]?.[0] === 'bid');
     const inner = unwrap ? depth : depth + 1;
     const openLine = lines.length;
     if (!unwrap) {
@@ -67,7 +86,8 @@ export function serializeFrameInPage(placeholder: string): string {
       }
       lines.push(`${pad}${open}>`);
     }
-    if ((tag === 'iframe' || tag === 'frame') && el.hasAttribute('bid')) lines.push(' '.repeat(inner) + placeholder + el.getAttribute('bid'));
+    if ((tag === 'iframe' || tag === 'frame') && el.hasAttribute('bid'))
+      lines.push(' '.repeat(inner) + placeholder + el.getAttribute('bid'));
     if (el.shadowRoot) for (let c = el.shadowRoot.firstChild; c; c = c.nextSibling) visit(c, inner);
     for (let c = el.firstChild; c; c = c.nextSibling) visit(c, inner);
     // A head with nothing left (srcdoc frames, pages without title) is only noise.

@@ -50,7 +50,10 @@ export interface MarkFrameResult {
  */
 export function markFrameInPage(args: MarkFrameArgs): string {
   const own = args.prefix === null ? window.frameElement?.getAttribute('bid') : undefined;
-  const place = args.prefix !== null ? { bid: args.prefix, offset: args.offset, clip: args.clip } : args.parentSlots.find((s) => s.bid === own);
+  const place =
+    args.prefix !== null
+      ? { bid: args.prefix, offset: args.offset, clip: args.clip }
+      : args.parentSlots.find((s) => s.bid === own);
   if (!place) return JSON.stringify({ prefix: null, properties: {}, focused: null, frames: [], title: '' });
   const prefix = place.bid;
   const [ox, oy] = place.offset;
@@ -67,13 +70,23 @@ export function markFrameInPage(args: MarkFrameArgs): string {
 
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  const result: MarkFrameResult = { prefix, properties: {}, focused: active?.getAttribute('bid') ?? null, frames: [], title: document.title };
+  const result: MarkFrameResult = {
+    prefix,
+    properties: {},
+    focused: active?.getAttribute('bid') ?? null,
+    frames: [],
+    title: document.title,
+  };
   // In quirks mode the body, not the root, reports the viewport size.
-  const view = (document.compatMode === 'CSS1Compat' ? document.documentElement : document.body) ?? document.documentElement;
+  const view =
+    (document.compatMode === 'CSS1Compat' ? document.documentElement : document.body) ?? document.documentElement;
   const viewport: Rect = [ox, oy, ox + (view.clientWidth || innerWidth), oy + (view.clientHeight || innerHeight)];
   const frameClip = place.clip ? intersect(viewport, place.clip) : viewport;
   if (args.properties) measure();
-  else elements.forEach((el, i) => isFrame(el) && result.frames.push({ bid: bids[i] as string, offset: [ox, oy], clip: frameClip }));
+  else
+    elements.forEach(
+      (el, i) => isFrame(el) && result.frames.push({ bid: bids[i] as string, offset: [ox, oy], clip: frameClip }),
+    );
   return JSON.stringify(result);
 
   function collect(root: Element | ShadowRoot, parent: number): void {
@@ -162,20 +175,30 @@ export function markFrameInPage(args: MarkFrameArgs): string {
         const seen = intersect(box, clip);
         const seenArea = Math.max(0, seen[2] - seen[0]) * Math.max(0, seen[3] - seen[1]);
         // Zero-area boxes count as fully visible when they touch the clip, as IntersectionObserver does.
-        visibility = area > 0 ? Math.round((seenArea / area) * 100) / 100 : seen[2] >= seen[0] && seen[3] >= seen[1] ? 1 : 0;
+        visibility =
+          area > 0 ? Math.round((seenArea / area) * 100) / 100 : seen[2] >= seen[0] && seen[3] >= seen[1] ? 1 : 0;
       }
       let hasText = false;
-      for (let n = el.firstChild; n && !hasText; n = n.nextSibling) hasText = n.nodeType === 3 && (n.nodeValue ?? '').trim() !== '';
+      for (let n = el.firstChild; n && !hasText; n = n.nextSibling)
+        hasText = n.nodeType === 3 && (n.nodeValue ?? '').trim() !== '';
       // Set-of-marks labels the control, not the pieces inside it (BrowserGym does the same).
       const som = visibility > 0 && (clickable || hasText) && area >= 20 && !inMarkedControl[i];
       const role = el.getAttribute('role');
-      if (som && (/^(a|button|input|select|textarea)$/.test(el.localName) || role === 'button' || role === 'link')) inMarkedControl[i] = true;
+      if (som && (/^(a|button|input|select|textarea)$/.test(el.localName) || role === 'button' || role === 'link'))
+        inMarkedControl[i] = true;
       result.properties[bid] = { visibility, bbox: [box[0], box[1], r.width, r.height], clickable, set_of_marks: som };
       if (isFrame(el)) {
-        const pad = [style.paddingLeft, style.paddingTop, style.paddingRight, style.paddingBottom].map(parseFloat) as Rect;
+        const pad = [style.paddingLeft, style.paddingTop, style.paddingRight, style.paddingBottom].map(
+          parseFloat,
+        ) as Rect;
         const left = box[0] + el.clientLeft + pad[0];
         const top = box[1] + el.clientTop + pad[1];
-        const content: Rect = [left, top, left + el.clientWidth - pad[0] - pad[2], top + el.clientHeight - pad[1] - pad[3]];
+        const content: Rect = [
+          left,
+          top,
+          left + el.clientWidth - pad[0] - pad[2],
+          top + el.clientHeight - pad[1] - pad[3],
+        ];
         result.frames.push({ bid, offset: [left, top], clip: intersect(clip, content) });
       }
       // html and body overflow belongs to the viewport, which `frameClip` already covers.
@@ -203,7 +226,9 @@ export function markFrameInPage(args: MarkFrameArgs): string {
       (tag === 'input' && (el as HTMLInputElement).type !== 'hidden') ||
       (tag === 'a' && el.hasAttribute('href')) ||
       (tag === 'label' && (el as HTMLLabelElement).control !== null) ||
-      /^(button|link|checkbox|radio|switch|tab|menuitem|menuitemcheckbox|menuitemradio|option|treeitem|combobox|textbox|searchbox|slider|spinbutton)$/.test(el.getAttribute('role') ?? '') ||
+      /^(button|link|checkbox|radio|switch|tab|menuitem|menuitemcheckbox|menuitemradio|option|treeitem|combobox|textbox|searchbox|slider|spinbutton)$/.test(
+        el.getAttribute('role') ?? '',
+      ) ||
       (el as HTMLElement).onclick != null ||
       (tabindex !== null && Number(tabindex) >= 0) ||
       (el as HTMLElement).isContentEditable === true ||

@@ -49,7 +49,13 @@ export async function markPage(page: Page, options: MarkOptions = {}): Promise<P
   const top: MarkFrameArgs = { prefix: '', depth: 0, offset: [0, 0], clip: null, parentSlots: [], properties };
   const root = await markFrame(page.mainFrame(), top, html);
   if (!root) throw new Error('the main frame could not be marked'); // unreachable: its prefix is given
-  const marks: PageMarks = { frames: [], properties: {}, focusedBid: '', title: root.result.title, htmlByPrefix: html ? new Map() : null };
+  const marks: PageMarks = {
+    frames: [],
+    properties: {},
+    focusedBid: '',
+    title: root.result.title,
+    htmlByPrefix: html ? new Map() : null,
+  };
   const focusByPrefix = new Map<string, string | null>();
   const flatten = (node: MarkedTree): void => {
     marks.frames.push({ frame: node.frame, prefix: node.prefix });
@@ -109,5 +115,10 @@ function deepFocus(focusByPrefix: Map<string, string | null>): string {
  */
 export async function resetBidCounters(page: Page): Promise<void> {
   await page.mainFrame().evaluate(clearBidsInPage);
-  await Promise.all(page.frames().filter((f) => f !== page.mainFrame()).map((frame) => frame.evaluate(clearBidsInPage).catch(() => undefined)));
+  await Promise.all(
+    page
+      .frames()
+      .filter((f) => f !== page.mainFrame())
+      .map((frame) => frame.evaluate(clearBidsInPage).catch(() => undefined)),
+  );
 }

@@ -57,7 +57,8 @@ export async function observePage(page: Page, options: ObserveOptions = {}): Pro
   }
 }
 
-const NAVIGATED = /Execution context was destroyed|Frame was detached|frame got detached|Cannot find context with specified id/;
+const NAVIGATED =
+  /Execution context was destroyed|Frame was detached|frame got detached|Cannot find context with specified id/;
 
 async function observeOnce(page: Page, options: ObserveOptions, deadline: Deadline): Promise<PageObservation> {
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
@@ -69,16 +70,24 @@ async function observeOnce(page: Page, options: ObserveOptions, deadline: Deadli
   const clock = new PartClock();
 
   const format = opts.screenshot;
-  const shot = format === 'none' ? undefined
-    : clock.time<number[][][] | EncodedScreenshot>('screenshot', () => (format === 'rgb' ? screenshotRgb(page) : screenshotEncoded(page, format, opts.jpegQuality)));
+  const shot =
+    format === 'none'
+      ? undefined
+      : clock.time<number[][][] | EncodedScreenshot>('screenshot', () =>
+          format === 'rgb' ? screenshotRgb(page) : screenshotEncoded(page, format, opts.jpegQuality),
+        );
   // The main frame's AX tree does not depend on bids: fetch it while marking runs.
   const mainAX = opts.axtree ? fetchMainAXNodes(page) : undefined;
   for (const early of [shot, mainAX]) early?.catch(() => undefined); // awaited below, unless marking fails first
-  const marks = await deadline.race(clock.time('mark', () => markPage(page, { properties: needProperties, html: opts.pruned_html })));
+  const marks = await deadline.race(
+    clock.time('mark', () => markPage(page, { properties: needProperties, html: opts.pruned_html })),
+  );
 
   const [tree, html, image] = await deadline.race(
     Promise.all([
-      opts.axtree || needProperties ? clock.time(opts.axtree ? 'axtree' : 'snapshot', () => captureTree(page, marks, mainAX)) : undefined,
+      opts.axtree || needProperties
+        ? clock.time(opts.axtree ? 'axtree' : 'snapshot', () => captureTree(page, marks, mainAX))
+        : undefined,
       opts.pruned_html ? clock.time('pruned_html', () => prunedHtml(marks)) : undefined,
       shot,
     ]),

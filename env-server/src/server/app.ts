@@ -21,14 +21,20 @@ export interface RunningServer {
  * Starts HTTP + WebSocket on one port and gRPC on another, all over one EnvService. The ports
  * open before Chromium is up so `/health` answers at once; sessions wait for the browser launch.
  */
-export async function startServer(config: ServerConfig, options: { service?: EnvService; waitForBrowser?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  options: { service?: EnvService; waitForBrowser?: boolean } = {},
+): Promise<RunningServer> {
   const service = options.service ?? new EnvService(config);
   const app = buildHttpApp(service);
   const ws = attachWebSocket(service);
   app.server.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
   const grpc = await startGrpcServer(service);
   const browserReady = service.start();
-  browserReady.then(() => grpc.health.setStatus(ENV_SERVICE_NAME, 'SERVING'), () => undefined);
+  browserReady.then(
+    () => grpc.health.setStatus(ENV_SERVICE_NAME, 'SERVING'),
+    () => undefined,
+  );
   if (options.waitForBrowser) await browserReady;
   else browserReady.catch((error: Error) => console.error(`[gauntlet-env] browser launch failed: ${error.message}`));
   try {

@@ -1,4 +1,13 @@
-import { CapacityError, FactoryError, GauntletError, parseOrThrow, ResetRequest, StepRequest, type State, type StepResult } from '@gauntlet/proto';
+import {
+  CapacityError,
+  FactoryError,
+  GauntletError,
+  parseOrThrow,
+  ResetRequest,
+  StepRequest,
+  type State,
+  type StepResult,
+} from '@gauntlet/proto';
 import { BrowserPool } from '../browser/pool.js';
 import type { ServerConfig } from '../config.js';
 import { SessionManager, type CloseReason } from '../sessions/manager.js';
@@ -19,7 +28,10 @@ export class EnvService {
   readonly pool: BrowserPool;
   readonly sessions: SessionManager;
 
-  constructor(readonly config: ServerConfig, registry = new TaskRegistry(builtinFamilies())) {
+  constructor(
+    readonly config: ServerConfig,
+    registry = new TaskRegistry(builtinFamilies()),
+  ) {
     this.registry = registry;
     this.pool = new BrowserPool({
       headless: config.headless,
@@ -74,7 +86,9 @@ export class EnvService {
   step(session: EnvSession, body: unknown, cancel?: AbortSignal): Promise<StepResult> {
     const request = parseOrThrow(StepRequest, body);
     const timeoutMs = request.timeout_s !== undefined ? request.timeout_s * 1000 : undefined;
-    return this.metrics.time(this.metrics.stepSeconds, this.metrics.steps, () => session.step(request.action.action_str, timeoutMs, cancel));
+    return this.metrics.time(this.metrics.stepSeconds, this.metrics.steps, () =>
+      session.step(request.action.action_str, timeoutMs, cancel),
+    );
   }
 
   state(session: EnvSession): State {

@@ -14,7 +14,12 @@ export function bearerTokenInterceptor(token: string | undefined): ServerInterce
         next({
           onReceiveMetadata(metadata, proceed) {
             const header = metadata.get('authorization')[0];
-            if (!token || method.path.startsWith(OPEN_PREFIX) || isAuthorized(typeof header === 'string' ? header : undefined, token)) proceed(metadata);
+            if (
+              !token ||
+              method.path.startsWith(OPEN_PREFIX) ||
+              isAuthorized(typeof header === 'string' ? header : undefined, token)
+            )
+              proceed(metadata);
             else call.sendStatus(statusForError(new UnauthorizedError()) as StatusObject);
           },
         });

@@ -31,5 +31,6 @@ export function withCleanDecodeErrors(definition: ServiceDefinition): ServiceDef
 /** Throws INVALID_ARGUMENT for a request that did not decode. */
 export function assertDecoded(request: unknown, what: string): void {
   const reason = (request as Partial<Malformed> | null)?.[MALFORMED];
-  if (reason !== undefined) throw new ValidationError(`Malformed ${what} message (not a valid protobuf encoding): ${reason}`);
+  if (reason !== undefined)
+    throw new ValidationError(`Malformed ${what} message (not a valid protobuf encoding): ${reason}`);
 }

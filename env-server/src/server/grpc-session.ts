@@ -1,8 +1,14 @@
 import { Metadata, type ServerDuplexStream } from '@grpc/grpc-js';
 import { ExecutionError, GauntletError, SessionError, ValidationError } from '@gauntlet/proto';
 import {
-  SESSION_ID_METADATA, errorToMessage, resetBodyFromMessage, stateToMessage, statusForError, stepBodyFromMessage,
-  stepResultToMessage, type messages as pb,
+  SESSION_ID_METADATA,
+  errorToMessage,
+  resetBodyFromMessage,
+  stateToMessage,
+  statusForError,
+  stepBodyFromMessage,
+  stepResultToMessage,
+  type messages as pb,
 } from '@gauntlet/proto/grpc';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
@@ -38,7 +44,8 @@ export function serveSessionStream(service: EnvService, call: SessionCall): void
     replyError: (error) => call.write({ error: errorToMessage(error.toWire()) }),
     fail: (error) => call.emit('error', statusForError(error)),
     finish: () => call.end(),
-    abort: () => call.emit('error', statusForError(new ExecutionError('The stream failed on the server; open a new one'))),
+    abort: () =>
+      call.emit('error', statusForError(new ExecutionError('The stream failed on the server; open a new one'))),
   });
   call.on('cancelled', () => stream.disconnected());
   call.on('error', () => stream.disconnected());
@@ -46,9 +53,17 @@ export function serveSessionStream(service: EnvService, call: SessionCall): void
   call.on('end', () => stream.inputEnded());
 }
 
-async function handle(service: EnvService, session: EnvSession, message: pb.SessionRequestOut, call: SessionCall): Promise<pb.SessionReply> {
+async function handle(
+  service: EnvService,
+  session: EnvSession,
+  message: pb.SessionRequestOut,
+  call: SessionCall,
+): Promise<pb.SessionReply> {
   assertDecoded(message, 'SessionRequest');
-  if (session.isClosed) throw new SessionError('This session was closed by the server (idle too long, or shutting down); open a new stream');
+  if (session.isClosed)
+    throw new SessionError(
+      'This session was closed by the server (idle too long, or shutting down); open a new stream',
+    );
   session.touch();
   switch (message.kind) {
     case 'reset':
@@ -56,7 +71,9 @@ async function handle(service: EnvService, session: EnvSession, message: pb.Sess
       return { result: stepResultToMessage(await service.reset(session, resetBodyFromMessage(message.reset!))) };
     case 'step':
       rejectSessionId(message.step?.session_id);
-      return { result: stepResultToMessage(await service.step(session, stepBodyFromMessage(message.step!, secondsLeft(call)))) };
+      return {
+        result: stepResultToMessage(await service.step(session, stepBodyFromMessage(message.step!, secondsLeft(call)))),
+      };
     case 'state':
       rejectSessionId(message.state?.session_id);
       return { state: stateToMessage(service.state(session)) };
@@ -67,5 +84,8 @@ async function handle(service: EnvService, session: EnvSession, message: pb.Sess
 
 /** The stream is the session: an id in a request would suggest it addresses another one. */
 function rejectSessionId(id: string | undefined): void {
-  if (id) throw new ValidationError('session_id is not used on the Session stream (the stream is the session); leave it empty');
+  if (id)
+    throw new ValidationError(
+      'session_id is not used on the Session stream (the stream is the session); leave it empty',
+    );
 }

@@ -1,6 +1,11 @@
 import { DeadlineExceededError, ValidationError } from '@gauntlet/proto';
 import {
-  resetBodyFromMessage, stateToMessage, statusForError, stepBodyFromMessage, stepResultToMessage, type messages as pb,
+  resetBodyFromMessage,
+  stateToMessage,
+  statusForError,
+  stepBodyFromMessage,
+  stepResultToMessage,
+  type messages as pb,
 } from '@gauntlet/proto/grpc';
 import type { ServerUnaryCall, handleUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import type { EnvService } from './env-service.js';
@@ -12,7 +17,8 @@ type UnaryHandlers = Pick<pb.EnvServiceHandlers, 'Reset' | 'Step' | 'State' | 'C
 /** Reset/Step/State/Close addressed by session id: the gRPC face of HTTP's x-session-id sessions. */
 export function unaryHandlers(service: EnvService): UnaryHandlers {
   const sessionOf = (id: string): EnvSession => {
-    if (!id) throw new ValidationError('session_id is required: call Reset without one to open a session and get its id');
+    if (!id)
+      throw new ValidationError('session_id is required: call Reset without one to open a session and get its id');
     return service.sessions.get(id);
   };
   return {
@@ -20,7 +26,10 @@ export function unaryHandlers(service: EnvService): UnaryHandlers {
       const opened = request.session_id ? undefined : await service.openSession('grpc');
       const session = opened ?? sessionOf(request.session_id);
       try {
-        return { session_id: session.id, result: stepResultToMessage(await service.reset(session, resetBodyFromMessage(request), cancelledBy(call))) };
+        return {
+          session_id: session.id,
+          result: stepResultToMessage(await service.reset(session, resetBodyFromMessage(request), cancelledBy(call))),
+        };
       } catch (error) {
         // The caller never learned this session's id, so nobody else could close it.
         if (opened) await service.close(opened, 'failed');
@@ -29,9 +38,13 @@ export function unaryHandlers(service: EnvService): UnaryHandlers {
     }),
     Step: unary(service, 'StepRequest', async (request, call) => {
       const session = sessionOf(request.session_id);
-      return stepResultToMessage(await service.step(session, stepBodyFromMessage(request, secondsLeft(call)), cancelledBy(call)));
+      return stepResultToMessage(
+        await service.step(session, stepBodyFromMessage(request, secondsLeft(call)), cancelledBy(call)),
+      );
     }),
-    State: unary(service, 'StateRequest', async (request) => stateToMessage(service.state(sessionOf(request.session_id)))),
+    State: unary(service, 'StateRequest', async (request) =>
+      stateToMessage(service.state(sessionOf(request.session_id))),
+    ),
     Close: unary(service, 'CloseRequest', async (request) => {
       const session = sessionOf(request.session_id);
       await service.close(session, 'client');
@@ -40,7 +53,11 @@ export function unaryHandlers(service: EnvService): UnaryHandlers {
   };
 }
 
-function unary<Req, Res>(service: EnvService, what: string, work: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>): handleUnaryCall<Req, Res> {
+function unary<Req, Res>(
+  service: EnvService,
+  what: string,
+  work: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>,
+): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     const run = async () => {
       assertDecoded(call.request, what);
@@ -57,7 +74,10 @@ function unary<Req, Res>(service: EnvService, what: string, work: (request: Req,
 }
 
 /** Aborts when the client cancels the call (or its deadline passes on its side): the work stops, not only the reply. */
-function cancelledBy(call: { on(event: 'cancelled', listener: () => void): unknown; cancelled?: boolean }): AbortSignal {
+function cancelledBy(call: {
+  on(event: 'cancelled', listener: () => void): unknown;
+  cancelled?: boolean;
+}): AbortSignal {
   const controller = new AbortController();
   if (call.cancelled) controller.abort();
   else call.on('cancelled', () => controller.abort());

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { ReflectionService } from '@grpc/reflection';
-import { ENV_SERVICE_NAME, envPackageDefinition, envServiceDefinition, type messages as pb } from '@gauntlet/proto/grpc';
+import {
+  ENV_SERVICE_NAME,
+  envPackageDefinition,
+  envServiceDefinition,
+  type messages as pb,
+} from '@gauntlet/proto/grpc';
 import type { ServerConfig } from '../config.js';
 import type { EnvService } from './env-service.js';
 import { bearerTokenInterceptor } from './grpc-auth.js';
@@ -28,7 +33,10 @@ export async function startGrpcServer(service: EnvService): Promise<RunningGrpcS
     interceptors: [bearerTokenInterceptor(config.bearerToken)],
     'grpc.max_receive_message_length': config.grpcMessageLimitBytes,
   });
-  const handlers: pb.EnvServiceHandlers = { ...unaryHandlers(service), Session: (call) => serveSessionStream(service, call) };
+  const handlers: pb.EnvServiceHandlers = {
+    ...unaryHandlers(service),
+    Session: (call) => serveSessionStream(service, call),
+  };
   server.addService(withCleanDecodeErrors(envServiceDefinition()), handlers);
   // Overall health is SERVING once the port is open; the env service once Chromium is up.
   const health = new HealthImplementation({ '': 'SERVING', [ENV_SERVICE_NAME]: 'NOT_SERVING' });
@@ -38,7 +46,13 @@ export async function startGrpcServer(service: EnvService): Promise<RunningGrpcS
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${config.grpcPort}`, credentialsFor(config), (error, bound) =>
-      error ? reject(new Error(`gRPC cannot listen on ${host}:${config.grpcPort} (${error.message}); pick another port with --grpc-port / GRPC_PORT`)) : resolve(bound),
+      error
+        ? reject(
+            new Error(
+              `gRPC cannot listen on ${host}:${config.grpcPort} (${error.message}); pick another port with --grpc-port / GRPC_PORT`,
+            ),
+          )
+        : resolve(bound),
     ),
   );
   const reachable = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : host;
@@ -57,5 +71,9 @@ export async function startGrpcServer(service: EnvService): Promise<RunningGrpcS
 
 function credentialsFor(config: ServerConfig): ServerCredentials {
   if (!config.grpcTlsCert || !config.grpcTlsKey) return ServerCredentials.createInsecure();
-  return ServerCredentials.createSsl(null, [{ cert_chain: readFileSync(config.grpcTlsCert), private_key: readFileSync(config.grpcTlsKey) }], false);
+  return ServerCredentials.createSsl(
+    null,
+    [{ cert_chain: readFileSync(config.grpcTlsCert), private_key: readFileSync(config.grpcTlsKey) }],
+    false,
+  );
 }

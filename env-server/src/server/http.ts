@@ -37,7 +37,9 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
   });
 
   app.setErrorHandler((error, _request, reply) => sendError(reply, toGauntletError(error, config), service));
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: `No route ${request.method} ${request.url}. See GET /openapi.json.` }));
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ detail: `No route ${request.method} ${request.url}. See GET /openapi.json.` }),
+  );
 
   const sessionFor = async (request: FastifyRequest, create: boolean): Promise<EnvSession> => {
     const id = sessionIdOf(request);
@@ -46,7 +48,10 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
     if (existing && !existing.isClosed && service.sessions.find(existing.id)) return existing;
     if (!create) {
       defaultSession = undefined;
-      throw new SessionNotFoundError('default', 'No HTTP session yet: POST /reset first (or send the x-session-id header it returned)');
+      throw new SessionNotFoundError(
+        'default',
+        'No HTTP session yet: POST /reset first (or send the x-session-id header it returned)',
+      );
     }
     defaultSession = service.openSession('http');
     return defaultSession;
@@ -56,8 +61,14 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
   app.get('/metadata', async () => metadataDocument(service.registry.names()));
   app.get('/schema', async () => schemaDocument());
   app.get('/openapi.json', async () => openApiDocument());
-  app.get('/tasks', async () => ({ tasks: service.registry.list().map((t) => ({ name: `${t.benchmark}.${t.name}`, description: t.description, max_steps: t.maxSteps })) }));
-  app.get('/metrics', async (_request, reply) => reply.type(service.metrics.registry.contentType).send(await service.metrics.registry.metrics()));
+  app.get('/tasks', async () => ({
+    tasks: service.registry
+      .list()
+      .map((t) => ({ name: `${t.benchmark}.${t.name}`, description: t.description, max_steps: t.maxSteps })),
+  }));
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(service.metrics.registry.contentType).send(await service.metrics.registry.metrics()),
+  );
   app.post('/mcp', async (request) => mcpReply(request.body));
 
   app.post('/sessions', async () => ({ session_id: (await service.openSession('http')).id }));

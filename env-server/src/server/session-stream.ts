@@ -50,7 +50,10 @@ export interface SessionStream<Request> {
  * is free by the time the client sees the end). Anything unexpected loses this connection, never
  * the process.
  */
-export function openSessionStream<Request, Reply>(service: EnvService, framing: StreamFraming<Request, Reply>): SessionStream<Request> {
+export function openSessionStream<Request, Reply>(
+  service: EnvService,
+  framing: StreamFraming<Request, Reply>,
+): SessionStream<Request> {
   let session: EnvSession | undefined;
   let ended = false;
   let inputEnded = false;

@@ -2,8 +2,16 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import {
-  type GauntletError, SessionError, InvalidJsonError, UnknownTypeError, ValidationError,
-  assertJsonTextDepth, parseOrThrow, WsClientFrame, wsClientFrameTypes, type WsServerFrame,
+  type GauntletError,
+  SessionError,
+  InvalidJsonError,
+  UnknownTypeError,
+  ValidationError,
+  assertJsonTextDepth,
+  parseOrThrow,
+  WsClientFrame,
+  wsClientFrameTypes,
+  type WsServerFrame,
 } from '@gauntlet/proto';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
@@ -13,7 +21,10 @@ import { openSessionStream } from './session-stream.js';
 import { mcpReply } from './describe.js';
 
 /** Sent in place of a reply that cannot be serialised, so the client still gets one reply per request. */
-const UNRENDERABLE_REPLY: WsServerFrame = { type: 'error', data: { message: 'The reply could not be serialised', code: 'EXECUTION_ERROR' } };
+const UNRENDERABLE_REPLY: WsServerFrame = {
+  type: 'error',
+  data: { message: 'The reply could not be serialised', code: 'EXECUTION_ERROR' },
+};
 
 /** Errors after which OpenEnv closes the socket. */
 const FATAL = new Set(['CAPACITY_REACHED', 'FACTORY_ERROR', 'SESSION_ERROR']);
@@ -22,9 +33,16 @@ const FATAL = new Set(['CAPACITY_REACHED', 'FACTORY_ERROR', 'SESSION_ERROR']);
  * OpenEnv's `/ws` protocol: one session per connection (capacity checked on connect), strictly
  * one reply per request in order, `close` ends the session without a reply, disconnect frees it.
  */
-export function attachWebSocket(service: EnvService): { handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void; close(): void } {
+export function attachWebSocket(service: EnvService): {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
+} {
   const { config } = service;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.wsFrameLimitBytes, perMessageDeflate: { threshold: 1024 } });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: config.wsFrameLimitBytes,
+    perMessageDeflate: { threshold: 1024 },
+  });
 
   wss.on('connection', (socket) => serveConnection(service, socket));
 
@@ -35,7 +53,9 @@ export function attachWebSocket(service: EnvService): { handleUpgrade(req: Incom
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
         return;
       }
-      const token = req.headers.authorization ?? (url.searchParams.get('token') ? `Bearer ${url.searchParams.get('token')}` : undefined);
+      const token =
+        req.headers.authorization ??
+        (url.searchParams.get('token') ? `Bearer ${url.searchParams.get('token')}` : undefined);
       if (config.bearerToken && !isAuthorized(token, config.bearerToken)) {
         socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
         return;
@@ -62,7 +82,10 @@ function serveConnection(service: EnvService, socket: WebSocket): void {
   };
   // `name` is ours (OpenEnv reads message and code): it tells subclasses sharing a code apart.
   const sendError = (error: GauntletError) =>
-    send({ type: 'error', data: { message: error.message, code: error.code, name: error.name, ...(error.details ?? {}) } });
+    send({
+      type: 'error',
+      data: { message: error.message, code: error.code, name: error.name, ...(error.details ?? {}) },
+    });
   const typed = (error: unknown) => toGauntletError(error, service.config);
 
   const stream = openSessionStream<RawData, WsServerFrame>(service, {
@@ -96,10 +119,14 @@ async function handleFrame(service: EnvService, session: EnvSession, data: RawDa
     throw new InvalidJsonError(`Frame is not valid JSON: ${(error as Error).message}`);
   }
   const type = (raw as { type?: unknown } | null)?.type;
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ValidationError('A frame must be a JSON object like {"type":"reset","data":{}}');
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ValidationError('A frame must be a JSON object like {"type":"reset","data":{}}');
   if (!wsClientFrameTypes.includes(type as (typeof wsClientFrameTypes)[number])) throw new UnknownTypeError(type);
   const frame = parseOrThrow(WsClientFrame, raw, []);
-  if (session.isClosed) throw new SessionError('This session was closed by the server (idle too long, or shutting down); open a new connection');
+  if (session.isClosed)
+    throw new SessionError(
+      'This session was closed by the server (idle too long, or shutting down); open a new connection',
+    );
   session.touch();
   switch (frame.type) {
     case 'reset':

@@ -4,7 +4,8 @@ import type { ServerConfig } from '../config.js';
 import type { ActionOptions } from './episode.js';
 
 export function resolveActionOptions(
-  requested: { subsets?: string[] | undefined; strict?: boolean | undefined; multi_action?: boolean | undefined } | undefined,
+  requested:
+    { subsets?: string[] | undefined; strict?: boolean | undefined; multi_action?: boolean | undefined } | undefined,
   config: ServerConfig,
 ): ActionOptions {
   let subsets: Set<string>;
@@ -12,7 +13,9 @@ export function resolveActionOptions(
     subsets = resolveSubsets(requested?.subsets ?? DEFAULT_SUBSETS);
   } catch (error) {
     const message = (error as Error).message;
-    throw new ValidationError(message, [{ loc: ['body', 'action_set', 'subsets'], msg: message, type: 'value_error', input: requested?.subsets }]);
+    throw new ValidationError(message, [
+      { loc: ['body', 'action_set', 'subsets'], msg: message, type: 'value_error', input: requested?.subsets },
+    ]);
   }
   return {
     subsets,

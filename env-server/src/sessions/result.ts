@@ -5,12 +5,20 @@ import type { Episode } from './episode.js';
 import type { Tabs } from './tabs.js';
 
 /** Observes the active tab and assembles OpenEnv's reply: observation, reward, done, metadata; `deadline` stops the observing. */
-export async function buildResult(episode: Episode, tabs: Tabs, reward: number, info: Record<string, unknown>, deadline: Deadline): Promise<StepResult> {
+export async function buildResult(
+  episode: Episode,
+  tabs: Tabs,
+  reward: number,
+  info: Record<string, unknown>,
+  deadline: Deadline,
+): Promise<StepResult> {
   const page = tabs.active;
   const t0 = performance.now();
   const seen = await observePage(page, { ...episode.observation, deadline });
   const pages = tabs.all();
-  const titles = await deadline.race(Promise.all(pages.map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => '')))));
+  const titles = await deadline.race(
+    Promise.all(pages.map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => '')))),
+  );
   const browsergymObs: BrowserGymObs = {
     chat_messages: [...episode.chat],
     goal: episode.goal,

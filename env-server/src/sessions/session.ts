@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
-  EpisodeStateError, InfraError, SessionError, ValidationError,
-  type ObservationOptions, type ResetRequest, type State, type StepResult,
+  EpisodeStateError,
+  InfraError,
+  SessionError,
+  ValidationError,
+  type ObservationOptions,
+  type ResetRequest,
+  type State,
+  type StepResult,
 } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
 import type { BrowserPool, ContextLease } from '../browser/pool.js';
@@ -120,7 +126,8 @@ export class EnvSession {
     if (this.closed) return;
     this.closed = true;
     // Stop the work first, so it ends as cancelled rather than failing on the context closed below.
-    for (const operation of this.operations) operation.abort(new CancelledError('the session was closed while this call ran'));
+    for (const operation of this.operations)
+      operation.abort(new CancelledError('the session was closed while this call ran'));
     await this.detach();
   }
 
@@ -129,7 +136,12 @@ export class EnvSession {
    * counts too). The caller hears at the deadline, a cancel or a crash at once; the queue moves
    * on once the work wound down, or `OVERRUN_GRACE_MS` later with the context recycled.
    */
-  private run<T>(what: 'step' | 'reset', ms: number, cancel: AbortSignal | undefined, body: (deadline: Deadline) => Promise<T>): Promise<T> {
+  private run<T>(
+    what: 'step' | 'reset',
+    ms: number,
+    cancel: AbortSignal | undefined,
+    body: (deadline: Deadline) => Promise<T>,
+  ): Promise<T> {
     const deadline = new Deadline(what, ms);
     const onCancel = () => deadline.abort(new CancelledError(`the caller cancelled the ${what}`));
     if (cancel?.aborted) onCancel();
@@ -184,7 +196,10 @@ export class EnvSession {
       await this.attach(deadline);
     }
     const observation: ObservationOptions = { ...this.deps.config.defaultObservation, ...request.observation };
-    const actions = resolveActionOptions({ ...request.action_set, subsets: request.action_set?.subsets ?? task.defaultActionSubsets?.slice() }, this.deps.config);
+    const actions = resolveActionOptions(
+      { ...request.action_set, subsets: request.action_set?.subsets ?? task.defaultActionSubsets?.slice() },
+      this.deps.config,
+    );
     const seed = request.seed ?? Math.floor(Math.random() * 2 ** 31);
     const tabs = this.tabs!;
     const { goal, info } = await this.guardInfra(async () => {
@@ -211,7 +226,10 @@ export class EnvSession {
     try {
       return this.deps.registry.resolve(name ?? this.deps.config.defaultTask);
     } catch (error) {
-      if (error instanceof UnknownTaskError) throw new ValidationError(error.message, [{ loc: ['body', 'task_name'], msg: error.message, type: 'value_error', input: name }]);
+      if (error instanceof UnknownTaskError)
+        throw new ValidationError(error.message, [
+          { loc: ['body', 'task_name'], msg: error.message, type: 'value_error', input: name },
+        ]);
       throw error;
     }
   }
@@ -222,7 +240,8 @@ export class EnvSession {
       return await work();
     } catch (error) {
       const lease = this.lease;
-      if (!lease || !this.deps.pool.isAlive(lease.generation) || lease.page.isClosed()) this.markBroken('the browser disconnected');
+      if (!lease || !this.deps.pool.isAlive(lease.generation) || lease.page.isClosed())
+        this.markBroken('the browser disconnected');
       else if (error instanceof Error && CRASHED.test(error.message)) this.markBroken('the page crashed');
       if (this.brokenReason !== undefined && !(error instanceof CancelledError)) throw this.infraError();
       throw error;
@@ -230,7 +249,9 @@ export class EnvSession {
   }
 
   private infraError(): InfraError {
-    return new InfraError(`Browser lost during the episode (${this.brokenReason ?? 'the browser disconnected'}); reset to continue on a fresh browser`);
+    return new InfraError(
+      `Browser lost during the episode (${this.brokenReason ?? 'the browser disconnected'}); reset to continue on a fresh browser`,
+    );
   }
 
   private assertOpen(): void {

@@ -55,16 +55,29 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   episode.truncated = !episode.done && episode.stepCount >= episode.task.maxSteps;
   if (episode.truncated) episode.done = true;
   const t2 = performance.now();
-  return buildResult(episode, tabs, reward, {
-    action_ms: t1 - t0,
-    validate_ms: t2 - t1,
-    task_info: status.info ?? {},
-    task_reason: status.reason ?? '',
-    infeasible,
-  }, deadline);
+  return buildResult(
+    episode,
+    tabs,
+    reward,
+    {
+      action_ms: t1 - t0,
+      validate_ms: t2 - t1,
+      task_info: status.info ?? {},
+      task_reason: status.reason ?? '',
+      infeasible,
+    },
+    deadline,
+  );
 }
 
-function makeActionContext(lease: ContextLease, tabs: Tabs, episode: Episode, config: ServerConfig, deadline: Deadline, onInfeasible: () => void): ActionContext {
+function makeActionContext(
+  lease: ContextLease,
+  tabs: Tabs,
+  episode: Episode,
+  config: ServerConfig,
+  deadline: Deadline,
+  onInfeasible: () => void,
+): ActionContext {
   return {
     context: lease.context,
     activePage: (): Page => tabs.active,

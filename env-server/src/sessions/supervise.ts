@@ -14,15 +14,26 @@ export const OVERRUN_GRACE_MS = 2_000;
  * recycles its browser context) and this settles anyway. So whoever holds a slot for this call
  * (the session's queue) holds it until the deadline plus the grace at most, never forever.
  */
-export async function supervise<T>(deadline: Deadline, body: (deadline: Deadline) => Promise<T>, onWedged: () => Promise<void>, graceMs = OVERRUN_GRACE_MS): Promise<T> {
+export async function supervise<T>(
+  deadline: Deadline,
+  body: (deadline: Deadline) => Promise<T>,
+  onWedged: () => Promise<void>,
+  graceMs = OVERRUN_GRACE_MS,
+): Promise<T> {
   deadline.throwIfAborted();
   const work = body(deadline);
   try {
     return await deadline.race(work);
   } finally {
     if (deadline.aborted) {
-      const unwound = work.then(() => true, () => true);
-      const calm = await within(Promise.all([unwound, deadline.quiet(graceMs)]).then(([, quiet]) => quiet), graceMs);
+      const unwound = work.then(
+        () => true,
+        () => true,
+      );
+      const calm = await within(
+        Promise.all([unwound, deadline.quiet(graceMs)]).then(([, quiet]) => quiet),
+        graceMs,
+      );
       if (calm !== true) await onWedged();
     }
     deadline.dispose();

@@ -93,7 +93,10 @@ export class Tabs {
 
   private tooMany(): ActionError {
     const max = this.options.maxTabs;
-    return new ActionError('ValueError', `new_tab: ${max} tab${max === 1 ? ' is' : 's are'} open, the most a session may have (the operator's --max-tabs); close one with tab_close() first`);
+    return new ActionError(
+      'ValueError',
+      `new_tab: ${max} tab${max === 1 ? ' is' : 's are'} open, the most a session may have (the operator's --max-tabs); close one with tab_close() first`,
+    );
   }
 
   private forget(page: Page): void {

@@ -40,22 +40,38 @@ describe('resolveUploadPath', () => {
   });
 
   it('refuses symlinks that lead outside, and paths that climb out, without naming the folder', () => {
-    expect(refusal('link-out.txt')).toBe('PermissionError: upload_file may only read the files offered for upload (got "link-out.txt")');
-    expect(refusal('parent/secret.txt')).toBe('PermissionError: upload_file may only read the files offered for upload (got "parent/secret.txt")');
-    expect(refusal('../secret.txt')).toBe('PermissionError: upload_file may only read the files offered for upload (got "../secret.txt")');
-    expect(refusal('/etc/passwd')).toBe('PermissionError: upload_file may only read the files offered for upload (got "/etc/passwd")');
+    expect(refusal('link-out.txt')).toBe(
+      'PermissionError: upload_file may only read the files offered for upload (got "link-out.txt")',
+    );
+    expect(refusal('parent/secret.txt')).toBe(
+      'PermissionError: upload_file may only read the files offered for upload (got "parent/secret.txt")',
+    );
+    expect(refusal('../secret.txt')).toBe(
+      'PermissionError: upload_file may only read the files offered for upload (got "../secret.txt")',
+    );
+    expect(refusal('/etc/passwd')).toBe(
+      'PermissionError: upload_file may only read the files offered for upload (got "/etc/passwd")',
+    );
   });
 
-  it.each(['missing.txt', '', '.', 'docs', 'docs/', 'receipt.pdf\u0000.txt'])('answers %j with a ValueError, not a server error', (file) => {
-    expect(refusal(file)).toBe(`ValueError: file ${JSON.stringify(file)} is not available for upload`);
-  });
+  it.each(['missing.txt', '', '.', 'docs', 'docs/', 'receipt.pdf\u0000.txt'])(
+    'answers %j with a ValueError, not a server error',
+    (file) => {
+      expect(refusal(file)).toBe(`ValueError: file ${JSON.stringify(file)} is not available for upload`);
+    },
+  );
 
   it('is off without an upload folder, and says so when the folder is gone', () => {
-    expect(refusal('receipt.pdf', undefined)).toBe('PermissionError: upload_file is off: the operator offers no files for upload (--upload-dir)');
-    expect(refusal('receipt.pdf', join(scratch, 'gone'))).toBe('ValueError: upload_file has no files to offer: the upload folder is missing');
+    expect(refusal('receipt.pdf', undefined)).toBe(
+      'PermissionError: upload_file is off: the operator offers no files for upload (--upload-dir)',
+    );
+    expect(refusal('receipt.pdf', join(scratch, 'gone'))).toBe(
+      'ValueError: upload_file has no files to offer: the upload folder is missing',
+    );
   });
 
   it('never puts a path of this machine in its errors', () => {
-    for (const file of ['missing.txt', '', '.', 'link-out.txt', '../x', 'docs']) expect(refusal(file)).not.toContain(scratch);
+    for (const file of ['missing.txt', '', '.', 'link-out.txt', '../x', 'docs'])
+      expect(refusal(file)).not.toContain(scratch);
   });
 });

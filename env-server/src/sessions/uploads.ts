@@ -10,9 +10,17 @@ import { ActionError } from '../actions/types.js';
  * a path on this machine.
  */
 export function resolveUploadPath(file: string, uploadDir: string | undefined): string {
-  if (!uploadDir) throw new ActionError('PermissionError', 'upload_file is off: the operator offers no files for upload (--upload-dir)');
+  if (!uploadDir)
+    throw new ActionError(
+      'PermissionError',
+      'upload_file is off: the operator offers no files for upload (--upload-dir)',
+    );
   const unavailable = () => new ActionError('ValueError', `file ${JSON.stringify(file)} is not available for upload`);
-  const outside = () => new ActionError('PermissionError', `upload_file may only read the files offered for upload (got ${JSON.stringify(file)})`);
+  const outside = () =>
+    new ActionError(
+      'PermissionError',
+      `upload_file may only read the files offered for upload (got ${JSON.stringify(file)})`,
+    );
   let root: string;
   try {
     root = realpathSync(uploadDir);

@@ -44,7 +44,8 @@ export class TaskRegistry {
     if (exact) return exact;
     const bare = [...this.byKey.entries()].filter(([, task]) => task.name === cleaned);
     if (bare.length === 1) return bare[0]![1];
-    if (bare.length > 1) throw new UnknownTaskError(`Task name ${JSON.stringify(name)} is ambiguous: ${bare.map(([k]) => k).join(', ')}`);
+    if (bare.length > 1)
+      throw new UnknownTaskError(`Task name ${JSON.stringify(name)} is ambiguous: ${bare.map(([k]) => k).join(', ')}`);
     throw new UnknownTaskError(`Unknown task ${JSON.stringify(name)}. Available: ${this.names().join(', ')}`);
   }
 }

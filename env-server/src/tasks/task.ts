@@ -48,7 +48,12 @@ export interface TaskDefinition {
    */
   /** How long setup may take for these reset options, when more than the default (e.g. a long start_step fast-forward). */
   setupTimeoutMs?(options: Record<string, unknown>): number;
-  setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<{ goal: string; info?: Record<string, unknown> }>;
+  setup(
+    page: Page,
+    seed: number,
+    options: Record<string, unknown>,
+    deadline?: Deadline,
+  ): Promise<{ goal: string; info?: Record<string, unknown> }>;
   status(page: Page): Promise<TaskStatus>;
   /** Next action for the oracle policy given the current observation. */
   oracle(view: OracleView): string;

@@ -11,9 +11,12 @@ describe('agent action contract', () => {
     expect([...ACTION_NAMES]).toEqual(ACTIONS.map((a) => a.name));
   });
 
-  it.each(ACTIONS.flatMap((a) => a.examples.map((example) => [a.name, example])))('%s: %s parses back unchanged and matches the action regex', (_name, example) => {
-    expect(parseAction(example)).toEqual({ action: example, fallback: false });
-    expect(new RegExp(`^(?:${ACTION_REGEX})$`).test(example)).toBe(true);
-    expect(() => parseActions(example, { strict: false, multiAction: false })).not.toThrow();
-  });
+  it.each(ACTIONS.flatMap((a) => a.examples.map((example) => [a.name, example])))(
+    '%s: %s parses back unchanged and matches the action regex',
+    (_name, example) => {
+      expect(parseAction(example)).toEqual({ action: example, fallback: false });
+      expect(new RegExp(`^(?:${ACTION_REGEX})$`).test(example)).toBe(true);
+      expect(() => parseActions(example, { strict: false, multiAction: false })).not.toThrow();
+    },
+  );
 });

@@ -91,7 +91,7 @@ describe('press and focus', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('bid'))).toBe('5');
   });
 
-  it('reports an unknown key name with Playwright\'s words', async () => {
+  it("reports an unknown key name with Playwright's words", async () => {
     await page.setContent(`<input bid="4">`);
     const error = await actionError(ctx.run('press', { bid: '4', key_comb: 'Foo' }));
     expect(error.display).toBe('Error: Unknown key: "Foo"');
@@ -99,11 +99,14 @@ describe('press and focus', () => {
 });
 
 describe('upload_file', () => {
-  const fileNames = (bid: string) => page.locator(`[bid="${bid}"]`).evaluate((el: HTMLInputElement) => Array.from(el.files ?? [], (f) => f.name));
+  const fileNames = (bid: string) =>
+    page.locator(`[bid="${bid}"]`).evaluate((el: HTMLInputElement) => Array.from(el.files ?? [], (f) => f.name));
 
   it('sets a file input, even a hidden one behind a styled label', async () => {
     ctx.addUpload('receipt.pdf', '%PDF-1.4');
-    await page.setContent(`<label bid="1" for="f">Choose</label><input type="file" id="f" bid="2" style="display:none">`);
+    await page.setContent(
+      `<label bid="1" for="f">Choose</label><input type="file" id="f" bid="2" style="display:none">`,
+    );
     await ctx.run('upload_file', { bid: '2', file: 'receipt.pdf' });
     expect(await fileNames('2')).toEqual(['receipt.pdf']);
   });

@@ -103,7 +103,9 @@ describe('bids inside frames and shadow roots', () => {
 
   it('clicks inside an iframe nested in an iframe', async () => {
     const inner = `<iframe bid="aA" srcdoc="${srcdoc(COUNTER('aA4'))}"></iframe>`;
-    await page.setContent(`${LOGGER}<iframe bid="a" srcdoc="${srcdoc(inner)}" style="width:400px;height:200px"></iframe>`);
+    await page.setContent(
+      `${LOGGER}<iframe bid="a" srcdoc="${srcdoc(inner)}" style="width:400px;height:200px"></iframe>`,
+    );
     await ctx.run('click', { bid: 'aA4' });
     expect(await log()).toEqual(['clicked aA4']);
   });

@@ -32,7 +32,12 @@ describe('mouse at coordinates', () => {
     await page.setContent(PAD);
     await ctx.run('mouse_click', { x: 200, y: 100 });
     await ctx.run('mouse_dblclick', { x: 200, y: 100 });
-    expect((await log()).filter((e) => e === 'click' || e === 'dblclick')).toEqual(['click', 'click', 'click', 'dblclick']);
+    expect((await log()).filter((e) => e === 'click' || e === 'dblclick')).toEqual([
+      'click',
+      'click',
+      'click',
+      'dblclick',
+    ]);
   });
 
   it('drags from one point to another', async () => {
@@ -47,7 +52,12 @@ describe('mouse at coordinates', () => {
       const hiDpiPage = hiDpi.activePage();
       await hiDpiPage.setContent(PAD);
       await hiDpi.run('mouse_click', { x: 400, y: 200 }); // screenshot pixel (400, 200) is CSS pixel (200, 100)
-      expect(await hiDpiPage.evaluate(() => (window as unknown as { log: string[] }).log)).toEqual(['move 200,100', 'down 0 200,100', 'up 0', 'click']);
+      expect(await hiDpiPage.evaluate(() => (window as unknown as { log: string[] }).log)).toEqual([
+        'move 200,100',
+        'down 0 200,100',
+        'up 0',
+        'click',
+      ]);
     } finally {
       await hiDpi.close();
     }
@@ -55,7 +65,9 @@ describe('mouse at coordinates', () => {
 
   it('uploads through the file chooser opened by clicking at a point', async () => {
     ctx.addUpload('photo.png', 'PNG');
-    await page.setContent(`<style>body { margin: 0 }</style><input type="file" style="position:absolute;left:0;top:0;width:200px;height:40px">`);
+    await page.setContent(
+      `<style>body { margin: 0 }</style><input type="file" style="position:absolute;left:0;top:0;width:200px;height:40px">`,
+    );
     await ctx.run('mouse_upload_file', { x: 50, y: 20, file: 'photo.png' });
     expect(await page.locator('input').evaluate((el: HTMLInputElement) => el.files?.[0]?.name)).toBe('photo.png');
   });
@@ -115,8 +127,10 @@ describe('keyboard', () => {
     expect(await value()).toBe('Xx');
   });
 
-  it('reports an unknown key with Playwright\'s words', async () => {
+  it("reports an unknown key with Playwright's words", async () => {
     await page.setContent(INPUT);
-    await expect(ctx.run('keyboard_press', { key: 'Foo' })).rejects.toMatchObject({ display: 'Error: Unknown key: "Foo"' });
+    await expect(ctx.run('keyboard_press', { key: 'Foo' })).rejects.toMatchObject({
+      display: 'Error: Unknown key: "Foo"',
+    });
   });
 });

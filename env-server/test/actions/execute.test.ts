@@ -7,7 +7,11 @@ import { FakeContext, actionError, useFakeContext } from './fake-context.js';
 let ctx: FakeContext;
 let page: Page;
 
-const bound = (name: string, params: Record<string, Literal> = {}): BoundAction => ({ name, params, source: `${name}(…)` });
+const bound = (name: string, params: Record<string, Literal> = {}): BoundAction => ({
+  name,
+  params,
+  source: `${name}(…)`,
+});
 
 useFakeContext((opened) => {
   ctx = opened;
@@ -17,17 +21,29 @@ useFakeContext((opened) => {
 describe('executeActions', () => {
   it('runs actions in order', async () => {
     await page.setContent('<input bid="1">');
-    await executeActions([bound('fill', { bid: '1', value: 'ab' }), bound('press', { bid: '1', key_comb: 'Backspace' }), bound('press', { bid: '1', key_comb: 'c' })], ctx);
+    await executeActions(
+      [
+        bound('fill', { bid: '1', value: 'ab' }),
+        bound('press', { bid: '1', key_comb: 'Backspace' }),
+        bound('press', { bid: '1', key_comb: 'c' }),
+      ],
+      ctx,
+    );
     expect(await page.locator('[bid="1"]').inputValue()).toBe('ac');
   });
 
   it('stops at the first error and rethrows it', async () => {
     await page.setContent('<input bid="1">');
-    const error = await actionError(executeActions([
-      bound('fill', { bid: '1', value: 'first' }),
-      bound('click', { bid: '404' }),
-      bound('fill', { bid: '1', value: 'never' }),
-    ], ctx));
+    const error = await actionError(
+      executeActions(
+        [
+          bound('fill', { bid: '1', value: 'first' }),
+          bound('click', { bid: '404' }),
+          bound('fill', { bid: '1', value: 'never' }),
+        ],
+        ctx,
+      ),
+    );
     expect(error.display).toBe('ValueError: Could not find element with bid "404"');
     expect(await page.locator('[bid="1"]').inputValue()).toBe('first');
   });
@@ -47,7 +63,7 @@ describe('chat, infeasible and noop', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(115);
   });
 
-  it('rejects with the deadline\'s reason when the step is aborted mid-noop', async () => {
+  it("rejects with the deadline's reason when the step is aborted mid-noop", async () => {
     const reason = new Error('step deadline passed');
     const waiting = ctx.run('noop', { wait_ms: 60_000 });
     ctx.deadline.abort(reason);
@@ -64,7 +80,7 @@ describe('chat, infeasible and noop', () => {
 });
 
 describe('errors', () => {
-  it('names an action it does not know in BrowserGym\'s words', async () => {
+  it("names an action it does not know in BrowserGym's words", async () => {
     const error = await actionError(executeAction(bound('send_keys', { text: 'x' }), ctx));
     expect(error).toBeInstanceOf(ActionError);
     expect(error.display).toBe("NameError: Invalid action type 'send_keys'.");

@@ -30,7 +30,10 @@ export class FakeContext implements ActionContext {
     private readonly allowedOrigins: string[],
   ) {}
 
-  static async open(browser: Browser, options: { allowedOrigins?: string[]; context?: BrowserContextOptions } = {}): Promise<FakeContext> {
+  static async open(
+    browser: Browser,
+    options: { allowedOrigins?: string[]; context?: BrowserContextOptions } = {},
+  ): Promise<FakeContext> {
     const context = await browser.newContext(options.context);
     await installNavigationProbe(context);
     await context.newPage();
@@ -74,7 +77,8 @@ export class FakeContext implements ActionContext {
 
   checkNavigation(url: string): void {
     const origin = new URL(url).origin;
-    if (!this.allowedOrigins.includes(origin)) throw new ActionError('PermissionError', `navigation to ${url} is not allowed`);
+    if (!this.allowedOrigins.includes(origin))
+      throw new ActionError('PermissionError', `navigation to ${url} is not allowed`);
   }
 
   resolveUploadPath(file: string): string {

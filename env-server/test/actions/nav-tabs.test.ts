@@ -33,7 +33,7 @@ describe('goto', () => {
     expect(page.url()).toBe(server.url('one.html'));
   });
 
-  it('reports a network failure in Playwright\'s words', async () => {
+  it("reports a network failure in Playwright's words", async () => {
     const closed = await serveFixtures();
     await closed.close(); // a port nothing listens on any more
     const deadUrl = closed.url('one.html');

@@ -52,12 +52,20 @@ describe('settling after an action', () => {
   });
 
   it('every document records when it asked to navigate away, unless a handler cancelled it', async () => {
-    const requestedAt = () => page.evaluate((key) => (window as unknown as Record<symbol, () => number>)[Symbol.for(key)]!(), NAVIGATION_PROBE_KEY);
+    const requestedAt = () =>
+      page.evaluate(
+        (key) => (window as unknown as Record<symbol, () => number>)[Symbol.for(key)]!(),
+        NAVIGATION_PROBE_KEY,
+      );
     expect(await requestedAt()).toBe(0);
     await page.evaluate(() => history.pushState(null, '', '#same-document'));
     expect(await requestedAt()).toBe(0);
     await page.evaluate(() => {
-      (window as unknown as { navigation: EventTarget }).navigation.addEventListener('navigate', (e) => e.preventDefault(), { once: true });
+      (window as unknown as { navigation: EventTarget }).navigation.addEventListener(
+        'navigate',
+        (e) => e.preventDefault(),
+        { once: true },
+      );
       location.href = 'two.html';
     });
     expect(await requestedAt()).toBe(0);

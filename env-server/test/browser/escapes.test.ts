@@ -11,7 +11,9 @@ import { TASK_ORIGIN } from '../../src/tasks/site.js';
  * flags and routes. The scripts stand for a hostile page (the agent cannot run script itself).
  */
 const PAGE = `${TASK_ORIGIN}/escape.html`;
-const site = new Map([['/escape.html', { contentType: 'text/html', body: '<!doctype html><title>escape</title><p>x</p>' }]]);
+const site = new Map([
+  ['/escape.html', { contentType: 'text/html', body: '<!doctype html><title>escape</title><p>x</p>' }],
+]);
 let allowedSockets: WebSocketServer;
 let otherSockets: WebSocketServer;
 let pool: BrowserPool;
@@ -28,7 +30,11 @@ function listen(): Promise<WebSocketServer> {
 beforeAll(async () => {
   [allowedSockets, otherSockets] = await Promise.all([listen(), listen()]);
   pool = new BrowserPool({
-    headless: true, viewport: { width: 800, height: 600 }, warm: 0, pageTimeoutMs: 10_000, site,
+    headless: true,
+    viewport: { width: 800, height: 600 },
+    warm: 0,
+    pageTimeoutMs: 10_000,
+    site,
     origins: { extra: [`http://127.0.0.1:${portOf(allowedSockets)}`] },
   });
   await pool.start();
@@ -53,14 +59,18 @@ async function openTaskPage(): Promise<ContextLease> {
 
 /** How a page's WebSocket to `url` ended: 'open' or 'closed <code>'. */
 function openSocket(lease: ContextLease, url: string): Promise<string> {
-  return lease.page.evaluate((target) => new Promise<string>((resolve) => {
-    const socket = new WebSocket(target);
-    socket.onopen = () => {
-      resolve('open');
-      socket.close();
-    };
-    socket.onclose = (event) => resolve(`closed ${event.code}`);
-  }), url);
+  return lease.page.evaluate(
+    (target) =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(target);
+        socket.onopen = () => {
+          resolve('open');
+          socket.close();
+        };
+        socket.onclose = (event) => resolve(`closed ${event.code}`);
+      }),
+    url,
+  );
 }
 
 describe('WebSockets from pages', () => {
@@ -96,20 +106,23 @@ describe('WebRTC from pages', () => {
     stun.on('message', () => (datagrams += 1));
     await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve));
     try {
-      const gathered = await page.page.evaluate(async (port) => {
-        const peer = new RTCPeerConnection({ iceServers: [{ urls: `stun:127.0.0.1:${port}` }] });
-        peer.createDataChannel('probe');
-        await peer.setLocalDescription(await peer.createOffer());
-        // Gathering ends at once when UDP is off; with UDP, a silent STUN server holds it for seconds.
-        await new Promise<void>((resolve) => {
-          if (peer.iceGatheringState === 'complete') return resolve();
-          peer.onicegatheringstatechange = () => peer.iceGatheringState === 'complete' && resolve();
-          setTimeout(resolve, 5_000);
-        });
-        const state = peer.iceGatheringState;
-        peer.close();
-        return state;
-      }, (stun.address() as AddressInfo).port);
+      const gathered = await page.page.evaluate(
+        async (port) => {
+          const peer = new RTCPeerConnection({ iceServers: [{ urls: `stun:127.0.0.1:${port}` }] });
+          peer.createDataChannel('probe');
+          await peer.setLocalDescription(await peer.createOffer());
+          // Gathering ends at once when UDP is off; with UDP, a silent STUN server holds it for seconds.
+          await new Promise<void>((resolve) => {
+            if (peer.iceGatheringState === 'complete') return resolve();
+            peer.onicegatheringstatechange = () => peer.iceGatheringState === 'complete' && resolve();
+            setTimeout(resolve, 5_000);
+          });
+          const state = peer.iceGatheringState;
+          peer.close();
+          return state;
+        },
+        (stun.address() as AddressInfo).port,
+      );
       expect(gathered).toBe('complete');
       expect(datagrams).toBe(0);
     } finally {

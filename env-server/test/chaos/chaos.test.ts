@@ -22,23 +22,35 @@ async function serve(ports?: { port: number; grpcPort: number }): Promise<Server
 }
 
 function connect(server: ServerProcess, transport: TransportName): EnvClient {
-  const url = transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
-  const client = createEnvClient(url, { retry: { attempts: 40, initialDelayMs: 50, maxDelayMs: 500, retryOnCapacity: false } });
+  const url =
+    transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
+  const client = createEnvClient(url, {
+    retry: { attempts: 40, initialDelayMs: 50, maxDelayMs: 500, retryOnCapacity: false },
+  });
   clients.push(client);
   return client;
 }
 
 /** A call's outcome, caught at once: the chaos below rejects it before the test looks at it. */
 function outcomeOf(call: Promise<unknown>): Promise<{ result?: unknown; error?: unknown }> {
-  return call.then((result) => ({ result }), (error: unknown) => ({ error }));
+  return call.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 /** The step in flight when the chaos strikes: it must fail typed, never deliver a reward. */
-async function expectTypedFailure(step: Promise<{ result?: unknown; error?: unknown }>, allowed: (new (...args: never[]) => GauntletError)[]): Promise<GauntletError> {
+async function expectTypedFailure(
+  step: Promise<{ result?: unknown; error?: unknown }>,
+  allowed: (new (...args: never[]) => GauntletError)[],
+): Promise<GauntletError> {
   const { result, error } = await step;
   expect(result, 'the step survived the chaos').toBeUndefined();
   expect(error).toBeInstanceOf(GauntletError);
-  expect(allowed.some((kind) => error instanceof kind), `${(error as Error).name}: ${(error as Error).message}`).toBe(true);
+  expect(
+    allowed.some((kind) => error instanceof kind),
+    `${(error as Error).name}: ${(error as Error).message}`,
+  ).toBe(true);
   return error as GauntletError;
 }
 
@@ -50,18 +62,21 @@ async function timeToRecover(client: EnvClient, killedAt: number): Promise<numbe
 }
 
 describe('chaos mid-episode', () => {
-  it.each(['grpc', 'ws', 'http'] as TransportName[])('%s: the browser process killed → INFRA_ERROR, then reset recovers on a relaunched browser', async (transport) => {
-    const server = await serve();
-    const client = connect(server, transport);
-    await client.reset({ task_name: 'click-test', seed: 1 });
-    const step = outcomeOf(client.step('noop(3000)'));
-    const killedAt = performance.now();
-    process.kill(browserPidOf(server.child.pid!)!, 'SIGKILL');
-    await expectTypedFailure(step, [InfraError]);
-    const recovery = await timeToRecover(client, killedAt);
-    console.log(`[chaos] ${transport}: browser killed → recovered in ${recovery.toFixed(0)} ms`);
-    expect(recovery).toBeLessThan(30_000);
-  });
+  it.each(['grpc', 'ws', 'http'] as TransportName[])(
+    '%s: the browser process killed → INFRA_ERROR, then reset recovers on a relaunched browser',
+    async (transport) => {
+      const server = await serve();
+      const client = connect(server, transport);
+      await client.reset({ task_name: 'click-test', seed: 1 });
+      const step = outcomeOf(client.step('noop(3000)'));
+      const killedAt = performance.now();
+      process.kill(browserPidOf(server.child.pid!)!, 'SIGKILL');
+      await expectTypedFailure(step, [InfraError]);
+      const recovery = await timeToRecover(client, killedAt);
+      console.log(`[chaos] ${transport}: browser killed → recovered in ${recovery.toFixed(0)} ms`);
+      expect(recovery).toBeLessThan(30_000);
+    },
+  );
 
   it('every renderer killed mid-step → INFRA_ERROR at once, then reset recovers on a fresh page', async () => {
     const server = await serve();
@@ -77,19 +92,25 @@ describe('chaos mid-episode', () => {
     expect(recovery).toBeLessThan(30_000);
   });
 
-  it.each(['grpc', 'ws', 'http'] as TransportName[])('%s: the env server killed → a typed error; a restarted server on the same ports takes the client back', async (transport) => {
-    const server = await serve();
-    const client = connect(server, transport);
-    await client.reset({ task_name: 'click-test', seed: 1 });
-    const step = outcomeOf(client.step('noop(3000)'));
-    const killedAt = performance.now();
-    server.child.kill('SIGKILL');
-    await server.exited;
-    await expectTypedFailure(step, [InfraError, SessionError]);
-    const ports = { port: Number(new URL(server.url).port), grpcPort: Number(new URL(server.grpcUrl.replace('grpc:', 'http:')).port) };
-    await serve(ports);
-    const recovery = await timeToRecover(client, killedAt);
-    console.log(`[chaos] ${transport}: server killed → restarted and recovered in ${recovery.toFixed(0)} ms`);
-    expect(recovery).toBeLessThan(30_000);
-  });
+  it.each(['grpc', 'ws', 'http'] as TransportName[])(
+    '%s: the env server killed → a typed error; a restarted server on the same ports takes the client back',
+    async (transport) => {
+      const server = await serve();
+      const client = connect(server, transport);
+      await client.reset({ task_name: 'click-test', seed: 1 });
+      const step = outcomeOf(client.step('noop(3000)'));
+      const killedAt = performance.now();
+      server.child.kill('SIGKILL');
+      await server.exited;
+      await expectTypedFailure(step, [InfraError, SessionError]);
+      const ports = {
+        port: Number(new URL(server.url).port),
+        grpcPort: Number(new URL(server.grpcUrl.replace('grpc:', 'http:')).port),
+      };
+      await serve(ports);
+      const recovery = await timeToRecover(client, killedAt);
+      console.log(`[chaos] ${transport}: server killed → restarted and recovered in ${recovery.toFixed(0)} ms`);
+      expect(recovery).toBeLessThan(30_000);
+    },
+  );
 });

@@ -8,7 +8,11 @@ const CLI = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
 
 /** Runs the real CLI with only the variables given (no inherited HOST/GAUNTLET_* leaking in). */
 function cli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', ...env } });
+  return spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
 }
 
 describe('serve listens on loopback unless told otherwise', () => {
@@ -26,21 +30,31 @@ describe('GAUNTLET_REQUIRE_TOKEN', () => {
     for (const value of ['1', 'true', 'YES', ' on ']) {
       expect(() => assertTokenIfRequired(config, { GAUNTLET_REQUIRE_TOKEN: value })).toThrow(ConfigError);
     }
-    expect(() => assertTokenIfRequired(config, { GAUNTLET_REQUIRE_TOKEN: '1' })).toThrow(/--token <secret> or set GAUNTLET_TOKEN/);
+    expect(() => assertTokenIfRequired(config, { GAUNTLET_REQUIRE_TOKEN: '1' })).toThrow(
+      /--token <secret> or set GAUNTLET_TOKEN/,
+    );
     // An empty GAUNTLET_TOKEN is no token.
-    expect(() => assertTokenIfRequired(resolveConfig({}, { GAUNTLET_TOKEN: '' }), { GAUNTLET_REQUIRE_TOKEN: '1' })).toThrow(ConfigError);
+    expect(() =>
+      assertTokenIfRequired(resolveConfig({}, { GAUNTLET_TOKEN: '' }), { GAUNTLET_REQUIRE_TOKEN: '1' }),
+    ).toThrow(ConfigError);
   });
 
   it('accepts a token from the flag or the environment', () => {
-    expect(() => assertTokenIfRequired(resolveConfig({ token: 's3cret' }, {}), { GAUNTLET_REQUIRE_TOKEN: '1' })).not.toThrow();
-    expect(() => assertTokenIfRequired(resolveConfig({}, { GAUNTLET_TOKEN: 's3cret' }), { GAUNTLET_REQUIRE_TOKEN: '1' })).not.toThrow();
+    expect(() =>
+      assertTokenIfRequired(resolveConfig({ token: 's3cret' }, {}), { GAUNTLET_REQUIRE_TOKEN: '1' }),
+    ).not.toThrow();
+    expect(() =>
+      assertTokenIfRequired(resolveConfig({}, { GAUNTLET_TOKEN: 's3cret' }), { GAUNTLET_REQUIRE_TOKEN: '1' }),
+    ).not.toThrow();
   });
 
   it('changes nothing when unset or off, and rejects a value it cannot read', () => {
     for (const value of [undefined, '', '0', 'false', 'off']) {
       expect(() => assertTokenIfRequired(config, { GAUNTLET_REQUIRE_TOKEN: value })).not.toThrow();
     }
-    expect(() => assertTokenIfRequired(config, { GAUNTLET_REQUIRE_TOKEN: 'maybe' })).toThrow(/must be 1 or 0 \(got "maybe"\)/);
+    expect(() => assertTokenIfRequired(config, { GAUNTLET_REQUIRE_TOKEN: 'maybe' })).toThrow(
+      /must be 1 or 0 \(got "maybe"\)/,
+    );
   });
 
   it('makes `gauntlet-env serve` exit 2 with the reason before opening a port or a browser', () => {

@@ -4,8 +4,17 @@ import { actionString } from './actions.js';
 
 const TASKS = ['click-test', 'enter-text', 'login-user', 'click-link'];
 
-async function post(url: string, path: string, sessionId: string, body: unknown): Promise<{ status: number; text: string }> {
-  const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-id': sessionId }, body: JSON.stringify(body) });
+async function post(
+  url: string,
+  path: string,
+  sessionId: string,
+  body: unknown,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-session-id': sessionId },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, text: await response.text() };
 }
 
@@ -22,8 +31,13 @@ export async function fuzzActions(url: string, rng: Rng, count: number): Promise
     let done = true;
     for (let i = 0; i < count; i += 1) {
       if (done) {
-        const reset = await post(url, '/reset', sessionId, { task_name: rng.pick(TASKS), seed: rng.int(1000), action_set: { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'] } });
-        if (reset.status !== 200) findings.add('reset', `reset after fuzzed steps answered ${reset.status}: ${reset.text.slice(0, 300)}`);
+        const reset = await post(url, '/reset', sessionId, {
+          task_name: rng.pick(TASKS),
+          seed: rng.int(1000),
+          action_set: { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'] },
+        });
+        if (reset.status !== 200)
+          findings.add('reset', `reset after fuzzed steps answered ${reset.status}: ${reset.text.slice(0, 300)}`);
         done = false;
       }
       const action = actionString(rng);

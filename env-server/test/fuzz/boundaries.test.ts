@@ -56,28 +56,36 @@ describe(`env server boundaries under seeded fuzzing (seed ${seed})`, () => {
     expectNoFindings(await fuzzActions(server.url, new Rng(seed + 3), 250));
   });
 
-  it.each(['http', 'ws', 'grpc'] as TransportName[])('%s: the inputs that once broke the server are action errors, fast, and the session goes on', async (transport) => {
-    const env = createEnvClient(urlOf(transport), { validateReplies: true });
-    try {
-      for (const action of FIXED_ACTIONS) {
-        // A fresh episode each time: every action error counts a step against the task's limit.
-        await env.reset({ task_name: 'click-test', seed: 3, action_set: EVERY_ACTION });
-        const started = performance.now();
-        const result = await env.step(action, { timeoutMs: 20_000 });
-        expect(result.observation.last_action_error, action.slice(0, 80)).toBe(true);
-        expect(internalText(result.observation.error), result.observation.error).toBeUndefined();
-        expect(performance.now() - started, action.slice(0, 80)).toBeLessThan(5_000);
+  it.each(['http', 'ws', 'grpc'] as TransportName[])(
+    '%s: the inputs that once broke the server are action errors, fast, and the session goes on',
+    async (transport) => {
+      const env = createEnvClient(urlOf(transport), { validateReplies: true });
+      try {
+        for (const action of FIXED_ACTIONS) {
+          // A fresh episode each time: every action error counts a step against the task's limit.
+          await env.reset({ task_name: 'click-test', seed: 3, action_set: EVERY_ACTION });
+          const started = performance.now();
+          const result = await env.step(action, { timeoutMs: 20_000 });
+          expect(result.observation.last_action_error, action.slice(0, 80)).toBe(true);
+          expect(internalText(result.observation.error), result.observation.error).toBeUndefined();
+          expect(performance.now() - started, action.slice(0, 80)).toBeLessThan(5_000);
+        }
+        const first = await env.reset({ task_name: 'click-test', seed: 3, action_set: EVERY_ACTION });
+        const slow = performance.now();
+        await expect(env.step(SLOW_ACTION.action, { timeoutMs: SLOW_ACTION.timeoutS * 1000 })).rejects.toMatchObject({
+          code: 'DEADLINE_EXCEEDED',
+        });
+        // The next step waits for the abandoned one to stop: within the deadline plus a short grace, not 22 s.
+        expect(await env.step(`click('${clickMeBid(first)}')`, { timeoutMs: 20_000 })).toMatchObject({
+          reward: 1,
+          done: true,
+        });
+        expect(performance.now() - slow).toBeLessThan(SLOW_ACTION.timeoutS * 1000 + 4_000);
+      } finally {
+        await env.close();
       }
-      const first = await env.reset({ task_name: 'click-test', seed: 3, action_set: EVERY_ACTION });
-      const slow = performance.now();
-      await expect(env.step(SLOW_ACTION.action, { timeoutMs: SLOW_ACTION.timeoutS * 1000 })).rejects.toMatchObject({ code: 'DEADLINE_EXCEEDED' });
-      // The next step waits for the abandoned one to stop: within the deadline plus a short grace, not 22 s.
-      expect(await env.step(`click('${clickMeBid(first)}')`, { timeoutMs: 20_000 })).toMatchObject({ reward: 1, done: true });
-      expect(performance.now() - slow).toBeLessThan(SLOW_ACTION.timeoutS * 1000 + 4_000);
-    } finally {
-      await env.close();
-    }
-  });
+    },
+  );
 
   it('afterwards: still the same process, /health never stalled, a clean episode on every transport, no session left', async () => {
     for (const transport of ['http', 'ws', 'grpc'] as TransportName[]) {

@@ -17,7 +17,7 @@ export const FIXED_ACTIONS: readonly string[] = [
   // Tabs without limit: 100 new_tab() took Chromium from 8 to 108 processes.
   'new_tab()\n'.repeat(100),
   // Escapes: page JavaScript through data: URLs, blobs, local files.
-  "goto('data:text/html,<script>new WebSocket(\"ws://127.0.0.1:6379\")</script>')",
+  'goto(\'data:text/html,<script>new WebSocket("ws://127.0.0.1:6379")</script>\')',
   "goto('blob:null/abc')",
   "goto('file:///etc/passwd')",
   // Errors that leaked the temp path or Playwright's method names.

@@ -7,7 +7,13 @@ import { actionString } from './actions.js';
 import { rawClient, unary } from '../grpc/raw-client.js';
 
 /** Statuses a bad request may get; anything else (INTERNAL, UNKNOWN, UNAVAILABLE…) is a finding. */
-const CALLER_STATUSES = new Set([Status.OK, Status.INVALID_ARGUMENT, Status.NOT_FOUND, Status.FAILED_PRECONDITION, Status.RESOURCE_EXHAUSTED]);
+const CALLER_STATUSES = new Set([
+  Status.OK,
+  Status.INVALID_ARGUMENT,
+  Status.NOT_FOUND,
+  Status.FAILED_PRECONDITION,
+  Status.RESOURCE_EXHAUSTED,
+]);
 
 function randomBytes(rng: Rng): Buffer {
   return Buffer.from(Array.from({ length: rng.int(64) }, () => rng.int(256)));
@@ -38,24 +44,40 @@ export async function fuzzGrpc(grpcUrl: string, rng: Rng, count: number): Promis
         // Not Reset: random bytes can decode as a valid Reset that opens a session nobody closes.
         const method = rng.pick(['Step', 'State', 'Close']);
         const error = await new Promise<ServiceError | undefined>((resolve) =>
-          client.makeUnaryRequest(`/gauntlet.env.v1.EnvService/${method}`, (b: Buffer) => b, (b: Buffer) => b, bytes, (failure) => resolve(failure ?? undefined)),
+          client.makeUnaryRequest(
+            `/gauntlet.env.v1.EnvService/${method}`,
+            (b: Buffer) => b,
+            (b: Buffer) => b,
+            bytes,
+            (failure) => resolve(failure ?? undefined),
+          ),
         );
         check(`${method} bytes ${bytes.toString('hex')}`, error);
         continue;
       }
       if (kind === 1) {
-        const request = { session_id: rng.chance(0.8) ? sessionId : hostileString(rng), task_name: rng.pick(['click-test', 'nope', hostileString(rng)]), seed: rng.int(1000) };
+        const request = {
+          session_id: rng.chance(0.8) ? sessionId : hostileString(rng),
+          task_name: rng.pick(['click-test', 'nope', hostileString(rng)]),
+          seed: rng.int(1000),
+        };
         const { error } = await unary(client, 'Reset', request);
         check({ Reset: request }, error);
         continue;
       }
       if (kind === 2) {
-        const { error } = await unary(client, 'State', { session_id: rng.chance(0.8) ? sessionId : hostileString(rng) });
+        const { error } = await unary(client, 'State', {
+          session_id: rng.chance(0.8) ? sessionId : hostileString(rng),
+        });
         check('State', error);
         continue;
       }
       const timeout = rng.chance(0.2) ? rng.pick(HOSTILE_NUMBERS) : undefined;
-      const request = { session_id: sessionId, action: { action_str: actionString(rng) }, ...(timeout === undefined ? {} : { timeout_s: timeout }) };
+      const request = {
+        session_id: sessionId,
+        action: { action_str: actionString(rng) },
+        ...(timeout === undefined ? {} : { timeout_s: timeout }),
+      };
       const { error } = await unary(client, 'Step', request);
       check({ Step: request }, error, timeout !== undefined);
     }

@@ -7,7 +7,11 @@ import { actionString } from './actions.js';
 function body(rng: Rng): string {
   switch (rng.int(6)) {
     case 0:
-      return JSON.stringify({ task_name: rng.pick(['click-test', 'enter-text', 'nope', '']), seed: jsonValue(rng, 1), options: jsonValue(rng, 3) });
+      return JSON.stringify({
+        task_name: rng.pick(['click-test', 'enter-text', 'nope', '']),
+        seed: jsonValue(rng, 1),
+        options: jsonValue(rng, 3),
+      });
     case 1:
       return JSON.stringify({ action: { action_str: actionString(rng), metadata: jsonValue(rng, 2) } });
     case 2:
@@ -17,7 +21,10 @@ function body(rng: Rng): string {
     case 4:
       return rng.pick(['{', '', 'null', '[]', '"x"', '{"action":', '\u0000', '{"seed":1}'.repeat(3)]);
     default:
-      return JSON.stringify({ action: { action_str: actionString(rng) }, timeout_s: rng.pick([1, 5, 30, 600, 601, -1, 0]) });
+      return JSON.stringify({
+        action: { action_str: actionString(rng) },
+        timeout_s: rng.pick([1, 5, 30, 600, 601, -1, 0]),
+      });
   }
 }
 
@@ -29,8 +36,14 @@ export async function fuzzHttp(url: string, rng: Rng, count: number): Promise<Fi
     const route = rng.pick(['/reset', '/step', '/step', '/state', '/mcp', '/sessions/does-not-exist']);
     const method = route === '/state' ? 'GET' : route.startsWith('/sessions') ? 'DELETE' : 'POST';
     const text = method === 'POST' ? body(rng) : undefined;
-    const contentType = rng.chance(0.9) ? 'application/json' : rng.pick(['text/plain', 'application/x-www-form-urlencoded', '']);
-    const response = await fetch(url + route, { method, headers: contentType ? { 'content-type': contentType } : {}, body: text });
+    const contentType = rng.chance(0.9)
+      ? 'application/json'
+      : rng.pick(['text/plain', 'application/x-www-form-urlencoded', '']);
+    const response = await fetch(url + route, {
+      method,
+      headers: contentType ? { 'content-type': contentType } : {},
+      body: text,
+    });
     const reply = await response.text();
     const session = response.headers.get('x-session-id');
     if (session) sessions.add(session);

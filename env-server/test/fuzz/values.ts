@@ -10,7 +10,7 @@ export function hostileString(rng: Rng): string {
     case 0:
       return 'a'.repeat(len) + '!';
     case 1:
-      return "'\"\\".repeat(Math.max(1, len / 3));
+      return '\'"\\'.repeat(Math.max(1, len / 3));
     case 2:
       return '\u0000\u202e\ud800😀\u200b'.repeat(Math.max(1, len / 5));
     case 3:
@@ -48,9 +48,28 @@ export function jsonValue(rng: Rng, depth: number): unknown {
 
 /** Keys our schemas know, so generated objects reach validation rather than stopping at "unknown key". */
 export const KEYS = [
-  'seed', 'task_name', 'episode_id', 'options', 'observation', 'action_set', 'action', 'action_str', 'metadata',
-  'timeout_s', 'session_id', 'request_id', 'type', 'data', 'subsets', 'strict', 'multi_action', 'start_step',
-  'screenshot', '__proto__', 'constructor', '',
+  'seed',
+  'task_name',
+  'episode_id',
+  'options',
+  'observation',
+  'action_set',
+  'action',
+  'action_str',
+  'metadata',
+  'timeout_s',
+  'session_id',
+  'request_id',
+  'type',
+  'data',
+  'subsets',
+  'strict',
+  'multi_action',
+  'start_step',
+  'screenshot',
+  '__proto__',
+  'constructor',
+  '',
 ];
 
 /** Text nested `depth` levels deep, built as text (JSON.stringify would itself overflow). */

@@ -8,7 +8,10 @@ import { actionString } from './actions.js';
 function frame(rng: Rng): string | Buffer {
   switch (rng.int(7)) {
     case 0:
-      return JSON.stringify({ type: 'reset', data: { task_name: rng.pick(['click-test', 'nope']), seed: jsonValue(rng, 1), options: jsonValue(rng, 2) } });
+      return JSON.stringify({
+        type: 'reset',
+        data: { task_name: rng.pick(['click-test', 'nope']), seed: jsonValue(rng, 1), options: jsonValue(rng, 2) },
+      });
     case 1:
     case 2:
       return JSON.stringify({ type: 'step', data: { action_str: actionString(rng), metadata: jsonValue(rng, 2) } });
@@ -49,7 +52,12 @@ export async function fuzzWs(url: string, rng: Rng, count: number): Promise<Find
       findings.checkText(data, text);
       const parsed = JSON.parse(text) as { type: string; data: { code?: string; message?: string; name?: string } };
       if (parsed.type === 'error') {
-        const status = errorFromCode(parsed.data.code ?? '', parsed.data.message ?? '', undefined, parsed.data.name).httpStatus;
+        const status = errorFromCode(
+          parsed.data.code ?? '',
+          parsed.data.message ?? '',
+          undefined,
+          parsed.data.name,
+        ).httpStatus;
         if (status >= 500) findings.add(data, `error frame ${parsed.data.code}: ${parsed.data.message}`);
       }
     }

@@ -12,19 +12,39 @@ beforeAll(async () => {
 });
 afterAll(() => rm(out, { recursive: true, force: true }));
 
-const lines = async (file: string) => (await readFile(join(out, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+const lines = async (file: string) =>
+  (await readFile(join(out, file), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('gauntlet-env collect', () => {
   it('writes SFT conversations, verified DPO pairs and metrics, and appends without repeating episodes', async () => {
-    expect(await collectCommand(['--out', out, '--task', 'gauntlet:click_sequence,gauntlet:encrypted', '--seeds', '1-2'])).toBe(0);
+    expect(
+      await collectCommand(['--out', out, '--task', 'gauntlet:click_sequence,gauntlet:encrypted', '--seeds', '1-2']),
+    ).toBe(0);
     const sft = await lines('sft.jsonl');
     expect(sft).toHaveLength(4);
     for (const record of sft) {
-      expect(record).toMatchObject({ task: expect.stringMatching(/^gauntlet:/), seed: expect.any(Number), step: 1, type: expect.any(String), reward: 1 });
+      expect(record).toMatchObject({
+        task: expect.stringMatching(/^gauntlet:/),
+        seed: expect.any(Number),
+        step: 1,
+        type: expect.any(String),
+        reward: 1,
+      });
       expect(record.messages[0].role).toBe('system');
-      expect(record.messages.slice(1).map((m: { role: string }) => m.role)).toEqual(record.messages.slice(1).map((_: unknown, i: number) => (i % 2 ? 'assistant' : 'user')));
-      expect(record.messages[1].content).toMatch(/^# Goal\n.*\n\n# Current page\nhttp:\/\/tasks\.gauntlet\.test\/gauntlet\/step\/1/s);
-      expect(record.messages.at(-1)).toMatchObject({ role: 'assistant', reward: 1, content: expect.stringMatching(/^fill\('\d+', '[A-Z0-9]{6}'\)\nclick\('\d+'\)$/) });
+      expect(record.messages.slice(1).map((m: { role: string }) => m.role)).toEqual(
+        record.messages.slice(1).map((_: unknown, i: number) => (i % 2 ? 'assistant' : 'user')),
+      );
+      expect(record.messages[1].content).toMatch(
+        /^# Goal\n.*\n\n# Current page\nhttp:\/\/tasks\.gauntlet\.test\/gauntlet\/step\/1/s,
+      );
+      expect(record.messages.at(-1)).toMatchObject({
+        role: 'assistant',
+        reward: 1,
+        content: expect.stringMatching(/^fill\('\d+', '[A-Z0-9]{6}'\)\nclick\('\d+'\)$/),
+      });
     }
     const dpo = await lines('dpo.jsonl');
     expect(dpo.length).toBeGreaterThanOrEqual(4);
@@ -36,7 +56,17 @@ describe('gauntlet-env collect', () => {
     // A wrong code near the real one is rejected in every episode: the pair the probe always tries.
     expect(dpo.filter((p) => p.rejected_outcome === 'wrong_code').length).toBeGreaterThanOrEqual(4);
 
-    expect(await collectCommand(['--out', out, '--task', 'gauntlet:click_sequence,gauntlet:encrypted', '--seeds', '2-3', '--no-dpo'])).toBe(0);
+    expect(
+      await collectCommand([
+        '--out',
+        out,
+        '--task',
+        'gauntlet:click_sequence,gauntlet:encrypted',
+        '--seeds',
+        '2-3',
+        '--no-dpo',
+      ]),
+    ).toBe(0);
     const again = await lines('sft.jsonl');
     expect(again).toHaveLength(6);
     expect(new Set(again.map((r) => r.id)).size).toBe(6);
@@ -44,7 +74,12 @@ describe('gauntlet-env collect', () => {
     const runs = await readdir(join(out, 'runs'));
     expect(runs).toHaveLength(2);
     const metrics = JSON.parse(await readFile(join(out, 'runs', runs.sort()[1]!, 'metrics.json'), 'utf8'));
-    expect(metrics).toMatchObject({ episodes: 2, success_rate: 1, sft_records_added: 2, per_type: { click_sequence: { attempts: 1, solved: 1 } } });
+    expect(metrics).toMatchObject({
+      episodes: 2,
+      success_rate: 1,
+      sft_records_added: 2,
+      per_type: { click_sequence: { attempts: 1, solved: 1 } },
+    });
   });
 
   it('solve reports per-type success as JSON', async () => {
@@ -56,7 +91,11 @@ describe('gauntlet-env collect', () => {
     } finally {
       process.stdout.write = write;
     }
-    expect(JSON.parse(chunks.join(''))).toMatchObject({ episodes: 2, success_rate: 1, per_type: { slider: { attempts: 2, solved: 2, success_rate: 1 } } });
+    expect(JSON.parse(chunks.join(''))).toMatchObject({
+      episodes: 2,
+      success_rate: 1,
+      per_type: { slider: { attempts: 2, solved: 2, success_rate: 1 } },
+    });
   });
 
   it('turns flag mistakes into exit code 2 with a pointer to --help', async () => {

@@ -29,7 +29,10 @@ afterAll(() => browser.close());
 
 async function settle(type: ChallengeType): Promise<void> {
   const ready = LOADED[type];
-  if (ready) await page.waitForFunction((source) => new RegExp(source).test(document.body.innerText), ready.source, { timeout: 5000 });
+  if (ready)
+    await page.waitForFunction((source) => new RegExp(source).test(document.body.innerText), ready.source, {
+      timeout: 5000,
+    });
 }
 
 async function expectHidden(codes: string[], label: string): Promise<void> {
@@ -57,7 +60,9 @@ describe('codes stay out of the page until solved', () => {
     await registry.resolve('gauntlet:click_sequence').setup(page, 3, {});
     const order = /in this order: (.*)\. A wrong/.exec(await page.innerText('body'))![1]!.match(/"[^"]+"/g)!;
     for (const name of order) await page.getByRole('button', { name: JSON.parse(name) as string, exact: true }).click();
-    await expect(expectHidden([planRun(3, 'click_sequence').steps[0]!.code], 'solved')).rejects.toThrow(/in the AXTree/);
+    await expect(expectHidden([planRun(3, 'click_sequence').steps[0]!.code], 'solved')).rejects.toThrow(
+      /in the AXTree/,
+    );
   });
 
   it('the full run shows none of its 30 codes on step 1', async () => {
@@ -66,7 +71,10 @@ describe('codes stay out of the page until solved', () => {
       const plan = planRun(seed);
       await task.setup(page, seed, {});
       await settle(plan.steps[0]!.type);
-      await expectHidden(plan.steps.map((s) => s.code), `gauntlet seed ${seed}`);
+      await expectHidden(
+        plan.steps.map((s) => s.code),
+        `gauntlet seed ${seed}`,
+      );
     }
   });
 });

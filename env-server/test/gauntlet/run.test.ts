@@ -14,10 +14,15 @@ beforeAll(async () => {
 });
 afterAll(() => service.shutdown());
 
-const reset = (task: string, seed: number, options: Record<string, unknown> = {}, observation: object = SOLVER_OBSERVATION) =>
-  service.reset(session, { task_name: task, seed, options, observation });
+const reset = (
+  task: string,
+  seed: number,
+  options: Record<string, unknown> = {},
+  observation: object = SOLVER_OBSERVATION,
+) => service.reset(session, { task_name: task, seed, options, observation });
 const step = (action: string) => service.step(session, { action: { action_str: action } });
-const bidOf = (axtree: string, role: string, name: string) => new RegExp(`\\[(\\w+)\\] ${role} '${name}'`).exec(axtree)?.[1];
+const bidOf = (axtree: string, role: string, name: string) =>
+  new RegExp(`\\[(\\w+)\\] ${role} '${name}'`).exec(axtree)?.[1];
 
 describe('gauntlet tasks', () => {
   it('registers the full run and one task per challenge type', () => {
@@ -32,7 +37,13 @@ describe('gauntlet tasks', () => {
     expect(again.observation.axtree_txt).toBe(first.observation.axtree_txt);
     expect(again.observation.pruned_html).toBe(first.observation.pruned_html);
     expect(taskInfo(again)).toEqual(taskInfo(first));
-    expect(taskInfo(first)).toMatchObject({ step: 1, total: 30, type: planRun(42).steps[0]!.type, solved: 0, wrong_code: false });
+    expect(taskInfo(first)).toMatchObject({
+      step: 1,
+      total: 30,
+      type: planRun(42).steps[0]!.type,
+      solved: 0,
+      wrong_code: false,
+    });
     const other = planRun(43);
     expect(other.steps.map((s) => s.type)).not.toEqual(planRun(42).steps.map((s) => s.type));
   });
@@ -56,7 +67,13 @@ describe('gauntlet tasks', () => {
   it('start_step lands on that step with the planned type, pays nothing for the skipped steps, then pays per step', async () => {
     const landed = await reset('gauntlet', 11, { start_step: 7 });
     const plan = planRun(11);
-    expect(taskInfo(landed)).toMatchObject({ step: 7, type: plan.steps[6]!.type, solved: 6, wrong_codes: 0, puzzle_failures: 0 });
+    expect(taskInfo(landed)).toMatchObject({
+      step: 7,
+      type: plan.steps[6]!.type,
+      solved: 6,
+      wrong_codes: 0,
+      puzzle_failures: 0,
+    });
     expect(landed.observation.axtree_txt).toContain(`Step 7 of 30:`);
     expect(landed.observation.url).toMatch(/\/gauntlet\/step\/7$/);
     expect(landed.reward).toBe(0);
@@ -68,7 +85,7 @@ describe('gauntlet tasks', () => {
     expect(service.state(session).cum_reward).toBe(1);
   });
 
-  it('finishes a run at step 30 with the terminal bonus, never showing a later step\'s code early', async () => {
+  it("finishes a run at step 30 with the terminal bonus, never showing a later step's code early", async () => {
     const plan = planRun(8);
     const episode = await solveEpisode(service, session, 'gauntlet', 8, { start_step: 29, terminal_bonus: 5 });
     for (const seen of episode.seen) {
@@ -125,7 +142,10 @@ describe('gauntlet tasks', () => {
     [{ start_step: '3' }, /must be an integer step number \(got "3"\)/],
     [{ shaping: 'linear' }, /options.shaping: must be "step" .* or "progress"/],
     [{ terminal_bonus: -1 }, /options.terminal_bonus: must be a number >= 0/],
-    [{ startStep: 3 }, /options.startStep: unknown option for gauntlet; known options: start_step, shaping, terminal_bonus/],
+    [
+      { startStep: 3 },
+      /options.startStep: unknown option for gauntlet; known options: start_step, shaping, terminal_bonus/,
+    ],
   ])('rejects reset options %j with a clear message', async (options, message) => {
     const failure = reset('gauntlet', 1, options);
     await expect(failure).rejects.toBeInstanceOf(ValidationError);
@@ -133,7 +153,9 @@ describe('gauntlet tasks', () => {
   });
 
   it('rejects start_step on a single-challenge task and unknown challenge types', async () => {
-    await expect(reset('gauntlet:timer', 1, { start_step: 2 })).rejects.toThrow(/gauntlet:timer has a single step; start_step applies to the full "gauntlet" task/);
+    await expect(reset('gauntlet:timer', 1, { start_step: 2 })).rejects.toThrow(
+      /gauntlet:timer has a single step; start_step applies to the full "gauntlet" task/,
+    );
     await expect(reset('gauntlet:teleport', 1)).rejects.toThrow(/Unknown task "gauntlet:teleport"/);
   });
 });

@@ -14,7 +14,9 @@ export { oracleView } from '../../src/tasks/policy/oracle-policy.js';
 export const SOLVER_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false } as const;
 
 /** One in-process env per test file, with `sessions` sessions (each resets in place between episodes). */
-export async function openEnv(sessions = 1): Promise<{ service: EnvService; session: EnvSession; sessions: EnvSession[] }> {
+export async function openEnv(
+  sessions = 1,
+): Promise<{ service: EnvService; session: EnvSession; sessions: EnvSession[] }> {
   const service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 0, maxSessions: sessions + 1 });
   await service.start();
   const opened = await Promise.all(Array.from({ length: sessions }, () => service.openSession('inproc')));
@@ -22,11 +24,17 @@ export async function openEnv(sessions = 1): Promise<{ service: EnvService; sess
 }
 
 /** Runs `work` over `items` on `workers` sessions at once (timing puzzles mostly wait, so they overlap well). */
-export async function onSessions<T>(sessions: EnvSession[], items: readonly T[], work: (session: EnvSession, item: T) => Promise<void>): Promise<void> {
+export async function onSessions<T>(
+  sessions: EnvSession[],
+  items: readonly T[],
+  work: (session: EnvSession, item: T) => Promise<void>,
+): Promise<void> {
   const queue = [...items];
-  await Promise.all(sessions.map(async (session) => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(session, item);
-  }));
+  await Promise.all(
+    sessions.map(async (session) => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(session, item);
+    }),
+  );
 }
 
 export function taskInfo(result: StepResult): Record<string, any> {
@@ -43,12 +51,27 @@ export interface SolvedEpisode {
 }
 
 /** Resets `task` at `seed` and lets the task's solver play it through runEpisode until the env says done. */
-export async function solveEpisode(service: EnvService, session: EnvSession, task: string, seed: number, options: Record<string, unknown> = {}): Promise<SolvedEpisode> {
+export async function solveEpisode(
+  service: EnvService,
+  session: EnvSession,
+  task: string,
+  seed: number,
+  options: Record<string, unknown> = {},
+): Promise<SolvedEpisode> {
   const seen: StepResult[] = [];
   const trajectory = await runEpisode(sessionEnv(service, session), oraclePolicy(service.registry.resolve(task)), {
-    task, seed, resetOptions: options, observation: SOLVER_OBSERVATION, maxTurns: Infinity, deadlineMs: 10 * 60_000, onResult: (result) => seen.push(result),
+    task,
+    seed,
+    resetOptions: options,
+    observation: SOLVER_OBSERVATION,
+    maxTurns: Infinity,
+    deadlineMs: 10 * 60_000,
+    onResult: (result) => seen.push(result),
   });
-  if (trajectory.error) throw new Error(`${task} seed ${seed} ended as ${trajectory.outcome}: ${trajectory.error.name}: ${trajectory.error.message}`);
+  if (trajectory.error)
+    throw new Error(
+      `${task} seed ${seed} ended as ${trajectory.outcome}: ${trajectory.error.name}: ${trajectory.error.message}`,
+    );
   return {
     last: seen[seen.length - 1]!,
     actions: trajectory.turns.map((t) => t.action),
@@ -61,23 +84,32 @@ export async function solveEpisode(service: EnvService, session: EnvSession, tas
 /** Whether `code` occurs (any letter case) in the observation's AXTree or pruned HTML. */
 export function observationShows(result: StepResult, code: string): boolean {
   const wanted = code.toLowerCase();
-  return result.observation.axtree_txt.toLowerCase().includes(wanted) || result.observation.pruned_html.toLowerCase().includes(wanted);
+  return (
+    result.observation.axtree_txt.toLowerCase().includes(wanted) ||
+    result.observation.pruned_html.toLowerCase().includes(wanted)
+  );
 }
 
 /** The page's whole markup: every frame's document, with open shadow roots spelled out. */
 export async function fullMarkup(page: Page): Promise<string> {
-  const parts = await Promise.all(page.frames().map((frame: Frame) => frame.evaluate(() => {
-    const out: string[] = [document.documentElement.outerHTML];
-    const walk = (root: Document | ShadowRoot) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.shadowRoot) {
-          out.push(el.shadowRoot.innerHTML);
-          walk(el.shadowRoot);
-        }
-      }
-    };
-    walk(document);
-    return out.join('\n');
-  }).catch(() => '')));
+  const parts = await Promise.all(
+    page.frames().map((frame: Frame) =>
+      frame
+        .evaluate(() => {
+          const out: string[] = [document.documentElement.outerHTML];
+          const walk = (root: Document | ShadowRoot) => {
+            for (const el of root.querySelectorAll('*')) {
+              if (el.shadowRoot) {
+                out.push(el.shadowRoot.innerHTML);
+                walk(el.shadowRoot);
+              }
+            }
+          };
+          walk(document);
+          return out.join('\n');
+        })
+        .catch(() => ''),
+    ),
+  );
   return parts.join('\n');
 }

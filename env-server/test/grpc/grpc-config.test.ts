@@ -13,12 +13,20 @@ describe('gRPC settings', () => {
   });
 
   it('need the TLS certificate and key together', () => {
-    expect(resolveConfig({}, { GRPC_TLS_CERT: '/c.pem', GRPC_TLS_KEY: '/k.pem' })).toMatchObject({ grpcTlsCert: '/c.pem', grpcTlsKey: '/k.pem' });
+    expect(resolveConfig({}, { GRPC_TLS_CERT: '/c.pem', GRPC_TLS_KEY: '/k.pem' })).toMatchObject({
+      grpcTlsCert: '/c.pem',
+      grpcTlsKey: '/k.pem',
+    });
     expect(() => resolveConfig({ 'grpc-tls-cert': '/c.pem' }, {})).toThrow(/go together/);
   });
 
   it('are listed for --help with the variables they read', () => {
     const flags = SETTINGS.filter((s) => s.flag.startsWith('grpc')).map((s) => [s.flag, s.env]);
-    expect(flags).toEqual([['grpc-port', ['GRPC_PORT']], ['grpc-tls-cert', ['GRPC_TLS_CERT']], ['grpc-tls-key', ['GRPC_TLS_KEY']], ['grpc-message-limit', ['GAUNTLET_GRPC_MESSAGE_LIMIT']]]);
+    expect(flags).toEqual([
+      ['grpc-port', ['GRPC_PORT']],
+      ['grpc-tls-cert', ['GRPC_TLS_CERT']],
+      ['grpc-tls-key', ['GRPC_TLS_KEY']],
+      ['grpc-message-limit', ['GAUNTLET_GRPC_MESSAGE_LIMIT']],
+    ]);
   });
 });

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metadata, credentials, loadPackageDefinition, status as Status, type Client, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  credentials,
+  loadPackageDefinition,
+  status as Status,
+  type Client,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
 import { UnauthorizedError } from '@gauntlet/proto';
@@ -18,7 +25,11 @@ const TOKEN = 'grpc-s3cret';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startTestServer({ bearerToken: TOKEN, grpcTlsCert: fixture('localhost.crt'), grpcTlsKey: fixture('localhost.key') });
+  server = await startTestServer({
+    bearerToken: TOKEN,
+    grpcTlsCert: fixture('localhost.crt'),
+    grpcTlsKey: fixture('localhost.key'),
+  });
 });
 afterAll(() => server.close());
 
@@ -44,7 +55,9 @@ describe('gRPC over TLS with the bearer token', () => {
 
   it('a plaintext client cannot talk to the TLS port', async () => {
     const plain = rawClient(server.grpcUrl.replace('grpcs', 'grpc'));
-    expect((await unary(plain, 'State', { session_id: 'x' }, { token: TOKEN, deadlineMs: 5_000 })).error?.code).toBe(Status.UNAVAILABLE);
+    expect((await unary(plain, 'State', { session_id: 'x' }, { token: TOKEN, deadlineMs: 5_000 })).error?.code).toBe(
+      Status.UNAVAILABLE,
+    );
     plain.getChannel().close();
   });
 });
@@ -53,8 +66,14 @@ describe('standard services', () => {
   it('grpc.health.v1 answers without a token: SERVING overall and for the env service', async () => {
     // Loaded from the proto files at run time, so untyped.
     const health = loadPackageDefinition(loadSync(healthProtoPath, { enums: String })) as any;
-    const client: Client & Record<string, any> = new health.grpc.health.v1.Health(server.grpcUrl.replace('grpcs://', ''), tls());
-    const check = (service: string) => new Promise<{ status: string }>((resolve, reject) => client.Check({ service }, (e: ServiceError | null, r: { status: string }) => (e ? reject(e) : resolve(r))));
+    const client: Client & Record<string, any> = new health.grpc.health.v1.Health(
+      server.grpcUrl.replace('grpcs://', ''),
+      tls(),
+    );
+    const check = (service: string) =>
+      new Promise<{ status: string }>((resolve, reject) =>
+        client.Check({ service }, (e: ServiceError | null, r: { status: string }) => (e ? reject(e) : resolve(r))),
+      );
     expect(await check('')).toEqual({ status: 'SERVING' });
     expect(await check('gauntlet.env.v1.EnvService')).toEqual({ status: 'SERVING' });
     client.close();
@@ -62,13 +81,21 @@ describe('standard services', () => {
 
   it('server reflection lists EnvService (token required, like /schema)', async () => {
     const require = createRequire(import.meta.url);
-    const reflectionProto = join(dirname(require.resolve('@grpc/reflection/package.json')), 'build/proto/grpc/reflection/v1/reflection.proto');
+    const reflectionProto = join(
+      dirname(require.resolve('@grpc/reflection/package.json')),
+      'build/proto/grpc/reflection/v1/reflection.proto',
+    );
     const pkg = loadPackageDefinition(loadSync(reflectionProto, { keepCase: true })) as any;
-    const client: Client & Record<string, any> = new pkg.grpc.reflection.v1.ServerReflection(server.grpcUrl.replace('grpcs://', ''), tls());
+    const client: Client & Record<string, any> = new pkg.grpc.reflection.v1.ServerReflection(
+      server.grpcUrl.replace('grpcs://', ''),
+      tls(),
+    );
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${TOKEN}`);
     const stream = client.ServerReflectionInfo(metadata);
-    const reply = new Promise<{ list_services_response: { service: { name: string }[] } }>((resolve) => stream.once('data', resolve));
+    const reply = new Promise<{ list_services_response: { service: { name: string }[] } }>((resolve) =>
+      stream.once('data', resolve),
+    );
     const done = new Promise((resolve) => stream.on('status', resolve).on('error', resolve));
     stream.write({ list_services: '' });
     const services = (await reply).list_services_response.service.map((s) => s.name);

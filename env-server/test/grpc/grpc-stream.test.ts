@@ -29,8 +29,13 @@ function openStream(stream: ClientDuplexStream<any, pb.SessionReplyOut> = client
     stream.on('status', (s: { code: number; details: string }) => resolve(s));
     stream.on('error', (e: ServiceError) => resolve(e));
   });
-  const sessionId = new Promise<string>((resolve) => stream.once('metadata', (md: Metadata) => resolve(String(md.get('x-session-id')[0] ?? ''))));
-  const next = () => (inbox.length ? Promise.resolve(inbox.shift()!) : new Promise<pb.SessionReplyOut>((resolve) => waiters.push(resolve)));
+  const sessionId = new Promise<string>((resolve) =>
+    stream.once('metadata', (md: Metadata) => resolve(String(md.get('x-session-id')[0] ?? ''))),
+  );
+  const next = () =>
+    inbox.length
+      ? Promise.resolve(inbox.shift()!)
+      : new Promise<pb.SessionReplyOut>((resolve) => waiters.push(resolve));
   return { stream, status, sessionId, next, request: (message: unknown) => (stream.write(message), next()) };
 }
 
@@ -52,9 +57,17 @@ describe('the Session stream is one session', () => {
 
   it('per-request errors are replies and the stream goes on', async () => {
     const s = openStream();
-    expect((await s.request({ step: { action: { action_str: 'noop(0)' } } })).error).toMatchObject({ name: 'EpisodeStateError', code: 'EXECUTION_ERROR' });
-    expect((await s.request({ reset: { seed: -3 } })).error).toMatchObject({ name: 'ValidationError', code: 'VALIDATION_ERROR' });
-    expect((await s.request({ state: { session_id: 'someone-else' } })).error?.message).toMatch(/not used on the Session stream/);
+    expect((await s.request({ step: { action: { action_str: 'noop(0)' } } })).error).toMatchObject({
+      name: 'EpisodeStateError',
+      code: 'EXECUTION_ERROR',
+    });
+    expect((await s.request({ reset: { seed: -3 } })).error).toMatchObject({
+      name: 'ValidationError',
+      code: 'VALIDATION_ERROR',
+    });
+    expect((await s.request({ state: { session_id: 'someone-else' } })).error?.message).toMatch(
+      /not used on the Session stream/,
+    );
     expect((await s.request({})).error?.message).toMatch(/must set one of reset, step, state or close/);
     expect((await s.request({ state: {} })).kind).toBe('state');
     s.stream.end();
@@ -65,10 +78,18 @@ describe('the Session stream is one session', () => {
   it('a message that is not a protobuf gets an INVALID_ARGUMENT reply; the stream and the session survive', async () => {
     const request = envMessageCodec<object>('gauntlet.env.v1.SessionRequest');
     const reply = envMessageCodec<pb.SessionReplyOut>('gauntlet.env.v1.SessionReply');
-    const raw = client.makeBidiStreamRequest('/gauntlet.env.v1.EnvService/Session', (b: Buffer) => b, reply.deserialize, new Metadata());
+    const raw = client.makeBidiStreamRequest(
+      '/gauntlet.env.v1.EnvService/Session',
+      (b: Buffer) => b,
+      reply.deserialize,
+      new Metadata(),
+    );
     const s = openStream(raw);
     await s.sessionId;
-    expect((await s.request(Buffer.from([0x0a, 0xff, 0xff]))).error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/Malformed SessionRequest/) });
+    expect((await s.request(Buffer.from([0x0a, 0xff, 0xff]))).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/Malformed SessionRequest/),
+    });
     expect((await s.request(request.serialize({ state: {} }))).kind).toBe('state');
     raw.end();
     await s.status;
@@ -96,7 +117,10 @@ describe('a browser that cannot start', () => {
       const s = openStream(brokenClient.Session(new Metadata()));
       const status = (await s.status) as ServiceError;
       expect(status.code).toBe(Status.UNAVAILABLE);
-      expect(JSON.parse(status.metadata.get('gauntlet-error-bin')[0]!.toString())).toMatchObject({ name: 'FactoryError', code: 'FACTORY_ERROR' });
+      expect(JSON.parse(status.metadata.get('gauntlet-error-bin')[0]!.toString())).toMatchObject({
+        name: 'FactoryError',
+        code: 'FACTORY_ERROR',
+      });
       const viaUnary = await unary(brokenClient, 'Reset', {});
       expect(viaUnary.error?.code).toBe(Status.UNAVAILABLE);
       const sdk = createEnvClient(broken.grpcUrl, { retry: { attempts: 1 } });

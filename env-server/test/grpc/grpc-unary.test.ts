@@ -25,11 +25,18 @@ describe('unary EnvService calls address sessions by id', () => {
     expect(opened.session_id).toBeTruthy();
     const first = StepResult.parse(stepResultFromMessage(opened.result!));
     const bid = /\[(\w+)\] button 'Click Me!'/.exec(first.observation.axtree_txt)![1];
-    const step = await ok<pb.StepResultOut>(client, 'Step', { session_id: opened.session_id, action: { action_str: `click('${bid}')` } });
+    const step = await ok<pb.StepResultOut>(client, 'Step', {
+      session_id: opened.session_id,
+      action: { action_str: `click('${bid}')` },
+    });
     expect(step).toMatchObject({ reward: 1, done: true });
     const state = await ok<pb.StateOut>(client, 'State', { session_id: opened.session_id });
     expect(state).toMatchObject({ episode_id: 'g1', step_count: 1, cum_reward: 1 });
-    const again = await ok<pb.ResetReplyOut>(client, 'Reset', { session_id: opened.session_id, task_name: 'click-test', seed: 4 });
+    const again = await ok<pb.ResetReplyOut>(client, 'Reset', {
+      session_id: opened.session_id,
+      task_name: 'click-test',
+      seed: 4,
+    });
     expect(again.session_id).toBe(opened.session_id);
     expect(await ok(client, 'Close', { session_id: opened.session_id })).toEqual({ closed: true });
     await sessionsDrainTo(0);
@@ -56,7 +63,13 @@ describe('gRPC status for each error class', () => {
     ['a missing session id', 'Step', { action: { action_str: 'noop()' } }, Status.INVALID_ARGUMENT, 'ValidationError'],
     ['a negative seed', 'Reset', { seed: -1 }, Status.INVALID_ARGUMENT, 'ValidationError'],
     ['an unknown task', 'Reset', { task_name: 'nope' }, Status.INVALID_ARGUMENT, 'ValidationError'],
-    ['a bad screenshot option', 'Reset', { observation: { screenshot: 'bmp' } }, Status.INVALID_ARGUMENT, 'ValidationError'],
+    [
+      'a bad screenshot option',
+      'Reset',
+      { observation: { screenshot: 'bmp' } },
+      Status.INVALID_ARGUMENT,
+      'ValidationError',
+    ],
   ])('%s → %s', async (_what, method, request, code, name) => {
     const { error } = await unary(client, method as 'Reset', request);
     expect(error?.code).toBe(code);
@@ -74,7 +87,10 @@ describe('gRPC status for each error class', () => {
     const lost = new Promise((resolve) => server.service.pool.once('browser-lost', resolve));
     process.kill(server.service.pool.browserPid()!, 'SIGKILL');
     await lost;
-    const crashed = await unary(client, 'Step', { session_id: fresh.body.session_id, action: { action_str: 'noop(0)' } });
+    const crashed = await unary(client, 'Step', {
+      session_id: fresh.body.session_id,
+      action: { action_str: 'noop(0)' },
+    });
     expect(crashed.error?.code).toBe(Status.UNAVAILABLE);
     expect(wireErrorOf(crashed.error)?.name).toBe('InfraError');
     await ok(client, 'Reset', { session_id: fresh.body.session_id, seed: 1 });
@@ -85,7 +101,12 @@ describe('gRPC status for each error class', () => {
     const { session_id } = await ok<pb.ResetReplyOut>(client, 'Reset', { seed: 1 });
     const session = server.service.sessions.find(session_id)!;
     const started = Date.now();
-    const { error } = await unary(client, 'Step', { session_id, action: { action_str: 'noop(5000)' } }, { deadlineMs: 300 });
+    const { error } = await unary(
+      client,
+      'Step',
+      { session_id, action: { action_str: 'noop(5000)' } },
+      { deadlineMs: 300 },
+    );
     expect(error?.code).toBe(Status.DEADLINE_EXCEEDED);
     // The server-side step ended at the deadline, well before noop's 5 s.
     await vi.waitFor(() => expect(session.busy).toBe(false), { timeout: 2_000 });
@@ -95,32 +116,54 @@ describe('gRPC status for each error class', () => {
 });
 
 describe('malformed and oversize messages', () => {
-  it.each([70, 600])('a Reset whose options Struct nests %i levels is INVALID_ARGUMENT, and the server carries on', async (depth) => {
-    // Hand-encoded, since protobufjs refuses to encode this deep: ResetRequest.options (field 5)
-    // = Struct{fields: {x: Value{struct_value: Struct{...}}}}.
-    const field = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag]), varint(body.length), body]);
-    let struct = Buffer.alloc(0);
-    for (let i = 0; i < depth; i += 1) struct = field(0x0a, Buffer.concat([field(0x0a, Buffer.from('x')), field(0x12, field(0x2a, struct))]));
-    const request = field(0x2a, struct);
-    const error = await new Promise<{ code: number; details: string }>((resolve) =>
-      client.makeUnaryRequest('/gauntlet.env.v1.EnvService/Reset', (b: Buffer) => b, (b: Buffer) => b, request, (failure) => resolve(failure!)),
-    );
-    expect(error.code).toBe(Status.INVALID_ARGUMENT);
-    expect(error.details).toMatch(/more than 64 levels deep|Malformed ResetRequest/);
-    expect((await fetch(`${server.url}/health`)).status).toBe(200);
-    await sessionsDrainTo(0);
-  });
+  it.each([70, 600])(
+    'a Reset whose options Struct nests %i levels is INVALID_ARGUMENT, and the server carries on',
+    async (depth) => {
+      // Hand-encoded, since protobufjs refuses to encode this deep: ResetRequest.options (field 5)
+      // = Struct{fields: {x: Value{struct_value: Struct{...}}}}.
+      const field = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag]), varint(body.length), body]);
+      let struct = Buffer.alloc(0);
+      for (let i = 0; i < depth; i += 1)
+        struct = field(0x0a, Buffer.concat([field(0x0a, Buffer.from('x')), field(0x12, field(0x2a, struct))]));
+      const request = field(0x2a, struct);
+      const error = await new Promise<{ code: number; details: string }>((resolve) =>
+        client.makeUnaryRequest(
+          '/gauntlet.env.v1.EnvService/Reset',
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          request,
+          (failure) => resolve(failure!),
+        ),
+      );
+      expect(error.code).toBe(Status.INVALID_ARGUMENT);
+      expect(error.details).toMatch(/more than 64 levels deep|Malformed ResetRequest/);
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      await sessionsDrainTo(0);
+    },
+  );
 
   it('bytes that are not a protobuf are INVALID_ARGUMENT; an oversize message is RESOURCE_EXHAUSTED; others carry on', async () => {
     const bystander = await ok<pb.ResetReplyOut>(client, 'Reset', { seed: 2 });
     const garbage = await new Promise<{ code: number; details: string }>((resolve) =>
-      client.makeUnaryRequest('/gauntlet.env.v1.EnvService/Step', (b: Buffer) => b, (b: Buffer) => b, Buffer.from([0x0a, 0xff, 0xff, 0xff]), (error) => resolve(error!)),
+      client.makeUnaryRequest(
+        '/gauntlet.env.v1.EnvService/Step',
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.from([0x0a, 0xff, 0xff, 0xff]),
+        (error) => resolve(error!),
+      ),
     );
     expect(garbage.code).toBe(Status.INVALID_ARGUMENT);
     expect(garbage.details).toMatch(/Malformed StepRequest/);
-    const huge = await unary(client, 'Step', { session_id: bystander.session_id, action: { action_str: 'x'.repeat(64 * 1024) } });
+    const huge = await unary(client, 'Step', {
+      session_id: bystander.session_id,
+      action: { action_str: 'x'.repeat(64 * 1024) },
+    });
     expect(huge.error?.code).toBe(Status.RESOURCE_EXHAUSTED);
-    const fine = await ok<pb.StepResultOut>(client, 'Step', { session_id: bystander.session_id, action: { action_str: 'noop(0)' } });
+    const fine = await ok<pb.StepResultOut>(client, 'Step', {
+      session_id: bystander.session_id,
+      action: { action_str: 'noop(0)' },
+    });
     expect(fine.observation?.last_action_error).toBe(false);
     await ok(client, 'Close', { session_id: bystander.session_id });
   });

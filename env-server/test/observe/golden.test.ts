@@ -38,7 +38,11 @@ function matchGolden(name: string, actual: string): void {
 
 const CASES: { page: string; golden: string; options?: ObserveOptions }[] = [
   { page: 'login.html', golden: 'login' },
-  { page: 'login.html', golden: 'login-extras', options: { axtreeExtras: { clickable: true, visible: true, som: true } } },
+  {
+    page: 'login.html',
+    golden: 'login-extras',
+    options: { axtreeExtras: { clickable: true, visible: true, som: true } },
+  },
   { page: 'frames-shadow.html', golden: 'frames-shadow' },
   { page: 'list-table.html', golden: 'list-table' },
 ];

@@ -6,16 +6,21 @@ import { frameSegment, parseBid } from '../../src/observe/bid.js';
 import { bidsInFrames, waitForFrames } from './pages.js';
 
 let page: Page;
-useFreshPage((fresh) => {
-  page = fresh;
-}, { viewport: { width: 800, height: 600 } });
+useFreshPage(
+  (fresh) => {
+    page = fresh;
+  },
+  { viewport: { width: 800, height: 600 } },
+);
 
 /** Bids of the elements matching `selector` in the main frame, in document order. */
 const bidsOf = (selector: string) => page.locator(selector).evaluateAll((els) => els.map((e) => e.getAttribute('bid')));
 
 describe('markPage: bids', () => {
   it('numbers elements in document order, skipping head, script and style', async () => {
-    await page.setContent('<head><title>t</title><style>p{}</style></head><body><p>a</p><script>1</script><div><span>b</span></div></body>');
+    await page.setContent(
+      '<head><title>t</title><style>p{}</style></head><body><p>a</p><script>1</script><div><span>b</span></div></body>',
+    );
     await markPage(page);
     expect(await bidsOf('html, body, p, div, span')).toEqual(['0', '1', '2', '3', '4']);
     expect(await bidsOf('head, title, style, script')).toEqual([null, null, null, null]);
@@ -55,7 +60,9 @@ describe('markPage: bids', () => {
   });
 
   it('replaces page-written bids that collide or do not fit the grammar', async () => {
-    await page.setContent('<p bid="5">a</p><p bid="5">b</p><p bid="x1">c</p><iframe bid="7" srcdoc="<b>in</b>"></iframe>');
+    await page.setContent(
+      '<p bid="5">a</p><p bid="5">b</p><p bid="x1">c</p><iframe bid="7" srcdoc="<b>in</b>"></iframe>',
+    );
     await waitForFrames(page, 2);
     await markPage(page);
     const [first, second, third] = await bidsOf('p');
@@ -99,8 +106,16 @@ describe('markPage: bids', () => {
   });
 
   it('gives a cross-origin frame its prefix through the parent', async () => {
-    await page.context().route('http://top.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<iframe src="http://other.test/"></iframe>' }));
-    await page.context().route('http://other.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<button>x</button>' }));
+    await page
+      .context()
+      .route('http://top.test/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<iframe src="http://other.test/"></iframe>' }),
+      );
+    await page
+      .context()
+      .route('http://other.test/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<button>x</button>' }),
+      );
     await page.goto('http://top.test/');
     await waitForFrames(page, 2);
     const marks = await markPage(page);

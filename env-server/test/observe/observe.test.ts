@@ -50,7 +50,11 @@ describe('observePage', () => {
   });
 
   it('measures elements for AXTree extras even when extra properties are not returned', async () => {
-    const seen = await observePage(page, { extra_properties: false, pruned_html: false, axtreeExtras: { visible: true, clickable: true } });
+    const seen = await observePage(page, {
+      extra_properties: false,
+      pruned_html: false,
+      axtreeExtras: { visible: true, clickable: true },
+    });
     expect(seen.axtree_txt).toMatch(/button 'Go', clickable, visible/);
     expect(seen.extra_element_properties).toEqual({});
   });
@@ -67,7 +71,8 @@ describe('observePage', () => {
   it('observes a re-render after resetBidCounters exactly like a fresh page', async () => {
     const other = await browser.newPage({ viewport: { width: 640, height: 480 } });
     try {
-      const render = (target: Page) => target.setContent('<h1>Task</h1><ul><li><button>a</button></li><li><button>b</button></li></ul>');
+      const render = (target: Page) =>
+        target.setContent('<h1>Task</h1><ul><li><button>a</button></li><li><button>b</button></li></ul>');
       await render(other);
       const fresh = await observePage(other, { extra_properties: false });
       await other.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<p>noise from the last episode</p>'));
@@ -85,9 +90,16 @@ describe('observePage', () => {
     const other = await browser.newPage();
     try {
       // Page A leaves as soon as it sees a bid, racing the rest of the observation.
-      await other.route('http://nav.test/a', (r) => r.fulfill({ contentType: 'text/html', body: `<title>A</title><p>Page A</p><script>
-        new MutationObserver(() => { location.href = '/b'; }).observe(document.body, { attributes: true, subtree: true });</script>` }));
-      await other.route('http://nav.test/b', (r) => r.fulfill({ contentType: 'text/html', body: '<title>B</title><p>Page B</p>' }));
+      await other.route('http://nav.test/a', (r) =>
+        r.fulfill({
+          contentType: 'text/html',
+          body: `<title>A</title><p>Page A</p><script>
+        new MutationObserver(() => { location.href = '/b'; }).observe(document.body, { attributes: true, subtree: true });</script>`,
+        }),
+      );
+      await other.route('http://nav.test/b', (r) =>
+        r.fulfill({ contentType: 'text/html', body: '<title>B</title><p>Page B</p>' }),
+      );
       await other.goto('http://nav.test/a');
       // Which document the racing observation sees is up to the race; that it completes is not.
       const raced = await observePage(other);

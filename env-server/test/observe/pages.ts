@@ -10,7 +10,13 @@ export async function waitForFrames(page: Page, count: number): Promise<void> {
     while (page.frames().length < count) await page.waitForEvent('frameattached');
     try {
       await Promise.all(
-        page.frames().map((frame) => frame.waitForFunction(() => document.readyState === 'complete' && (document.body?.childElementCount ?? 0) > 0)),
+        page
+          .frames()
+          .map((frame) =>
+            frame.waitForFunction(
+              () => document.readyState === 'complete' && (document.body?.childElementCount ?? 0) > 0,
+            ),
+          ),
       );
     } catch {
       continue;

@@ -6,9 +6,12 @@ import { observePage } from '../../src/observe/observe.js';
 import { waitForFrames } from './pages.js';
 
 let page: Page;
-useFreshPage((fresh) => {
-  page = fresh;
-}, { viewport: { width: 800, height: 600 } });
+useFreshPage(
+  (fresh) => {
+    page = fresh;
+  },
+  { viewport: { width: 800, height: 600 } },
+);
 
 const bidOf = async (selector: string) => (await page.locator(selector).getAttribute('bid')) as string;
 const NO_MARGIN = '<style>body { margin: 0 } div, button { box-sizing: border-box }</style>';
@@ -18,14 +21,21 @@ describe('extra element properties', () => {
     await page.setContent(`${NO_MARGIN}<div id="gone" style="display:none"><span id="inner">x</span></div>
       <div id="hidden" style="visibility:hidden; width:50px; height:10px"></div><div id="shown" style="width:100px; height:40px"></div>`);
     const { properties } = await markPage(page);
-    expect(properties[await bidOf('#gone')]).toEqual({ visibility: 0, bbox: null, clickable: false, set_of_marks: false });
+    expect(properties[await bidOf('#gone')]).toEqual({
+      visibility: 0,
+      bbox: null,
+      clickable: false,
+      set_of_marks: false,
+    });
     expect(properties[await bidOf('#inner')]?.bbox).toBeNull();
     expect(properties[await bidOf('#hidden')]).toMatchObject({ visibility: 0, bbox: [0, 0, 50, 10] });
     expect(properties[await bidOf('#shown')]).toMatchObject({ visibility: 1, bbox: [0, 10, 100, 40] });
   });
 
   it('reports the visible fraction of an element scrolled partly out of view', async () => {
-    await page.setContent(`${NO_MARGIN}<div style="height:1000px"></div><div id="target" style="height:200px">t</div><div style="height:2000px"></div>`);
+    await page.setContent(
+      `${NO_MARGIN}<div style="height:1000px"></div><div id="target" style="height:200px">t</div><div style="height:2000px"></div>`,
+    );
     await page.evaluate(() => window.scrollTo(0, 1150)); // only its last 50 of 200 px stay in view
     const { properties } = await markPage(page);
     const target = properties[await bidOf('#target')];
@@ -60,12 +70,21 @@ describe('extra element properties', () => {
       <label id="lab" for="cb">check</label><input id="cb" type="checkbox"><a id="nohref">anchor</a>`);
     const { properties } = await markPage(page);
     const clickable = async (sel: string) => properties[await bidOf(sel)]?.clickable;
-    expect(await Promise.all(['#b', '#role', '#handler', '#pointer', '#lab', '#cb'].map(clickable))).toEqual([true, true, true, true, true, true]);
+    expect(await Promise.all(['#b', '#role', '#handler', '#pointer', '#lab', '#cb'].map(clickable))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(await Promise.all(['#plain', '#nohref'].map(clickable))).toEqual([false, false]);
   });
 
   it('adds clickability from JS listeners when observing (Chromium knows them, the page does not)', async () => {
-    await page.setContent(`<div id="js">click me</div><script>document.querySelector('#js').addEventListener('click', () => {});</script>`);
+    await page.setContent(
+      `<div id="js">click me</div><script>document.querySelector('#js').addEventListener('click', () => {});</script>`,
+    );
     const bid = await markPage(page).then(() => bidOf('#js'));
     expect((await markPage(page)).properties[bid]?.clickable).toBe(false);
     const observed = await observePage(page, { axtree: false, pruned_html: false });
@@ -77,7 +96,13 @@ describe('extra element properties', () => {
       <div id="tiny" style="width:2px; height:2px; cursor:pointer"></div><div id="empty" style="height:30px"></div>`);
     const { properties } = await markPage(page);
     const som = async (sel: string) => properties[await bidOf(sel)]?.set_of_marks;
-    expect(await Promise.all(['#b', '#label', '#p', '#tiny', '#empty'].map(som))).toEqual([true, false, true, false, false]);
+    expect(await Promise.all(['#b', '#label', '#p', '#tiny', '#empty'].map(som))).toEqual([
+      true,
+      false,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 

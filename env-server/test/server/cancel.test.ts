@@ -22,7 +22,9 @@ const LONG_STEP = 'noop(20000)';
 
 async function outcomes(): Promise<Record<string, number>> {
   const text = await server.service.metrics.registry.getSingleMetricAsString('gauntlet_env_steps_total');
-  return Object.fromEntries([...text.matchAll(/outcome="(\w+)"\} (\d+)/g)].map(([, outcome, count]) => [outcome!, Number(count)]));
+  return Object.fromEntries(
+    [...text.matchAll(/outcome="(\w+)"\} (\d+)/g)].map(([, outcome, count]) => [outcome!, Number(count)]),
+  );
 }
 
 async function errorCodes(): Promise<string> {
@@ -36,7 +38,9 @@ describe('a caller that goes away mid-step', () => {
   it('over /ws: the disconnect counts as cancelled, never INFRA_ERROR, and frees the session at once', async () => {
     const before = await outcomes();
     const client = await WsTestClient.connect(server.url);
-    expect(await client.request({ type: 'reset', data: { task_name: 'click-test', seed: 1 } })).toMatchObject({ type: 'observation' });
+    expect(await client.request({ type: 'reset', data: { task_name: 'click-test', seed: 1 } })).toMatchObject({
+      type: 'observation',
+    });
     client.sendRaw(JSON.stringify({ type: 'step', data: { action_str: LONG_STEP } }));
     await someSessionBusy();
     client.close();
@@ -53,7 +57,8 @@ describe('a caller that goes away mid-step', () => {
     const session = server.service.sessions.get(sessionId);
     const controller = new AbortController();
     const request = fetch(`${server.url}/step`, {
-      method: 'POST', signal: controller.signal,
+      method: 'POST',
+      signal: controller.signal,
       headers: { 'content-type': 'application/json', 'x-session-id': sessionId },
       body: JSON.stringify({ action: { action_str: LONG_STEP } }),
     }).catch((error: unknown) => error);
@@ -62,7 +67,11 @@ describe('a caller that goes away mid-step', () => {
     await request;
     await vi.waitFor(async () => expect((await outcomes()).cancelled ?? 0).toBe((before.cancelled ?? 0) + 1));
     await vi.waitFor(() => expect(session.busy).toBe(false));
-    const next = await postJson(`${server.url}/step`, { action: { action_str: 'noop(0)' } }, { 'x-session-id': sessionId });
+    const next = await postJson(
+      `${server.url}/step`,
+      { action: { action_str: 'noop(0)' } },
+      { 'x-session-id': sessionId },
+    );
     expect(next.status).toBe(200);
     await fetch(`${server.url}/sessions/${sessionId}`, { method: 'DELETE' });
   });
@@ -72,7 +81,12 @@ describe('a caller that goes away mid-step', () => {
     const client = rawClient(server.grpcUrl);
     try {
       const opened = await ok<pb.ResetReplyOut>(client, 'Reset', { task_name: 'click-test', seed: 1 });
-      const call = client.Step({ session_id: opened.session_id, action: { action_str: LONG_STEP } }, new Metadata(), {}, () => undefined);
+      const call = client.Step(
+        { session_id: opened.session_id, action: { action_str: LONG_STEP } },
+        new Metadata(),
+        {},
+        () => undefined,
+      );
       await someSessionBusy();
       call.cancel();
       // Before: the step ran its 20 s on, holding the session.

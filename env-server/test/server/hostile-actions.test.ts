@@ -50,12 +50,21 @@ describe('with the default settings', () => {
     await session.open();
     const early = await session.step('noop()');
     expect(early.status).toBe(409);
-    expect(early.body.error).toMatchObject({ name: 'EpisodeStateError', code: 'EXECUTION_ERROR', message: expect.stringMatching(/reset/) });
+    expect(early.body.error).toMatchObject({
+      name: 'EpisodeStateError',
+      code: 'EXECUTION_ERROR',
+      message: expect.stringMatching(/reset/),
+    });
     const reset = await session.reset();
-    expect((await session.step(`click('${CLICK_ME.exec(reset.body.observation.axtree_txt)![1]}')`)).body.done).toBe(true);
+    expect((await session.step(`click('${CLICK_ME.exec(reset.body.observation.axtree_txt)![1]}')`)).body.done).toBe(
+      true,
+    );
     const late = await session.step('noop()');
     expect(late.status).toBe(409);
-    expect(late.body.error).toMatchObject({ name: 'EpisodeStateError', message: expect.stringMatching(/episode is over/) });
+    expect(late.body.error).toMatchObject({
+      name: 'EpisodeStateError',
+      message: expect.stringMatching(/episode is over/),
+    });
   });
 
   it('goto refuses data: and blob: URLs, so their script never runs', async () => {
@@ -63,12 +72,22 @@ describe('with the default settings', () => {
     await session.reset();
     const data = await session.step(`goto('data:text/html,<script>document.title="ran"</script>')`);
     expect(data.status).toBe(200);
-    expect(data.body.observation.error).toBe('PermissionError: Navigation to data: URLs is blocked: they would run page JavaScript (the operator can allow them with --allow-data-urls)');
+    expect(data.body.observation.error).toBe(
+      'PermissionError: Navigation to data: URLs is blocked: they would run page JavaScript (the operator can allow them with --allow-data-urls)',
+    );
     expect(data.body.observation.url).toContain('/miniwob/click-test.html');
     expect(data.body.metadata.browsergym_obs.open_pages_titles).not.toContain('ran');
-    expect((await session.step(`goto('blob:null/abc')`)).body.observation.error).toMatch(/^PermissionError: Navigation to blob: URLs is blocked/);
-    for (const url of ['javascript:document.title="ran"', 'file:///etc/passwd', 'filesystem:http://tasks.gauntlet.test/temporary/x']) {
-      expect((await session.step(`goto('${url}')`)).body.observation.error).toMatch(/^PermissionError: Navigation to \w+: URLs is blocked$/);
+    expect((await session.step(`goto('blob:null/abc')`)).body.observation.error).toMatch(
+      /^PermissionError: Navigation to blob: URLs is blocked/,
+    );
+    for (const url of [
+      'javascript:document.title="ran"',
+      'file:///etc/passwd',
+      'filesystem:http://tasks.gauntlet.test/temporary/x',
+    ]) {
+      expect((await session.step(`goto('${url}')`)).body.observation.error).toMatch(
+        /^PermissionError: Navigation to \w+: URLs is blocked$/,
+      );
     }
   });
 
@@ -77,7 +96,9 @@ describe('with the default settings', () => {
     await session.reset();
     const upload = await session.step(`upload_file('5', 'receipt.pdf')`);
     expect(upload.status).toBe(200);
-    expect(upload.body.observation.error).toBe('PermissionError: upload_file is off: the operator offers no files for upload (--upload-dir)');
+    expect(upload.body.observation.error).toBe(
+      'PermissionError: upload_file is off: the operator offers no files for upload (--upload-dir)',
+    );
   });
 
   it('a Playwright failure reads without the Playwright method behind it', async () => {
@@ -112,7 +133,9 @@ describe('with data: URLs and an upload folder allowed', () => {
     expect(blob.body.observation.error).toBe('Error: net::ERR_FILE_NOT_FOUND at blob:null/abc');
     const reset = await session.reset({ task_name: 'click-test', seed: 2 });
     expect(reset.status).toBe(200);
-    expect((await session.step(`click('${CLICK_ME.exec(reset.body.observation.axtree_txt)![1]}')`)).body.reward).toBe(1);
+    expect((await session.step(`click('${CLICK_ME.exec(reset.body.observation.axtree_txt)![1]}')`)).body.reward).toBe(
+      1,
+    );
   });
 
   it.each(['missing.txt', '', '.'])('upload_file(%j) is an action error that names no path', async (file) => {

@@ -40,10 +40,18 @@ describe('OpenEnv HTTP routes', () => {
   });
 
   it('POST /mcp answers JSON-RPC: {} is invalid, a call is unsupported', async () => {
-    expect((await postJson(server.url + '/mcp', {})).body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+    expect((await postJson(server.url + '/mcp', {})).body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request' },
+    });
     const call = await postJson(server.url + '/mcp', { jsonrpc: '2.0', id: 7, method: 'tools/list' });
     expect(call.status).toBe(200);
-    expect(call.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Environment does not support MCP' } });
+    expect(call.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'Environment does not support MCP' },
+    });
   });
 
   it('reset → step → state on a stateful session addressed by x-session-id', async () => {
@@ -56,7 +64,11 @@ describe('OpenEnv HTTP routes', () => {
     Observation.parse(reset.body.observation);
     const bid = /\[(\w+)\] button 'Click Me!'/.exec(reset.body.observation.axtree_txt)?.[1];
     expect(bid).toBeTruthy();
-    const step = await postJson(server.url + '/step', { action: { action_str: `click('${bid}')` } }, { 'x-session-id': sessionId });
+    const step = await postJson(
+      server.url + '/step',
+      { action: { action_str: `click('${bid}')` } },
+      { 'x-session-id': sessionId },
+    );
     expect(step.status).toBe(200);
     expect(step.body).toMatchObject({ reward: 1, done: true });
     const state = await get('/state', { 'x-session-id': sessionId });
@@ -84,7 +96,11 @@ describe('OpenEnv HTTP routes', () => {
   it('validation errors are 422 with FastAPI detail items', async () => {
     const bad = await postJson(server.url + '/reset', { seed: -1 });
     expect(bad.status).toBe(422);
-    expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'seed'], type: expect.any(String), msg: expect.any(String) });
+    expect(bad.body.detail[0]).toMatchObject({
+      loc: ['body', 'seed'],
+      type: expect.any(String),
+      msg: expect.any(String),
+    });
     const unknownField = await postJson(server.url + '/step', { action: { action_str: 'noop()', extra: 1 } });
     expect(unknownField.status).toBe(422);
     expect(unknownField.body.detail[0].loc).toEqual(['body', 'action']);
@@ -123,7 +139,9 @@ describe('OpenEnv HTTP routes', () => {
   });
 
   it('oversize bodies are 413 PAYLOAD_TOO_LARGE', async () => {
-    const big = await postJson(server.url + '/step', { action: { action_str: `send_msg_to_user('${'x'.repeat(100 * 1024)}')` } });
+    const big = await postJson(server.url + '/step', {
+      action: { action_str: `send_msg_to_user('${'x'.repeat(100 * 1024)}')` },
+    });
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -146,7 +164,13 @@ describe('OpenEnv HTTP routes', () => {
   it('GET /metrics exposes sessions, steps and latency histograms', async () => {
     const response = await fetch(server.url + '/metrics');
     const text = await response.text();
-    for (const name of ['gauntlet_env_sessions_active', 'gauntlet_env_steps_total', 'gauntlet_env_step_seconds_bucket', 'gauntlet_env_browser_restarts_total']) expect(text).toContain(name);
+    for (const name of [
+      'gauntlet_env_sessions_active',
+      'gauntlet_env_steps_total',
+      'gauntlet_env_step_seconds_bucket',
+      'gauntlet_env_browser_restarts_total',
+    ])
+      expect(text).toContain(name);
   });
 });
 

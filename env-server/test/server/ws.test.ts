@@ -14,7 +14,10 @@ const sessionsDrainTo = (n: number) => vi.waitFor(() => expect(server.service.se
 describe('OpenEnv /ws protocol', () => {
   it('reset, step and state frames answer in order', async () => {
     const client = await WsTestClient.connect(server.url);
-    const reset = await client.request({ type: 'reset', data: { seed: 5, task_name: 'click-test', episode_id: 'e1', unknown_key: 'dropped' } });
+    const reset = await client.request({
+      type: 'reset',
+      data: { seed: 5, task_name: 'click-test', episode_id: 'e1', unknown_key: 'dropped' },
+    });
     expect(reset.type).toBe('observation');
     Observation.parse(reset.data.observation);
     expect(reset.data).toMatchObject({ reward: 0, done: false });
@@ -44,7 +47,10 @@ describe('OpenEnv /ws protocol', () => {
 
   it('answers every recoverable error code and keeps the socket open', async () => {
     const client = await WsTestClient.connect(server.url);
-    expect(await client.request({ type: 'step', data: { action_str: 'noop()' } })).toMatchObject({ type: 'error', data: { code: 'EXECUTION_ERROR' } });
+    expect(await client.request({ type: 'step', data: { action_str: 'noop()' } })).toMatchObject({
+      type: 'error',
+      data: { code: 'EXECUTION_ERROR' },
+    });
     client.sendRaw('{not json');
     expect(await client.next()).toMatchObject({ type: 'error', data: { code: 'INVALID_JSON' } });
     expect(await client.request({ type: 'dance' })).toMatchObject({ type: 'error', data: { code: 'UNKNOWN_TYPE' } });
@@ -55,8 +61,14 @@ describe('OpenEnv /ws protocol', () => {
     const badAction = await client.request({ type: 'step', data: { action_str: 'noop()', wrong: true } });
     expect(badAction).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
     expect(badAction.data.errors[0].loc).toEqual(['body', 'action']);
-    expect(await client.request({ type: 'reset', data: { seed: -4 } })).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
-    expect(await client.request({ type: 'mcp', data: {} })).toMatchObject({ type: 'mcp', data: { error: { code: -32600 } } });
+    expect(await client.request({ type: 'reset', data: { seed: -4 } })).toMatchObject({
+      type: 'error',
+      data: { code: 'VALIDATION_ERROR' },
+    });
+    expect(await client.request({ type: 'mcp', data: {} })).toMatchObject({
+      type: 'mcp',
+      data: { error: { code: -32600 } },
+    });
     // Still alive after all of that.
     expect((await client.request({ type: 'step', data: { action_str: 'noop(0)' } })).type).toBe('observation');
     client.close();
@@ -79,7 +91,10 @@ describe('OpenEnv /ws protocol', () => {
     await a.request({ type: 'state' });
     await b.request({ type: 'state' });
     const c = await WsTestClient.connect(server.url);
-    expect(await c.next()).toMatchObject({ type: 'error', data: { code: 'CAPACITY_REACHED', active_sessions: 2, max_sessions: 2 } });
+    expect(await c.next()).toMatchObject({
+      type: 'error',
+      data: { code: 'CAPACITY_REACHED', active_sessions: 2, max_sessions: 2 },
+    });
     await c.closed;
     a.close();
     b.close();
@@ -102,7 +117,9 @@ describe('OpenEnv /ws protocol', () => {
     const victim = await WsTestClient.connect(server.url);
     const bystander = await WsTestClient.connect(server.url);
     await bystander.request({ type: 'reset', data: { seed: 2 } });
-    victim.sendRaw(JSON.stringify({ type: 'step', data: { action_str: `send_msg_to_user('${'x'.repeat(64 * 1024)}')` } }));
+    victim.sendRaw(
+      JSON.stringify({ type: 'step', data: { action_str: `send_msg_to_user('${'x'.repeat(64 * 1024)}')` } }),
+    );
     expect((await victim.closed).code).toBe(1009);
     expect((await bystander.request({ type: 'step', data: { action_str: 'noop(0)' } })).type).toBe('observation');
     bystander.close();
@@ -131,7 +148,10 @@ describe('fatal errors close the socket', () => {
     const [session] = [...server.service.sessions.all()];
     session!.lastActivity = 0;
     await server.service.sessions.reapIdle();
-    expect(await client.request({ type: 'step', data: { action_str: 'noop(0)' } })).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR' } });
+    expect(await client.request({ type: 'step', data: { action_str: 'noop(0)' } })).toMatchObject({
+      type: 'error',
+      data: { code: 'SESSION_ERROR' },
+    });
     expect((await client.closed).code).toBe(1008);
   });
 
@@ -161,14 +181,22 @@ describe('hostile frames', () => {
       expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
       expect(reply.data.message).toMatch(/more than 64 levels deep/);
     }
-    expect(await client.request({ type: 'reset', data: { task_name: 'click-test', seed: 1, options: { x: JSON.parse(deep(60)) } } })).toMatchObject({ type: 'observation' });
+    expect(
+      await client.request({
+        type: 'reset',
+        data: { task_name: 'click-test', seed: 1, options: { x: JSON.parse(deep(60)) } },
+      }),
+    ).toMatchObject({ type: 'observation' });
     client.close();
     await sessionsDrainTo(0);
   });
 
   it('an invalid field holding a large value is echoed back bounded, not whole', async () => {
     const client = await WsTestClient.connect(server.url);
-    const reply = await client.request({ type: 'reset', data: { seed: { nested: { deeper: { deepest: 'x'.repeat(20_000) } } } } });
+    const reply = await client.request({
+      type: 'reset',
+      data: { seed: { nested: { deeper: { deepest: 'x'.repeat(20_000) } } } },
+    });
     expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
     expect(JSON.stringify(reply).length).toBeLessThan(2_000);
     client.close();

@@ -12,7 +12,13 @@ afterEach(async () => {
 });
 
 async function startService(overrides: Partial<ServerConfig> = {}): Promise<EnvService> {
-  service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 1, maxSessions: 3, idleTtlMs: 0, ...overrides });
+  service = new EnvService({
+    ...structuredClone(DEFAULTS),
+    warmContexts: 1,
+    maxSessions: 3,
+    idleTtlMs: 0,
+    ...overrides,
+  });
   await service.start();
   return service;
 }
@@ -32,14 +38,18 @@ describe('renderer crashes', () => {
     const result = await svc.reset(session, { task_name: 'click-test', seed: 1 });
     expect(result.observation.axtree_txt).toContain("button 'Click Me!'");
     expect(svc.pool.discardedWarm).toBeGreaterThan(0);
-    expect(await svc.metrics.registry.getSingleMetricAsString('gauntlet_env_warm_pages_discarded_total')).toMatch(/ [1-9]\d*$/m);
+    expect(await svc.metrics.registry.getSingleMetricAsString('gauntlet_env_warm_pages_discarded_total')).toMatch(
+      / [1-9]\d*$/m,
+    );
   });
 
   it('killing every renderer mid-step fails the step at once with INFRA_ERROR; the next reset recovers on a fresh page', async () => {
     const svc = await startService();
     const session = await svc.openSession('inproc');
     await svc.reset(session, { task_name: 'click-test', seed: 1 });
-    const stepping = svc.step(session, { action: { action_str: 'noop(20000)' }, timeout_s: 30 }).catch((error: unknown) => error);
+    const stepping = svc
+      .step(session, { action: { action_str: 'noop(20000)' }, timeout_s: 30 })
+      .catch((error: unknown) => error);
     await expect.poll(() => session.busy).toBe(true);
     expect(killRenderers(svc.pool.browserPid()!)).toBeGreaterThan(0);
 
@@ -47,7 +57,10 @@ describe('renderer crashes', () => {
     const failed = await within(stepping, 10_000);
     expect(failed).toBeInstanceOf(InfraError);
     expectCleanText((failed as Error).message);
-    const again = await within(svc.step(session, { action: { action_str: 'noop(0)' } }).catch((error: unknown) => error), 10_000);
+    const again = await within(
+      svc.step(session, { action: { action_str: 'noop(0)' } }).catch((error: unknown) => error),
+      10_000,
+    );
     expect(again).toBeInstanceOf(InfraError);
 
     const recovered = await within(svc.reset(session, { task_name: 'click-test', seed: 2 }), 10_000);

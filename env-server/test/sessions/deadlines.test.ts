@@ -30,7 +30,9 @@ describe('numbers Chromium cannot take are refused before they reach it', () => 
     withSession(async (session) => {
       await service.reset(session, { task_name: 'click-test', seed: 1, action_set: COORD });
       const refused = await step(session, 'scroll(0, 1e39)', 5);
-      expect(refused.observation.error).toBe("ValueError: scroll() argument 'delta_y' must be a number from -100000 to 100000, got 1e+39");
+      expect(refused.observation.error).toBe(
+        "ValueError: scroll() argument 'delta_y' must be a number from -100000 to 100000, got 1e+39",
+      );
       // Before the range check, a wheel delta of 1e39 (infinity as a float) froze input: this click timed out.
       const clicked = await step(session, 'mouse_click(5, 5)', 5);
       expect(clicked.observation.last_action_error).toBe(false);
@@ -52,7 +54,9 @@ describe('no step keeps a session busy past its deadline', () => {
 
       const broken = await step(session, 'noop(0)', 5).catch((error: unknown) => error);
       expect(broken).toBeInstanceOf(InfraError);
-      expect((broken as Error).message).toBe('Browser lost during the episode (the page stopped responding to input); reset to continue on a fresh browser');
+      expect((broken as Error).message).toBe(
+        'Browser lost during the episode (the page stopped responding to input); reset to continue on a fresh browser',
+      );
 
       const fresh = await service.reset(session, { task_name: 'click-test', seed: 1, action_set: COORD });
       expect(fresh.observation.axtree_txt).toContain("button 'Click Me!'");
@@ -66,11 +70,15 @@ describe('no step keeps a session busy past its deadline', () => {
       expect(field).toBeDefined();
       expect((await step(session, `click('${field}')`)).observation.last_action_error).toBe(false);
 
-      await expect(step(session, `keyboard_type('${'a'.repeat(8_000)}')`, 1)).rejects.toBeInstanceOf(DeadlineExceededError);
+      await expect(step(session, `keyboard_type('${'a'.repeat(8_000)}')`, 1)).rejects.toBeInstanceOf(
+        DeadlineExceededError,
+      );
       // Before: the whole text was typed (about 20 s) while the session stayed busy. Free well
       // within the grace: typing stopped, the page was not given up on.
       await vi.waitFor(() => expect(session.busy).toBe(false), { timeout: OVERRUN_GRACE_MS - 200, interval: 20 });
-      const typed = await session.pages()[0]!.evaluate(() => (document.querySelector('input') as HTMLInputElement).value.length);
+      const typed = await session
+        .pages()[0]!
+        .evaluate(() => (document.querySelector('input') as HTMLInputElement).value.length);
       expect(typed).toBeGreaterThan(0);
       expect(typed).toBeLessThan(8_000);
       // A deadline is not a broken page: the session goes on.

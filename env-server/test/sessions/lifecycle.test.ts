@@ -48,7 +48,11 @@ describe('session leases', () => {
 
   it('capacity counts sessions still opening', async () => {
     const svc = await startService({ maxSessions: 2 });
-    const results = await Promise.allSettled([svc.openSession('inproc'), svc.openSession('inproc'), svc.openSession('inproc')]);
+    const results = await Promise.allSettled([
+      svc.openSession('inproc'),
+      svc.openSession('inproc'),
+      svc.openSession('inproc'),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(rejected.reason.code).toBe('CAPACITY_REACHED');

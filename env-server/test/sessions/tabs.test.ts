@@ -10,8 +10,12 @@ let fixtures: FixtureServer;
 beforeAll(async () => {
   fixtures = await serveFixtures();
   service = new EnvService({
-    ...structuredClone(DEFAULTS), warmContexts: 0, maxSessions: 2, idleTtlMs: 0,
-    maxTabs: 3, allowedOrigins: [fixtures.origin],
+    ...structuredClone(DEFAULTS),
+    warmContexts: 0,
+    maxSessions: 2,
+    idleTtlMs: 0,
+    maxTabs: 3,
+    allowedOrigins: [fixtures.origin],
   });
   await service.start();
 });
@@ -21,7 +25,8 @@ afterAll(async () => {
 });
 
 const TABS = { subsets: ['bid', 'nav', 'tab'] };
-const step = (session: EnvSession, action: string): Promise<StepResult> => service.step(session, { action: { action_str: action } });
+const step = (session: EnvSession, action: string): Promise<StepResult> =>
+  service.step(session, { action: { action_str: action } });
 const tabsOf = (result: StepResult) => result.metadata.browsergym_obs.open_pages_urls.length;
 
 describe('tabs per session are capped (--max-tabs)', () => {
@@ -30,7 +35,9 @@ describe('tabs per session are capped (--max-tabs)', () => {
     try {
       await service.reset(session, { task_name: 'click-test', seed: 1, action_set: TABS });
       const result = await step(session, 'new_tab()\nnew_tab()\nnew_tab()');
-      expect(result.observation.error).toBe("ValueError: new_tab: 3 tabs are open, the most a session may have (the operator's --max-tabs); close one with tab_close() first");
+      expect(result.observation.error).toBe(
+        "ValueError: new_tab: 3 tabs are open, the most a session may have (the operator's --max-tabs); close one with tab_close() first",
+      );
       expect(tabsOf(result)).toBe(3);
       expect(session.pages()[0]!.context().pages()).toHaveLength(3);
       // Closing one makes room again.

@@ -3,14 +3,17 @@ import { readFileSync, readdirSync } from 'node:fs';
 /** The Chromium browser process a server process launched (the one Playwright talks to over a pipe). */
 export function browserPidOf(serverPid: number): number | undefined {
   const parents = processParents();
-  return [...parents.keys()].find((pid) => parents.get(pid) === serverPid && commandLine(pid).includes('--remote-debugging-pipe'));
+  return [...parents.keys()].find(
+    (pid) => parents.get(pid) === serverPid && commandLine(pid).includes('--remote-debugging-pipe'),
+  );
 }
 
 /** Chromium's renderer processes under `browserPid` (Linux /proc): children of its zygote, not of the browser itself. */
 export function rendererPids(browserPid: number): number[] {
   const parents = processParents();
   const descendsFromBrowser = (pid: number): boolean => {
-    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at)) if (at === browserPid) return true;
+    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at))
+      if (at === browserPid) return true;
     return false;
   };
   return [...parents.keys()].filter((pid) => descendsFromBrowser(pid) && commandLine(pid).includes('--type=renderer'));

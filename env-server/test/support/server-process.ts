@@ -18,8 +18,23 @@ export interface ServerProcess {
  * `gauntlet-env serve` as its own process, exactly as an operator starts it: a crash here is a
  * crash of the product (the last-resort handlers are the entry point's, not a test's).
  */
-export async function startServerProcess(flags: string[] = [], ports: { port: number; grpcPort: number } = { port: 0, grpcPort: 0 }): Promise<ServerProcess> {
-  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', String(ports.port), '--grpc-port', String(ports.grpcPort), '--warm', '1', ...flags];
+export async function startServerProcess(
+  flags: string[] = [],
+  ports: { port: number; grpcPort: number } = { port: 0, grpcPort: 0 },
+): Promise<ServerProcess> {
+  const args = [
+    BIN,
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(ports.port),
+    '--grpc-port',
+    String(ports.grpcPort),
+    '--warm',
+    '1',
+    ...flags,
+  ];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

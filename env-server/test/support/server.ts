@@ -3,9 +3,20 @@ import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server/app.js';
 
 /** A real env server on an ephemeral loopback port with test-friendly limits. */
-export async function startTestServer(overrides: Partial<ServerConfig> = {}, options = { waitForBrowser: true }): Promise<RunningServer> {
+export async function startTestServer(
+  overrides: Partial<ServerConfig> = {},
+  options = { waitForBrowser: true },
+): Promise<RunningServer> {
   // Port 0 for HTTP and gRPC: test files run in parallel, each server on free ports.
-  const config: ServerConfig = { ...structuredClone(DEFAULTS), host: '127.0.0.1', port: 0, grpcPort: 0, warmContexts: 1, maxSessions: 4, ...overrides };
+  const config: ServerConfig = {
+    ...structuredClone(DEFAULTS),
+    host: '127.0.0.1',
+    port: 0,
+    grpcPort: 0,
+    warmContexts: 1,
+    maxSessions: 4,
+    ...overrides,
+  };
   return startServer(config, options);
 }
 
@@ -22,7 +33,9 @@ export class WsTestClient {
       if (waiter) waiter(frame);
       else this.inbox.push(frame);
     });
-    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   static async connect(baseUrl: string, headers: Record<string, string> = {}): Promise<WsTestClient> {
@@ -56,8 +69,16 @@ export class WsTestClient {
   }
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {

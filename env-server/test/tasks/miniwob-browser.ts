@@ -8,7 +8,10 @@ export async function openMiniwobContext(browser: Browser): Promise<BrowserConte
   await context.route(`${TASK_ORIGIN}/**`, (route) => {
     const asset = miniwobSite.get(new URL(route.request().url()).pathname);
     if (!asset) return route.fulfill({ status: 404, body: 'not found' });
-    return route.fulfill({ body: typeof asset.body === 'string' ? asset.body : Buffer.from(asset.body), contentType: asset.contentType });
+    return route.fulfill({
+      body: typeof asset.body === 'string' ? asset.body : Buffer.from(asset.body),
+      contentType: asset.contentType,
+    });
   });
   return context;
 }

@@ -166,7 +166,11 @@ describe('reset in place', () => {
     const { page } = await openWatchedPage(context);
     await t.setup(page, 3, {});
     await page.goto('about:blank');
-    expect(await t.status(page)).toMatchObject({ rawReward: 0, done: false, reason: 'not on the task page (about:blank)' });
+    expect(await t.status(page)).toMatchObject({
+      rawReward: 0,
+      done: false,
+      reason: 'not on the task page (about:blank)',
+    });
     const { goal } = await t.setup(page, 3, {});
     expect(goal).toMatch(/^Enter ".+" into the text field and press Submit\.$/);
     await page.close();

@@ -21,7 +21,13 @@ beforeAll(async () => {
 afterAll(() => service.shutdown());
 
 /** The fewest actions each task needs; the oracle must not waste any. */
-const MIN_STEPS: Record<string, number> = { 'click-test': 1, 'click-button': 1, 'click-link': 1, 'enter-text': 2, 'login-user': 3 };
+const MIN_STEPS: Record<string, number> = {
+  'click-test': 1,
+  'click-button': 1,
+  'click-link': 1,
+  'enter-text': 2,
+  'login-user': 3,
+};
 
 describe.each(Object.keys(MIN_STEPS))('%s oracle', (taskName) => {
   it(`solves ${SEEDS.length} seeds through reset/step in the fewest actions`, async () => {
@@ -29,10 +35,17 @@ describe.each(Object.keys(MIN_STEPS))('%s oracle', (taskName) => {
     for (const seed of SEEDS) {
       let last: StepResult | undefined;
       const trajectory = await runEpisode(sessionEnv(service, session), oraclePolicy(task), {
-        task: taskName, seed, observation: { pruned_html: true, axtree: true }, maxTurns: task.maxSteps, onResult: (result) => (last = result),
+        task: taskName,
+        seed,
+        observation: { pruned_html: true, axtree: true },
+        maxTurns: task.maxSteps,
+        onResult: (result) => (last = result),
       });
       const where = `seed ${seed} after ${trajectory.turns.map((t) => t.action).join(' → ')}`;
-      expect(trajectory.turns.map((t) => t.error), where).toEqual(trajectory.turns.map(() => ''));
+      expect(
+        trajectory.turns.map((t) => t.error),
+        where,
+      ).toEqual(trajectory.turns.map(() => ''));
       expect(trajectory, where).toMatchObject({ outcome: 'success', reward: 1, error: null });
       expect(trajectory.turns).toHaveLength(MIN_STEPS[taskName]!);
       expect(last!.metadata.browsergym_info.raw_reward).toBe(1);

@@ -1,7 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  CapacityError, DeadlineExceededError, ExecutionError, InfraError, PayloadTooLargeError, SessionError,
-  UnauthorizedError, ValidationError,
+  CapacityError,
+  DeadlineExceededError,
+  ExecutionError,
+  InfraError,
+  PayloadTooLargeError,
+  SessionError,
+  UnauthorizedError,
+  ValidationError,
 } from '@gauntlet/proto';
 import type { TransportName } from '@gauntlet/proto/client';
 import { startTestServer } from '../support/server.js';
@@ -23,7 +29,12 @@ export function describeEnvClientConformance(transport: TransportName): void {
       for (const task of starters) {
         const { result, steps } = await solveWithOracle(client, task, 3);
         expect(result, task.name).toMatchObject({ reward: 1, done: true });
-        expect(await client.state()).toMatchObject({ episode_id: `${task.name}-3`, step_count: steps, cum_reward: 1, session_id: client.sessionId });
+        expect(await client.state()).toMatchObject({
+          episode_id: `${task.name}-3`,
+          step_count: steps,
+          cum_reward: 1,
+          session_id: client.sessionId,
+        });
       }
       expect(client.transport).toBe(transport);
     });
@@ -77,7 +88,9 @@ export function describeEnvClientConformance(transport: TransportName): void {
       const victim = env.connect();
       await bystander.reset({ task_name: 'click-test', seed: 4 });
       await victim.reset({ task_name: 'click-test', seed: 4 });
-      await expect(victim.step(`send_msg_to_user('${'x'.repeat(100_000)}')`)).rejects.toBeInstanceOf(PayloadTooLargeError);
+      await expect(victim.step(`send_msg_to_user('${'x'.repeat(100_000)}')`)).rejects.toBeInstanceOf(
+        PayloadTooLargeError,
+      );
       expect((await bystander.step('noop(0)')).observation.last_action_error).toBe(false);
       expect((await victim.reset({ task_name: 'click-test', seed: 5 })).done).toBe(false);
     });

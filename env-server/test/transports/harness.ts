@@ -9,7 +9,12 @@ import type { TaskDefinition } from '../../src/tasks/task.js';
 import { startTestServer } from '../support/server.js';
 
 /** Small limits so capacity and oversize requests are cheap to reach. */
-export const LIMITS: Partial<ServerConfig> = { maxSessions: 3, wsFrameLimitBytes: 64 * 1024, bodyLimitBytes: 64 * 1024, grpcMessageLimitBytes: 64 * 1024 };
+export const LIMITS: Partial<ServerConfig> = {
+  maxSessions: 3,
+  wsFrameLimitBytes: 64 * 1024,
+  bodyLimitBytes: 64 * 1024,
+  grpcMessageLimitBytes: 64 * 1024,
+};
 
 export function urlFor(server: RunningServer, transport: TransportName): string {
   if (transport === 'grpc') return server.grpcUrl;
@@ -49,11 +54,23 @@ export function useServer(transport: TransportName) {
 }
 
 /** Plays the task's own oracle (observation in, action string out) through runEpisode until the episode ends. */
-export async function solveWithOracle(client: EnvClient, task: TaskDefinition, seed: number): Promise<{ result: StepResult; steps: number }> {
+export async function solveWithOracle(
+  client: EnvClient,
+  task: TaskDefinition,
+  seed: number,
+): Promise<{ result: StepResult; steps: number }> {
   let result: StepResult | undefined;
   // The server's default observation parts: MiniWoB oracles may read the pruned HTML.
-  const trajectory = await runEpisode(client, oraclePolicy(task), { task: task.name, seed, episodeId: `${task.name}-${seed}`, observation: {}, maxTurns: task.maxSteps, onResult: (r) => (result = r) });
-  if (trajectory.error) throw new Error(`${task.name} seed ${seed} ended as ${trajectory.outcome}: ${trajectory.error.message}`);
+  const trajectory = await runEpisode(client, oraclePolicy(task), {
+    task: task.name,
+    seed,
+    episodeId: `${task.name}-${seed}`,
+    observation: {},
+    maxTurns: task.maxSteps,
+    onResult: (r) => (result = r),
+  });
+  if (trajectory.error)
+    throw new Error(`${task.name} seed ${seed} ended as ${trajectory.outcome}: ${trajectory.error.message}`);
   return { result: result!, steps: trajectory.turns.length };
 }
 

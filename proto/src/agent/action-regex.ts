@@ -23,7 +23,8 @@ const ARGUMENT = `(?:[a-z_]+=)?(?:${ATOM}|${LIST})`;
 export function actionRegex(options: ActionRegexOptions = {}): string {
   const names = options.names ?? ACTION_NAMES;
   if (names.length === 0) throw new RangeError('actionRegex needs at least one action name');
-  for (const name of names) if (!/^[a-z_]+$/.test(name)) throw new RangeError(`${JSON.stringify(name)} is not an action name`);
+  for (const name of names)
+    if (!/^[a-z_]+$/.test(name)) throw new RangeError(`${JSON.stringify(name)} is not an action name`);
   const call = String.raw`(?:${names.join('|')})\((?:${ARGUMENT}(?:, ?${ARGUMENT})*)?\)`;
   return options.multiAction ? `${call}(?:\\n${call})*` : call;
 }

@@ -6,7 +6,14 @@ const IM_START = 1000;
 const IM_END = 1001;
 const chars = (text: string) => [...text].map((c) => c.charCodeAt(0));
 type Body = { messages?: { role: string; content?: unknown }[]; add_generation_prompt?: boolean | null };
-function chatml(render: (m: { role: string; content: string }, last: boolean) => number[] = (m) => [IM_START, ...chars(`${m.role}\n${m.content}`), IM_END, ...chars('\n')]): Tokenizer & { calls: Body[] } {
+function chatml(
+  render: (m: { role: string; content: string }, last: boolean) => number[] = (m) => [
+    IM_START,
+    ...chars(`${m.role}\n${m.content}`),
+    IM_END,
+    ...chars('\n'),
+  ],
+): Tokenizer & { calls: Body[] } {
   const calls: Body[] = [];
   return {
     calls,
@@ -27,7 +34,18 @@ describe('ChatTokens', () => {
     const template = await ChatTokens.probe(tokenizer, 'tiny');
     expect(template.turnClose).toEqual([IM_END, 10]);
     expect(template.maxModelLen).toBe(4096);
-    expect(await template.firstPrompt('S', 'O')).toEqual([IM_START, ...chars('system\nS'), IM_END, 10, IM_START, ...chars('user\nO'), IM_END, 10, IM_START, ...chars('assistant\n')]);
+    expect(await template.firstPrompt('S', 'O')).toEqual([
+      IM_START,
+      ...chars('system\nS'),
+      IM_END,
+      10,
+      IM_START,
+      ...chars('user\nO'),
+      IM_END,
+      10,
+      IM_START,
+      ...chars('assistant\n'),
+    ]);
     expect(tokenizer.calls.every((c) => (c as { model?: string }).model === 'tiny')).toBe(true);
   });
 
@@ -46,7 +64,15 @@ describe('ChatTokens', () => {
     const first = await template.firstPrompt('S', 'O1');
     const completion = [...chars("click('1')"), IM_END];
     const env = await template.envTokens(completion, 'O2');
-    const whole = await tokenizer.tokenize({ messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'O1' }, { role: 'assistant', content: "click('1')" }, { role: 'user', content: 'O2' }], add_generation_prompt: true });
+    const whole = await tokenizer.tokenize({
+      messages: [
+        { role: 'system', content: 'S' },
+        { role: 'user', content: 'O1' },
+        { role: 'assistant', content: "click('1')" },
+        { role: 'user', content: 'O2' },
+      ],
+      add_generation_prompt: true,
+    });
     expect([...first, ...completion, ...env]).toEqual(whole.tokens);
   });
 

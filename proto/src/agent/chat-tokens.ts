@@ -34,37 +34,82 @@ export class ChatTokens {
     private readonly variables: Record<string, unknown> | undefined,
   ) {}
 
-  static async probe(tokenizer: Tokenizer, model: string | undefined, options: CallOptions = {}, variables?: Record<string, unknown>): Promise<ChatTokens> {
+  static async probe(
+    tokenizer: Tokenizer,
+    model: string | undefined,
+    options: CallOptions = {},
+    variables?: Record<string, unknown>,
+  ): Promise<ChatTokens> {
     let maxModelLen = Infinity;
     const tokens = (messages: Message[], addGenerationPrompt: boolean) =>
-      tokenizer.tokenize({ ...(model === undefined ? {} : { model }), messages, add_generation_prompt: addGenerationPrompt, ...(variables ? { chat_template_kwargs: variables } : {}) }, options).then((r) => {
-        maxModelLen = Math.min(maxModelLen, r.max_model_len);
-        return r.tokens;
-      });
+      tokenizer
+        .tokenize(
+          {
+            ...(model === undefined ? {} : { model }),
+            messages,
+            add_generation_prompt: addGenerationPrompt,
+            ...(variables ? { chat_template_kwargs: variables } : {}),
+          },
+          options,
+        )
+        .then((r) => {
+          maxModelLen = Math.min(maxModelLen, r.max_model_len);
+          return r.tokens;
+        });
     const [asked, ...answered] = await Promise.all([
       tokens([{ role: 'user', content: PROBE_USER }], true),
-      ...PROBE_REPLIES.map((reply) => tokens([{ role: 'user', content: PROBE_USER }, { role: 'assistant', content: reply }], false)),
+      ...PROBE_REPLIES.map((reply) =>
+        tokens(
+          [
+            { role: 'user', content: PROBE_USER },
+            { role: 'assistant', content: reply },
+          ],
+          false,
+        ),
+      ),
     ]);
     for (const history of answered) {
-      if (!startsWith(history!, asked!)) throw templateError('a conversation ending in an assistant turn does not start with the generation prompt before it');
+      if (!startsWith(history!, asked!))
+        throw templateError(
+          'a conversation ending in an assistant turn does not start with the generation prompt before it',
+        );
     }
     // The replies differ only in their content, so what both end with is the turn's close.
     const [a, b] = answered.map((h) => h!.slice(asked!.length));
     let close = 0;
-    while (close < Math.min(a!.length, b!.length) - 1 && a![a!.length - 1 - close] === b![b!.length - 1 - close]) close += 1;
+    while (close < Math.min(a!.length, b!.length) - 1 && a![a!.length - 1 - close] === b![b!.length - 1 - close])
+      close += 1;
     return new ChatTokens(tokenizer, model, answered[0]!, a!.slice(a!.length - close), maxModelLen, variables);
   }
 
   /** Turn 0's prompt: system prompt + first observation + generation prompt. */
   async firstPrompt(systemPrompt: string, observation: string, options: CallOptions = {}): Promise<number[]> {
-    const reply = await this.tokenizer.tokenize({ ...this.modelField(), messages: [{ role: 'system', content: systemPrompt }, { role: 'user', content: observation }], add_generation_prompt: true, ...this.variablesField() }, options);
+    const reply = await this.tokenizer.tokenize(
+      {
+        ...this.modelField(),
+        messages: [
+          { role: 'system', content: systemPrompt },
+          { role: 'user', content: observation },
+        ],
+        add_generation_prompt: true,
+        ...this.variablesField(),
+      },
+      options,
+    );
     return reply.tokens;
   }
 
   /** The env tokens after `completion`: the turn close it lacks, then `observation` as the next user turn and the generation prompt. */
   async envTokens(completion: readonly number[], observation: string, options: CallOptions = {}): Promise<number[]> {
-    const messages: Message[] = [{ role: 'user', content: PROBE_USER }, { role: 'assistant', content: PROBE_REPLIES[0]! }, { role: 'user', content: observation }];
-    const { tokens } = await this.tokenizer.tokenize({ ...this.modelField(), messages, add_generation_prompt: true, ...this.variablesField() }, options);
+    const messages: Message[] = [
+      { role: 'user', content: PROBE_USER },
+      { role: 'assistant', content: PROBE_REPLIES[0]! },
+      { role: 'user', content: observation },
+    ];
+    const { tokens } = await this.tokenizer.tokenize(
+      { ...this.modelField(), messages, add_generation_prompt: true, ...this.variablesField() },
+      options,
+    );
     if (!startsWith(tokens, this.history)) throw templateError('a conversation does not start with its earlier turns');
     const closedByModel = this.turnClose.length > 0 && completion[completion.length - 1] === this.turnClose[0];
     return [...(closedByModel ? this.turnClose.slice(1) : this.turnClose), ...tokens.slice(this.history.length)];
@@ -92,5 +137,7 @@ export class ChatTemplateError extends GauntletError {
 }
 
 function templateError(what: string): ChatTemplateError {
-  return new ChatTemplateError(`the model's chat template cannot be extended token-exactly (${what}); multi-turn rollouts need a template whose renderings extend each other`);
+  return new ChatTemplateError(
+    `the model's chat template cannot be extended token-exactly (${what}); multi-turn rollouts need a template whose renderings extend each other`,
+  );
 }

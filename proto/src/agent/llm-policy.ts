@@ -44,7 +44,12 @@ export class LlmPolicy implements EpisodePolicy {
     const head = await template.firstPrompt(episode.systemPrompt, episode.observation, options);
     // Over the server's context, a request would be refused (4xx): trimming (then `timeout`) is the episode's answer instead.
     const contextTokens = Math.min(this.options.contextTokens ?? Infinity, template.maxModelLen);
-    return new LlmSession(this.client, this.options, template, new TrajectoryBuilder(head, { contextTokens: Number.isFinite(contextTokens) ? contextTokens : undefined }));
+    return new LlmSession(
+      this.client,
+      this.options,
+      template,
+      new TrajectoryBuilder(head, { contextTokens: Number.isFinite(contextTokens) ? contextTokens : undefined }),
+    );
   }
 }
 
@@ -67,15 +72,25 @@ class LlmSession implements PolicySession {
     const promptIds = this.builder.prompt(o.maxTokens);
     const generation = await this.client.generate(
       {
-        model: o.model, promptIds, maxTokens: o.maxTokens, temperature: o.temperature ?? 1, topP: o.topP ?? 1, topK: o.topK ?? -1,
-        seed: o.seed === undefined || o.seed === null ? undefined : o.seed + turn.index, regex: o.regex, stop: o.stop ?? [],
+        model: o.model,
+        promptIds,
+        maxTokens: o.maxTokens,
+        temperature: o.temperature ?? 1,
+        topP: o.topP ?? 1,
+        topK: o.topK ?? -1,
+        seed: o.seed === undefined || o.seed === null ? undefined : o.seed + turn.index,
+        regex: o.regex,
+        stop: o.stop ?? [],
       },
       call,
     );
     this.builder.addCompletion(generation.tokenIds);
     this.lastCompletion = generation.tokenIds;
     return {
-      text: generation.text, completionIds: generation.tokenIds, logprobs: generation.logprobs, trimmedExchanges: this.builder.trimmedExchanges,
+      text: generation.text,
+      completionIds: generation.tokenIds,
+      logprobs: generation.logprobs,
+      trimmedExchanges: this.builder.trimmedExchanges,
       policy: { model: generation.model, adapter: o.adapter ?? null, version: o.version ?? null },
     };
   }

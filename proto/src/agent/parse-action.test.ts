@@ -35,20 +35,34 @@ describe('parseAction', () => {
     const reply = "fill('12', 'K3J9QX')\nclick('13')";
     expect(parseAction(reply, { multiAction: true })).toEqual({ action: reply, fallback: false });
     expect(parseAction(reply).action).toBe("fill('12', 'K3J9QX')");
-    expect(parseAction("Action:\nfill('1', 'x') and then click('2')", { multiAction: true }).action).toBe("fill('1', 'x')\nclick('2')");
+    expect(parseAction("Action:\nfill('1', 'x') and then click('2')", { multiAction: true }).action).toBe(
+      "fill('1', 'x')\nclick('2')",
+    );
   });
 
   it('falls back to noop() and says why when nothing parses', () => {
-    expect(parseAction('I am not sure what to do.')).toEqual({ action: 'noop()', fallback: true, reason: 'no action call found in the reply' });
+    expect(parseAction('I am not sure what to do.')).toEqual({
+      action: 'noop()',
+      fallback: true,
+      reason: 'no action call found in the reply',
+    });
     expect(parseAction('  ')).toEqual({ action: 'noop()', fallback: true, reason: 'empty reply' });
     expect(parseAction('nothing', { fallback: 'noop(100)' }).action).toBe('noop(100)');
   });
 
   it('stays linear on adversarial replies (a generous bound of 2 µs per character, not a benchmark)', () => {
-    for (const reply of ["click('".repeat(40_000), 'click('.repeat(40_000) + "'", '```'.repeat(50_000), `Action: ${'('.repeat(200_000)}`, "fill('x', '".repeat(20_000) + ')'.repeat(20_000)]) {
+    for (const reply of [
+      "click('".repeat(40_000),
+      'click('.repeat(40_000) + "'",
+      '```'.repeat(50_000),
+      `Action: ${'('.repeat(200_000)}`,
+      "fill('x', '".repeat(20_000) + ')'.repeat(20_000),
+    ]) {
       const started = performance.now();
       const parsed = parseAction(reply, { multiAction: true });
-      expect(performance.now() - started, `${reply.slice(0, 12)}… (${reply.length} chars)`).toBeLessThan(reply.length * 0.002);
+      expect(performance.now() - started, `${reply.slice(0, 12)}… (${reply.length} chars)`).toBeLessThan(
+        reply.length * 0.002,
+      );
       expect(typeof parsed.action).toBe('string');
     }
   });
@@ -59,10 +73,28 @@ describe('actionRegex', () => {
 
   it('matches one action call with literal arguments, and nothing else', () => {
     const one = full(ACTION_REGEX);
-    for (const action of ["click('5')", 'noop()', 'noop(500)', "fill('12', 'it\\'s \"fine\"')", "click('9', button='right', modifiers=['Shift'])", 'scroll(0, -200.5)', "select_option('c48', ['red', 'green'])", "fill('3', 'x', True)", 'go_back()']) {
+    for (const action of [
+      "click('5')",
+      'noop()',
+      'noop(500)',
+      "fill('12', 'it\\'s \"fine\"')",
+      "click('9', button='right', modifiers=['Shift'])",
+      'scroll(0, -200.5)',
+      "select_option('c48', ['red', 'green'])",
+      "fill('3', 'x', True)",
+      'go_back()',
+    ]) {
       expect(one.test(action), action).toBe(true);
     }
-    for (const junk of ["click('5') ", "click('5')\nclick('6')", 'click(5 6)', "eval('x')", "click('5'", "Action: click('5')", "fill('1', 'line\nbreak')"]) {
+    for (const junk of [
+      "click('5') ",
+      "click('5')\nclick('6')",
+      'click(5 6)',
+      "eval('x')",
+      "click('5'",
+      "Action: click('5')",
+      "fill('1', 'line\nbreak')",
+    ]) {
       expect(one.test(junk), junk).toBe(false);
     }
   });

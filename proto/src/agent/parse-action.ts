@@ -39,7 +39,11 @@ export function parseAction(reply: string, options: ParseActionOptions = {}): Pa
     const calls = findCalls(region, options.multiAction ?? false);
     if (calls.length > 0) return { action: calls.join('\n'), fallback: false };
   }
-  return { action: fallback, fallback: true, reason: text.trim() === '' ? 'empty reply' : 'no action call found in the reply' };
+  return {
+    action: fallback,
+    fallback: true,
+    reason: text.trim() === '' ? 'empty reply' : 'no action call found in the reply',
+  };
 }
 
 /** The body of the first ``` code block (its language tag skipped), when it is closed. */

@@ -6,9 +6,18 @@ const tree = Array.from({ length: 50 }, (_, i) => `\t[${i}] button 'Button numbe
 
 describe('renderObservation', () => {
   it("renders BrowserGym's sections: goal, page, last action with its error, accessibility tree", () => {
-    const result = stepResult({ goal: 'Click it.', url: 'http://t/x', axtree: "[5] button 'Go'", error: 'no element 9' });
-    expect(renderObservation(result, { lastAction: "click('9')" })).toBe("# Goal\nClick it.\n\n# Current page\nhttp://t/x\n\n# Last action\nclick('9')\nError: no element 9\n\n# Accessibility tree\n[5] button 'Go'");
-    expect(renderObservation(stepResult({ goal: 'g', url: 'u', axtree: 't' }))).toBe('# Goal\ng\n\n# Current page\nu\n\n# Last action\n(none)\n\n# Accessibility tree\nt');
+    const result = stepResult({
+      goal: 'Click it.',
+      url: 'http://t/x',
+      axtree: "[5] button 'Go'",
+      error: 'no element 9',
+    });
+    expect(renderObservation(result, { lastAction: "click('9')" })).toBe(
+      "# Goal\nClick it.\n\n# Current page\nhttp://t/x\n\n# Last action\nclick('9')\nError: no element 9\n\n# Accessibility tree\n[5] button 'Go'",
+    );
+    expect(renderObservation(stepResult({ goal: 'g', url: 'u', axtree: 't' }))).toBe(
+      '# Goal\ng\n\n# Current page\nu\n\n# Last action\n(none)\n\n# Accessibility tree\nt',
+    );
   });
 
   it('within a character budget, cuts the tree (whole lines) and keeps the goal and the last error', () => {

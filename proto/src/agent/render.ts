@@ -36,8 +36,10 @@ export function renderObservation(result: StepResult, options: RenderOptions = {
 }
 
 function costOf(options: RenderOptions): { budget: number; of: (text: string) => number } | undefined {
-  if (options.maxChars !== undefined && options.maxChars !== null) return { budget: options.maxChars, of: (text) => text.length };
-  if (options.maxTokens !== undefined && options.maxTokens !== null) return { budget: options.maxTokens, of: options.countTokens ?? approximateTokens };
+  if (options.maxChars !== undefined && options.maxChars !== null)
+    return { budget: options.maxChars, of: (text) => text.length };
+  if (options.maxTokens !== undefined && options.maxTokens !== null)
+    return { budget: options.maxTokens, of: options.countTokens ?? approximateTokens };
   return undefined;
 }
 

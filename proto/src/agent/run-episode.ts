@@ -12,7 +12,12 @@ import { systemPromptFor } from './system-prompt.js';
 export type EpisodeEnv = Pick<EnvClient, 'reset' | 'step'>;
 
 /** What an agent reads: the AXTree (what the policy sees) and the URL; nothing else is computed. */
-export const AGENT_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none' } as const;
+export const AGENT_OBSERVATION = {
+  axtree: true,
+  pruned_html: false,
+  extra_properties: false,
+  screenshot: 'none',
+} as const;
 
 export interface RunEpisodeOptions {
   task: string;
@@ -52,18 +57,28 @@ export interface RunEpisodeOptions {
  * (unknown task, bad option, wrong model: see isUnrecoverable) and a cancellation through
  * `signal` reject instead, since no outcome describes them.
  */
-export async function runEpisode(env: EpisodeEnv, policy: EpisodePolicy, options: RunEpisodeOptions): Promise<Trajectory> {
+export async function runEpisode(
+  env: EpisodeEnv,
+  policy: EpisodePolicy,
+  options: RunEpisodeOptions,
+): Promise<Trajectory> {
   const startedAt = new Date();
   const started = performance.now();
   const episodeId = options.episodeId ?? randomUUID();
   const deadlineMs = options.deadlineMs ?? 600_000;
   const deadline = new AbortController();
   const timer = Number.isFinite(deadlineMs)
-    ? setTimeout(() => deadline.abort(new EpisodeTimeoutError(`episode ${episodeId} did not finish within ${deadlineMs} ms`)), deadlineMs)
+    ? setTimeout(
+        () => deadline.abort(new EpisodeTimeoutError(`episode ${episodeId} did not finish within ${deadlineMs} ms`)),
+        deadlineMs,
+      )
     : undefined;
   const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
   const ends = Date.now() + deadlineMs;
-  const call = (): CallOptions => ({ signal, timeoutMs: Math.max(1, Math.min(options.callTimeoutMs ?? 60_000, ends - Date.now())) });
+  const call = (): CallOptions => ({
+    signal,
+    timeoutMs: Math.max(1, Math.min(options.callTimeoutMs ?? 60_000, ends - Date.now())),
+  });
   const guard = <T>(work: Promise<T>) => guarded(work, signal);
   const maxTurns = options.maxTurns ?? 30;
   const multiAction = options.multiAction ?? options.actionSet?.multi_action ?? false;
@@ -73,26 +88,57 @@ export async function runEpisode(env: EpisodeEnv, policy: EpisodePolicy, options
   let outcome: EpisodeOutcome;
   let error: Trajectory['error'] = null;
   try {
-    result = await guard(env.reset({ task_name: options.task, seed: options.seed, episode_id: episodeId, options: options.resetOptions ?? {}, observation: options.observation ?? AGENT_OBSERVATION, ...(options.actionSet ? { action_set: options.actionSet } : {}) }, call()));
+    result = await guard(
+      env.reset(
+        {
+          task_name: options.task,
+          seed: options.seed,
+          episode_id: episodeId,
+          options: options.resetOptions ?? {},
+          observation: options.observation ?? AGENT_OBSERVATION,
+          ...(options.actionSet ? { action_set: options.actionSet } : {}),
+        },
+        call(),
+      ),
+    );
     options.onResult?.(result);
     let observation = renderObservation(result, options.render);
     const systemPrompt = options.systemPrompt ?? systemPromptFor(options.task);
-    const session = await guard(policy.start({ task: options.task, seed: options.seed, episodeId, systemPrompt, observation, result }, call()));
+    const session = await guard(
+      policy.start({ task: options.task, seed: options.seed, episodeId, systemPrompt, observation, result }, call()),
+    );
     promptIds = session.promptIds;
     while (!result.done && turns.length < maxTurns) {
       const before = result;
       const asked = performance.now();
       const reply: PolicyReply = await guard(session.act({ index: turns.length, observation, result }, call()));
       const policyMs = performance.now() - asked;
-      const parsed: ParsedAction = reply.action === undefined ? parseAction(reply.text, { multiAction }) : { action: reply.action, fallback: false };
+      const parsed: ParsedAction =
+        reply.action === undefined
+          ? parseAction(reply.text, { multiAction })
+          : { action: reply.action, fallback: false };
       const stepped = performance.now();
       result = await guard(env.step(parsed.action, call()));
       const stepMs = performance.now() - stepped;
       options.onResult?.(result);
       const turn: TrajectoryTurn = {
-        index: turns.length, observation, trimmed_exchanges: reply.trimmedExchanges, completion_ids: reply.completionIds, logprobs: reply.logprobs, env_ids: [],
-        action_text: reply.text, action: parsed.action, action_fallback: parsed.fallback, reward: result.reward ?? 0, done: result.done, error: result.observation.error,
-        policy: reply.policy, task_info: taskInfo(before), policy_ms: ms(policyMs), env_ms: ms(envMs(result)), step_ms: ms(stepMs),
+        index: turns.length,
+        observation,
+        trimmed_exchanges: reply.trimmedExchanges,
+        completion_ids: reply.completionIds,
+        logprobs: reply.logprobs,
+        env_ids: [],
+        action_text: reply.text,
+        action: parsed.action,
+        action_fallback: parsed.fallback,
+        reward: result.reward ?? 0,
+        done: result.done,
+        error: result.observation.error,
+        policy: reply.policy,
+        task_info: taskInfo(before),
+        policy_ms: ms(policyMs),
+        env_ms: ms(envMs(result)),
+        step_ms: ms(stepMs),
       };
       turns.push(turn);
       if (!result.done && turns.length < maxTurns) {
@@ -100,7 +146,12 @@ export async function runEpisode(env: EpisodeEnv, policy: EpisodePolicy, options
         turn.env_ids = await guard(session.observe(observation, call()));
       }
     }
-    outcome = !result.done || truncated(result) ? 'timeout' : (options.success ?? positiveRawReward)(result) ? 'success' : 'fail';
+    outcome =
+      !result.done || truncated(result)
+        ? 'timeout'
+        : (options.success ?? positiveRawReward)(result)
+          ? 'success'
+          : 'fail';
   } catch (caught) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (isUnrecoverable(caught) && !deadline.signal.aborted) throw caught;
@@ -111,9 +162,18 @@ export async function runEpisode(env: EpisodeEnv, policy: EpisodePolicy, options
     clearTimeout(timer);
   }
   return {
-    episode_id: episodeId, group_id: options.groupId ?? null, task: options.task, seed: options.seed, prompt_ids: [...promptIds], turns, outcome,
-    reward: turns.reduce((sum, t) => sum + t.reward, 0), error, final_task_info: result ? taskInfo(result) : {},
-    started_at: startedAt.toISOString(), wall_ms: ms(performance.now() - started),
+    episode_id: episodeId,
+    group_id: options.groupId ?? null,
+    task: options.task,
+    seed: options.seed,
+    prompt_ids: [...promptIds],
+    turns,
+    outcome,
+    reward: turns.reduce((sum, t) => sum + t.reward, 0),
+    error,
+    final_task_info: result ? taskInfo(result) : {},
+    started_at: startedAt.toISOString(),
+    wall_ms: ms(performance.now() - started),
   };
 }
 
@@ -139,7 +199,10 @@ export function taskInfo(result: StepResult): Record<string, unknown> {
 /** Env time of one step as the server measured it (action, validation, observation). */
 function envMs(result: StepResult): number {
   const info = result.metadata.browsergym_info;
-  return ['action_ms', 'validate_ms', 'observe_ms'].reduce((sum, key) => sum + (typeof info[key] === 'number' ? (info[key] as number) : 0), 0);
+  return ['action_ms', 'validate_ms', 'observe_ms'].reduce(
+    (sum, key) => sum + (typeof info[key] === 'number' ? (info[key] as number) : 0),
+    0,
+  );
 }
 
 function truncated(result: StepResult): boolean {

@@ -19,14 +19,26 @@ function fakeServer(options: { gate?: Promise<void>; failFirstProbe?: boolean } 
         server.failNext = false;
         throw new Error('503 from the policy server');
       }
-      const tokens = body.messages.flatMap((m) => [1000, ...[...`${m.role}\n${m.content}`].map((c) => c.charCodeAt(0)), 1001, 10]);
+      const tokens = body.messages.flatMap((m) => [
+        1000,
+        ...[...`${m.role}\n${m.content}`].map((c) => c.charCodeAt(0)),
+        1001,
+        10,
+      ]);
       if (body.add_generation_prompt) tokens.push(1000, ...[...'assistant\n'].map((c) => c.charCodeAt(0)));
       return { count: tokens.length, max_model_len: 4096, tokens };
     },
   };
   return { server, client: client as unknown as PolicyClient };
 }
-const episode = { task: 'click-test', seed: 1, episodeId: 'e', systemPrompt: 'S', observation: 'O', result: {} as never };
+const episode = {
+  task: 'click-test',
+  seed: 1,
+  episodeId: 'e',
+  systemPrompt: 'S',
+  observation: 'O',
+  result: {} as never,
+};
 const policy = (client: PolicyClient, model = 'tiny') => new LlmPolicy(client, { model, maxTokens: 4 });
 
 describe('LlmPolicy template probe cache', () => {

@@ -11,13 +11,23 @@ const probes = new WeakMap<Tokenizer, Map<string, Promise<ChatTokens>>>();
  * next caller probes again. The shared probe keeps the caller's deadline but not its signal: one
  * episode's cancellation must not fail its neighbours' starts (each caller guards its own wait).
  */
-export function chatTokensFor(tokenizer: Tokenizer, model: string | undefined, options: CallOptions = {}, variables?: Record<string, unknown>): Promise<ChatTokens> {
+export function chatTokensFor(
+  tokenizer: Tokenizer,
+  model: string | undefined,
+  options: CallOptions = {},
+  variables?: Record<string, unknown>,
+): Promise<ChatTokens> {
   let byModel = probes.get(tokenizer);
   if (!byModel) probes.set(tokenizer, (byModel = new Map()));
   const key = JSON.stringify([model ?? null, variables ?? null]);
   let probe = byModel.get(key);
   if (!probe) {
-    probe = ChatTokens.probe(tokenizer, model, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }, variables);
+    probe = ChatTokens.probe(
+      tokenizer,
+      model,
+      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+      variables,
+    );
     byModel.set(key, probe);
     const entry = probe;
     entry.catch(() => byModel.get(key) === entry && byModel.delete(key));

@@ -13,11 +13,18 @@ export class CallContext {
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly unlink: () => void;
 
-  constructor(what: string, options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }, defaultTimeoutMs: number) {
+  constructor(
+    what: string,
+    options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
+    defaultTimeoutMs: number,
+  ) {
     const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     this.deadline = Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : Infinity;
     if (Number.isFinite(timeoutMs)) {
-      this.timer = setTimeout(() => this.controller.abort(new DeadlineExceededError(`${what} did not finish within ${timeoutMs} ms`)), Math.max(0, timeoutMs));
+      this.timer = setTimeout(
+        () => this.controller.abort(new DeadlineExceededError(`${what} did not finish within ${timeoutMs} ms`)),
+        Math.max(0, timeoutMs),
+      );
     }
     const outer = options.signal;
     const onAbort = () => this.controller.abort(outer?.reason);
@@ -63,7 +70,9 @@ export class CallContext {
   /** Waits `ms` (a retry backoff), cut short by cancellation. */
   wait(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    return this.guard(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))).finally(() => clearTimeout(timer));
+    return this.guard(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))).finally(() =>
+      clearTimeout(timer),
+    );
   }
 
   dispose(): void {

@@ -28,5 +28,7 @@ export interface Transport {
 
 /** The one error every transport reports when the session it held is gone. */
 export function sessionLost(sessionId: string, cause: string): SessionError {
-  return new SessionError(`Session ${sessionId || '(opening)'} is gone: ${cause}. Call reset() to start a new session.`);
+  return new SessionError(
+    `Session ${sessionId || '(opening)'} is gone: ${cause}. Call reset() to start a new session.`,
+  );
 }

@@ -32,14 +32,24 @@ function transportFor(url: string, options: EnvClientOptions): Transport {
   }
   const scheme = parsed.protocol.replace(/:$/, '');
   const secure = scheme === 'https' || scheme === 'wss' || scheme === 'grpcs';
-  const name: TransportName = options.transport ?? (scheme.startsWith('grpc') ? 'grpc' : scheme.startsWith('ws') ? 'ws' : 'http');
+  const name: TransportName =
+    options.transport ?? (scheme.startsWith('grpc') ? 'grpc' : scheme.startsWith('ws') ? 'ws' : 'http');
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (name === 'grpc') {
-    if (!scheme.startsWith('grpc')) throw new ValidationError(`gRPC listens on its own port: use grpc://host:50051 (got ${url})`);
-    return grpcTransport({ address: parsed.host, tls: secure, tlsCa: options.tlsCa, token: options.token, maxMessageBytes });
+    if (!scheme.startsWith('grpc'))
+      throw new ValidationError(`gRPC listens on its own port: use grpc://host:50051 (got ${url})`);
+    return grpcTransport({
+      address: parsed.host,
+      tls: secure,
+      tlsCa: options.tlsCa,
+      token: options.token,
+      maxMessageBytes,
+    });
   }
-  if (!/^(https?|wss?)$/.test(scheme)) throw new ValidationError(`Unsupported scheme ${JSON.stringify(scheme)} for the ${name} transport`);
+  if (!/^(https?|wss?)$/.test(scheme))
+    throw new ValidationError(`Unsupported scheme ${JSON.stringify(scheme)} for the ${name} transport`);
   const base = `${parsed.host}${parsed.pathname.replace(/\/(ws)?\/?$/, '')}`;
-  if (name === 'ws') return wsTransport({ url: `${secure ? 'wss' : 'ws'}://${base}/ws`, token: options.token, maxMessageBytes });
+  if (name === 'ws')
+    return wsTransport({ url: `${secure ? 'wss' : 'ws'}://${base}/ws`, token: options.token, maxMessageBytes });
   return httpTransport({ url: `${secure ? 'https' : 'http'}://${base}`, token: options.token });
 }

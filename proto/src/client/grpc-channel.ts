@@ -34,7 +34,9 @@ export function grpcTransport(target: GrpcTarget): Transport {
     open(call) {
       client ??= new (envGrpc().EnvService)(
         target.address,
-        target.tls ? credentials.createSsl(target.tlsCa ? Buffer.from(target.tlsCa) : null) : credentials.createInsecure(),
+        target.tls
+          ? credentials.createSsl(target.tlsCa ? Buffer.from(target.tlsCa) : null)
+          : credentials.createInsecure(),
         {
           'grpc.max_receive_message_length': target.maxMessageBytes,
           // Reconnect about as fast as the retry policy asks after a server restart.
@@ -57,7 +59,11 @@ class GrpcChannel implements SessionChannel {
   private readonly replies = new ReplyQueue<pb.SessionReplyOut>();
   private readonly ended: Promise<void>;
 
-  private constructor(private readonly stream: SessionStream, readonly sessionId: string, target: string) {
+  private constructor(
+    private readonly stream: SessionStream,
+    readonly sessionId: string,
+    target: string,
+  ) {
     stream.on('data', (reply: pb.SessionReplyOut) => {
       if (reply.kind === 'error' && reply.error) this.replies.fail(errorFromMessage(reply.error));
       else this.replies.deliver(reply);
@@ -115,7 +121,9 @@ class GrpcChannel implements SessionChannel {
   }
 
   async step(action: Action, call: CallContext): Promise<StepResult> {
-    return stepResultFromMessage(expectKind(await this.request({ step: stepRequestToMessage(action, call.timeoutSeconds()) }), 'result'));
+    return stepResultFromMessage(
+      expectKind(await this.request({ step: stepRequestToMessage(action, call.timeoutSeconds()) }), 'result'),
+    );
   }
 
   async state(): Promise<State> {
@@ -137,8 +145,12 @@ class GrpcChannel implements SessionChannel {
   }
 }
 
-function expectKind<K extends 'result' | 'state'>(reply: pb.SessionReplyOut, kind: K): NonNullable<pb.SessionReplyOut[K]> {
+function expectKind<K extends 'result' | 'state'>(
+  reply: pb.SessionReplyOut,
+  kind: K,
+): NonNullable<pb.SessionReplyOut[K]> {
   const part = reply[kind];
-  if (reply.kind !== kind || !part) throw new ExecutionError(`Expected a ${kind} reply, got ${JSON.stringify(reply.kind)}`);
+  if (reply.kind !== kind || !part)
+    throw new ExecutionError(`Expected a ${kind} reply, got ${JSON.stringify(reply.kind)}`);
   return part as NonNullable<pb.SessionReplyOut[K]>;
 }

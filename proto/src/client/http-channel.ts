@@ -17,16 +17,27 @@ const SESSION_HEADER = 'x-session-id';
 /** OpenEnv's HTTP routes with our stateful sessions: POST /sessions, then x-session-id on every call. */
 export function httpTransport(target: HttpTarget): Transport {
   const base = target.url.replace(/\/+$/, '');
-  return { name: 'http', target: base, open: (call) => HttpChannel.open(base, target.token, call), dispose: () => undefined };
+  return {
+    name: 'http',
+    target: base,
+    open: (call) => HttpChannel.open(base, target.token, call),
+    dispose: () => undefined,
+  };
 }
 
 class HttpChannel implements SessionChannel {
   lost: GauntletError | undefined;
 
-  private constructor(private readonly base: string, private readonly token: string | undefined, readonly sessionId: string) {}
+  private constructor(
+    private readonly base: string,
+    private readonly token: string | undefined,
+    readonly sessionId: string,
+  ) {}
 
   static async open(base: string, token: string | undefined, call: CallContext): Promise<HttpChannel> {
-    const { session_id } = (await send(base, token, 'POST', '/sessions', {}, undefined, call)) as { session_id: string };
+    const { session_id } = (await send(base, token, 'POST', '/sessions', {}, undefined, call)) as {
+      session_id: string;
+    };
     return new HttpChannel(base, token, session_id);
   }
 
@@ -37,7 +48,12 @@ class HttpChannel implements SessionChannel {
   async step(action: Action, call: CallContext): Promise<StepResult> {
     // The server stops the step at what is left of our deadline, so it does not run on unseen.
     const timeout = call.timeoutSeconds();
-    return (await this.call('POST', '/step', { action, ...(timeout === undefined ? {} : { timeout_s: timeout }) }, call)) as StepResult;
+    return (await this.call(
+      'POST',
+      '/step',
+      { action, ...(timeout === undefined ? {} : { timeout_s: timeout }) },
+      call,
+    )) as StepResult;
   }
 
   async state(call: CallContext): Promise<State> {
@@ -45,9 +61,11 @@ class HttpChannel implements SessionChannel {
   }
 
   async close(call: CallContext): Promise<void> {
-    await this.call('DELETE', `/sessions/${encodeURIComponent(this.sessionId)}`, undefined, call).catch((error: GauntletError) => {
-      if (!this.lost) throw error;
-    });
+    await this.call('DELETE', `/sessions/${encodeURIComponent(this.sessionId)}`, undefined, call).catch(
+      (error: GauntletError) => {
+        if (!this.lost) throw error;
+      },
+    );
     this.lost = sessionLost(this.sessionId, 'closed by the client');
   }
 
@@ -66,18 +84,33 @@ class HttpChannel implements SessionChannel {
   }
 }
 
-async function send(base: string, token: string | undefined, method: string, path: string, body: unknown, sessionId: string | undefined, call: CallContext): Promise<unknown> {
+async function send(
+  base: string,
+  token: string | undefined,
+  method: string,
+  path: string,
+  body: unknown,
+  sessionId: string | undefined,
+  call: CallContext,
+): Promise<unknown> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   if (sessionId) headers[SESSION_HEADER] = sessionId;
   let response: Response;
   try {
-    response = await fetch(base + path, { method, headers, signal: call.signal, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    response = await fetch(base + path, {
+      method,
+      headers,
+      signal: call.signal,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   } catch (error) {
     if (call.signal.aborted) throw call.signal.reason;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new InfraError(`env server unreachable at ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    throw new InfraError(
+      `env server unreachable at ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+    );
   }
   const text = await response.text();
   let parsed: unknown;

@@ -45,7 +45,9 @@ describe('withRetry (opening a session)', () => {
   it('does not back off past the call deadline', async () => {
     const open = failing(Array.from({ length: 10 }, () => new InfraError('down')));
     const slow: RetryPolicy = { ...policy, attempts: 10, initialDelayMs: 10_000, maxDelayMs: 10_000 };
-    await expect(withRetry(slow, new CallContext('open', { timeoutMs: 1_000 }, 5_000), open.attempt)).rejects.toBeInstanceOf(InfraError);
+    await expect(
+      withRetry(slow, new CallContext('open', { timeoutMs: 1_000 }, 5_000), open.attempt),
+    ).rejects.toBeInstanceOf(InfraError);
     expect(open.calls()).toBe(1);
   });
 });

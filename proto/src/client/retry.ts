@@ -11,12 +11,21 @@ export interface RetryPolicy {
   retryOnCapacity: boolean;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, initialDelayMs: 100, maxDelayMs: 2_000, retryOnCapacity: false };
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 5,
+  initialDelayMs: 100,
+  maxDelayMs: 2_000,
+  retryOnCapacity: false,
+};
 
 /** Transient = the server is unreachable, restarting, or its browser is relaunching. */
 export function isTransient(error: unknown, policy: RetryPolicy): boolean {
   if (!(error instanceof GauntletError)) return false;
-  return error.code === 'INFRA_ERROR' || error.code === 'FACTORY_ERROR' || (policy.retryOnCapacity && error.code === 'CAPACITY_REACHED');
+  return (
+    error.code === 'INFRA_ERROR' ||
+    error.code === 'FACTORY_ERROR' ||
+    (policy.retryOnCapacity && error.code === 'CAPACITY_REACHED')
+  );
 }
 
 /** Exponential backoff with jitter, never past the call's deadline; the last error is rethrown. */

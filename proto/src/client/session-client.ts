@@ -26,8 +26,16 @@ export class SessionEnvClient implements EnvClient {
   private opening: Promise<SessionChannel> | undefined;
   private readonly settings: SessionClientSettings;
 
-  constructor(private readonly transportImpl: Transport, settings: Partial<Omit<SessionClientSettings, 'retry'>> & { retry?: Partial<RetryPolicy> | undefined } = {}) {
-    this.settings = { callTimeoutMs: 60_000, validateReplies: false, ...settings, retry: { ...DEFAULT_RETRY, ...settings.retry } };
+  constructor(
+    private readonly transportImpl: Transport,
+    settings: Partial<Omit<SessionClientSettings, 'retry'>> & { retry?: Partial<RetryPolicy> | undefined } = {},
+  ) {
+    this.settings = {
+      callTimeoutMs: 60_000,
+      validateReplies: false,
+      ...settings,
+      retry: { ...DEFAULT_RETRY, ...settings.retry },
+    };
   }
 
   get transport(): TransportName {
@@ -57,7 +65,10 @@ export class SessionEnvClient implements EnvClient {
   }
 
   async step(action: string | ActionInput, options?: CallOptions): Promise<StepResult> {
-    const parsed = parseOrThrow(Action, typeof action === 'string' ? { action_str: action } : action, ['body', 'action']);
+    const parsed = parseOrThrow(Action, typeof action === 'string' ? { action_str: action } : action, [
+      'body',
+      'action',
+    ]);
     return this.run('step', options, async (call) => {
       const channel = await this.channelFor(call, false);
       return this.checked(StepResult, await channel.step(parsed, call));
@@ -65,7 +76,9 @@ export class SessionEnvClient implements EnvClient {
   }
 
   state(options?: CallOptions): Promise<State> {
-    return this.run('state', options, async (call) => this.checked(State, await (await this.channelFor(call, false)).state(call)));
+    return this.run('state', options, async (call) =>
+      this.checked(State, await (await this.channelFor(call, false)).state(call)),
+    );
   }
 
   async close(options?: CallOptions): Promise<void> {
@@ -79,7 +92,11 @@ export class SessionEnvClient implements EnvClient {
     }
   }
 
-  private async run<T>(what: string, options: CallOptions | undefined, work: (call: CallContext) => Promise<T>): Promise<T> {
+  private async run<T>(
+    what: string,
+    options: CallOptions | undefined,
+    work: (call: CallContext) => Promise<T>,
+  ): Promise<T> {
     const call = new CallContext(what, options ?? {}, this.settings.callTimeoutMs);
     try {
       return await call.guard(work(call));
@@ -104,7 +121,8 @@ export class SessionEnvClient implements EnvClient {
   private checked<S extends z.ZodType>(schema: S, reply: unknown): z.infer<S> {
     if (!this.settings.validateReplies) return reply as z.infer<S>;
     const result = schema.safeParse(reply);
-    if (!result.success) throw new ExecutionError(`The server's reply does not match the wire schema: ${result.error.message}`);
+    if (!result.success)
+      throw new ExecutionError(`The server's reply does not match the wire schema: ${result.error.message}`);
     return result.data;
   }
 }

@@ -1,5 +1,12 @@
 import WebSocket from 'ws';
-import { ExecutionError, InfraError, UnauthorizedError, ValidationError, errorFromCode, type GauntletError } from '../errors.js';
+import {
+  ExecutionError,
+  InfraError,
+  UnauthorizedError,
+  ValidationError,
+  errorFromCode,
+  type GauntletError,
+} from '../errors.js';
 import type { Action } from '../wire/action.js';
 import type { StepResult } from '../wire/observation.js';
 import type { ResetRequest } from '../wire/requests.js';
@@ -49,10 +56,16 @@ class WsChannel implements SessionChannel {
       await new Promise<void>((resolve, reject) => {
         socket.once('open', () => resolve());
         socket.once('unexpected-response', (_request, response) => {
-          reject(response.statusCode === 401 ? new UnauthorizedError() : new InfraError(`${target.url} answered the upgrade with HTTP ${response.statusCode}`));
+          reject(
+            response.statusCode === 401
+              ? new UnauthorizedError()
+              : new InfraError(`${target.url} answered the upgrade with HTTP ${response.statusCode}`),
+          );
           socket.terminate();
         });
-        socket.once('error', (error) => reject(new InfraError(`env server unreachable at ${target.url}: ${error.message}`)));
+        socket.once('error', (error) =>
+          reject(new InfraError(`env server unreachable at ${target.url}: ${error.message}`)),
+        );
         call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true });
       });
       const channel = new WsChannel(socket);
@@ -75,7 +88,10 @@ class WsChannel implements SessionChannel {
     // OpenEnv puts the action's fields directly in `data`; our server also reads the frame's
     // `timeout_s`, so it stops the step at what is left of our deadline.
     const timeout = call.timeoutSeconds();
-    return replyData(await this.request({ type: 'step', data: action, ...(timeout === undefined ? {} : { timeout_s: timeout }) }), 'observation') as StepResult;
+    return replyData(
+      await this.request({ type: 'step', data: action, ...(timeout === undefined ? {} : { timeout_s: timeout }) }),
+      'observation',
+    ) as StepResult;
   }
 
   async state(): Promise<State> {
@@ -114,7 +130,13 @@ class WsChannel implements SessionChannel {
   private onClose(code: number, reason: string): void {
     this.lost = sessionLost(this.sessionId, `the WebSocket closed (${code}${reason ? ` ${reason}` : ''})`);
     // 1009: the server refused a frame over its size limit; that request gets the precise error.
-    if (code === 1009) this.replies.fail(errorFromCode('PAYLOAD_TOO_LARGE', `The server closed the connection: a frame exceeded its size limit (1009 ${reason})`));
+    if (code === 1009)
+      this.replies.fail(
+        errorFromCode(
+          'PAYLOAD_TOO_LARGE',
+          `The server closed the connection: a frame exceeded its size limit (1009 ${reason})`,
+        ),
+      );
     this.replies.failAll(this.lost);
   }
 }

@@ -13,7 +13,10 @@ export interface MessageCodec<T = unknown> {
  * (numbers, Buffers, enum numbers), so they are encoded as they are. Decoding keeps the
  * loader's `toObject` with the same options, so the generated `__Output` types stay exact.
  */
-export function createCodecs(protoPath: string, toObjectOptions: protobuf.IConversionOptions): (fullName: string) => MessageCodec {
+export function createCodecs(
+  protoPath: string,
+  toObjectOptions: protobuf.IConversionOptions,
+): (fullName: string) => MessageCodec {
   const root = new protobuf.Root().loadSync(protoPath, { keepCase: true });
   const cache = new Map<string, MessageCodec>();
   return (fullName) => {
@@ -40,7 +43,11 @@ interface MethodCodecs {
 }
 
 /** Points every method of `serviceName` at the fast codecs (client and server use the same definition). */
-export function useFastCodecs(definition: PackageDefinition, serviceName: string, codecFor: (fullName: string) => MessageCodec): void {
+export function useFastCodecs(
+  definition: PackageDefinition,
+  serviceName: string,
+  codecFor: (fullName: string) => MessageCodec,
+): void {
   const pkg = serviceName.slice(0, serviceName.lastIndexOf('.'));
   for (const method of Object.values(definition[serviceName] as unknown as Record<string, MethodCodecs>)) {
     const request = codecFor(`${pkg}.${method.requestType.type.name}`);

@@ -32,7 +32,12 @@ export function metadataFromMessage(message: pb.ObservationMetadataOut, path: st
 function browserGymObsToMessage(obs: BrowserGymObs): pb.BrowserGymObs {
   const properties: Record<string, pb.ElementProperties> = {};
   for (const [bid, p] of Object.entries(obs.extra_element_properties)) {
-    properties[bid] = { visibility: p.visibility, bbox: p.bbox ?? [], clickable: p.clickable, set_of_marks: p.set_of_marks };
+    properties[bid] = {
+      visibility: p.visibility,
+      bbox: p.bbox ?? [],
+      clickable: p.clickable,
+      set_of_marks: p.set_of_marks,
+    };
   }
   return {
     chat_messages: obs.chat_messages,
@@ -60,7 +65,10 @@ function browserGymObsFromMessage(obs: pb.BrowserGymObsOut): BrowserGymObs {
   return {
     chat_messages: obs.chat_messages.map((m) => ({ role: m.role, timestamp: m.timestamp, message: m.message })),
     goal: obs.goal,
-    goal_object: obs.goal_object.map((part) => ({ type: oneOf(part.type, ['text'] as const, 'goal_object.type'), text: part.text })),
+    goal_object: obs.goal_object.map((part) => ({
+      type: oneOf(part.type, ['text'] as const, 'goal_object.type'),
+      text: part.text,
+    })),
     open_pages_urls: obs.open_pages_urls,
     open_pages_titles: obs.open_pages_titles,
     active_page_index: obs.active_page_index,
@@ -78,7 +86,12 @@ function encodedToMessage(shot: EncodedScreenshot): pb.EncodedScreenshot {
 }
 
 function encodedFromMessage(shot: pb.EncodedScreenshotOut): EncodedScreenshot {
-  return { format: oneOf(shot.format, ['png', 'jpeg'] as const, 'screenshot_encoded.format'), width: shot.width, height: shot.height, base64: shot.data.toString('base64') };
+  return {
+    format: oneOf(shot.format, ['png', 'jpeg'] as const, 'screenshot_encoded.format'),
+    width: shot.width,
+    height: shot.height,
+    base64: shot.data.toString('base64'),
+  };
 }
 
 /** OpenEnv's int[H][W][3] ⇄ raw row-major RGB bytes (a 1280×720 screenshot: 2.7 MB, not ~12 MB of JSON). */
@@ -100,7 +113,8 @@ export function rgbToMessage(pixels: number[][][]): pb.RgbImage {
 
 export function rgbFromMessage(image: pb.RgbImageOut): number[][][] {
   const { width, height, rgb } = image;
-  if (rgb.length !== width * height * 3) throw new ValidationError(`Malformed message: screenshot has ${rgb.length} bytes, expected ${width}×${height}×3`);
+  if (rgb.length !== width * height * 3)
+    throw new ValidationError(`Malformed message: screenshot has ${rgb.length} bytes, expected ${width}×${height}×3`);
   const rows: number[][][] = new Array(height);
   for (let y = 0, at = 0; y < height; y += 1) {
     const row: number[][] = new Array(width);
@@ -111,6 +125,9 @@ export function rgbFromMessage(image: pb.RgbImageOut): number[][][] {
 }
 
 function oneOf<const T extends readonly string[]>(value: string, allowed: T, path: string): T[number] {
-  if (!allowed.includes(value)) throw new ValidationError(`Malformed message: ${path} is ${JSON.stringify(value)}, expected one of ${allowed.join(', ')}`);
+  if (!allowed.includes(value))
+    throw new ValidationError(
+      `Malformed message: ${path} is ${JSON.stringify(value)}, expected one of ${allowed.join(', ')}`,
+    );
   return value as T[number];
 }

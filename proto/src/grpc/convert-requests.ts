@@ -33,20 +33,30 @@ export function resetBodyFromMessage(message: pb.ResetRequestOut): z.input<typeo
     ...(observation ? { observation: definedOnly(observation) as z.input<typeof ResetRequest>['observation'] } : {}),
     ...(message.options ? { options: fromStruct(message.options) } : {}),
     ...(action_set
-      ? { action_set: { ...definedOnly({ strict: action_set.strict, multi_action: action_set.multi_action }), ...(action_set.subsets.length ? { subsets: action_set.subsets } : {}) } }
+      ? {
+          action_set: {
+            ...definedOnly({ strict: action_set.strict, multi_action: action_set.multi_action }),
+            ...(action_set.subsets.length ? { subsets: action_set.subsets } : {}),
+          },
+        }
       : {}),
   };
 }
 
 export function stepRequestToMessage(action: Action, timeoutS: number | undefined): pb.StepRequest {
-  return { action: { action_str: action.action_str, metadata: toStruct(action.metadata) }, ...(timeoutS === undefined ? {} : { timeout_s: timeoutS }) };
+  return {
+    action: { action_str: action.action_str, metadata: toStruct(action.metadata) },
+    ...(timeoutS === undefined ? {} : { timeout_s: timeoutS }),
+  };
 }
 
 /** The JSON body for EnvService.step; a missing action stays missing so validation names it. */
 export function stepBodyFromMessage(message: pb.StepRequestOut, deadlineS?: number): Record<string, unknown> {
   const timeout = [message.timeout_s, deadlineS].filter((s): s is number => s !== undefined);
   const body = {
-    ...(message.action ? { action: { action_str: message.action.action_str, metadata: fromStruct(message.action.metadata) } } : {}),
+    ...(message.action
+      ? { action: { action_str: message.action.action_str, metadata: fromStruct(message.action.metadata) } }
+      : {}),
     ...(timeout.length ? { timeout_s: Math.min(...timeout) } : {}),
     ...(message.request_id === undefined ? {} : { request_id: message.request_id }),
   } satisfies Partial<z.input<typeof StepRequest>>;
@@ -54,15 +64,27 @@ export function stepBodyFromMessage(message: pb.StepRequestOut, deadlineS?: numb
 }
 
 export function errorToMessage(error: WireError): pb.Error {
-  return { name: error.name, message: error.message, code: error.code, ...(error.details ? { details: toStruct(error.details) } : {}) };
+  return {
+    name: error.name,
+    message: error.message,
+    code: error.code,
+    ...(error.details ? { details: toStruct(error.details) } : {}),
+  };
 }
 
 export function errorFromMessage(message: pb.ErrorOut): GauntletError {
   const details = message.details ? fromStruct(message.details) : undefined;
-  return errorFromWire({ name: message.name, message: message.message, code: message.code as ErrorCode, ...(details ? { details } : {}) });
+  return errorFromWire({
+    name: message.name,
+    message: message.message,
+    code: message.code as ErrorCode,
+    ...(details ? { details } : {}),
+  });
 }
 
 /** Drops the keys proto3 `optional` left undefined, so zod sees them as absent. */
 function definedOnly<T extends object>(object: T): Partial<T> {
-  return Object.fromEntries(Object.entries(object).filter(([key, value]) => value !== undefined && !key.startsWith('_'))) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(object).filter(([key, value]) => value !== undefined && !key.startsWith('_')),
+  ) as Partial<T>;
 }

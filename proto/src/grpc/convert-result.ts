@@ -1,7 +1,13 @@
 import type { Observation, ObservationMetadata, StepResult } from '../wire/observation.js';
 import type { State } from '../wire/state.js';
 import type * as pb from './messages.js';
-import { metadataFromMessage, metadataToMessage, required, rgbFromMessage, rgbToMessage } from './convert-observation.js';
+import {
+  metadataFromMessage,
+  metadataToMessage,
+  required,
+  rgbFromMessage,
+  rgbToMessage,
+} from './convert-observation.js';
 import { fromStruct, toStruct } from './struct.js';
 
 /** JSON StepResult → gRPC message. The observation's metadata is sent once when it is the shared one. */
@@ -57,7 +63,8 @@ function observationFromMessage(message: pb.ObservationOut, shared: ObservationM
 }
 
 export function stateToMessage(state: State): pb.State {
-  const { episode_id, step_count, benchmark, task_name, task_id, goal, current_url, max_steps, cum_reward, ...extra } = state;
+  const { episode_id, step_count, benchmark, task_name, task_id, goal, current_url, max_steps, cum_reward, ...extra } =
+    state;
   return {
     ...(episode_id === null ? {} : { episode_id }),
     step_count,

@@ -16,7 +16,8 @@ export const ENV_SERVICE_NAME = 'gauntlet.env.v1.EnvService';
  */
 export const LOADER_OPTIONS: Options = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true };
 
-let cached: { definition: PackageDefinition; grpc: ProtoGrpcType; codecFor: (fullName: string) => MessageCodec } | undefined;
+let cached:
+  { definition: PackageDefinition; grpc: ProtoGrpcType; codecFor: (fullName: string) => MessageCodec } | undefined;
 
 function load(): NonNullable<typeof cached> {
   if (!cached) {

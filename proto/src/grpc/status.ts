@@ -1,7 +1,14 @@
 import { Metadata, status as Status, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import {
-  DeadlineExceededError, ExecutionError, GauntletError, InfraError, UnauthorizedError, ValidationError,
-  errorFromWire, type ErrorCode, type WireError,
+  DeadlineExceededError,
+  ExecutionError,
+  GauntletError,
+  InfraError,
+  UnauthorizedError,
+  ValidationError,
+  errorFromWire,
+  type ErrorCode,
+  type WireError,
 } from '../errors.js';
 
 /** Initial metadata of a Session stream: the id of the session the stream holds. */
@@ -30,10 +37,13 @@ export const GRPC_STATUS: Record<ErrorCode, Status> = {
 
 /** The status a server sends for a typed error; anything untyped is INTERNAL without a stack. */
 export function statusForError(error: unknown): Partial<StatusObject> {
-  const typed = error instanceof GauntletError ? error : new ExecutionError(`Internal error: ${(error as Error)?.message ?? String(error)}`);
+  const typed =
+    error instanceof GauntletError
+      ? error
+      : new ExecutionError(`Internal error: ${(error as Error)?.message ?? String(error)}`);
   const metadata = new Metadata();
   metadata.set(ERROR_METADATA, Buffer.from(JSON.stringify(typed.toWire())));
-  const code = error instanceof GauntletError ? GRPC_STATUS[typed.code] ?? Status.UNKNOWN : Status.INTERNAL;
+  const code = error instanceof GauntletError ? (GRPC_STATUS[typed.code] ?? Status.UNKNOWN) : Status.INTERNAL;
   return { code, details: typed.message, metadata };
 }
 
@@ -41,7 +51,10 @@ export function statusForError(error: unknown): Partial<StatusObject> {
  * Rebuilds the typed error of a failed call: from trailing metadata when our server sent it, else
  * from the status grpc-js itself produced (unreachable server, client deadline, oversize message).
  */
-export function errorFromStatus(error: Pick<ServiceError, 'code' | 'details' | 'metadata'>, target = 'the env server'): GauntletError {
+export function errorFromStatus(
+  error: Pick<ServiceError, 'code' | 'details' | 'metadata'>,
+  target = 'the env server',
+): GauntletError {
   const wire = error.metadata?.get(ERROR_METADATA)[0];
   if (wire) {
     try {

@@ -32,7 +32,8 @@ function toValue(value: unknown): Value {
     case 'object':
       // Enum numbers, not names: messages are encoded as they are (see codec.ts).
       if (value === null) return { nullValue: 0 };
-      if (Array.isArray(value)) return { listValue: { values: value.map((item) => toValue(item === undefined ? null : item)) } };
+      if (Array.isArray(value))
+        return { listValue: { values: value.map((item) => toValue(item === undefined ? null : item)) } };
       return { structValue: toStruct(value as Record<string, unknown>) };
     default:
       // Functions, symbols and bigints have no JSON form either; JSON.stringify would drop them too.

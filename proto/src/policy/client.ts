@@ -3,8 +3,25 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../client/retry.js';
 import type { CallOptions } from '../client/types.js';
 import { parseOrThrow } from '../wire/validate.js';
 import { exchange, type Exchange, type HttpSettings } from './http.js';
-import { chatReply, completionReply, detokenizeReply, modelsReply, tokenizeReply, type ChatReply, type CompletionReply, type DetokenizeReply, type ModelsReply, type TokenizeReply } from './replies.js';
-import { chatRequest, completionRequest, detokenizeRequest, tokenizeChatRequest, tokenizeTextRequest } from './requests.js';
+import {
+  chatReply,
+  completionReply,
+  detokenizeReply,
+  modelsReply,
+  tokenizeReply,
+  type ChatReply,
+  type CompletionReply,
+  type DetokenizeReply,
+  type ModelsReply,
+  type TokenizeReply,
+} from './replies.js';
+import {
+  chatRequest,
+  completionRequest,
+  detokenizeRequest,
+  tokenizeChatRequest,
+  tokenizeTextRequest,
+} from './requests.js';
 import { generationFrom, generationRequest, type Generation, type GenerationRequest } from './generation.js';
 
 export interface PolicyClientOptions {
@@ -42,7 +59,8 @@ export class PolicyClient {
     } catch {
       throw new TypeError(`policy server URL ${JSON.stringify(baseUrl)} is not a URL (e.g. http://127.0.0.1:8001)`);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`policy server URL ${JSON.stringify(baseUrl)} must be http:// or https://`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new TypeError(`policy server URL ${JSON.stringify(baseUrl)} must be http:// or https://`);
     this.baseUrl = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
     this.http = {
       base: this.baseUrl,
@@ -55,12 +73,26 @@ export class PolicyClient {
 
   /** POST /v1/completions (not streamed): token-id prompts, logprobs, return_token_ids, seeds, structured outputs. */
   completions(body: CompletionInput, options: CallOptions = {}): Promise<CompletionReply> {
-    return this.post('/v1/completions', 'completion', completionRequest, { ...body, stream: false }, completionReply, options);
+    return this.post(
+      '/v1/completions',
+      'completion',
+      completionRequest,
+      { ...body, stream: false },
+      completionReply,
+      options,
+    );
   }
 
   /** POST /v1/chat/completions (not streamed). */
   chatCompletions(body: ChatInput, options: CallOptions = {}): Promise<ChatReply> {
-    return this.post('/v1/chat/completions', 'chat completion', chatRequest, { ...body, stream: false }, chatReply, options);
+    return this.post(
+      '/v1/chat/completions',
+      'chat completion',
+      chatRequest,
+      { ...body, stream: false },
+      chatReply,
+      options,
+    );
   }
 
   /** POST /tokenize: `{prompt}` or `{messages, add_generation_prompt}` → token ids. */
@@ -88,7 +120,14 @@ export class PolicyClient {
     return generationFrom(reply, this.baseUrl);
   }
 
-  private async post<S extends z.ZodType>(path: string, what: string, schema: z.ZodType, body: unknown, reply: S, options: CallOptions): Promise<z.infer<S>> {
+  private async post<S extends z.ZodType>(
+    path: string,
+    what: string,
+    schema: z.ZodType,
+    body: unknown,
+    reply: S,
+    options: CallOptions,
+  ): Promise<z.infer<S>> {
     parseOrThrow(schema, body);
     return this.send({ method: 'POST', path, what, body, reply, ...options });
   }

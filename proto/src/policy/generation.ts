@@ -55,10 +55,21 @@ export function generationFrom(reply: CompletionReply, server: string): Generati
   const choice = reply.choices[0];
   if (!choice) throw new PolicyReplyError(`policy server ${server} returned no choices`);
   const ids = choice.token_ids;
-  if (!ids) throw new PolicyReplyError(`policy server ${server} returned no token_ids: it must support return_token_ids (vLLM ≥ 0.10.2 or gauntlet-trainer serve)`);
+  if (!ids)
+    throw new PolicyReplyError(
+      `policy server ${server} returned no token_ids: it must support return_token_ids (vLLM ≥ 0.10.2 or gauntlet-trainer serve)`,
+    );
   const logprobs = choice.logprobs?.token_logprobs;
   if (!logprobs || logprobs.length !== ids.length || logprobs.some((lp) => lp === null)) {
-    throw new PolicyReplyError(`policy server ${server} returned ${logprobs?.length ?? 'no'} logprobs for ${ids.length} sampled tokens`);
+    throw new PolicyReplyError(
+      `policy server ${server} returned ${logprobs?.length ?? 'no'} logprobs for ${ids.length} sampled tokens`,
+    );
   }
-  return { model: reply.model, text: choice.text, tokenIds: ids, logprobs: logprobs as number[], finishReason: choice.finish_reason ?? 'abort' };
+  return {
+    model: reply.model,
+    text: choice.text,
+    tokenIds: ids,
+    logprobs: logprobs as number[],
+    finishReason: choice.finish_reason ?? 'abort',
+  };
 }

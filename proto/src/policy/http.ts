@@ -36,7 +36,11 @@ export async function exchange<S extends z.ZodType>(http: HttpSettings, request:
   }
 }
 
-async function once<S extends z.ZodType>(http: HttpSettings, request: Exchange<S>, call: CallContext): Promise<z.infer<S>> {
+async function once<S extends z.ZodType>(
+  http: HttpSettings,
+  request: Exchange<S>,
+  call: CallContext,
+): Promise<z.infer<S>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (http.apiKey) headers.authorization = `Bearer ${http.apiKey}`;
@@ -44,30 +48,50 @@ async function once<S extends z.ZodType>(http: HttpSettings, request: Exchange<S
   let text: string;
   let status: number;
   try {
-    const response = await fetch(url, { method: request.method, headers, signal: call.signal, ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }) });
+    const response = await fetch(url, {
+      method: request.method,
+      headers,
+      signal: call.signal,
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    });
     status = response.status;
     text = await response.text();
   } catch (error) {
     if (call.signal.aborted) throw call.signal.reason;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new PolicyUnavailableError(`policy server unreachable at ${http.base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, 0);
+    throw new PolicyUnavailableError(
+      `policy server unreachable at ${http.base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      0,
+    );
   }
-  if (status >= 500) throw new PolicyUnavailableError(`policy server ${http.base} answered ${request.what} with ${status}: ${errorMessage(text)}`, status);
+  if (status >= 500)
+    throw new PolicyUnavailableError(
+      `policy server ${http.base} answered ${request.what} with ${status}: ${errorMessage(text)}`,
+      status,
+    );
   if (status >= 400) {
     const { message, param } = errorDetails(text);
-    throw new PolicyRequestError(`policy server refused the ${request.what} request (${status}): ${message}`, status, param);
+    throw new PolicyRequestError(
+      `policy server refused the ${request.what} request (${status}): ${message}`,
+      status,
+      param,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new PolicyReplyError(`policy server ${http.base} answered ${request.what} with a body that is not JSON: ${clip(text)}`);
+    throw new PolicyReplyError(
+      `policy server ${http.base} answered ${request.what} with a body that is not JSON: ${clip(text)}`,
+    );
   }
   if (!http.validateReplies) return json as z.infer<S>;
   const parsed = request.reply.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new PolicyReplyError(`policy server ${http.base} answered ${request.what} with an unexpected reply: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new PolicyReplyError(
+    `policy server ${http.base} answered ${request.what} with an unexpected reply: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+  );
 }
 
 function errorDetails(text: string): { message: string; param: string | null } {

@@ -8,7 +8,11 @@ import { z } from 'zod';
 const int = z.number().int();
 const tokenIds = z.array(int.min(0));
 
-export const usage = z.looseObject({ prompt_tokens: int.min(0), completion_tokens: int.min(0).nullish(), total_tokens: int.min(0) });
+export const usage = z.looseObject({
+  prompt_tokens: int.min(0),
+  completion_tokens: int.min(0).nullish(),
+  total_tokens: int.min(0),
+});
 
 /** The legacy completions logprobs block; token_logprobs is null for an echoed first prompt token. */
 export const completionLogprobs = z.looseObject({
@@ -47,7 +51,9 @@ const chatTokenLogprob = z.looseObject({ token: z.string(), logprob: z.number(),
 export const chatChoice = z.looseObject({
   index: int.min(0),
   message: z.looseObject({ role: z.string(), content: z.string().nullable() }),
-  logprobs: z.looseObject({ content: z.array(chatTokenLogprob.extend({ top_logprobs: z.array(chatTokenLogprob) })).nullable() }).nullish(),
+  logprobs: z
+    .looseObject({ content: z.array(chatTokenLogprob.extend({ top_logprobs: z.array(chatTokenLogprob) })).nullable() })
+    .nullish(),
   finish_reason: z.string().nullable(),
   stop_reason: z.union([z.string(), int]).nullish(),
   token_ids: tokenIds.nullish(),
@@ -104,7 +110,14 @@ export type TrlGenerateReply = z.infer<typeof trlGenerateReply>;
  * vLLM's flat `{object: "error", message, type, code}`.
  */
 export const errorReply = z.union([
-  z.looseObject({ error: z.looseObject({ message: z.string(), type: z.string().nullish(), param: z.string().nullish(), code: z.union([int, z.string()]).nullish() }) }),
+  z.looseObject({
+    error: z.looseObject({
+      message: z.string(),
+      type: z.string().nullish(),
+      param: z.string().nullish(),
+      code: z.union([int, z.string()]).nullish(),
+    }),
+  }),
   z.looseObject({ message: z.string(), type: z.string().nullish(), code: z.union([int, z.string()]).nullish() }),
 ]);
 export type ErrorReply = z.infer<typeof errorReply>;

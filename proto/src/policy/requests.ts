@@ -12,13 +12,21 @@ function structuredFields() {
   const jsonSchema = z.union([z.record(z.string(), z.unknown()), z.boolean()]);
   return {
     structured_outputs: z
-      .looseObject({ regex: z.string().nullish(), choice: z.array(z.string()).min(1).nullish(), json: z.union([jsonSchema, z.string()]).nullish().transform(parseJsonText), grammar: z.string().nullish() })
+      .looseObject({
+        regex: z.string().nullish(),
+        choice: z.array(z.string()).min(1).nullish(),
+        json: z.union([jsonSchema, z.string()]).nullish().transform(parseJsonText),
+        grammar: z.string().nullish(),
+      })
       .nullish(),
     response_format: z
       .discriminatedUnion('type', [
         z.looseObject({ type: z.literal('text') }),
         z.looseObject({ type: z.literal('json_object') }),
-        z.looseObject({ type: z.literal('json_schema'), json_schema: z.looseObject({ name: z.string().nullish(), schema: jsonSchema.nullish() }) }),
+        z.looseObject({
+          type: z.literal('json_schema'),
+          json_schema: z.looseObject({ name: z.string().nullish(), schema: jsonSchema.nullish() }),
+        }),
       ])
       .nullish(),
     guided_regex: z.string().nullish(),
@@ -154,6 +162,10 @@ export type TokenizeRequest = z.infer<typeof tokenizeRequest>;
 export const detokenizeRequest = z.looseObject({ model: z.string().nullish(), tokens: tokenIds });
 export type DetokenizeRequest = z.infer<typeof detokenizeRequest>;
 
-export const loadLoraRequest = z.looseObject({ lora_name: z.string().min(1), lora_path: z.string().min(1), load_inplace: z.boolean().nullish() });
+export const loadLoraRequest = z.looseObject({
+  lora_name: z.string().min(1),
+  lora_path: z.string().min(1),
+  load_inplace: z.boolean().nullish(),
+});
 export type LoadLoraRequest = z.infer<typeof loadLoraRequest>;
 export const unloadLoraRequest = z.looseObject({ lora_name: z.string().min(1) });

@@ -22,7 +22,12 @@ describe('TrajectoryBuilder', () => {
   it('trims the oldest exchanges to fit the budget, keeping the head and the latest exchange, and never un-trims', () => {
     // head 4 + reply 4 leaves 6 tokens for exchanges of 3 tokens each.
     const builder = new TrajectoryBuilder(head, { contextTokens: 14 });
-    const exchanges = [[10, 11, 12], [20, 21, 22], [30, 31, 32], [40, 41, 42]];
+    const exchanges = [
+      [10, 11, 12],
+      [20, 21, 22],
+      [30, 31, 32],
+      [40, 41, 42],
+    ];
     const prompts: number[][] = [];
     for (const [c, e1, e2] of exchanges) {
       prompts.push(builder.prompt(4));
@@ -44,7 +49,9 @@ describe('TrajectoryBuilder', () => {
     builder.addCompletion([10, 11, 12]);
     builder.addEnv([13, 14]);
     expect(() => builder.prompt(6)).toThrow(ContextBudgetError);
-    expect(() => new TrajectoryBuilder(head, { contextTokens: 5 }).prompt(2)).toThrow(/needs 6 tokens .* context budget is 5/);
+    expect(() => new TrajectoryBuilder(head, { contextTokens: 5 }).prompt(2)).toThrow(
+      /needs 6 tokens .* context budget is 5/,
+    );
   });
 
   it('refuses bookkeeping out of order', () => {

@@ -47,7 +47,8 @@ export class TrajectoryBuilder {
    * Throws ContextBudgetError when even the head and the latest exchange do not fit.
    */
   prompt(replyTokens: number): number[] {
-    if (this.awaitingEnv) throw new Error('TrajectoryBuilder: the last completion has no env tokens yet (call addEnv first)');
+    if (this.awaitingEnv)
+      throw new Error('TrajectoryBuilder: the last completion has no env tokens yet (call addEnv first)');
     const budget = this.options.contextTokens;
     if (budget !== undefined) {
       while (this.headIds.length + this.keptTokens + replyTokens > budget && this.exchanges.length - this.trimmed > 1) {
@@ -57,7 +58,9 @@ export class TrajectoryBuilder {
       }
       const need = this.headIds.length + this.keptTokens + replyTokens;
       if (need > budget) {
-        throw new ContextBudgetError(`turn ${this.exchanges.length} needs ${need} tokens (prompt ${need - replyTokens} after trimming ${this.trimmed} exchanges, reply ${replyTokens}) but the context budget is ${budget}`);
+        throw new ContextBudgetError(
+          `turn ${this.exchanges.length} needs ${need} tokens (prompt ${need - replyTokens} after trimming ${this.trimmed} exchanges, reply ${replyTokens}) but the context budget is ${budget}`,
+        );
       }
     }
     const ids = [...this.headIds];

@@ -2,19 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { EpisodeJob, GroupJob, QUEUES, SEED_STRIDE, episodeJobs } from './jobs.js';
 
 const group = (extra: Record<string, unknown> = {}) =>
-  GroupJob.parse({ group_id: 'step12-click-test-4', task: 'click-test', seed: 4, size: 3, policy: { model: 'tiny', adapter: 'grpo', version: 12 }, settings: { sampling: { seed: 7 } }, submitted_at: new Date(0).toISOString(), ...extra });
+  GroupJob.parse({
+    group_id: 'step12-click-test-4',
+    task: 'click-test',
+    seed: 4,
+    size: 3,
+    policy: { model: 'tiny', adapter: 'grpo', version: 12 },
+    settings: { sampling: { seed: 7 } },
+    submitted_at: new Date(0).toISOString(),
+    ...extra,
+  });
 
 describe('job payloads', () => {
   it('fill in the episode settings defaults', () => {
     expect(group().settings).toEqual({
-      max_turns: 30, deadline_ms: 600_000, sampling: { temperature: 1, top_p: 1, top_k: -1, max_tokens: 64, seed: 7 },
-      context_tokens: null, observation_chars: null, constrained: false, reset_options: {},
+      max_turns: 30,
+      deadline_ms: 600_000,
+      sampling: { temperature: 1, top_p: 1, top_k: -1, max_tokens: 64, seed: 7 },
+      context_tokens: null,
+      observation_chars: null,
+      constrained: false,
+      reset_options: {},
     });
   });
 
   it('a group expands into G episode jobs with ids derived from the group id and distinct sampling seeds', () => {
     const jobs = episodeJobs(group());
-    expect(jobs.map((j) => j.episode_id)).toEqual(['step12-click-test-4.0', 'step12-click-test-4.1', 'step12-click-test-4.2']);
+    expect(jobs.map((j) => j.episode_id)).toEqual([
+      'step12-click-test-4.0',
+      'step12-click-test-4.1',
+      'step12-click-test-4.2',
+    ]);
     expect(jobs.map((j) => j.settings.sampling.seed)).toEqual([7, 7 + SEED_STRIDE, 7 + 2 * SEED_STRIDE]);
     expect(episodeJobs(group())).toEqual(jobs);
     for (const job of jobs) expect(EpisodeJob.parse(job)).toEqual(job);
@@ -28,7 +46,9 @@ describe('job payloads', () => {
     expect(() => group({ settings: { max_turns: 0 } })).toThrow();
     expect(() => group({ surprise: true })).toThrow();
     const [job] = episodeJobs(group());
-    expect(EpisodeJob.safeParse({ ...job, episode_id: 'other.0' }).error?.issues[0]?.message).toBe('episode_id must be <group_id>.<index>');
+    expect(EpisodeJob.safeParse({ ...job, episode_id: 'other.0' }).error?.issues[0]?.message).toBe(
+      'episode_id must be <group_id>.<index>',
+    );
   });
 
   it('queue names carry no ":" (BullMQ key separator)', () => {

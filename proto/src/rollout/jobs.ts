@@ -78,7 +78,10 @@ export const EpisodeJob = z
     settings: EpisodeSettings,
   })
   .strict()
-  .refine((job) => job.episode_id === episodeId(job.group_id, job.index), { message: 'episode_id must be <group_id>.<index>', path: ['episode_id'] });
+  .refine((job) => job.episode_id === episodeId(job.group_id, job.index), {
+    message: 'episode_id must be <group_id>.<index>',
+    path: ['episode_id'],
+  });
 export type EpisodeJob = z.infer<typeof EpisodeJob>;
 
 /** Seeds of sibling episodes are this far apart, so no two turns of a group share a seed. */
@@ -93,6 +96,14 @@ export function episodeJobs(group: GroupJob): EpisodeJob[] {
   return Array.from({ length: group.size }, (_, index) => {
     const base = group.settings.sampling.seed;
     const sampling = { ...group.settings.sampling, seed: base === null ? null : base + index * SEED_STRIDE };
-    return { group_id: group.group_id, index, episode_id: episodeId(group.group_id, index), task: group.task, seed: group.seed, policy: group.policy, settings: { ...group.settings, sampling } };
+    return {
+      group_id: group.group_id,
+      index,
+      episode_id: episodeId(group.group_id, index),
+      task: group.task,
+      seed: group.seed,
+      policy: group.policy,
+      settings: { ...group.settings, sampling },
+    };
   });
 }

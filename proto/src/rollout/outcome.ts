@@ -28,7 +28,14 @@ export class ContextBudgetError extends EpisodeLimitError {}
 export class PolicyGaveUpError extends ExecutionError {}
 
 /** Codes that mean the job itself is wrong (unknown task, bad option, wrong model name, bad token). */
-const UNRECOVERABLE = new Set(['VALIDATION_ERROR', 'INVALID_JSON', 'UNKNOWN_TYPE', 'UNAUTHORIZED', 'PAYLOAD_TOO_LARGE', 'NOT_FOUND']);
+const UNRECOVERABLE = new Set([
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'UNKNOWN_TYPE',
+  'UNAUTHORIZED',
+  'PAYLOAD_TOO_LARGE',
+  'NOT_FOUND',
+]);
 
 /**
  * Whether retrying cannot help: the request or configuration is wrong, so the job must fail at

@@ -7,15 +7,41 @@ const policy = { model: 'tiny', adapter: 'grpo', version: 3 };
 
 function turn(index: number, completion: number[], env: number[], trimmed = 0): TrajectoryTurn {
   return {
-    index, observation: `obs ${index}`, trimmed_exchanges: trimmed, completion_ids: completion, logprobs: completion.map((id) => -id / 100), env_ids: env,
-    action_text: "click('5')", action: "click('5')", action_fallback: false, reward: 0, done: false, error: '', policy, task_info: {}, policy_ms: 1, env_ms: 2, step_ms: 3,
+    index,
+    observation: `obs ${index}`,
+    trimmed_exchanges: trimmed,
+    completion_ids: completion,
+    logprobs: completion.map((id) => -id / 100),
+    env_ids: env,
+    action_text: "click('5')",
+    action: "click('5')",
+    action_fallback: false,
+    reward: 0,
+    done: false,
+    error: '',
+    policy,
+    task_info: {},
+    policy_ms: 1,
+    env_ms: 2,
+    step_ms: 3,
   };
 }
 
 function trajectory(turns: TrajectoryTurn[], extra: Partial<Trajectory> = {}): Trajectory {
   return {
-    episode_id: 'g1.0', group_id: 'g1', task: 'click-test', seed: 4, prompt_ids: [1, 2, 3], turns, outcome: 'success', reward: 1,
-    error: null, final_task_info: {}, started_at: new Date(0).toISOString(), wall_ms: 10, ...extra,
+    episode_id: 'g1.0',
+    group_id: 'g1',
+    task: 'click-test',
+    seed: 4,
+    prompt_ids: [1, 2, 3],
+    turns,
+    outcome: 'success',
+    reward: 1,
+    error: null,
+    final_task_info: {},
+    started_at: new Date(0).toISOString(),
+    wall_ms: 10,
+    ...extra,
   };
 }
 
@@ -27,27 +53,47 @@ describe('Trajectory', () => {
 
   it('needs one sampler logprob per completion token', () => {
     const bad = { ...turn(0, [7, 8], []), logprobs: [-1] };
-    expect(Trajectory.safeParse(trajectory([bad])).error?.issues[0]).toMatchObject({ path: ['turns', 0, 'logprobs'], message: 'logprobs must have one entry per completion token' });
+    expect(Trajectory.safeParse(trajectory([bad])).error?.issues[0]).toMatchObject({
+      path: ['turns', 0, 'logprobs'],
+      message: 'logprobs must have one entry per completion token',
+    });
   });
 
   it('rejects unknown fields, negative ids, ids with ":" and unknown outcomes', () => {
     expect(Trajectory.safeParse({ ...trajectory([]), extra: 1 }).success).toBe(false);
     expect(Trajectory.safeParse(trajectory([turn(0, [-1], [])])).success).toBe(false);
-    expect(Trajectory.safeParse(trajectory([], { episode_id: 'a:b' })).error?.issues[0]?.message).toMatch(/letters, digits/);
+    expect(Trajectory.safeParse(trajectory([], { episode_id: 'a:b' })).error?.issues[0]?.message).toMatch(
+      /letters, digits/,
+    );
     expect(Trajectory.safeParse({ ...trajectory([]), outcome: 'crashed' }).success).toBe(false);
   });
 });
 
 describe('TrajectoryGroup', () => {
-  const group = (trajectories: Trajectory[]) => ({ group_id: 'g1', task: 'click-test', seed: 4, policy, trajectories, completed_at: new Date(0).toISOString() });
+  const group = (trajectories: Trajectory[]) => ({
+    group_id: 'g1',
+    task: 'click-test',
+    seed: 4,
+    policy,
+    trajectories,
+    completed_at: new Date(0).toISOString(),
+  });
 
   it('holds episodes of its own task and seed', () => {
-    expect(TrajectoryGroup.safeParse(group([trajectory([]), trajectory([], { episode_id: 'g1.1', outcome: 'fail', reward: 0 })])).success).toBe(true);
-    expect(TrajectoryGroup.safeParse(group([trajectory([], { seed: 5 })])).error?.issues[0]?.message).toMatch(/episode g1.0 is not of this group/);
+    expect(
+      TrajectoryGroup.safeParse(
+        group([trajectory([]), trajectory([], { episode_id: 'g1.1', outcome: 'fail', reward: 0 })]),
+      ).success,
+    ).toBe(true);
+    expect(TrajectoryGroup.safeParse(group([trajectory([], { seed: 5 })])).error?.issues[0]?.message).toMatch(
+      /episode g1.0 is not of this group/,
+    );
   });
 
   it('never carries an infra_error episode', () => {
-    expect(TrajectoryGroup.safeParse(group([trajectory([], { outcome: 'infra_error' })])).error?.issues[0]?.message).toMatch(/never carries an infra_error/);
+    expect(
+      TrajectoryGroup.safeParse(group([trajectory([], { outcome: 'infra_error' })])).error?.issues[0]?.message,
+    ).toMatch(/never carries an infra_error/);
   });
 });
 
@@ -72,7 +118,12 @@ describe('turnPromptIds / rolloutSequence', () => {
 
   it('an untrimmed episode is one sequence with env tokens masked and logprob 0', () => {
     const t = trajectory([turn(0, [7, 8], [9]), turn(1, [10], [])]);
-    expect(rolloutSequence(t)).toEqual({ prompt_ids: [1, 2, 3], completion_ids: [7, 8, 9, 10], logprobs: [-0.07, -0.08, 0, -0.1], env_mask: [1, 1, 0, 1] });
+    expect(rolloutSequence(t)).toEqual({
+      prompt_ids: [1, 2, 3],
+      completion_ids: [7, 8, 9, 10],
+      logprobs: [-0.07, -0.08, 0, -0.1],
+      env_mask: [1, 1, 0, 1],
+    });
     expect(() => turnPromptIds(t, 2)).toThrow(/has no turn 2/);
   });
 });

@@ -9,7 +9,10 @@ const ms = z.number().min(0);
 /** Letters, digits, `_`, `-`, `.`: safe inside Redis keys and BullMQ job ids (which must not contain `:`). */
 export const RolloutId = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'must be 1-128 letters, digits, "_", "-" or "." (starting with a letter or digit)');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/,
+    'must be 1-128 letters, digits, "_", "-" or "." (starting with a letter or digit)',
+  );
 
 /** The policy that produced a turn: the model the server reported, and the adapter and its version. */
 export const PolicyRef = z
@@ -60,7 +63,10 @@ export const TrajectoryTurn = z
     step_ms: ms,
   })
   .strict()
-  .refine((t) => t.logprobs.length === t.completion_ids.length, { message: 'logprobs must have one entry per completion token', path: ['logprobs'] });
+  .refine((t) => t.logprobs.length === t.completion_ids.length, {
+    message: 'logprobs must have one entry per completion token',
+    path: ['logprobs'],
+  });
 export type TrajectoryTurn = z.infer<typeof TrajectoryTurn>;
 
 /** A whole episode: its identity, the first prompt's tokens, every turn, and how it ended. */
@@ -105,9 +111,18 @@ export const TrajectoryGroup = z
   .superRefine((group, ctx) => {
     group.trajectories.forEach((t, i) => {
       if (t.group_id !== group.group_id || t.task !== group.task || t.seed !== group.seed) {
-        ctx.addIssue({ code: 'custom', path: ['trajectories', i], message: `episode ${t.episode_id} is not of this group (${group.group_id}: ${group.task} seed ${group.seed})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['trajectories', i],
+          message: `episode ${t.episode_id} is not of this group (${group.group_id}: ${group.task} seed ${group.seed})`,
+        });
       }
-      if (t.outcome === 'infra_error') ctx.addIssue({ code: 'custom', path: ['trajectories', i, 'outcome'], message: 'a group never carries an infra_error episode (retry it or drop the group)' });
+      if (t.outcome === 'infra_error')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['trajectories', i, 'outcome'],
+          message: 'a group never carries an infra_error episode (retry it or drop the group)',
+        });
     });
   });
 export type TrajectoryGroup = z.infer<typeof TrajectoryGroup>;

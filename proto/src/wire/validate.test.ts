@@ -6,7 +6,10 @@ import { parseOrThrow } from './validate.js';
 
 describe('parseOrThrow', () => {
   it('returns parsed data and strips unknown reset keys (OpenEnv drops them)', () => {
-    expect(parseOrThrow(ResetRequest, { seed: 3, task_name: 'click-test', surprise: 1 })).toEqual({ seed: 3, task_name: 'click-test' });
+    expect(parseOrThrow(ResetRequest, { seed: 3, task_name: 'click-test', surprise: 1 })).toEqual({
+      seed: 3,
+      task_name: 'click-test',
+    });
   });
 
   it('reports FastAPI-style issues with loc, msg, type and input', () => {

@@ -5,7 +5,11 @@ import { ValidationError, type ValidationIssue } from '../errors.js';
  * Parses `input` with `schema` or throws a ValidationError whose issues use FastAPI's
  * `{loc, msg, type, input}` shape, so OpenEnv clients read our 422s like the reference's.
  */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, where: (string | number)[] = ['body']): z.infer<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: (string | number)[] = ['body'],
+): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues: ValidationIssue[] = result.error.issues.map((issue) => ({
@@ -27,7 +31,8 @@ const PREVIEW_ITEMS = 20;
  * input's full depth or size.
  */
 function preview(value: unknown, levels = 2): unknown {
-  if (typeof value === 'string') return value.length > PREVIEW_STRING_CHARS ? `${value.slice(0, PREVIEW_STRING_CHARS)}…` : value;
+  if (typeof value === 'string')
+    return value.length > PREVIEW_STRING_CHARS ? `${value.slice(0, PREVIEW_STRING_CHARS)}…` : value;
   if (value === null || typeof value !== 'object') return value;
   if (levels === 0) return Array.isArray(value) ? '[…]' : '{…}';
   if (Array.isArray(value)) return value.slice(0, PREVIEW_ITEMS).map((item: unknown) => preview(item, levels - 1));

@@ -15,7 +15,13 @@ export const WsStateFrame = z.object({ type: z.literal('state'), data: z.unknown
 export const WsCloseFrame = z.object({ type: z.literal('close'), data: z.unknown().optional() }).strict();
 export const WsMcpFrame = z.object({ type: z.literal('mcp'), data: z.unknown() }).strict();
 
-export const WsClientFrame = z.discriminatedUnion('type', [WsResetFrame, WsStepFrame, WsStateFrame, WsCloseFrame, WsMcpFrame]);
+export const WsClientFrame = z.discriminatedUnion('type', [
+  WsResetFrame,
+  WsStepFrame,
+  WsStateFrame,
+  WsCloseFrame,
+  WsMcpFrame,
+]);
 export type WsClientFrame = z.infer<typeof WsClientFrame>;
 export const wsClientFrameTypes = ['reset', 'step', 'state', 'close', 'mcp'] as const;
 

@@ -48,20 +48,36 @@ export class UsageError extends GauntletError {
 }
 
 /** Strict parsing: unknown flags, missing values and stray arguments are usage errors. Environment fallbacks applied. */
-export function parseCommandLine(command: Command, args: string[], env: NodeJS.ProcessEnv = process.env): { values: Values; help: boolean } {
-  const options = Object.fromEntries(Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type, ...(spec.multiple ? { multiple: true } : {}) }]));
+export function parseCommandLine(
+  command: Command,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { values: Values; help: boolean } {
+  const options = Object.fromEntries(
+    Object.entries(command.options).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.multiple ? { multiple: true } : {}) },
+    ]),
+  );
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     // Node's own hints name its API (e.g. '--env=-XYZ'); the first sentence is what the user needs.
     const message = (error as Error).message.split(/\.(?:\s|$)/)[0]!;
     throw new UsageError(message);
   }
-  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])} (every input is a --flag)`);
+  if (parsed.positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])} (every input is a --flag)`);
   const { help, ...values } = parsed.values as Values;
   for (const [name, spec] of Object.entries(command.options)) {
-    if (values[name] === undefined && spec.env && env[spec.env]) values[name] = spec.multiple ? [env[spec.env]!] : env[spec.env];
+    if (values[name] === undefined && spec.env && env[spec.env])
+      values[name] = spec.multiple ? [env[spec.env]!] : env[spec.env];
   }
   return { values, help: help === true };
 }
@@ -69,13 +85,21 @@ export function parseCommandLine(command: Command, args: string[], env: NodeJS.P
 export function commandHelp(command: Command): string {
   const rows = Object.entries(command.options).map(([name, spec]) => {
     const flag = `--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
-    const extras = [spec.multiple && !spec.description.includes('repeat') ? 'repeatable, or comma-separated' : '', spec.defaultText ? `default: ${spec.defaultText}` : '', spec.env ? `env ${spec.env}` : ''].filter(Boolean);
+    const extras = [
+      spec.multiple && !spec.description.includes('repeat') ? 'repeatable, or comma-separated' : '',
+      spec.defaultText ? `default: ${spec.defaultText}` : '',
+      spec.env ? `env ${spec.env}` : '',
+    ].filter(Boolean);
     return [flag, `${spec.description}${extras.length ? ` (${extras.join('; ')})` : ''}`] as const;
   });
   rows.push(['-h, --help', 'Show this help']);
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return [
-    `Usage: ${TOOL} ${command.name} [options]`, '', command.description, '', 'Options:',
+    `Usage: ${TOOL} ${command.name} [options]`,
+    '',
+    command.description,
+    '',
+    'Options:',
     ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
     ...(command.examples.length ? ['', 'Examples:', ...command.examples.map((e) => `  ${e}`)] : []),
   ].join('\n');
@@ -84,10 +108,14 @@ export function commandHelp(command: Command): string {
 export function toolHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
-    `Usage: ${TOOL} <command> [options]`, '',
+    `Usage: ${TOOL} <command> [options]`,
+    '',
     'The Gauntlet rollout tier: workers play GRPO groups of multi-turn, token-exact episodes',
-    '(env server ⇄ policy server) from BullMQ queues on Redis and hand completed groups to the trainer.', '',
-    'Commands:', ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '',
+    '(env server ⇄ policy server) from BullMQ queues on Redis and hand completed groups to the trainer.',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
     `Run '${TOOL} <command> --help' for a command's flags.`,
     'Exit codes: 0 success, 1 failure, 2 bad command line, 130 interrupted.',
   ].join('\n');

@@ -17,22 +17,55 @@ describe('gauntlet-worker', () => {
       expect(top.out).toContain(`  ${command.name} `);
       const help = await cli([command.name, '--help']);
       expect(help.code).toBe(0);
-      for (const flag of Object.keys(command.options)) expect(help.out, `${command.name} --${flag}`).toMatch(new RegExp(`--${flag}\\b.*\\S`));
+      for (const flag of Object.keys(command.options))
+        expect(help.out, `${command.name} --${flag}`).toMatch(new RegExp(`--${flag}\\b.*\\S`));
     }
   });
 
   it('answers a wrong command line with exit code 2 and a message that says what to fix', async () => {
-    expect(await cli(['runn'])).toMatchObject({ code: 2, err: expect.stringMatching(/unknown command "runn"; commands: run, submit, eval, status/) });
-    expect(await cli(['run', '--policy', 'random'])).toMatchObject({ code: 2, err: expect.stringMatching(/--env is required/) });
-    expect(await cli(['run', '--env', 'grpc://127.0.0.1:1'])).toMatchObject({ code: 2, err: expect.stringMatching(/--policy is required/) });
-    expect(await cli(['submit', '--task', 'click-test', '--seeds', '9-3'])).toMatchObject({ code: 2, err: expect.stringMatching(/--seeds: the range 9-3 is empty/) });
-    expect(await cli(['submit', '--task', 'click-test', '--max-turns', '0'])).toMatchObject({ code: 2, err: expect.stringMatching(/--max-turns must be an integer ≥ 1/) });
-    expect(await cli(['submit', '--task', 'click-test', '--id-prefix', 'a:b'])).toMatchObject({ code: 2, err: expect.stringMatching(/--id-prefix "a:b" must be letters/) });
-    expect(await cli(['eval', '--env', 'ftp://x', '--policy', 'random', '--task', 't'])).toMatchObject({ code: 2, err: expect.stringMatching(/use grpc:\/\/, http:\/\/ or ws:\/\//) });
-    expect(await cli(['status', '--redis', 'localhost:6379'])).toMatchObject({ code: 2, err: expect.stringMatching(/Redis URL "localhost:6379" must start with redis:\/\//) });
-    expect(await cli(['status', 'extra'])).toMatchObject({ code: 2, err: expect.stringMatching(/unexpected argument "extra"/) });
+    expect(await cli(['runn'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unknown command "runn"; commands: run, submit, eval, status/),
+    });
+    expect(await cli(['run', '--policy', 'random'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--env is required/),
+    });
+    expect(await cli(['run', '--env', 'grpc://127.0.0.1:1'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--policy is required/),
+    });
+    expect(await cli(['submit', '--task', 'click-test', '--seeds', '9-3'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--seeds: the range 9-3 is empty/),
+    });
+    expect(await cli(['submit', '--task', 'click-test', '--max-turns', '0'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--max-turns must be an integer ≥ 1/),
+    });
+    expect(await cli(['submit', '--task', 'click-test', '--id-prefix', 'a:b'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--id-prefix "a:b" must be letters/),
+    });
+    expect(await cli(['eval', '--env', 'ftp://x', '--policy', 'random', '--task', 't'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/use grpc:\/\/, http:\/\/ or ws:\/\//),
+    });
+    expect(await cli(['status', '--redis', 'localhost:6379'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/Redis URL "localhost:6379" must start with redis:\/\//),
+    });
+    expect(await cli(['status', 'extra'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unexpected argument "extra"/),
+    });
     // Read before anything starts, not discovered at shutdown.
-    expect(await cli(['run', '--env', 'grpc://127.0.0.1:1', '--policy', 'random', '--drain-ms', 'soon'])).toMatchObject({ code: 2, err: expect.stringMatching(/--drain-ms must be an integer ≥ 0 \(got "soon"\)/) });
-    expect(await cli(['run', '--bogus'])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown option '--bogus'/) });
+    expect(await cli(['run', '--env', 'grpc://127.0.0.1:1', '--policy', 'random', '--drain-ms', 'soon'])).toMatchObject(
+      { code: 2, err: expect.stringMatching(/--drain-ms must be an integer ≥ 0 \(got "soon"\)/) },
+    );
+    expect(await cli(['run', '--bogus'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/Unknown option '--bogus'/),
+    });
   });
 });

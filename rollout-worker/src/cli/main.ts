@@ -21,7 +21,9 @@ export async function main(argv: string[], io: CommandIo = consoleIo, signal?: A
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    io.err(`${TOOL}: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run '${TOOL} --help'.`);
+    io.err(
+      `${TOOL}: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run '${TOOL} --help'.`,
+    );
     return 2;
   }
   const controller = new AbortController();

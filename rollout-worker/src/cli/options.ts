@@ -3,29 +3,76 @@ import { DEFAULT_PREFIX, DEFAULT_REDIS_URL, queueConnection, type QueueConnectio
 import { UsageError, type OptionSpec, type Values } from './command.js';
 
 export const QUEUE_OPTIONS: Record<string, OptionSpec> = {
-  redis: { type: 'string', valueName: 'URL', description: 'Redis holding the queues', defaultText: DEFAULT_REDIS_URL, env: 'REDIS_URL' },
-  prefix: { type: 'string', valueName: 'NAME', description: 'Queue key prefix: workers, producers and the trainer of one deployment share it', defaultText: DEFAULT_PREFIX, env: 'GAUNTLET_QUEUE_PREFIX' },
+  redis: {
+    type: 'string',
+    valueName: 'URL',
+    description: 'Redis holding the queues',
+    defaultText: DEFAULT_REDIS_URL,
+    env: 'REDIS_URL',
+  },
+  prefix: {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'Queue key prefix: workers, producers and the trainer of one deployment share it',
+    defaultText: DEFAULT_PREFIX,
+    env: 'GAUNTLET_QUEUE_PREFIX',
+  },
 };
 
 /** How each episode is played: shared by submit (carried in the group's jobs) and eval. */
 export const EPISODE_OPTIONS: Record<string, OptionSpec> = {
-  'max-turns': { type: 'string', valueName: 'N', description: 'Turns before an episode ends as timeout', defaultText: '30' },
-  'deadline-ms': { type: 'string', valueName: 'MS', description: 'Wall-clock budget of one episode', defaultText: '600000' },
+  'max-turns': {
+    type: 'string',
+    valueName: 'N',
+    description: 'Turns before an episode ends as timeout',
+    defaultText: '30',
+  },
+  'deadline-ms': {
+    type: 'string',
+    valueName: 'MS',
+    description: 'Wall-clock budget of one episode',
+    defaultText: '600000',
+  },
   temperature: { type: 'string', valueName: 'T', description: 'Sampling temperature', defaultText: '1' },
   'top-p': { type: 'string', valueName: 'P', description: 'Nucleus sampling', defaultText: '1' },
   'top-k': { type: 'string', valueName: 'K', description: 'Top-k sampling (-1 = off)', defaultText: '-1' },
   'max-tokens': { type: 'string', valueName: 'N', description: 'Tokens per reply', defaultText: '64' },
-  'sampling-seed': { type: 'string', valueName: 'N', description: 'Base sampling seed (episode i of a group and turn k add to it); absent: unseeded' },
-  'context-tokens': { type: 'string', valueName: 'N', description: 'Prompt + reply tokens per turn; older exchanges are trimmed to fit', defaultText: 'no budget' },
-  'observation-chars': { type: 'string', valueName: 'N', description: 'Characters per rendered observation (the AXTree is cut first)', defaultText: 'no budget' },
+  'sampling-seed': {
+    type: 'string',
+    valueName: 'N',
+    description: 'Base sampling seed (episode i of a group and turn k add to it); absent: unseeded',
+  },
+  'context-tokens': {
+    type: 'string',
+    valueName: 'N',
+    description: 'Prompt + reply tokens per turn; older exchanges are trimmed to fit',
+    defaultText: 'no budget',
+  },
+  'observation-chars': {
+    type: 'string',
+    valueName: 'N',
+    description: 'Characters per rendered observation (the AXTree is cut first)',
+    defaultText: 'no budget',
+  },
   constrained: { type: 'boolean', description: 'Constrain replies to the action grammar (structured outputs)' },
-  model: { type: 'string', valueName: 'NAME', description: 'The policy\'s base model as served', defaultText: 'tiny' },
-  adapter: { type: 'string', valueName: 'NAME', description: 'LoRA adapter to sample from (the name the policy server serves it as)' },
-  'policy-version': { type: 'string', valueName: 'N', description: 'Training step of the adapter, recorded on every turn' },
+  model: { type: 'string', valueName: 'NAME', description: "The policy's base model as served", defaultText: 'tiny' },
+  adapter: {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'LoRA adapter to sample from (the name the policy server serves it as)',
+  },
+  'policy-version': {
+    type: 'string',
+    valueName: 'N',
+    description: 'Training step of the adapter, recorded on every turn',
+  },
 };
 
 export function connectionFrom(values: Values): QueueConnection {
-  return queueConnection(stringValue(values, 'redis') ?? DEFAULT_REDIS_URL, stringValue(values, 'prefix') ?? DEFAULT_PREFIX);
+  return queueConnection(
+    stringValue(values, 'redis') ?? DEFAULT_REDIS_URL,
+    stringValue(values, 'prefix') ?? DEFAULT_PREFIX,
+  );
 }
 
 export function stringValue(values: Values, name: string): string | undefined {
@@ -43,13 +90,17 @@ export function repeatedValue(values: Values, name: string): string[] {
 export function listValue(values: Values, name: string): string[] {
   const raw = values[name];
   const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
-  return items.flatMap((item) => item.split(',')).map((s) => s.trim()).filter(Boolean);
+  return items
+    .flatMap((item) => item.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function intValue(values: Values, name: string, fallback: number, min = 0): number {
   const raw = values[name];
   if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min) throw new UsageError(`--${name} must be an integer ≥ ${min} (got ${JSON.stringify(raw)})`);
+  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min)
+    throw new UsageError(`--${name} must be an integer ≥ ${min} (got ${JSON.stringify(raw)})`);
   return Number(raw);
 }
 
@@ -69,7 +120,10 @@ function numberValue(values: Values, name: string): number | undefined {
 export function seedsValue(values: Values, name: string, fallback: string): number[] {
   const text = stringValue(values, name) ?? fallback;
   const seeds: number[] = [];
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const range = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!range) throw new UsageError(`--${name}: ${JSON.stringify(part)} is not a seed or a range like 0-9`);
     const from = Number(range[1]);
@@ -87,10 +141,15 @@ export function episodeSettings(values: Values): EpisodeSettings {
     max_turns: optionalInt(values, 'max-turns', 1),
     deadline_ms: optionalInt(values, 'deadline-ms', 1),
     sampling: {
-      temperature: numberValue(values, 'temperature'), top_p: numberValue(values, 'top-p'), top_k: values['top-k'] === undefined ? undefined : intValue(values, 'top-k', 0, -1),
-      max_tokens: optionalInt(values, 'max-tokens', 1), seed: optionalInt(values, 'sampling-seed'),
+      temperature: numberValue(values, 'temperature'),
+      top_p: numberValue(values, 'top-p'),
+      top_k: values['top-k'] === undefined ? undefined : intValue(values, 'top-k', 0, -1),
+      max_tokens: optionalInt(values, 'max-tokens', 1),
+      seed: optionalInt(values, 'sampling-seed'),
     },
-    context_tokens: optionalInt(values, 'context-tokens', 1), observation_chars: optionalInt(values, 'observation-chars', 1), constrained: values.constrained === true ? true : undefined,
+    context_tokens: optionalInt(values, 'context-tokens', 1),
+    observation_chars: optionalInt(values, 'observation-chars', 1),
+    constrained: values.constrained === true ? true : undefined,
   };
   const parsed = EpisodeSettings.safeParse(JSON.parse(JSON.stringify(candidate)));
   if (!parsed.success) {
@@ -100,11 +159,19 @@ export function episodeSettings(values: Values): EpisodeSettings {
   return parsed.data;
 }
 
-export function policyRef(values: Values, fallbackModel = 'tiny'): { model: string; adapter: string | null; version: number | null } {
-  return { model: stringValue(values, 'model') ?? fallbackModel, adapter: stringValue(values, 'adapter') ?? null, version: optionalInt(values, 'policy-version') ?? null };
+export function policyRef(
+  values: Values,
+  fallbackModel = 'tiny',
+): { model: string; adapter: string | null; version: number | null } {
+  return {
+    model: stringValue(values, 'model') ?? fallbackModel,
+    adapter: stringValue(values, 'adapter') ?? null,
+    version: optionalInt(values, 'policy-version') ?? null,
+  };
 }
 
 export function checkId(kind: string, id: string): string {
-  if (!RolloutId.safeParse(id).success) throw new UsageError(`${kind} ${JSON.stringify(id)} must be letters, digits, "_", "-" or "." (no ":")`);
+  if (!RolloutId.safeParse(id).success)
+    throw new UsageError(`${kind} ${JSON.stringify(id)} must be letters, digits, "_", "-" or "." (no ":")`);
   return id;
 }

@@ -24,7 +24,10 @@ export interface ContainerSpec {
 export interface ContainerHandle {
   id: string;
   start(): Promise<unknown>;
-  inspect(): Promise<{ State: { Running: boolean; Status: string }; NetworkSettings: { Ports: Record<string, { HostIp: string; HostPort: string }[] | null> } }>;
+  inspect(): Promise<{
+    State: { Running: boolean; Status: string };
+    NetworkSettings: { Ports: Record<string, { HostIp: string; HostPort: string }[] | null> };
+  }>;
   stop(options?: { t: number }): Promise<unknown>;
   remove(options?: { force: boolean }): Promise<unknown>;
   logs(options: { stdout: boolean; stderr: boolean; tail: number }): Promise<Buffer | string>;

@@ -38,11 +38,17 @@ class FakeDocker implements DockerApi {
   }
 
   getContainer(id: string): ContainerHandle {
-    const ports = { '8000/tcp': [{ HostIp: '127.0.0.1', HostPort: String(this.httpPort) }], '50051/tcp': [{ HostIp: '127.0.0.1', HostPort: String(40000 + Number(id.slice(1))) }] };
+    const ports = {
+      '8000/tcp': [{ HostIp: '127.0.0.1', HostPort: String(this.httpPort) }],
+      '50051/tcp': [{ HostIp: '127.0.0.1', HostPort: String(40000 + Number(id.slice(1))) }],
+    };
     return {
       id,
       start: async () => undefined,
-      inspect: async () => ({ State: { Running: this.running, Status: this.running ? 'running' : 'exited' }, NetworkSettings: { Ports: ports } }),
+      inspect: async () => ({
+        State: { Running: this.running, Status: this.running ? 'running' : 'exited' },
+        NetworkSettings: { Ports: ports },
+      }),
       stop: async () => undefined,
       remove: async () => void this.removed.push(id),
       logs: async () => 'Error: no browser found\n',
@@ -54,28 +60,59 @@ const labels = (owner: string) => ({ [LABELS.role]: 'env-server', [LABELS.owner]
 
 describe('DockerEnvProvider', () => {
   it('removes orphans of dead workers on this host, starts labelled replicas on loopback ports, and returns their gRPC URLs', async () => {
-    const docker = new FakeDocker([
-      { Id: 'dead', Labels: labels('here:1'), State: 'running' },
-      { Id: 'alive', Labels: labels('here:2'), State: 'running' },
-      { Id: 'elsewhere', Labels: labels('other-host:1'), State: 'exited' },
-    ], await healthPort());
-    const provider = new DockerEnvProvider({ image: 'gauntlet-env:test', replicas: 2, env: ['MAX_CONCURRENT_ENVS=4'], docker, owner: 'here:9', ownerAlive: (owner) => owner !== 'here:1' });
+    const docker = new FakeDocker(
+      [
+        { Id: 'dead', Labels: labels('here:1'), State: 'running' },
+        { Id: 'alive', Labels: labels('here:2'), State: 'running' },
+        { Id: 'elsewhere', Labels: labels('other-host:1'), State: 'exited' },
+      ],
+      await healthPort(),
+    );
+    const provider = new DockerEnvProvider({
+      image: 'gauntlet-env:test',
+      replicas: 2,
+      env: ['MAX_CONCURRENT_ENVS=4'],
+      docker,
+      owner: 'here:9',
+      ownerAlive: (owner) => owner !== 'here:1',
+    });
     expect(await provider.start()).toEqual(['grpc://127.0.0.1:40001', 'grpc://127.0.0.1:40002']);
     expect(docker.removed).toEqual(['dead']);
-    expect(docker.created.map((c) => c.Labels)).toEqual([0, 1].map((i) => ({ ...labels('here:9'), [LABELS.replica]: String(i) })));
-    expect(docker.created[0]).toMatchObject({ Image: 'gauntlet-env:test', Env: ['MAX_CONCURRENT_ENVS=4'], HostConfig: { PortBindings: { '8000/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }], '50051/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }] } } });
+    expect(docker.created.map((c) => c.Labels)).toEqual(
+      [0, 1].map((i) => ({ ...labels('here:9'), [LABELS.replica]: String(i) })),
+    );
+    expect(docker.created[0]).toMatchObject({
+      Image: 'gauntlet-env:test',
+      Env: ['MAX_CONCURRENT_ENVS=4'],
+      HostConfig: {
+        PortBindings: {
+          '8000/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }],
+          '50051/tcp': [{ HostIp: '127.0.0.1', HostPort: '' }],
+        },
+      },
+    });
     await provider.stop();
     expect(docker.removed).toEqual(['dead', 'c1', 'c2']);
   });
 
   it('a container that dies before /health answers fails the start with its last output, and nothing is left running', async () => {
     const docker = new FakeDocker([], 1, false);
-    const provider = new DockerEnvProvider({ image: 'gauntlet-env:test', replicas: 2, docker, owner: 'here:9', startTimeoutMs: 5_000 });
-    await expect(provider.start()).rejects.toThrow(/container c1 of gauntlet-env:test stopped \(exited\) before answering \/health; its last output:\nError: no browser found/);
+    const provider = new DockerEnvProvider({
+      image: 'gauntlet-env:test',
+      replicas: 2,
+      docker,
+      owner: 'here:9',
+      startTimeoutMs: 5_000,
+    });
+    await expect(provider.start()).rejects.toThrow(
+      /container c1 of gauntlet-env:test stopped \(exited\) before answering \/health; its last output:\nError: no browser found/,
+    );
     expect(docker.removed).toEqual(['c1']);
   });
 
   it('refuses a replica count that is not a positive integer', () => {
-    expect(() => new DockerEnvProvider({ image: 'x', replicas: 0, docker: new FakeDocker([], 1) })).toThrow(/replicas must be a positive integer/);
+    expect(() => new DockerEnvProvider({ image: 'x', replicas: 0, docker: new FakeDocker([], 1) })).toThrow(
+      /replicas must be a positive integer/,
+    );
   });
 });

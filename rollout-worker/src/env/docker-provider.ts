@@ -5,7 +5,11 @@ import type { ContainerHandle, DockerApi } from './docker-api.js';
 import { answers } from './health.js';
 
 /** Labels on every container the provider starts: what it is, and which worker process owns it. */
-export const LABELS = { role: 'dev.gauntlet.role', owner: 'dev.gauntlet.owner', replica: 'dev.gauntlet.replica' } as const;
+export const LABELS = {
+  role: 'dev.gauntlet.role',
+  owner: 'dev.gauntlet.owner',
+  replica: 'dev.gauntlet.replica',
+} as const;
 const ROLE = 'env-server';
 const HTTP_PORT = '8000/tcp';
 const GRPC_PORT = '50051/tcp';
@@ -38,7 +42,8 @@ export class DockerEnvProvider {
   private readonly started: ContainerHandle[] = [];
 
   constructor(private readonly options: DockerEnvOptions) {
-    if (!Number.isInteger(options.replicas) || options.replicas < 1) throw new RangeError(`replicas must be a positive integer (got ${options.replicas})`);
+    if (!Number.isInteger(options.replicas) || options.replicas < 1)
+      throw new RangeError(`replicas must be a positive integer (got ${options.replicas})`);
     this.docker = options.docker ?? new Docker();
     this.owner = options.owner ?? `${hostname()}:${process.pid}`;
   }
@@ -65,9 +70,19 @@ export class DockerEnvProvider {
   /** Containers of ours whose owner process is gone (a worker killed before it could stop them). */
   async removeOrphans(): Promise<string[]> {
     const alive = this.options.ownerAlive ?? ownerAliveOnThisHost;
-    const ours = await this.docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.role}=${ROLE}`] }) });
+    const ours = await this.docker.listContainers({
+      all: true,
+      filters: JSON.stringify({ label: [`${LABELS.role}=${ROLE}`] }),
+    });
     const orphans = ours.filter((c) => c.Labels[LABELS.owner] !== this.owner && !alive(c.Labels[LABELS.owner] ?? ''));
-    await Promise.all(orphans.map((c) => this.docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)));
+    await Promise.all(
+      orphans.map((c) =>
+        this.docker
+          .getContainer(c.Id)
+          .remove({ force: true })
+          .catch(() => undefined),
+      ),
+    );
     return orphans.map((c) => c.Id);
   }
 
@@ -85,7 +100,10 @@ export class DockerEnvProvider {
     const ports = (await container.inspect()).NetworkSettings.Ports;
     const http = ports[HTTP_PORT]?.[0]?.HostPort;
     const grpc = ports[GRPC_PORT]?.[0]?.HostPort;
-    if (!http || !grpc) throw new InfraError(`container ${container.id.slice(0, 12)} of ${this.options.image} published no ports for 8000 and 50051`);
+    if (!http || !grpc)
+      throw new InfraError(
+        `container ${container.id.slice(0, 12)} of ${this.options.image} published no ports for 8000 and 50051`,
+      );
     await this.waitHealthy(container, `http://127.0.0.1:${http}/health`);
     return `grpc://127.0.0.1:${grpc}`;
   }
@@ -96,10 +114,15 @@ export class DockerEnvProvider {
       const ok = await answers(url, 2_000);
       if (ok) return;
       const state = (await container.inspect()).State;
-      if (!state.Running) throw new InfraError(`container ${container.id.slice(0, 12)} of ${this.options.image} stopped (${state.Status}) before answering /health; its last output:\n${String(await container.logs({ stdout: true, stderr: true, tail: 20 })).trim()}`);
+      if (!state.Running)
+        throw new InfraError(
+          `container ${container.id.slice(0, 12)} of ${this.options.image} stopped (${state.Status}) before answering /health; its last output:\n${String(await container.logs({ stdout: true, stderr: true, tail: 20 })).trim()}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    throw new InfraError(`container ${container.id.slice(0, 12)} of ${this.options.image} did not answer ${url} within ${this.options.startTimeoutMs ?? 120_000} ms`);
+    throw new InfraError(
+      `container ${container.id.slice(0, 12)} of ${this.options.image} did not answer ${url} within ${this.options.startTimeoutMs ?? 120_000} ms`,
+    );
   }
 }
 

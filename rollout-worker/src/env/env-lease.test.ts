@@ -6,7 +6,10 @@ import { EnvPool } from './env-pool.js';
 // Unit test with in-memory clients; the real servers are exercised in test/queue.
 const OK = { done: false } as StepResult;
 
-function pool(behaviour: Record<string, { reset?: () => Promise<StepResult>; step?: () => Promise<StepResult> }>, healthy: Record<string, boolean> = {}) {
+function pool(
+  behaviour: Record<string, { reset?: () => Promise<StepResult>; step?: () => Promise<StepResult> }>,
+  healthy: Record<string, boolean> = {},
+) {
   const made: string[] = [];
   const closed: string[] = [];
   const envs = new EnvPool(Object.keys(behaviour), {
@@ -14,7 +17,17 @@ function pool(behaviour: Record<string, { reset?: () => Promise<StepResult>; ste
     connect: (url) => {
       made.push(url);
       const b = behaviour[url]!;
-      return { transport: 'grpc', target: url, sessionId: undefined, reset: b.reset ?? (async () => OK), step: b.step ?? (async () => OK), state: async () => { throw new Error('unused'); }, close: async () => void closed.push(url) } satisfies EnvClient;
+      return {
+        transport: 'grpc',
+        target: url,
+        sessionId: undefined,
+        reset: b.reset ?? (async () => OK),
+        step: b.step ?? (async () => OK),
+        state: async () => {
+          throw new Error('unused');
+        },
+        close: async () => void closed.push(url),
+      } satisfies EnvClient;
     },
   });
   return { envs, made, closed };
@@ -49,7 +62,10 @@ describe('EnvLease', () => {
   });
 
   it('does not move a wrong request (it would be wrong everywhere), and fails with the last error when every server refuses', async () => {
-    const bad = pool({ 'grpc://a:1': { reset: () => Promise.reject(new ValidationError('Unknown task "nope"')) }, 'grpc://b:1': {} });
+    const bad = pool({
+      'grpc://a:1': { reset: () => Promise.reject(new ValidationError('Unknown task "nope"')) },
+      'grpc://b:1': {},
+    });
     await bad.envs.start();
     await expect(bad.envs.lease().reset()).rejects.toBeInstanceOf(ValidationError);
     expect(bad.made).toEqual(['grpc://a:1']);
@@ -61,7 +77,14 @@ describe('EnvLease', () => {
   it('skips servers that fail their health check, but tries them all when none passes', async () => {
     const { envs } = pool({ 'grpc://a:1': {}, 'grpc://b:1': {} }, { 'grpc://a:1': false });
     await envs.start();
-    for (let i = 0; i < 3; i++) expect((await (async () => { const l = envs.lease(); await l.reset(); return l.url; })())).toBe('grpc://b:1');
+    for (let i = 0; i < 3; i++)
+      expect(
+        await (async () => {
+          const l = envs.lease();
+          await l.reset();
+          return l.url;
+        })(),
+      ).toBe('grpc://b:1');
     const dark = pool({ 'grpc://a:1': {} }, { 'grpc://a:1': false });
     await dark.envs.start();
     const lease = dark.envs.lease();

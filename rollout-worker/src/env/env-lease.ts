@@ -36,7 +36,8 @@ export class EnvLease {
       } catch (error) {
         last = error;
         const code = error instanceof GauntletError ? error.code : undefined;
-        const movable = !options?.signal?.aborted && (code === 'CAPACITY_REACHED' || (code !== undefined && UNREACHABLE.has(code)));
+        const movable =
+          !options?.signal?.aborted && (code === 'CAPACITY_REACHED' || (code !== undefined && UNREACHABLE.has(code)));
         this.pool.giveBack(server, client, code === 'CAPACITY_REACHED');
         if (!movable) throw error;
         this.pool.markDown(server, code === 'CAPACITY_REACHED' ? 'capacity' : 'unreachable');
@@ -51,7 +52,8 @@ export class EnvLease {
       return await this.client.step(action, options);
     } catch (error) {
       this.broken = true;
-      if (error instanceof GauntletError && UNREACHABLE.has(error.code) && !options?.signal?.aborted) this.pool.markDown(this.server, 'unreachable');
+      if (error instanceof GauntletError && UNREACHABLE.has(error.code) && !options?.signal?.aborted)
+        this.pool.markDown(this.server, 'unreachable');
       throw error;
     }
   }

@@ -40,16 +40,28 @@ export class EnvPool {
   readonly servers: EnvServer[];
   private cursor = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly options: Required<Pick<EnvPoolOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'maxIdle' | 'probe' | 'connect'>> & EnvPoolOptions;
+  private readonly options: Required<
+    Pick<EnvPoolOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'maxIdle' | 'probe' | 'connect'>
+  > &
+    EnvPoolOptions;
 
   constructor(urls: readonly string[], options: EnvPoolOptions = {}) {
-    if (urls.length === 0) throw new ValidationError('no env server: give at least one URL (e.g. grpc://127.0.0.1:50051)');
+    if (urls.length === 0)
+      throw new ValidationError('no env server: give at least one URL (e.g. grpc://127.0.0.1:50051)');
     for (const url of urls) validateUrl(url);
     this.servers = [...new Set(urls)].map((url) => ({ url, healthy: true, leased: 0, idle: [] }));
     this.options = {
-      probeIntervalMs: 5_000, probeTimeoutMs: 2_000, maxIdle: 8, probe: probeHealth,
+      probeIntervalMs: 5_000,
+      probeTimeoutMs: 2_000,
+      maxIdle: 8,
+      probe: probeHealth,
       // One try per server: the lease moves on to the next server instead of waiting on this one.
-      connect: (url) => createEnvClient(url, { token: options.token, callTimeoutMs: options.callTimeoutMs ?? 60_000, retry: { attempts: 1 } }),
+      connect: (url) =>
+        createEnvClient(url, {
+          token: options.token,
+          callTimeoutMs: options.callTimeoutMs ?? 60_000,
+          retry: { attempts: 1 },
+        }),
       ...options,
     };
   }
@@ -62,9 +74,11 @@ export class EnvPool {
   }
 
   async probeAll(): Promise<void> {
-    await Promise.all(this.servers.map(async (server) => {
-      server.healthy = await this.options.probe(server.url, this.options.probeTimeoutMs);
-    }));
+    await Promise.all(
+      this.servers.map(async (server) => {
+        server.healthy = await this.options.probe(server.url, this.options.probeTimeoutMs);
+      }),
+    );
     this.options.metrics?.envServersHealthy.set(this.servers.filter((s) => s.healthy).length);
   }
 
@@ -119,7 +133,12 @@ function validateUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ValidationError(`env server ${JSON.stringify(url)} is not a URL (e.g. grpc://127.0.0.1:50051, http://127.0.0.1:8000)`);
+    throw new ValidationError(
+      `env server ${JSON.stringify(url)} is not a URL (e.g. grpc://127.0.0.1:50051, http://127.0.0.1:8000)`,
+    );
   }
-  if (!/^(grpcs?|https?|wss?):$/.test(parsed.protocol)) throw new ValidationError(`env server ${JSON.stringify(url)}: use grpc://, http:// or ws:// (got ${parsed.protocol}//)`);
+  if (!/^(grpcs?|https?|wss?):$/.test(parsed.protocol))
+    throw new ValidationError(
+      `env server ${JSON.stringify(url)}: use grpc://, http:// or ws:// (got ${parsed.protocol}//)`,
+    );
 }

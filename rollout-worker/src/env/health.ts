@@ -41,12 +41,22 @@ export async function answers(url: string, timeoutMs: number): Promise<boolean> 
   }
 }
 
-const HealthClient = makeGenericClientConstructor(healthService, 'Health') as unknown as new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => Client & {
-  check(request: { service: string }, options: { deadline: Date }, callback: (error: ServiceError | null, reply?: { status: string }) => void): void;
+const HealthClient = makeGenericClientConstructor(healthService, 'Health') as unknown as new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+) => Client & {
+  check(
+    request: { service: string },
+    options: { deadline: Date },
+    callback: (error: ServiceError | null, reply?: { status: string }) => void,
+  ): void;
 };
 
 function probeGrpc(url: URL, timeoutMs: number): Promise<boolean> {
-  const client = new HealthClient(url.host, url.protocol === 'grpcs:' ? credentials.createSsl() : credentials.createInsecure());
+  const client = new HealthClient(
+    url.host,
+    url.protocol === 'grpcs:' ? credentials.createSsl() : credentials.createInsecure(),
+  );
   return new Promise<boolean>((resolve) => {
     client.check({ service: ENV_SERVICE }, { deadline: new Date(Date.now() + timeoutMs) }, (error, reply) => {
       client.close();

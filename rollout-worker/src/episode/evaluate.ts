@@ -29,7 +29,16 @@ export interface TaskScore {
 export interface EvalReport {
   policy: PolicyRef;
   tasks: TaskScore[];
-  episodes: { task: string; seed: number; episode_id: string; outcome: Trajectory['outcome']; reward: number; turns: number; wall_ms: number; attempts: number }[];
+  episodes: {
+    task: string;
+    seed: number;
+    episode_id: string;
+    outcome: Trajectory['outcome'];
+    reward: number;
+    turns: number;
+    wall_ms: number;
+    attempts: number;
+  }[];
   wall_s: number;
 }
 
@@ -38,9 +47,16 @@ export interface EvalReport {
  * task. An episode that ends as infra_error is played again (up to `attempts` tries) and, if
  * it never gets through, counted apart: it is not a failure of the policy.
  */
-export async function evaluate(plan: EvalPlan, players: Players, onEpisode?: (done: number, total: number, t: Trajectory) => void, signal?: AbortSignal): Promise<EvalReport> {
+export async function evaluate(
+  plan: EvalPlan,
+  players: Players,
+  onEpisode?: (done: number, total: number, t: Trajectory) => void,
+  signal?: AbortSignal,
+): Promise<EvalReport> {
   const started = performance.now();
-  const specs = plan.tasks.flatMap((task) => Array.from({ length: plan.episodesPerTask }, (_, i) => ({ task, seed: plan.firstSeed + i })));
+  const specs = plan.tasks.flatMap((task) =>
+    Array.from({ length: plan.episodesPerTask }, (_, i) => ({ task, seed: plan.firstSeed + i })),
+  );
   const results: EvalReport['episodes'] = new Array(specs.length);
   let next = 0;
   let done = 0;
@@ -52,24 +68,61 @@ export async function evaluate(plan: EvalPlan, players: Players, onEpisode?: (do
       let attempts = 0;
       do {
         attempts += 1;
-        trajectory = await playEpisode({ task, seed, episode_id: `eval-${task}-${seed}`, group_id: null, policy: plan.policy, settings: plan.settings }, players, signal);
+        trajectory = await playEpisode(
+          {
+            task,
+            seed,
+            episode_id: `eval-${task}-${seed}`,
+            group_id: null,
+            policy: plan.policy,
+            settings: plan.settings,
+          },
+          players,
+          signal,
+        );
       } while (trajectory.outcome === 'infra_error' && attempts < plan.attempts);
-      results[index] = { task, seed, episode_id: trajectory.episode_id, outcome: trajectory.outcome, reward: trajectory.reward, turns: trajectory.turns.length, wall_ms: trajectory.wall_ms, attempts };
+      results[index] = {
+        task,
+        seed,
+        episode_id: trajectory.episode_id,
+        outcome: trajectory.outcome,
+        reward: trajectory.reward,
+        turns: trajectory.turns.length,
+        wall_ms: trajectory.wall_ms,
+        attempts,
+      };
       onEpisode?.(++done, specs.length, trajectory);
     }
   };
   await Promise.all(Array.from({ length: Math.min(plan.concurrency, specs.length) }, slot));
   const episodes = results.filter(Boolean);
-  return { policy: plan.policy, tasks: plan.tasks.map((task) => score(task, episodes.filter((e) => e.task === task))), episodes, wall_s: Math.round(performance.now() - started) / 1000 };
+  return {
+    policy: plan.policy,
+    tasks: plan.tasks.map((task) =>
+      score(
+        task,
+        episodes.filter((e) => e.task === task),
+      ),
+    ),
+    episodes,
+    wall_s: Math.round(performance.now() - started) / 1000,
+  };
 }
 
 function score(task: string, episodes: EvalReport['episodes']): TaskScore {
   const count = (outcome: Trajectory['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
   const scored = episodes.filter((e) => e.outcome !== 'infra_error');
-  const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0);
+  const mean = (xs: number[]) =>
+    xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0;
   return {
-    task, episodes: episodes.length, success: count('success'), fail: count('fail'), timeout: count('timeout'), infra_error: count('infra_error'),
+    task,
+    episodes: episodes.length,
+    success: count('success'),
+    fail: count('fail'),
+    timeout: count('timeout'),
+    infra_error: count('infra_error'),
     success_rate: scored.length ? Math.round((count('success') / scored.length) * 1000) / 1000 : 0,
-    mean_reward: mean(scored.map((e) => e.reward)), mean_turns: mean(scored.map((e) => e.turns)),
+    mean_reward: mean(scored.map((e) => e.reward)),
+    mean_turns: mean(scored.map((e) => e.turns)),
   };
 }

@@ -37,8 +37,14 @@ export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: 
   try {
     const s = spec.settings;
     const trajectory = await runEpisode(lease, policy, {
-      task: spec.task, seed: spec.seed, episodeId: spec.episode_id, groupId: spec.group_id, resetOptions: s.reset_options,
-      maxTurns: s.max_turns, deadlineMs: s.deadline_ms, callTimeoutMs: players.callTimeoutMs ?? 60_000,
+      task: spec.task,
+      seed: spec.seed,
+      episodeId: spec.episode_id,
+      groupId: spec.group_id,
+      resetOptions: s.reset_options,
+      maxTurns: s.max_turns,
+      deadlineMs: s.deadline_ms,
+      callTimeoutMs: players.callTimeoutMs ?? 60_000,
       ...(s.observation_chars === null ? {} : { render: { maxChars: s.observation_chars } }),
       ...(signal ? { signal } : {}),
     });

@@ -8,18 +8,72 @@ const WAIT_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 1800];
 export class WorkerMetrics {
   readonly registry = new Registry();
   private readonly r = [this.registry];
-  readonly episodes = new Counter({ name: 'gauntlet_worker_episodes_total', help: 'Episodes played, by outcome (infra_error ones are retried)', labelNames: ['outcome'], registers: this.r });
-  readonly episodesInFlight = new Gauge({ name: 'gauntlet_worker_episodes_in_flight', help: 'Episodes being played now', registers: this.r });
-  readonly envStepSeconds = new Histogram({ name: 'gauntlet_worker_env_step_seconds', help: 'Env step call latency as the worker saw it', buckets: LATENCY_BUCKETS, registers: this.r });
-  readonly policySeconds = new Histogram({ name: 'gauntlet_worker_policy_seconds', help: 'Policy latency per turn', buckets: LATENCY_BUCKETS, registers: this.r });
-  readonly episodeSeconds = new Histogram({ name: 'gauntlet_worker_episode_seconds', help: 'Episode wall time', buckets: WAIT_BUCKETS, registers: this.r });
-  readonly queueWaitSeconds = new Histogram({ name: 'gauntlet_worker_queue_wait_seconds', help: 'Time from enqueue to the first attempt of an episode', buckets: WAIT_BUCKETS, registers: this.r });
-  readonly retries = new Counter({ name: 'gauntlet_worker_episode_retries_total', help: 'Episode attempts beyond the first (infra errors, stalled workers)', registers: this.r });
-  readonly handedBack = new Counter({ name: 'gauntlet_worker_episodes_handed_back_total', help: 'Episodes given back to the queue unfinished when the worker drained', registers: this.r });
-  readonly groupsCompleted = new Counter({ name: 'gauntlet_worker_groups_completed_total', help: 'Groups assembled and handed to the trainer queue', registers: this.r });
-  readonly groupsDropped = new Counter({ name: 'gauntlet_worker_groups_dropped_total', help: 'Groups dropped whole after an episode ran out of tries or was unplayable', registers: this.r });
-  readonly envFailovers = new Counter({ name: 'gauntlet_worker_env_failovers_total', help: 'Resets moved to another env server, by reason', labelNames: ['reason'], registers: this.r });
-  readonly envServersHealthy = new Gauge({ name: 'gauntlet_worker_env_servers_healthy', help: 'Env servers passing their health check', registers: this.r });
+  readonly episodes = new Counter({
+    name: 'gauntlet_worker_episodes_total',
+    help: 'Episodes played, by outcome (infra_error ones are retried)',
+    labelNames: ['outcome'],
+    registers: this.r,
+  });
+  readonly episodesInFlight = new Gauge({
+    name: 'gauntlet_worker_episodes_in_flight',
+    help: 'Episodes being played now',
+    registers: this.r,
+  });
+  readonly envStepSeconds = new Histogram({
+    name: 'gauntlet_worker_env_step_seconds',
+    help: 'Env step call latency as the worker saw it',
+    buckets: LATENCY_BUCKETS,
+    registers: this.r,
+  });
+  readonly policySeconds = new Histogram({
+    name: 'gauntlet_worker_policy_seconds',
+    help: 'Policy latency per turn',
+    buckets: LATENCY_BUCKETS,
+    registers: this.r,
+  });
+  readonly episodeSeconds = new Histogram({
+    name: 'gauntlet_worker_episode_seconds',
+    help: 'Episode wall time',
+    buckets: WAIT_BUCKETS,
+    registers: this.r,
+  });
+  readonly queueWaitSeconds = new Histogram({
+    name: 'gauntlet_worker_queue_wait_seconds',
+    help: 'Time from enqueue to the first attempt of an episode',
+    buckets: WAIT_BUCKETS,
+    registers: this.r,
+  });
+  readonly retries = new Counter({
+    name: 'gauntlet_worker_episode_retries_total',
+    help: 'Episode attempts beyond the first (infra errors, stalled workers)',
+    registers: this.r,
+  });
+  readonly handedBack = new Counter({
+    name: 'gauntlet_worker_episodes_handed_back_total',
+    help: 'Episodes given back to the queue unfinished when the worker drained',
+    registers: this.r,
+  });
+  readonly groupsCompleted = new Counter({
+    name: 'gauntlet_worker_groups_completed_total',
+    help: 'Groups assembled and handed to the trainer queue',
+    registers: this.r,
+  });
+  readonly groupsDropped = new Counter({
+    name: 'gauntlet_worker_groups_dropped_total',
+    help: 'Groups dropped whole after an episode ran out of tries or was unplayable',
+    registers: this.r,
+  });
+  readonly envFailovers = new Counter({
+    name: 'gauntlet_worker_env_failovers_total',
+    help: 'Resets moved to another env server, by reason',
+    labelNames: ['reason'],
+    registers: this.r,
+  });
+  readonly envServersHealthy = new Gauge({
+    name: 'gauntlet_worker_env_servers_healthy',
+    help: 'Env servers passing their health check',
+    registers: this.r,
+  });
 
   constructor(defaults = true) {
     if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'gauntlet_worker_' });

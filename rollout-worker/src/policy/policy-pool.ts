@@ -30,15 +30,21 @@ export class PolicyPool {
   private cursor = 0;
 
   constructor(urls: readonly string[], options: PolicyPoolOptions = {}) {
-    if (urls.length === 0) throw new ValidationError(`no policy: give policy server URLs (e.g. http://127.0.0.1:8001) or "${RANDOM_POLICY}"`);
-    if (urls.includes(RANDOM_POLICY) && urls.length > 1) throw new ValidationError(`"${RANDOM_POLICY}" is a policy of its own; it does not mix with policy server URLs`);
-    this.clients = urls.includes(RANDOM_POLICY) ? [] : [...new Set(urls)].map((url) => {
-      try {
-        return new PolicyClient(url, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 120_000 });
-      } catch (error) {
-        throw new ValidationError((error as Error).message);
-      }
-    });
+    if (urls.length === 0)
+      throw new ValidationError(
+        `no policy: give policy server URLs (e.g. http://127.0.0.1:8001) or "${RANDOM_POLICY}"`,
+      );
+    if (urls.includes(RANDOM_POLICY) && urls.length > 1)
+      throw new ValidationError(`"${RANDOM_POLICY}" is a policy of its own; it does not mix with policy server URLs`);
+    this.clients = urls.includes(RANDOM_POLICY)
+      ? []
+      : [...new Set(urls)].map((url) => {
+          try {
+            return new PolicyClient(url, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 120_000 });
+          } catch (error) {
+            throw new ValidationError((error as Error).message);
+          }
+        });
   }
 
   get servers(): string[] {

@@ -3,12 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { randomPolicy } from './random-policy.js';
 
 const page = (axtree: string) => ({ observation: { axtree_txt: axtree } }) as StepResult;
-const TREE = "RootWebArea 'Task'\n\tStaticText 'Pick one'\n\t[12] button 'A'\n\t[13] link 'B'\n\t[14] textbox 'C'\n\t[15] heading 'D'";
+const TREE =
+  "RootWebArea 'Task'\n\tStaticText 'Pick one'\n\t[12] button 'A'\n\t[13] link 'B'\n\t[14] textbox 'C'\n\t[15] heading 'D'";
 
 async function clicks(seed: number | null, episodeId: string, turns = 12, tree = TREE): Promise<string[]> {
-  const session = await randomPolicy(seed).start({ task: 't', seed: 0, episodeId, systemPrompt: '', observation: '', result: page(tree) }, {});
+  const session = await randomPolicy(seed).start(
+    { task: 't', seed: 0, episodeId, systemPrompt: '', observation: '', result: page(tree) },
+    {},
+  );
   const out: string[] = [];
-  for (let index = 0; index < turns; index++) out.push((await session.act({ index, observation: '', result: page(tree) }, {})).text);
+  for (let index = 0; index < turns; index++)
+    out.push((await session.act({ index, observation: '', result: page(tree) }, {})).text);
   return out;
 }
 

@@ -13,7 +13,10 @@ export function randomPolicy(seed?: number | null): EpisodePolicy {
     // Without a sampling seed, the episode id seeds it: siblings of a group click differently.
     const next = mulberry32(seed ?? hashString(episode.episodeId));
     return ({ result }) => {
-      const bids = result.observation.axtree_txt.split('\n').map((line) => CLICKABLE.exec(line)?.[1]).filter((bid): bid is string => bid !== undefined);
+      const bids = result.observation.axtree_txt
+        .split('\n')
+        .map((line) => CLICKABLE.exec(line)?.[1])
+        .filter((bid): bid is string => bid !== undefined);
       if (bids.length === 0) return 'noop()';
       return `click(${JSON.stringify(bids[Math.floor(next() * bids.length)])})`;
     };

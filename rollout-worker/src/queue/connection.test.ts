@@ -3,8 +3,19 @@ import { queueConnection, redisOptions } from './connection.js';
 
 describe('redisOptions', () => {
   it('reads host, port, database, credentials and TLS from the URL, and waits out Redis restarts', () => {
-    expect(redisOptions('redis://127.0.0.1:6380/2')).toMatchObject({ host: '127.0.0.1', port: 6380, db: 2, maxRetriesPerRequest: null });
-    expect(redisOptions('rediss://user:p%40ss@queue.internal')).toMatchObject({ host: 'queue.internal', port: 6379, username: 'user', password: 'p@ss', tls: {} });
+    expect(redisOptions('redis://127.0.0.1:6380/2')).toMatchObject({
+      host: '127.0.0.1',
+      port: 6380,
+      db: 2,
+      maxRetriesPerRequest: null,
+    });
+    expect(redisOptions('rediss://user:p%40ss@queue.internal')).toMatchObject({
+      host: 'queue.internal',
+      port: 6379,
+      username: 'user',
+      password: 'p@ss',
+      tls: {},
+    });
     expect(redisOptions('redis://localhost').db).toBeUndefined();
   });
 

@@ -23,9 +23,11 @@ export function redisOptions(url: string): RedisOptions {
   } catch {
     throw new ValidationError(`Redis URL ${JSON.stringify(url)} is not a URL (e.g. ${DEFAULT_REDIS_URL})`);
   }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new ValidationError(`Redis URL ${JSON.stringify(url)} must start with redis:// or rediss://`);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new ValidationError(`Redis URL ${JSON.stringify(url)} must start with redis:// or rediss://`);
   const db = parsed.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d+$/.test(db)) throw new ValidationError(`Redis URL ${JSON.stringify(url)}: the path must be a database number (e.g. /0)`);
+  if (db !== '' && !/^\d+$/.test(db))
+    throw new ValidationError(`Redis URL ${JSON.stringify(url)}: the path must be a database number (e.g. /0)`);
   return {
     host: parsed.hostname || '127.0.0.1',
     port: parsed.port ? Number(parsed.port) : 6379,
@@ -40,6 +42,9 @@ export function redisOptions(url: string): RedisOptions {
 }
 
 export function queueConnection(url = DEFAULT_REDIS_URL, prefix = DEFAULT_PREFIX): QueueConnection {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(prefix)) throw new ValidationError(`queue prefix ${JSON.stringify(prefix)} must be letters, digits, "_", "-" or "." (no ":")`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(prefix))
+    throw new ValidationError(
+      `queue prefix ${JSON.stringify(prefix)} must be letters, digits, "_", "-" or "." (no ":")`,
+    );
   return { redis: redisOptions(url), prefix };
 }

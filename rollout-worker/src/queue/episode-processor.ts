@@ -26,7 +26,10 @@ export type EpisodeResult = Trajectory | null;
  */
 export function episodeProcessor(deps: EpisodeProcessorDeps) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<EpisodeResult> => {
-    if (job.name !== JOB_NAMES.episode) throw new UnrecoverableError(`job ${job.id} on ${QUEUES.episodes} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.episode}" jobs run there`);
+    if (job.name !== JOB_NAMES.episode)
+      throw new UnrecoverableError(
+        `job ${job.id} on ${QUEUES.episodes} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.episode}" jobs run there`,
+      );
     const parsed = EpisodeJob.safeParse(job.data);
     if (!parsed.success) throw badPayload('episode', job.id, parsed.error);
     const episode = parsed.data;
@@ -49,7 +52,8 @@ export function episodeProcessor(deps: EpisodeProcessorDeps) {
         deps.metrics?.handedBack.inc();
         throw new WaitingError();
       }
-      if (isUnrecoverable(error)) throw new UnrecoverableError(`episode ${episode.episode_id} cannot be played: ${(error as Error).message}`);
+      if (isUnrecoverable(error))
+        throw new UnrecoverableError(`episode ${episode.episode_id} cannot be played: ${(error as Error).message}`);
       throw error;
     } finally {
       deps.metrics?.episodesInFlight.dec();

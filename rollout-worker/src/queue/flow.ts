@@ -34,7 +34,18 @@ export function groupFlow(input: GroupJobInput | GroupJob, policy: RetryPolicy =
     queueName: QUEUES.groups,
     data: group,
     // The parent only assembles the group; a retry covers a Redis hiccup while it hands it on.
-    opts: { jobId: group.group_id, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: keep, removeOnFail: keep },
-    children: episodeJobs(group).map((data) => ({ name: JOB_NAMES.episode, queueName: QUEUES.episodes, data, opts: { ...episode, jobId: data.episode_id } })),
+    opts: {
+      jobId: group.group_id,
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: keep,
+      removeOnFail: keep,
+    },
+    children: episodeJobs(group).map((data) => ({
+      name: JOB_NAMES.episode,
+      queueName: QUEUES.episodes,
+      data,
+      opts: { ...episode, jobId: data.episode_id },
+    })),
   };
 }

@@ -26,24 +26,48 @@ export interface GroupProcessorDeps {
  */
 export function groupProcessor(deps: GroupProcessorDeps) {
   return async (job: Job): Promise<GroupSummary> => {
-    if (job.name !== JOB_NAMES.group) throw new UnrecoverableError(`job ${job.id} on ${QUEUES.groups} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.group}" jobs run there`);
+    if (job.name !== JOB_NAMES.group)
+      throw new UnrecoverableError(
+        `job ${job.id} on ${QUEUES.groups} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.group}" jobs run there`,
+      );
     const parsed = GroupJob.safeParse(job.data);
     if (!parsed.success) throw badPayload('group', job.id, parsed.error);
     const group = parsed.data;
     // TrajectoryGroup checks every trajectory below; here they are only put in episode order.
     const trajectories = Object.values(await job.getChildrenValues())
-      .filter((v): v is { episode_id: string } => typeof v === 'object' && v !== null && typeof (v as { episode_id?: unknown }).episode_id === 'string')
+      .filter(
+        (v): v is { episode_id: string } =>
+          typeof v === 'object' && v !== null && typeof (v as { episode_id?: unknown }).episode_id === 'string',
+      )
       .sort((a, b) => episodeIndex(a.episode_id) - episodeIndex(b.episode_id));
     if (trajectories.length !== group.size) {
-      throw new UnrecoverableError(`group ${group.group_id} has ${trajectories.length} of its ${group.size} episodes; dropped whole (a group is never padded)`);
+      throw new UnrecoverableError(
+        `group ${group.group_id} has ${trajectories.length} of its ${group.size} episodes; dropped whole (a group is never padded)`,
+      );
     }
-    const assembled = TrajectoryGroup.safeParse({ group_id: group.group_id, task: group.task, seed: group.seed, policy: group.policy, trajectories, completed_at: new Date().toISOString() });
+    const assembled = TrajectoryGroup.safeParse({
+      group_id: group.group_id,
+      task: group.task,
+      seed: group.seed,
+      policy: group.policy,
+      trajectories,
+      completed_at: new Date().toISOString(),
+    });
     if (!assembled.success) throw badPayload('group', job.id, assembled.error);
     const keep = { age: deps.keepSeconds };
-    await deps.trainer.add(JOB_NAMES.trajectoryGroup, assembled.data, { jobId: group.group_id, removeOnComplete: keep, removeOnFail: keep });
+    await deps.trainer.add(JOB_NAMES.trajectoryGroup, assembled.data, {
+      jobId: group.group_id,
+      removeOnComplete: keep,
+      removeOnFail: keep,
+    });
     deps.metrics?.groupsCompleted.inc();
     const successes = assembled.data.trajectories.filter((t) => t.outcome === 'success').length;
-    return { group_id: group.group_id, episodes: trajectories.length, successes, mean_reward: assembled.data.trajectories.reduce((s, t) => s + t.reward, 0) / trajectories.length };
+    return {
+      group_id: group.group_id,
+      episodes: trajectories.length,
+      successes,
+      mean_reward: assembled.data.trajectories.reduce((s, t) => s + t.reward, 0) / trajectories.length,
+    };
   };
 }
 

@@ -22,7 +22,11 @@ export class GroupTracker {
     this.queue = new Queue(QUEUES.groups, base);
     this.events = new QueueEvents(QUEUES.groups, base);
     this.events.on('completed', ({ jobId }) => this.emit(jobId, 'completed'));
-    this.events.on('failed', ({ jobId }) => void this.queue.getJobState(jobId).then((state) => state === 'failed' && this.emit(jobId, 'dropped')));
+    this.events.on(
+      'failed',
+      ({ jobId }) =>
+        void this.queue.getJobState(jobId).then((state) => state === 'failed' && this.emit(jobId, 'dropped')),
+    );
   }
 
   async ready(): Promise<void> {

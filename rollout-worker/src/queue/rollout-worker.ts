@@ -57,14 +57,36 @@ export class RolloutWorker {
     this.groupsQueue = new Queue(QUEUES.groups, base);
     this.trainer = new Queue(QUEUES.trajectoryGroups, base);
     const name = options.name ?? `${process.env.HOSTNAME ?? 'worker'}:${process.pid}`;
-    const locks = { lockDuration: options.lockMs ?? 30_000, stalledInterval: options.stalledIntervalMs ?? 30_000, maxStalledCount: options.maxStalledCount ?? 2 };
-    this.episodes = new Worker(QUEUES.episodes, episodeProcessor({
-      players: options.players, groups: this.groupsQueue, metrics, draining: () => this.isDraining,
-      onEpisode: (t, attempt) => events.episode?.(t, attempt),
-    }), { ...base, ...locks, name, concurrency: options.concurrency });
-    this.groups = new Worker(QUEUES.groups, groupProcessor({ trainer: this.trainer, metrics, keepSeconds: options.keepSeconds ?? DEFAULT_RETRY_POLICY.keepSeconds }), {
-      ...base, ...locks, name, concurrency: 4,
-    });
+    const locks = {
+      lockDuration: options.lockMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      maxStalledCount: options.maxStalledCount ?? 2,
+    };
+    this.episodes = new Worker(
+      QUEUES.episodes,
+      episodeProcessor({
+        players: options.players,
+        groups: this.groupsQueue,
+        metrics,
+        draining: () => this.isDraining,
+        onEpisode: (t, attempt) => events.episode?.(t, attempt),
+      }),
+      { ...base, ...locks, name, concurrency: options.concurrency },
+    );
+    this.groups = new Worker(
+      QUEUES.groups,
+      groupProcessor({
+        trainer: this.trainer,
+        metrics,
+        keepSeconds: options.keepSeconds ?? DEFAULT_RETRY_POLICY.keepSeconds,
+      }),
+      {
+        ...base,
+        ...locks,
+        name,
+        concurrency: 4,
+      },
+    );
     const onError = (error: Error) => events.error?.(error);
     this.episodes.on('error', onError);
     this.groups.on('error', onError);
@@ -105,7 +127,12 @@ export class RolloutWorker {
   /** Stops at once; running episodes stall and another worker re-runs them. */
   async close(): Promise<void> {
     this.isDraining = true;
-    await Promise.allSettled([this.episodes.close(true), this.groups.close(true), this.groupsQueue.close(), this.trainer.close()]);
+    await Promise.allSettled([
+      this.episodes.close(true),
+      this.groups.close(true),
+      this.groupsQueue.close(),
+      this.trainer.close(),
+    ]);
   }
 }
 

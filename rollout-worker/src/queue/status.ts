@@ -18,16 +18,30 @@ export interface RolloutStatus {
 /** A snapshot of one deployment's queues: depths, connected workers, groups done and dropped. */
 export async function rolloutStatus(connection: QueueConnection): Promise<RolloutStatus> {
   const base = { connection: connection.redis, prefix: connection.prefix };
-  const queues = Object.fromEntries(Object.entries(QUEUES).map(([key, name]) => [key, new Queue(name, base)])) as Record<keyof typeof QUEUES, Queue>;
+  const queues = Object.fromEntries(
+    Object.entries(QUEUES).map(([key, name]) => [key, new Queue(name, base)]),
+  ) as Record<keyof typeof QUEUES, Queue>;
   try {
-    const depths = Object.fromEntries(await Promise.all(Object.entries(queues).map(async ([key, queue]) => [key, (await queue.getJobCounts(...STATES)) as QueueDepths]))) as RolloutStatus['queues'];
-    const workers = (await queues.episodes.getWorkers()).map((w) => ({ name: workerName(String(w['rawname'] ?? '')), addr: String(w['addr'] ?? ''), idle_s: Number(w['idle'] ?? 0) }));
+    const depths = Object.fromEntries(
+      await Promise.all(
+        Object.entries(queues).map(async ([key, queue]) => [key, (await queue.getJobCounts(...STATES)) as QueueDepths]),
+      ),
+    ) as RolloutStatus['queues'];
+    const workers = (await queues.episodes.getWorkers()).map((w) => ({
+      name: workerName(String(w['rawname'] ?? '')),
+      addr: String(w['addr'] ?? ''),
+      idle_s: Number(w['idle'] ?? 0),
+    }));
     const g = depths.groups;
     return {
       prefix: connection.prefix,
       queues: depths,
       workers,
-      groups: { in_flight: g.waiting + g.prioritized + g.delayed + g.active + g['waiting-children'], completed: g.completed, dropped: g.failed },
+      groups: {
+        in_flight: g.waiting + g.prioritized + g.delayed + g.active + g['waiting-children'],
+        completed: g.completed,
+        dropped: g.failed,
+      },
       trainer_backlog: depths.trajectoryGroups.waiting + depths.trajectoryGroups.prioritized,
     };
   } finally {

@@ -31,16 +31,59 @@ describe('gauntlet-worker commands', () => {
     const connection = freshConnection();
     const envs = new EnvPool([env.grpc]);
     await envs.start();
-    const worker = new RolloutWorker({ connection, name: 'cli-test-worker', players: { envs, policies: new PolicyPool(['random']) }, concurrency: 4 });
-    cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.drain(0));
+    const worker = new RolloutWorker({
+      connection,
+      name: 'cli-test-worker',
+      players: { envs, policies: new PolicyPool(['random']) },
+      concurrency: 4,
+    });
+    cleanups.push(
+      () => removeQueues(connection),
+      () => envs.close(),
+      () => worker.drain(0),
+    );
     await worker.waitUntilReady();
     const queue = ['--prefix', connection.prefix];
-    const submitted = await cli(['submit', ...queue, '--task', 'click-test', '--seeds', '1-3', '--group-size', '2', '--max-turns', '3', '--max-in-flight', '2', '--id-prefix', 'step5', '--wait']);
+    const submitted = await cli([
+      'submit',
+      ...queue,
+      '--task',
+      'click-test',
+      '--seeds',
+      '1-3',
+      '--group-size',
+      '2',
+      '--max-turns',
+      '3',
+      '--max-in-flight',
+      '2',
+      '--id-prefix',
+      'step5',
+      '--wait',
+    ]);
     expect(submitted.code).toBe(0);
-    expect(JSON.parse(submitted.out)).toMatchObject({ groups: 3, newly_submitted: 3, completed: 3, dropped: 0, dropped_ids: [] });
+    expect(JSON.parse(submitted.out)).toMatchObject({
+      groups: 3,
+      newly_submitted: 3,
+      completed: 3,
+      dropped: 0,
+      dropped_ids: [],
+    });
     expect(submitted.err).toMatch(/groups 3\/3 finished: 3 completed, 0 dropped/);
     // Submitting the same groups again plays nothing: they are known and already finished.
-    const again = await cli(['submit', ...queue, '--task', 'click-test', '--seeds', '1-3', '--group-size', '2', '--id-prefix', 'step5', '--wait']);
+    const again = await cli([
+      'submit',
+      ...queue,
+      '--task',
+      'click-test',
+      '--seeds',
+      '1-3',
+      '--group-size',
+      '2',
+      '--id-prefix',
+      'step5',
+      '--wait',
+    ]);
     expect(JSON.parse(again.out)).toMatchObject({ groups: 3, newly_submitted: 0, completed: 3 });
     const status = await cli(['status', ...queue, '--json']);
     expect(status.code).toBe(0);
@@ -55,15 +98,43 @@ describe('gauntlet-worker commands', () => {
   }, 150_000);
 
   it('eval plays N episodes per task and reports success rates as a table and as JSON', async () => {
-    const json = await cli(['eval', '--env', env.grpc, '--policy', 'random', '--task', 'click-test,click-button', '--episodes', '3', '--max-turns', '2', '--json']);
+    const json = await cli([
+      'eval',
+      '--env',
+      env.grpc,
+      '--policy',
+      'random',
+      '--task',
+      'click-test,click-button',
+      '--episodes',
+      '3',
+      '--max-turns',
+      '2',
+      '--json',
+    ]);
     expect(json.code).toBe(0);
     const report = JSON.parse(json.out);
-    expect(report.tasks.map((t: { task: string; episodes: number }) => [t.task, t.episodes])).toEqual([['click-test', 3], ['click-button', 3]]);
+    expect(report.tasks.map((t: { task: string; episodes: number }) => [t.task, t.episodes])).toEqual([
+      ['click-test', 3],
+      ['click-button', 3],
+    ]);
     for (const t of report.tasks) expect(t.success_rate).toBeCloseTo(t.success / (t.episodes - t.infra_error), 3);
     expect(report.episodes.map((e: { seed: number }) => e.seed)).toEqual([0, 1, 2, 0, 1, 2]);
     expect(json.err).toMatch(/\[6\/6\] /);
     // The same seeds and policy seed play the same episodes: the table agrees with the JSON.
-    const table = await cli(['eval', '--env', env.grpc, '--policy', 'random', '--task', 'click-test,click-button', '--episodes', '3', '--max-turns', '2']);
+    const table = await cli([
+      'eval',
+      '--env',
+      env.grpc,
+      '--policy',
+      'random',
+      '--task',
+      'click-test,click-button',
+      '--episodes',
+      '3',
+      '--max-turns',
+      '2',
+    ]);
     const row = table.out.split('\n').find((line) => line.startsWith('click-test'))!;
     expect(row).toContain(`${(report.tasks[0].success_rate * 100).toFixed(1)}%`);
   }, 150_000);

@@ -35,9 +35,20 @@ async function rig(policyUrl: string, events: Partial<RolloutEvents>) {
   const metrics = new WorkerMetrics(false);
   const envs = new EnvPool([env.grpc], { metrics });
   await envs.start();
-  const worker = new RolloutWorker({ connection, players: { envs, policies: new PolicyPool([policyUrl]) }, concurrency: 4, metrics, events });
+  const worker = new RolloutWorker({
+    connection,
+    players: { envs, policies: new PolicyPool([policyUrl]) },
+    concurrency: 4,
+    metrics,
+    events,
+  });
   const submitter = new GroupSubmitter(connection, { attempts: 3, backoffMs: 200, keepSeconds: 3600 });
-  cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.drain(0), () => submitter.close());
+  cleanups.push(
+    () => removeQueues(connection),
+    () => envs.close(),
+    () => worker.drain(0),
+    () => submitter.close(),
+  );
   await worker.waitUntilReady();
   return { connection, metrics, submitter };
 }
@@ -56,7 +67,14 @@ describe('episodes sampled from a policy server', () => {
       expect(t.outcome).not.toBe('infra_error');
       expect(t.prompt_ids.length).toBeGreaterThan(0);
       // Turn 0's prompt is exactly the server's own tokenisation of the system prompt and first observation.
-      const first = await client.tokenize({ model: 'tiny', messages: [{ role: 'system', content: systemPromptFor('click-test') }, { role: 'user', content: t.turns[0]!.observation }], add_generation_prompt: true });
+      const first = await client.tokenize({
+        model: 'tiny',
+        messages: [
+          { role: 'system', content: systemPromptFor('click-test') },
+          { role: 'user', content: t.turns[0]!.observation },
+        ],
+        add_generation_prompt: true,
+      });
       expect(first.tokens).toEqual(t.prompt_ids);
       t.turns.forEach((turn, k) => {
         expect(turn.completion_ids.length).toBeGreaterThan(0);
@@ -65,7 +83,8 @@ describe('episodes sampled from a policy server', () => {
         // Every turn but the last is followed by env tokens (turn close, next observation, generation prompt).
         if (k < t.turns.length - 1) expect(turn.env_ids.length).toBeGreaterThan(0);
       });
-      for (const turn of t.turns) expect((await client.detokenize({ tokens: turn.completion_ids })).prompt).toBe(turn.action_text);
+      for (const turn of t.turns)
+        expect((await client.detokenize({ tokens: turn.completion_ids })).prompt).toBe(turn.action_text);
     }
   }, 150_000);
 

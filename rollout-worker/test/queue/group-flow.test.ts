@@ -37,20 +37,31 @@ interface Rig {
   envs: EnvPool;
 }
 
-async function rig(urls: string[], events: Partial<RolloutEvents> = {}, policies: Players['policies'] = new PolicyPool(['random'])): Promise<Rig> {
+async function rig(
+  urls: string[],
+  events: Partial<RolloutEvents> = {},
+  policies: Players['policies'] = new PolicyPool(['random']),
+): Promise<Rig> {
   const connection = freshConnection();
   const metrics = new WorkerMetrics(false);
   const envs = new EnvPool(urls, { metrics, probeIntervalMs: 60_000 });
   await envs.start();
   const worker = new RolloutWorker({ connection, players: { envs, policies }, concurrency: 4, metrics, events });
   const submitter = new GroupSubmitter(connection, { attempts: 3, backoffMs: 100, keepSeconds: 3600 });
-  cleanups.push(() => removeQueues(connection), () => envs.close(), () => worker.drain(0), () => submitter.close());
+  cleanups.push(
+    () => removeQueues(connection),
+    () => envs.close(),
+    () => worker.drain(0),
+    () => submitter.close(),
+  );
   await worker.waitUntilReady();
   return { connection, worker, submitter, metrics, envs };
 }
 
 const count = async (metrics: WorkerMetrics, name: string, labels: Record<string, string> = {}) =>
-  (await metrics.registry.getSingleMetric(name)!.get()).values.filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x)).reduce((s, v) => s + v.value, 0);
+  (await metrics.registry.getSingleMetric(name)!.get()).values
+    .filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))
+    .reduce((s, v) => s + v.value, 0);
 
 describe('a group as a BullMQ flow', () => {
   it('plays a group of 8 on click-test and hands exactly one TrajectoryGroup to the trainer queue; resubmitting adds nothing', async () => {
@@ -90,11 +101,41 @@ describe('a group as a BullMQ flow', () => {
     await Promise.all([events.waitUntilReady(), groupQueueEvents.waitUntilReady()]);
     const valid = episodeJobs(GroupJob.parse(groupInput('gb', 1)))[0]!;
     const cases = [
-      { queue: episodes, events, name: JOB_NAMES.episode, data: { ...valid, settings: { ...valid.settings, max_turns: 0 } }, reason: /^bad episode job \S+: settings\.max_turns: .*>=1/i },
-      { queue: episodes, events, name: JOB_NAMES.episode, data: { ...valid, episode_id: 'other.0' }, reason: /^bad episode job \S+: episode_id: episode_id must be <group_id>\.<index>/ },
-      { queue: episodes, events, name: JOB_NAMES.episode, data: 'not an object', reason: /^bad episode job \S+: \(payload\): /i },
-      { queue: episodes, events, name: 'mystery', data: valid, reason: /named "mystery"; only "episode" jobs run there/ },
-      { queue: groups, events: groupQueueEvents, name: JOB_NAMES.group, data: { ...groupInput('gc', 2), size: 0 }, reason: /^bad group job \S+: size: / },
+      {
+        queue: episodes,
+        events,
+        name: JOB_NAMES.episode,
+        data: { ...valid, settings: { ...valid.settings, max_turns: 0 } },
+        reason: /^bad episode job \S+: settings\.max_turns: .*>=1/i,
+      },
+      {
+        queue: episodes,
+        events,
+        name: JOB_NAMES.episode,
+        data: { ...valid, episode_id: 'other.0' },
+        reason: /^bad episode job \S+: episode_id: episode_id must be <group_id>\.<index>/,
+      },
+      {
+        queue: episodes,
+        events,
+        name: JOB_NAMES.episode,
+        data: 'not an object',
+        reason: /^bad episode job \S+: \(payload\): /i,
+      },
+      {
+        queue: episodes,
+        events,
+        name: 'mystery',
+        data: valid,
+        reason: /named "mystery"; only "episode" jobs run there/,
+      },
+      {
+        queue: groups,
+        events: groupQueueEvents,
+        name: JOB_NAMES.group,
+        data: { ...groupInput('gc', 2), size: 0 },
+        reason: /^bad group job \S+: size: /,
+      },
     ];
     for (const c of cases) {
       const job = await c.queue.add(c.name, c.data, { attempts: 5, backoff: { type: 'fixed', delay: 10 } });
@@ -140,7 +181,13 @@ describe('a group as a BullMQ flow', () => {
               observe: async () => [],
               async act() {
                 if (attempt === 1) await doomed.stop('SIGKILL');
-                return { text: 'noop(0)', completionIds: [], logprobs: [], trimmedExchanges: 0, policy: { model: 'script', adapter: null, version: null } };
+                return {
+                  text: 'noop(0)',
+                  completionIds: [],
+                  logprobs: [],
+                  trimmedExchanges: 0,
+                  policy: { model: 'script', adapter: null, version: null },
+                };
               },
             };
           },
@@ -149,7 +196,11 @@ describe('a group as a BullMQ flow', () => {
     };
     const done = signalled();
     const failures: string[] = [];
-    const r = await rig([doomed.grpc, envB.grpc], { ...groupEvents(done), episodeFailed: (_id, reason) => failures.push(reason) }, policies);
+    const r = await rig(
+      [doomed.grpc, envB.grpc],
+      { ...groupEvents(done), episodeFailed: (_id, reason) => failures.push(reason) },
+      policies,
+    );
     await r.submitter.submit(groupInput('gkill', 1, { settings: { max_turns: 2, deadline_ms: 60_000 } }));
     await done.promise;
     expect(failures).toHaveLength(1);
@@ -165,17 +216,31 @@ describe('a group as a BullMQ flow', () => {
     const connection = freshConnection();
     const submitter = new GroupSubmitter(connection, { attempts: 3, backoffMs: 100, keepSeconds: 3600 });
     const tracker = new GroupTracker(connection);
-    cleanups.push(() => removeQueues(connection), () => submitter.close(), () => tracker.close());
+    cleanups.push(
+      () => removeQueues(connection),
+      () => submitter.close(),
+      () => tracker.close(),
+    );
     await tracker.ready();
     await submitter.submit(groupInput('bp0', 2));
     await submitter.submit(groupInput('bp1', 2));
     // No worker yet: both groups wait for their episodes.
     expect(await tracker.inFlight()).toBe(2);
-    const room = tracker.belowCap(2).then(async () => ({ inFlight: await tracker.inFlight(), fates: [await tracker.fate('bp0'), await tracker.fate('bp1')] }));
+    const room = tracker.belowCap(2).then(async () => ({
+      inFlight: await tracker.inFlight(),
+      fates: [await tracker.fate('bp0'), await tracker.fate('bp1')],
+    }));
     const envs = new EnvPool([envA.grpc], { probeIntervalMs: 60_000 });
     await envs.start();
-    const worker = new RolloutWorker({ connection, players: { envs, policies: new PolicyPool(['random']) }, concurrency: 2 });
-    cleanups.push(() => envs.close(), () => worker.drain(0));
+    const worker = new RolloutWorker({
+      connection,
+      players: { envs, policies: new PolicyPool(['random']) },
+      concurrency: 2,
+    });
+    cleanups.push(
+      () => envs.close(),
+      () => worker.drain(0),
+    );
     const { inFlight, fates } = await room;
     expect(inFlight).toBeLessThan(2);
     expect(fates).toContain('completed');

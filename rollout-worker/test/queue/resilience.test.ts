@@ -36,7 +36,9 @@ async function gate(): Promise<StepGate> {
 async function submit(connection: QueueConnection, groupId: string, size: number): Promise<void> {
   const submitter = new GroupSubmitter(connection, { attempts: 3, backoffMs: 100, keepSeconds: 3600 });
   try {
-    expect(await submitter.submit(groupInput(groupId, size, { settings: { max_turns: 3, deadline_ms: 120_000 } }))).toBe('added');
+    expect(
+      await submitter.submit(groupInput(groupId, size, { settings: { max_turns: 3, deadline_ms: 120_000 } })),
+    ).toBe('added');
   } finally {
     await submitter.close();
   }
@@ -75,7 +77,12 @@ describe('a group survives', () => {
     await rescuer.waitFor(/^group gk done: /, 90_000, true);
     expectWholeGroup(await trainerGroups(connection), 'gk', 4);
     const jobs = await episodeJobs(connection);
-    expect(jobs.map((j) => j.finishedOn !== undefined && j.failedReason === undefined)).toEqual([true, true, true, true]);
+    expect(jobs.map((j) => j.finishedOn !== undefined && j.failedReason === undefined)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     // The held episodes were started twice (stalled, then re-run); a stall is not a failed try, so
     // each completed on its first counted attempt.
     expect(Math.max(...jobs.map((j) => j.attemptsStarted))).toBeGreaterThanOrEqual(2);
@@ -88,7 +95,17 @@ describe('a group survives', () => {
     cleanups.push(() => redis.stop());
     const connection = queueConnection(redis.url, 'test-restart');
     const g = await gate();
-    const worker = await startWorker(['--redis', redis.url, '--prefix', connection.prefix, '--env', g.url, '--concurrency', '4', ...FAST_LOCKS]);
+    const worker = await startWorker([
+      '--redis',
+      redis.url,
+      '--prefix',
+      connection.prefix,
+      '--env',
+      g.url,
+      '--concurrency',
+      '4',
+      ...FAST_LOCKS,
+    ]);
     cleanups.push(() => worker.stop('SIGKILL'));
     await submit(connection, 'gr', 4);
     await g.heldSteps(1);

@@ -12,7 +12,11 @@ export interface EnvServerProcess extends Started {
  * browser is up (its gRPC health turns SERVING), so every test starts from a healthy server.
  */
 export async function startEnvServer(flags: string[] = []): Promise<EnvServerProcess> {
-  const started = await startProcess(process.execPath, [join(ROOT, 'env-server/bin/cli.js'), 'serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...flags], /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/);
+  const started = await startProcess(
+    process.execPath,
+    [join(ROOT, 'env-server/bin/cli.js'), 'serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...flags],
+    /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/,
+  );
   const server = { ...started, http: started.ready[1]!, grpc: started.ready[2]! };
   const until = Date.now() + 60_000;
   while (!(await probeHealth(server.grpc, 1_000))) {

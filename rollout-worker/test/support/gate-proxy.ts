@@ -41,10 +41,14 @@ export class StepGate {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const forward = () => {
-      const upstream = request(new URL(req.url ?? '/', this.target), { method: req.method, headers: req.headers }, (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      });
+      const upstream = request(
+        new URL(req.url ?? '/', this.target),
+        { method: req.method, headers: req.headers },
+        (reply) => {
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     };

@@ -9,7 +9,12 @@ export interface PolicyServerProcess extends Started {
 
 /** A real `gauntlet-trainer serve` (built-in tiny model) on a free port, as its own process. */
 export async function startPolicyServer(): Promise<PolicyServerProcess> {
-  const started = await startProcess(process.execPath, [join(ROOT, 'trainer/bin/cli.js'), 'serve', '--port', '0', '--threads', '1'], / at (http:\/\/[\d.]+:\d+)/, { timeoutMs: 120_000 });
+  const started = await startProcess(
+    process.execPath,
+    [join(ROOT, 'trainer/bin/cli.js'), 'serve', '--port', '0', '--threads', '1'],
+    / at (http:\/\/[\d.]+:\d+)/,
+    { timeoutMs: 120_000 },
+  );
   return { ...started, url: started.ready[1]! };
 }
 
@@ -46,13 +51,21 @@ export class FaultProxy {
       this.faults.count -= 1;
       this.faulted += 1;
       req.resume();
-      res.writeHead(this.faults.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'overloaded', type: 'ServiceUnavailable', code: this.faults.status } }));
+      res
+        .writeHead(this.faults.status, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ error: { message: 'overloaded', type: 'ServiceUnavailable', code: this.faults.status } }),
+        );
       return;
     }
-    const upstream = request(new URL(req.url ?? '/', this.target), { method: req.method, headers: req.headers }, (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(res);
-    });
+    const upstream = request(
+      new URL(req.url ?? '/', this.target),
+      { method: req.method, headers: req.headers },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   }

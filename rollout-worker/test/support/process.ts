@@ -22,8 +22,17 @@ export interface Started {
  * Starts `command` and resolves once it prints a line matching `ready` (rejects if it exits or
  * takes longer than `timeoutMs` first).
  */
-export async function startProcess(command: string, args: string[], ready: RegExp, options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Started> {
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startProcess(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<Started> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   const watchers = new Set<{ pattern: RegExp; resolve: (m: RegExpMatchArray) => void }>();
   const onLine = (line: string) => {
@@ -45,27 +54,50 @@ export async function startProcess(command: string, args: string[], ready: RegEx
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const waitFor = (pattern: RegExp, timeoutMs = 60_000, past = false) => {
     if (past) {
-      const earlier = text.split('\n').map((line) => line.match(pattern)).find(Boolean);
+      const earlier = text
+        .split('\n')
+        .map((line) => line.match(pattern))
+        .find(Boolean);
       if (earlier) return Promise.resolve(earlier);
     }
     return new Promise<RegExpMatchArray>((resolve, reject) => {
       const watcher = { pattern, resolve: (m: RegExpMatchArray) => (clearTimeout(timer), resolve(m)) };
-      const timer = setTimeout(() => (watchers.delete(watcher), reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms from ${command} ${args.join(' ')}; it printed:\n${text.slice(-3000)}`))), timeoutMs);
+      const timer = setTimeout(
+        () => (
+          watchers.delete(watcher),
+          reject(
+            new Error(
+              `no line matching ${pattern} within ${timeoutMs} ms from ${command} ${args.join(' ')}; it printed:\n${text.slice(-3000)}`,
+            ),
+          )
+        ),
+        timeoutMs,
+      );
       watchers.add(watcher);
       void exited.then(({ code, signal }) => {
         if (!watchers.has(watcher)) return;
         watchers.delete(watcher);
         clearTimeout(timer);
-        reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before printing ${pattern}; it printed:\n${text.slice(-3000)}`));
+        reject(
+          new Error(
+            `${command} ${args.join(' ')} exited (${code ?? signal}) before printing ${pattern}; it printed:\n${text.slice(-3000)}`,
+          ),
+        );
       });
     });
   };
   const match = await waitFor(ready, options.timeoutMs ?? 60_000);
   return {
-    child, ready: match, output: () => text, waitFor, exited,
+    child,
+    ready: match,
+    output: () => text,
+    waitFor,
+    exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -18,14 +18,16 @@ export function freshConnection(url = SHARED_REDIS): QueueConnection {
 
 /** Removes every queue of a test's prefix. */
 export async function removeQueues(connection: QueueConnection): Promise<void> {
-  await Promise.all(Object.values(QUEUES).map(async (name) => {
-    const queue = new Queue(name, { connection: connection.redis, prefix: connection.prefix });
-    try {
-      await queue.obliterate({ force: true });
-    } finally {
-      await queue.close();
-    }
-  }));
+  await Promise.all(
+    Object.values(QUEUES).map(async (name) => {
+      const queue = new Queue(name, { connection: connection.redis, prefix: connection.prefix });
+      try {
+        await queue.obliterate({ force: true });
+      } finally {
+        await queue.close();
+      }
+    }),
+  );
 }
 
 export async function freePort(): Promise<number> {
@@ -52,7 +54,25 @@ export interface OwnRedis {
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gauntlet-redis-'));
-  const launch = () => startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], /Ready to accept connections/);
+  const launch = () =>
+    startProcess(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+      ],
+      /Ready to accept connections/,
+    );
   const own: OwnRedis = {
     url: `redis://127.0.0.1:${port}`,
     port,

@@ -5,8 +5,14 @@ import type { QueueConnection } from '../../src/queue/connection.js';
 /** A group job for tests: click-test, seed 3, random-policy provenance, short deadlines. */
 export function groupInput(groupId: string, size: number, extra: Partial<GroupJobInput> = {}): GroupJobInput {
   return {
-    group_id: groupId, task: 'click-test', seed: 3, size, policy: { model: 'random', adapter: null, version: null },
-    settings: { max_turns: 5, deadline_ms: 60_000, sampling: { seed: 11 } }, submitted_at: new Date().toISOString(), ...extra,
+    group_id: groupId,
+    task: 'click-test',
+    seed: 3,
+    size,
+    policy: { model: 'random', adapter: null, version: null },
+    settings: { max_turns: 5, deadline_ms: 60_000, sampling: { seed: 11 } },
+    submitted_at: new Date().toISOString(),
+    ...extra,
   };
 }
 
@@ -31,5 +37,8 @@ export function signalled<T = void>(): { promise: Promise<T>; fire: (value: T) =
 
 /** Worker events that settle `done` when a group completes, and fail it at once when one is dropped. */
 export function groupEvents(done: { fire: () => void; fail: (error: Error) => void }) {
-  return { groupCompleted: () => done.fire(), groupDropped: (id: string, reason: string) => done.fail(new Error(`group ${id} was dropped: ${reason}`)) };
+  return {
+    groupCompleted: () => done.fire(),
+    groupDropped: (id: string, reason: string) => done.fail(new Error(`group ${id} was dropped: ${reason}`)),
+  };
 }

@@ -13,7 +13,7 @@ export function toolHelp(commands: readonly Command[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Options:',
-    '  -h, --help     Show this help, or a command\'s help after the command name',
+    "  -h, --help     Show this help, or a command's help after the command name",
     '  -v, --version  Print the version',
     '',
     `Run '${TOOL} <command> --help' for a command's arguments and flags.`,
@@ -31,12 +31,18 @@ export function commandHelp(command: Command): string {
     return [`${short}--${name}${value}`, `${spec.description}${repeat}${fallback}`] as const;
   });
   flags.push(['-h, --help', 'Show this help']);
-  const width = Math.max(...[...command.positionals.map((p) => positionalLabel(p).length), ...flags.map(([f]) => f.length)]);
+  const width = Math.max(
+    ...[...command.positionals.map((p) => positionalLabel(p).length), ...flags.map(([f]) => f.length)],
+  );
   return [
-    ['Usage:', TOOL, command.name, positionals, Object.keys(command.options).length ? '[options]' : ''].filter((part) => part !== '').join(' '),
+    ['Usage:', TOOL, command.name, positionals, Object.keys(command.options).length ? '[options]' : '']
+      .filter((part) => part !== '')
+      .join(' '),
     '',
     command.description,
-    ...(command.positionals.length ? ['', 'Arguments:', ...command.positionals.map((p) => `  ${positionalLabel(p).padEnd(width)}  ${p.description}`)] : []),
+    ...(command.positionals.length
+      ? ['', 'Arguments:', ...command.positionals.map((p) => `  ${positionalLabel(p).padEnd(width)}  ${p.description}`)]
+      : []),
     '',
     'Options:',
     ...flags.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),

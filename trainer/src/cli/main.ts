@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { GauntletError } from '@gauntlet/proto';
 import { COMMANDS } from './commands/index.js';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIo } from './command.js';
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  UsageError,
+  type Command,
+  type CommandIo,
+} from './command.js';
 import { closestName, commandHelp, TOOL, toolHelp } from './help.js';
 import { parseCommandLine } from './options.js';
 
@@ -15,7 +23,12 @@ export const consoleIo: CommandIo = {
  * in-process. Errors are printed as one line (the message names the file and field); only
  * unexpected errors (bugs) print a stack.
  */
-export async function main(argv: string[], io: CommandIo = consoleIo, signal: AbortSignal = new AbortController().signal, commands: readonly Command[] = COMMANDS): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CommandIo = consoleIo,
+  signal: AbortSignal = new AbortController().signal,
+  commands: readonly Command[] = COMMANDS,
+): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
     io.err(toolHelp(commands));
@@ -50,7 +63,10 @@ function helpFor(name: string | undefined, io: CommandIo, commands: readonly Com
 
 function unknownCommand(name: string, commands: readonly Command[]): UsageError {
   if (name.startsWith('-')) return new UsageError(`unknown option ${name} (options go after the command name)`);
-  const suggestion = closestName(name, commands.map((c) => c.name));
+  const suggestion = closestName(
+    name,
+    commands.map((c) => c.name),
+  );
   return new UsageError(`unknown command ${JSON.stringify(name)}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`);
 }
 
@@ -75,7 +91,9 @@ function print(io: CommandIo, text: string): number {
 
 function readVersion(): string {
   // src/cli and dist/cli both sit two levels below the package root.
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }
 

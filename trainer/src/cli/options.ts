@@ -6,11 +6,19 @@ export type ParsedCommandLine = Pick<CommandContext, 'options' | 'positionals'> 
 /** Parses a subcommand's arguments strictly: unknown flags, missing values and wrong positional counts are usage errors. */
 export function parseCommandLine(command: Command, args: string[]): ParsedCommandLine {
   const options = Object.fromEntries(
-    Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) }]),
+    Object.entries(command.options).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) },
+    ]),
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }), command.name);
   }
@@ -23,7 +31,10 @@ export function parseCommandLine(command: Command, args: string[]): ParsedComman
   }
   if (parsed.positionals.length > command.positionals.length && !command.positionals.at(-1)?.variadic) {
     const extra = parsed.positionals.slice(command.positionals.length);
-    throw new UsageError(`${command.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')}`, command.name);
+    throw new UsageError(
+      `${command.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')}`,
+      command.name,
+    );
   }
   return { options: values, positionals: parsed.positionals, help: false };
 }
@@ -37,7 +48,12 @@ function describeParseError(error: Error & { code?: string }): string {
 }
 
 /** An integer flag value within bounds, else a usage error naming the flag. */
-export function integerOption(context: Pick<CommandContext, 'options'>, name: string, fallback: number, min = 0): number {
+export function integerOption(
+  context: Pick<CommandContext, 'options'>,
+  name: string,
+  fallback: number,
+  min = 0,
+): number {
   const raw = context.options[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -47,15 +63,25 @@ export function integerOption(context: Pick<CommandContext, 'options'>, name: st
   return value;
 }
 
-export function optionalIntegerOption(context: Pick<CommandContext, 'options'>, name: string, min = 1): number | undefined {
+export function optionalIntegerOption(
+  context: Pick<CommandContext, 'options'>,
+  name: string,
+  min = 1,
+): number | undefined {
   return context.options[name] === undefined ? undefined : integerOption(context, name, 0, min);
 }
 
 /** A string flag restricted to a set of choices. */
-export function choiceOption<T extends string>(context: Pick<CommandContext, 'options'>, name: string, choices: readonly T[], fallback: T): T {
+export function choiceOption<T extends string>(
+  context: Pick<CommandContext, 'options'>,
+  name: string,
+  choices: readonly T[],
+  fallback: T,
+): T {
   const raw = context.options[name];
   if (raw === undefined) return fallback;
-  if (!choices.includes(raw as T)) throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got ${JSON.stringify(raw)})`);
+  if (!choices.includes(raw as T))
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got ${JSON.stringify(raw)})`);
   return raw as T;
 }
 
@@ -65,7 +91,13 @@ export function stringOption(context: Pick<CommandContext, 'options'>, name: str
 }
 
 /** A finite number flag (`1e-4` style welcome) above `min` (or at least it when `inclusive`). */
-export function numberOption(context: Pick<CommandContext, 'options'>, name: string, fallback: number, min = 0, inclusive = false): number {
+export function numberOption(
+  context: Pick<CommandContext, 'options'>,
+  name: string,
+  fallback: number,
+  min = 0,
+  inclusive = false,
+): number {
   const raw = context.options[name];
   if (raw === undefined) return fallback;
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
@@ -82,7 +114,10 @@ export function numberOption(context: Pick<CommandContext, 'options'>, name: str
 export function repeatedOption(context: Pick<CommandContext, 'options'>, name: string): string[] {
   const raw = context.options[name];
   const values = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw : [];
-  return values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** Every value of a repeatable flag as given, not split (keys and folder names may hold commas). */
@@ -94,5 +129,10 @@ export function multipleOption(context: Pick<CommandContext, 'options'>, name: s
 /** A comma-separated list flag (`--targets q_proj,v_proj`); empty items are dropped. */
 export function listOption(context: Pick<CommandContext, 'options'>, name: string): string[] | undefined {
   const raw = stringOption(context, name);
-  return raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return raw === undefined
+    ? undefined
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 }

@@ -5,7 +5,8 @@ import { UsageError } from './command.js';
 export async function prepareOutputDir(dir: string, force: boolean, commandName: string): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
-    if (error.code === 'ENOTDIR') throw new UsageError(`${commandName}: ${dir} exists and is not a folder`, commandName);
+    if (error.code === 'ENOTDIR')
+      throw new UsageError(`${commandName}: ${dir} exists and is not a folder`, commandName);
     throw error;
   });
   if (entries.length > 0 && !force) {

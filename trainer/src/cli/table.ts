@@ -1,7 +1,9 @@
 /** Left-aligned text columns for terminal output. */
 export function formatTable(rows: string[][], indent = '  '): string[] {
   const widths = rows.reduce<number[]>((w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), []);
-  return rows.map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
+  return rows.map(
+    (row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '),
+  );
 }
 
 /** 1234567 → "1.23M": parameter counts at a glance. */

@@ -63,7 +63,9 @@ describe('autodiff engine', () => {
     const y = sum.input('y', 'float64', ['n', 3]);
     sum.output(gradients(o.reduceSum(o.mul(o.reduceSum(y, [-1]), 2), [], false), [y])[0]!, 'g');
     const runs = await Promise.all([soft, sum].map((graph) => Runtime.create(graph, { intraOpNumThreads: 1 })));
-    const [gSoft, gSum] = await Promise.all(runs.map((rt, k) => rt.run({ [k ? 'y' : 'x']: f64([2, 3], [1, 2, 3, 0, 0, 0]) })));
+    const [gSoft, gSum] = await Promise.all(
+      runs.map((rt, k) => rt.run({ [k ? 'y' : 'x']: f64([2, 3], [1, 2, 3, 0, 0, 0]) })),
+    );
     expect(gSum!['g']!.dims).toEqual([2, 3]);
     expect(Array.from(gSum!['g']!.data as Float64Array)).toEqual([2, 2, 2, 2, 2, 2]);
     // d/dx Σ softmax(x)·x at a uniform row: p_i (1 + x_i − Σ p x) = 1/3.
@@ -76,7 +78,11 @@ describe('autodiff engine', () => {
     const x = g.input('x', 'float64', ['b', 3, 4]);
     const [w1, w2] = [g.input('w1', 'float64', [5, 4]), g.input('w2', 'float64', [6, 4])];
     const view = o.transpose(x, [0, 2, 1]);
-    const loss = o.reduceSum(o.add(o.reduceSum(o.matmul(w1, view), []), o.reduceSum(o.matmul(w2, view), [])), [], false);
+    const loss = o.reduceSum(
+      o.add(o.reduceSum(o.matmul(w1, view), []), o.reduceSum(o.matmul(w2, view), [])),
+      [],
+      false,
+    );
     g.output(gradients(loss, [x])[0]!, 'gx');
     // x's gradient is Σ gᵢᵀ·wᵢ: every Transpose left is a MatMul operand, which onnxruntime folds
     // into the MatMul; none is run on the summed gradient.
@@ -100,20 +106,27 @@ describe('autodiff engine', () => {
     const x = g.input('x', 'float64', [2]);
     const loss = o.reduceSum(o.mul(x, x), [], false);
     const broken = { ...backwardRules, Mul: () => [undefined] };
-    expect(() => gradients(loss, [x], { rules: broken })).toThrow(/backward rule for Mul returned 1 gradients for 2 inputs/);
+    expect(() => gradients(loss, [x], { rules: broken })).toThrow(
+      /backward rule for Mul returned 1 gradients for 2 inputs/,
+    );
   });
 
   test('a rule returning the wrong shape is caught', () => {
     const g = new Graph();
     const x = g.input('x', 'float64', [2, 3]);
     const loss = o.reduceSum(o.exp(x), [], false);
-    const broken = { ...backwardRules, Exp: (c: Parameters<NonNullable<typeof backwardRules.Exp>>[0]) => [o.concat([c.g(), c.g()], 0)] };
+    const broken = {
+      ...backwardRules,
+      Exp: (c: Parameters<NonNullable<typeof backwardRules.Exp>>[0]) => [o.concat([c.g(), c.g()], 0)],
+    };
     expect(() => gradients(loss, [x], { rules: broken })).toThrow(/gradient dim 0 is 4, expected 2/);
   });
 
   test('only float tensors can be differentiated', () => {
     const g = new Graph();
     const ids = g.input('ids', 'int64', [2]);
-    expect(() => gradients(o.reduceSum(o.cast(ids, 'float64'), [], false), [ids])).toThrow(/only float tensors have gradients/);
+    expect(() => gradients(o.reduceSum(o.cast(ids, 'float64'), [], false), [ids])).toThrow(
+      /only float tensors have gradients/,
+    );
   });
 });

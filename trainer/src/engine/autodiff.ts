@@ -23,8 +23,10 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
   const graph = target.graph;
   const rules = options.rules ?? backwardRules;
   for (const w of wrt) {
-    if (w.graph !== graph) throw new AutodiffError(`cannot differentiate with respect to ${w}: it belongs to another graph`);
-    if (!isFloat(w.dtype)) throw new AutodiffError(`cannot differentiate with respect to ${w}: only float tensors have gradients`);
+    if (w.graph !== graph)
+      throw new AutodiffError(`cannot differentiate with respect to ${w}: it belongs to another graph`);
+    if (!isFloat(w.dtype))
+      throw new AutodiffError(`cannot differentiate with respect to ${w}: only float tensors have gradients`);
   }
   const nodes = graph.nodes.slice();
   const active = activeNodes(nodes, target, wrt);
@@ -50,11 +52,16 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
     const node = active.nodes[n]!;
     if (!node.outputs.some((t) => grads.has(t.name))) continue;
     const rule = rules[node.op];
-    if (!rule) throw new AutodiffError(`no backward rule for op ${node.op} (node '${node.name}'); add one to backward.ts or stop the gradient before it`);
+    if (!rule)
+      throw new AutodiffError(
+        `no backward rule for op ${node.op} (node '${node.name}'); add one to backward.ts or stop the gradient before it`,
+      );
     const needs = node.inputs.map((t) => !!t && active.dependent.has(t.name));
     const results = graph.scope(`grad/${node.name}`, () => rule(ruleContext(node, read, readAsIs, needs)));
     if (results.length !== node.inputs.length) {
-      throw new AutodiffError(`backward rule for ${node.op} returned ${results.length} gradients for ${node.inputs.length} inputs (node '${node.name}')`);
+      throw new AutodiffError(
+        `backward rule for ${node.op} returned ${results.length} gradients for ${node.inputs.length} inputs (node '${node.name}')`,
+      );
     }
     results.forEach((g, i) => {
       const x = node.inputs[i];
@@ -67,7 +74,11 @@ export function gradients(target: Tensor, wrt: readonly Tensor[], options: Gradi
 }
 
 /** Nodes that both depend on some wrt tensor and feed the target, in graph order. */
-function activeNodes(nodes: readonly Node[], target: Tensor, wrt: readonly Tensor[]): { nodes: Node[]; dependent: Set<string> } {
+function activeNodes(
+  nodes: readonly Node[],
+  target: Tensor,
+  wrt: readonly Tensor[],
+): { nodes: Node[]; dependent: Set<string> } {
   const dependent = new Set(wrt.map((t) => t.name));
   for (const node of nodes) {
     if (nonDifferentiable.has(node.op)) continue;
@@ -120,6 +131,7 @@ function checkGradient(node: Node, i: number, x: Tensor, g: Tensor): void {
   g.shape.forEach((d, k) => {
     const want = x.shape[k];
     // 1 broadcasts (a reduction's gradient before expansion); any other mismatch is a broken rule.
-    if (typeof d === 'number' && d !== 1 && typeof want === 'number' && d !== want) throw new AutodiffError(`${where}: gradient dim ${k} is ${d}, expected ${want}`);
+    if (typeof d === 'number' && d !== 1 && typeof want === 'number' && d !== want)
+      throw new AutodiffError(`${where}: gradient dim ${k} is ${d}, expected ${want}`);
   });
 }

@@ -20,7 +20,10 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Mul: (c) =>
     c.x(0).name === c.x(1).name
       ? [c.when(0, () => sumToShape(o.mul(c.x(0), o.mul(c.gBroadcast(), 2)), c.x(0))), undefined]
-      : [c.when(0, () => sumToShape(o.mul(c.gBroadcast(), c.x(1)), c.x(0))), c.when(1, () => sumToShape(o.mul(c.gBroadcast(), c.x(0)), c.x(1)))],
+      : [
+          c.when(0, () => sumToShape(o.mul(c.gBroadcast(), c.x(1)), c.x(0))),
+          c.when(1, () => sumToShape(o.mul(c.gBroadcast(), c.x(0)), c.x(1))),
+        ],
   Div: (c) => [
     c.when(0, () => sumToShape(o.div(c.g(), c.x(1)), c.x(0))),
     c.when(1, () => sumToShape(o.neg(o.div(o.mul(c.g(), c.y()), c.x(1))), c.x(1))),
@@ -49,7 +52,10 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
     c.when(1, () => sumToShape(o.where(c.x(0), c.g(), 0), c.x(1))),
     c.when(2, () => sumToShape(o.where(c.x(0), 0, c.g()), c.x(2))),
   ],
-  MatMul: (c) => [c.when(0, () => sumToShape(o.matmul(c.g(), transposeLast2(c.x(1))), c.x(0))), c.when(1, () => matmulWeightGrad(c))],
+  MatMul: (c) => [
+    c.when(0, () => sumToShape(o.matmul(c.g(), transposeLast2(c.x(1))), c.x(0))),
+    c.when(1, () => matmulWeightGrad(c)),
+  ],
   // Left broadcastable (1 on the reduced axes): autodiff expands it only if nothing full-shaped is added to it.
   ReduceSum: (c) => [keptDims(c, c.g()), undefined],
   ReduceSumSquare: (c) => [o.mul(c.x(0), o.mul(keptDims(c, c.gBroadcast()), 2)), undefined],
@@ -66,7 +72,14 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
   Transpose: (c) => {
     const perm = c.ints('perm') ?? [...Array(c.x(0).rank).keys()].reverse();
     const g = c.g();
-    return [swapsLastTwo(perm, perm.length) && isProductSum(g) ? transposeProductSum(g) : o.transpose(g, perm.map((_, i) => perm.indexOf(i)))];
+    return [
+      swapsLastTwo(perm, perm.length) && isProductSum(g)
+        ? transposeProductSum(g)
+        : o.transpose(
+            g,
+            perm.map((_, i) => perm.indexOf(i)),
+          ),
+    ];
   },
   Concat: (c) => {
     const xs = c.node.inputs as Tensor[];
@@ -74,7 +87,15 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
     const sizes = xs.map((x) => x.shape[axis]!);
     const parts = sizes.every((s) => typeof s === 'number')
       ? o.split(c.g(), sizes as number[], axis)
-      : o.split(c.g(), o.concat(xs.map((x) => dimOf(x, axis)), 0), axis, xs.map((x) => x.shape));
+      : o.split(
+          c.g(),
+          o.concat(
+            xs.map((x) => dimOf(x, axis)),
+            0,
+          ),
+          axis,
+          xs.map((x) => x.shape),
+        );
     return parts.map((p, i) => (c.needs(i) ? p : undefined));
   },
   Split: (c) => {
@@ -96,13 +117,29 @@ export const backwardRules: Readonly<Partial<Record<OpName, BackwardRule>>> = {
       c.when(2, () => o.gatherElements(c.g(), c.x(1), axis)),
     ];
   },
-  Trilu: (c) => [o.trilu(c.g(), c.int('upper', 1) === 1, c.node.inputs[1]?.value?.[0] ?? 0), undefined].slice(0, c.node.inputs.length),
+  Trilu: (c) =>
+    [o.trilu(c.g(), c.int('upper', 1) === 1, c.node.inputs[1]?.value?.[0] ?? 0), undefined].slice(
+      0,
+      c.node.inputs.length,
+    ),
 };
 
 /** Ops whose outputs carry no gradient: comparisons, shape queries, and the ops backward rules emit. */
 export const nonDifferentiable: ReadonlySet<OpName> = new Set<OpName>([
-  'Equal', 'Less', 'LessOrEqual', 'Greater', 'GreaterOrEqual', 'And', 'Or', 'Not',
-  'Shape', 'Size', 'ConstantOfShape', 'Range', 'StopGradient', 'ScatterND',
+  'Equal',
+  'Less',
+  'LessOrEqual',
+  'Greater',
+  'GreaterOrEqual',
+  'And',
+  'Or',
+  'Not',
+  'Shape',
+  'Size',
+  'ConstantOfShape',
+  'Range',
+  'StopGradient',
+  'ScatterND',
 ]);
 
 /**
@@ -113,12 +150,18 @@ export const nonDifferentiable: ReadonlySet<OpName> = new Set<OpName>([
 function isProductSum(g: Tensor): boolean {
   const source = g.producer;
   if (source?.op === 'MatMul') return source.inputs.every((t) => t!.rank >= 2);
-  return source?.op === 'Add' && sameShape(source.inputs[0]!.shape, source.inputs[1]!.shape) && source.inputs.every((t) => isProductSum(t!));
+  return (
+    source?.op === 'Add' &&
+    sameShape(source.inputs[0]!.shape, source.inputs[1]!.shape) &&
+    source.inputs.every((t) => isProductSum(t!))
+  );
 }
 
 function transposeProductSum(g: Tensor): Tensor {
   const [a, b] = g.producer!.inputs as [Tensor, Tensor];
-  return g.producer!.op === 'MatMul' ? o.matmul(transposeLast2(b), transposeLast2(a)) : o.add(transposeProductSum(a), transposeProductSum(b));
+  return g.producer!.op === 'MatMul'
+    ? o.matmul(transposeLast2(b), transposeLast2(a))
+    : o.add(transposeProductSum(a), transposeProductSum(b));
 }
 
 /** d xᵉ / dx = e·xᵉ⁻¹; a build-time scalar exponent folds into constants (RMSNorm's x^−½). */
@@ -175,7 +218,8 @@ function slicePad(c: RuleContext): Tensor {
   const starts = c.x(1).value!;
   const ends = c.x(2).value!;
   const axes = (c.node.inputs[3]?.value ?? starts.map((_, i) => i)).map((a) => normalizeAxis(a, x.rank));
-  if ((c.node.inputs[4]?.value ?? []).some((s) => s !== 1)) throw new AutodiffError(`node '${c.node.name}' (Slice): backward supports step 1 only`);
+  if ((c.node.inputs[4]?.value ?? []).some((s) => s !== 1))
+    throw new AutodiffError(`node '${c.node.name}' (Slice): backward supports step 1 only`);
   const before: (number | Tensor)[] = Array(x.rank).fill(0);
   const after: (number | Tensor)[] = Array(x.rank).fill(0);
   axes.forEach((a, i) => {
@@ -192,7 +236,10 @@ function slicePad(c: RuleContext): Tensor {
   });
   const all = [...before, ...after];
   if (all.every((p) => typeof p === 'number')) return o.pad(c.g(), all as number[]);
-  const pads = o.concat(all.map((p) => (typeof p === 'number' ? x.graph.constant([p], 'int64') : p)), 0);
+  const pads = o.concat(
+    all.map((p) => (typeof p === 'number' ? x.graph.constant([p], 'int64') : p)),
+    0,
+  );
   return o.pad(c.g(), pads, 0, x.shape);
 }
 
@@ -214,6 +261,14 @@ function gatherGrad(c: RuleContext): Tensor {
   const r = idx.rank;
   const gPerm = [...Array(r).keys()].map((i) => axis + i);
   for (let i = 0; i < g.rank; i++) if (i < axis || i >= axis + r) gPerm.push(i);
-  const moved = o.scatterND(zerosLike(o.transpose(data, toFront)), o.unsqueeze(idx, [-1]), o.transpose(g, gPerm), 'add');
-  return o.transpose(moved, toFront.map((_, i) => toFront.indexOf(i)));
+  const moved = o.scatterND(
+    zerosLike(o.transpose(data, toFront)),
+    o.unsqueeze(idx, [-1]),
+    o.transpose(g, gPerm),
+    'add',
+  );
+  return o.transpose(
+    moved,
+    toFront.map((_, i) => toFront.indexOf(i)),
+  );
 }

@@ -37,12 +37,18 @@ export type TypedArray = TypedArrayOf[DType];
 /** Host values in the natural JS type: numbers, or bigint-free numbers for int64. */
 export function typedArrayFrom(dtype: DType, values: ArrayLike<number>): TypedArray {
   switch (dtype) {
-    case 'float32': return Float32Array.from(values);
-    case 'float64': return Float64Array.from(values);
-    case 'int32': return Int32Array.from(values);
-    case 'int64': return BigInt64Array.from(Array.from(values, (v) => BigInt(Math.trunc(v))));
-    case 'bool': return Uint8Array.from(values, (v) => (v ? 1 : 0));
-    case 'float16': throw new TypeError('float16 constants are not built from numbers; pass raw half words');
+    case 'float32':
+      return Float32Array.from(values);
+    case 'float64':
+      return Float64Array.from(values);
+    case 'int32':
+      return Int32Array.from(values);
+    case 'int64':
+      return BigInt64Array.from(Array.from(values, (v) => BigInt(Math.trunc(v))));
+    case 'bool':
+      return Uint8Array.from(values, (v) => (v ? 1 : 0));
+    case 'float16':
+      throw new TypeError('float16 constants are not built from numbers; pass raw half words');
   }
 }
 

@@ -18,8 +18,12 @@ export function checkFeeds(declared: readonly Tensor[], feeds: Readonly<Record<s
     const feed = feeds[t.name];
     if (!feed) throw new RuntimeError(`input '${t.name}' (${t.dtype}[${t.shape.join(', ')}]) was not fed`);
     if (feed.dtype !== t.dtype) throw new RuntimeError(`input '${t.name}' must be ${t.dtype}, got ${feed.dtype}`);
-    if (feed.dims.length !== t.shape.length) throw new RuntimeError(`input '${t.name}' must have rank ${t.shape.length} [${t.shape.join(', ')}], got dims [${feed.dims.join(', ')}]`);
-    if (feed.data.length !== elementCount(feed.dims)) throw new RuntimeError(`input '${t.name}' has ${feed.data.length} values for dims [${feed.dims.join(', ')}]`);
+    if (feed.dims.length !== t.shape.length)
+      throw new RuntimeError(
+        `input '${t.name}' must have rank ${t.shape.length} [${t.shape.join(', ')}], got dims [${feed.dims.join(', ')}]`,
+      );
+    if (feed.data.length !== elementCount(feed.dims))
+      throw new RuntimeError(`input '${t.name}' has ${feed.data.length} values for dims [${feed.dims.join(', ')}]`);
     t.shape.forEach((d, i) => {
       const size = feed.dims[i]!;
       if (typeof d === 'number') {
@@ -27,7 +31,10 @@ export function checkFeeds(declared: readonly Tensor[], feeds: Readonly<Record<s
         return;
       }
       const prior = bound.get(d);
-      if (prior && prior.size !== size) throw new RuntimeError(`dim '${d}' is ${prior.size} in ${prior.where} but ${size} in input '${t.name}' dim ${i}`);
+      if (prior && prior.size !== size)
+        throw new RuntimeError(
+          `dim '${d}' is ${prior.size} in ${prior.where} but ${size} in input '${t.name}' dim ${i}`,
+        );
       if (!prior) bound.set(d, { size, where: `input '${t.name}' dim ${i}` });
     });
   }

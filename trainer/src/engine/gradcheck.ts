@@ -43,7 +43,12 @@ export interface TensorDiff {
   worstRatio: number;
 }
 
-export interface CheckTolerance { eps?: number; atol?: number; rtol?: number; seed?: number }
+export interface CheckTolerance {
+  eps?: number;
+  atol?: number;
+  rtol?: number;
+  seed?: number;
+}
 
 export async function gradcheck(c: GradcheckCase, tol: CheckTolerance = {}): Promise<TensorDiff[]> {
   const random = seededRandom(tol.seed ?? 7);
@@ -100,7 +105,13 @@ export async function numericGradient(
   return out;
 }
 
-export function compareGradients(name: string, analytic: ArrayLike<number>, indices: readonly number[], numeric: readonly number[], tol: CheckTolerance = {}): TensorDiff {
+export function compareGradients(
+  name: string,
+  analytic: ArrayLike<number>,
+  indices: readonly number[],
+  numeric: readonly number[],
+  tol: CheckTolerance = {},
+): TensorDiff {
   const atol = tol.atol ?? 1e-6;
   const rtol = tol.rtol ?? 1e-5;
   let maxAbsDiff = 0;
@@ -130,7 +141,12 @@ function hostValue(i: CheckInput, random: () => number): HostTensor {
   const n = elementCount(i.dims);
   if (dtype === 'float64') return f64(i.dims, i.values ?? uniform(random, n, ...(i.range ?? [-1, 1])));
   if (!i.values) throw new Error(`gradcheck input '${i.name}' (${dtype}) needs explicit values`);
-  if (dtype === 'int64') return hostTensor('int64', i.dims, BigInt64Array.from(i.values, (v) => BigInt(v)));
+  if (dtype === 'int64')
+    return hostTensor(
+      'int64',
+      i.dims,
+      BigInt64Array.from(i.values, (v) => BigInt(v)),
+    );
   if (dtype === 'bool') return hostTensor('bool', i.dims, Uint8Array.from(i.values));
   throw new Error(`gradcheck input '${i.name}': dtype ${dtype} is not supported here`);
 }

@@ -14,7 +14,10 @@ describe('graph builder validates each node against the op table', () => {
     expect(o.reshape(o.reshape(y, [-1, 4]), [0, 2, 2]).shape).toEqual(['batch*seq', 2, 2]);
     expect(o.reduceSum(y, [1], false).shape).toEqual(['batch', 4]);
     expect(o.less(y, 0).dtype).toBe('bool');
-    expect(o.split(y, [1, 3], -1).map((t) => t.shape)).toEqual([['batch', 'seq', 1], ['batch', 'seq', 3]]);
+    expect(o.split(y, [1, 3], -1).map((t) => t.shape)).toEqual([
+      ['batch', 'seq', 1],
+      ['batch', 'seq', 3],
+    ]);
     expect(o.shape(y).shape).toEqual([3]);
   });
 
@@ -29,7 +32,9 @@ describe('graph builder validates each node against the op table', () => {
     const g = new Graph();
     const a = g.input('a', 'float32', [2, 3]);
     const ids = g.input('ids', 'int64', [3, 2]);
-    expect(() => g.scope('layer0', () => o.matmul(a, ids))).toThrow(/node 'layer0\/MatMul_\d+' \(MatMul\): input 1 \(B\) 'ids' int64\[3, 2\] must be one of float32/);
+    expect(() => g.scope('layer0', () => o.matmul(a, ids))).toThrow(
+      /node 'layer0\/MatMul_\d+' \(MatMul\): input 1 \(B\) 'ids' int64\[3, 2\] must be one of float32/,
+    );
   });
 
   test('wrong rank, input count, attribute and shape are reported', () => {
@@ -38,7 +43,9 @@ describe('graph builder validates each node against the op table', () => {
     const m = g.input('m', 'float32', [4, 5]);
     expect(() => o.matmul(v, m)).toThrow(/must have rank 2\.\.8, got 1/);
     expect(() => g.node('Add', [v])).toThrow(/expects 2 inputs \(A, B\), got 1/);
-    expect(() => g.node('Transpose', [m], { permutation: [1, 0] })).toThrow(/unknown attribute 'permutation' \(known: perm\)/);
+    expect(() => g.node('Transpose', [m], { permutation: [1, 0] })).toThrow(
+      /unknown attribute 'permutation' \(known: perm\)/,
+    );
     expect(() => o.matmul(m, m)).toThrow(GraphError);
     expect(() => o.matmul(m, m)).toThrow(/inner dims differ: \[4, 5\] @ \[4, 5\]/);
     expect(() => o.add(m, g.input('n', 'float32', [4, 3]))).toThrow(/cannot broadcast \[4, 5\] with \[4, 3\]/);

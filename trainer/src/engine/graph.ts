@@ -81,7 +81,8 @@ export class Graph {
     const key = list.length <= 64 ? `${dtype}|${dims.join(',')}|${list.join(',')}` : undefined;
     const cached = key === undefined ? undefined : this.constants.get(key);
     if (cached) return cached;
-    if (elementCount(dims) !== list.length) throw new EngineError(`constant: ${list.length} values do not fill shape ${formatShape(dims)}`);
+    if (elementCount(dims) !== list.length)
+      throw new EngineError(`constant: ${list.length} values do not fill shape ${formatShape(dims)}`);
     const name = this.claim(`const_${this.counter++}`);
     this.initializers.set(name, hostTensor(dtype, dims, typedArrayFrom(dtype, list) as never, name));
     const t = new Tensor(this, name, dtype, dims, undefined, list.length <= 64 ? [...list] : undefined);
@@ -90,26 +91,34 @@ export class Graph {
   }
 
   /** Adds a node after validating it against the op table; returns its outputs. */
-  node(op: OpName, inputs: readonly (Tensor | undefined)[], attrs: NodeAttrs = {}, options: NodeOptions = {}): Tensor[] {
+  node(
+    op: OpName,
+    inputs: readonly (Tensor | undefined)[],
+    attrs: NodeAttrs = {},
+    options: NodeOptions = {},
+  ): Tensor[] {
     const name = this.claim(this.scoped(op));
     const spec = opTable[op];
     if (!spec) throw new GraphError(name, op, `unknown op (known: ${Object.keys(opTable).join(', ')})`);
     for (const [i, t] of inputs.entries()) {
-      if (t && t.graph !== this) throw new GraphError(name, op, `input ${i} ${t} belongs to graph '${t.graph.name}', not '${this.name}'`);
+      if (t && t.graph !== this)
+        throw new GraphError(name, op, `input ${i} ${t} belongs to graph '${t.graph.name}', not '${this.name}'`);
     }
     checkNode(name, op, spec, inputs, attrs);
     let infos: readonly OutputInfo[];
     try {
       infos = spec.infer(inferContext(inputs, attrs, options));
     } catch (err) {
-      if (err instanceof ShapeError) throw new GraphError(name, op, `${err.message}; inputs ${inputs.map((t) => (t ? String(t) : '∅')).join(', ')}`);
+      if (err instanceof ShapeError)
+        throw new GraphError(name, op, `${err.message}; inputs ${inputs.map((t) => (t ? String(t) : '∅')).join(', ')}`);
       throw err;
     }
     const outputs: Tensor[] = [];
     const node: Node = { name, op, inputs: [...inputs], outputs, attrs };
     infos.forEach((info, i) => {
       const given = options.outputNames?.[i];
-      const tensorName = given !== undefined ? this.claim(given) : infos.length === 1 ? name : this.claim(`${name}:${i}`);
+      const tensorName =
+        given !== undefined ? this.claim(given) : infos.length === 1 ? name : this.claim(`${name}:${i}`);
       outputs.push(new Tensor(this, tensorName, info.dtype, info.shape, node, info.value));
     });
     this.nodes.push(node);
@@ -119,7 +128,8 @@ export class Graph {
   /** Marks a graph output; a new name adds an Identity so the output is fetched under that name. */
   output(t: Tensor, name?: string): Tensor {
     const out = name !== undefined && name !== t.name ? this.node('Identity', [t], {}, { outputNames: [name] })[0]! : t;
-    if (this.outputs.some((o) => o.name === out.name)) throw new EngineError(`graph output '${out.name}' is declared twice`);
+    if (this.outputs.some((o) => o.name === out.name))
+      throw new EngineError(`graph output '${out.name}' is declared twice`);
     this.outputs.push(out);
     return out;
   }

@@ -66,11 +66,15 @@ export function transposeLast2(x: Tensor): Tensor {
 /** The tensor x is a last-two-axes swap of, when x is made by such a Transpose. */
 export function swappedFrom(x: Tensor): Tensor | undefined {
   const source = x.producer;
-  return source?.op === 'Transpose' && swapsLastTwo(source.attrs['perm'] as readonly number[] | undefined, x.rank) ? source.inputs[0] : undefined;
+  return source?.op === 'Transpose' && swapsLastTwo(source.attrs['perm'] as readonly number[] | undefined, x.rank)
+    ? source.inputs[0]
+    : undefined;
 }
 
 /** Whether a Transpose's perm (absent: every axis reversed) swaps the last two axes and no others. */
 export function swapsLastTwo(perm: readonly number[] | undefined, rank: number): boolean {
   const p = perm ?? [...Array(rank).keys()].reverse();
-  return rank >= 2 && p[rank - 2] === rank - 1 && p[rank - 1] === rank - 2 && p.slice(0, -2).every((axis, i) => axis === i);
+  return (
+    rank >= 2 && p[rank - 2] === rank - 1 && p[rank - 1] === rank - 2 && p.slice(0, -2).every((axis, i) => axis === i)
+  );
 }

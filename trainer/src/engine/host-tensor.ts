@@ -14,7 +14,12 @@ export function elementCount(dims: readonly number[]): number {
 }
 
 /** Builds a host tensor, checking that the data length matches the dims. */
-export function hostTensor<D extends DType>(dtype: D, dims: readonly number[], data: TypedArrayOf[D], label = 'tensor'): HostTensor<D> {
+export function hostTensor<D extends DType>(
+  dtype: D,
+  dims: readonly number[],
+  data: TypedArrayOf[D],
+  label = 'tensor',
+): HostTensor<D> {
   const expected = elementCount(dims);
   if (data.length !== expected) {
     throw new RuntimeError(`${label}: data has ${data.length} elements but dims [${dims.join(', ')}] need ${expected}`);
@@ -22,13 +27,25 @@ export function hostTensor<D extends DType>(dtype: D, dims: readonly number[], d
   return { dtype, dims: [...dims], data };
 }
 
-export const f32 = (dims: readonly number[], data: Float32Array | readonly number[], label?: string): HostTensor<'float32'> =>
+export const f32 = (
+  dims: readonly number[],
+  data: Float32Array | readonly number[],
+  label?: string,
+): HostTensor<'float32'> =>
   hostTensor('float32', dims, data instanceof Float32Array ? data : Float32Array.from(data), label);
 
-export const f64 = (dims: readonly number[], data: Float64Array | readonly number[], label?: string): HostTensor<'float64'> =>
+export const f64 = (
+  dims: readonly number[],
+  data: Float64Array | readonly number[],
+  label?: string,
+): HostTensor<'float64'> =>
   hostTensor('float64', dims, data instanceof Float64Array ? data : Float64Array.from(data), label);
 
-export const i64 = (dims: readonly number[], data: readonly number[] | BigInt64Array, label?: string): HostTensor<'int64'> =>
+export const i64 = (
+  dims: readonly number[],
+  data: readonly number[] | BigInt64Array,
+  label?: string,
+): HostTensor<'int64'> =>
   hostTensor('int64', dims, data instanceof BigInt64Array ? data : BigInt64Array.from(data, (v) => BigInt(v)), label);
 
 /** Host tensor from an untyped array plus its dims (dtype read off the array). */

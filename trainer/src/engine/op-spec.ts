@@ -3,7 +3,8 @@ import type { HostTensor } from './host-tensor.js';
 import type { Dim, Shape } from './shape.js';
 
 /** Attribute values: plain numbers are ONNX ints; floats and tensors are wrapped so the kind is never guessed. */
-export type AttrValue = number | readonly number[] | string | { readonly float: number } | { readonly tensor: HostTensor };
+export type AttrValue =
+  number | readonly number[] | string | { readonly float: number } | { readonly tensor: HostTensor };
 export type NodeAttrs = Readonly<Record<string, AttrValue>>;
 
 export interface InputSpec {

@@ -8,13 +8,22 @@ import { broadcastShapes } from './shape.js';
 const unary = (types: readonly DType[], onnxOp?: string): OpSpec => ({
   inputs: [{ name: 'X', types }],
   ...(onnxOp ? { onnxOp } : {}),
-  infer: (c) => [{ dtype: c.input(0).dtype, shape: c.input(0).shape, ...(onnxOp === 'Identity' || !onnxOp ? valueOf(c.input(0).value) : {}) }],
+  infer: (c) => [
+    {
+      dtype: c.input(0).dtype,
+      shape: c.input(0).shape,
+      ...(onnxOp === 'Identity' || !onnxOp ? valueOf(c.input(0).value) : {}),
+    },
+  ],
 });
 
 const valueOf = (value: readonly number[] | undefined) => (value ? { value } : {});
 
 const binary = (types: readonly DType[], result?: 'bool'): OpSpec => ({
-  inputs: [{ name: 'A', types }, { name: 'B', types, sameTypeAs: 0 }],
+  inputs: [
+    { name: 'A', types },
+    { name: 'B', types, sameTypeAs: 0 },
+  ],
   infer: (c) => [{ dtype: result ?? c.input(0).dtype, shape: broadcastShapes(c.input(0).shape, c.input(1).shape) }],
 });
 
@@ -50,7 +59,13 @@ export const elementwiseOps = {
   /** Identity that autodiff does not look through: its output is a constant to the backward pass. */
   StopGradient: unary(ALL_TYPES, 'Identity'),
   Where: {
-    inputs: [{ name: 'condition', types: BOOL }, { name: 'X', types: ALL_TYPES }, { name: 'Y', types: ALL_TYPES, sameTypeAs: 1 }],
-    infer: (c) => [{ dtype: c.input(1).dtype, shape: broadcastShapes(c.input(0).shape, c.input(1).shape, c.input(2).shape) }],
+    inputs: [
+      { name: 'condition', types: BOOL },
+      { name: 'X', types: ALL_TYPES },
+      { name: 'Y', types: ALL_TYPES, sameTypeAs: 1 },
+    ],
+    infer: (c) => [
+      { dtype: c.input(1).dtype, shape: broadcastShapes(c.input(0).shape, c.input(1).shape, c.input(2).shape) },
+    ],
   },
 } satisfies Record<string, OpSpec>;

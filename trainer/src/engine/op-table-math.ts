@@ -1,7 +1,7 @@
 import { FLOAT_TYPES, NUMERIC_TYPES } from './dtype.js';
 import type { InferContext, OpSpec, OutputInfo } from './op-spec.js';
 import type { Dim } from './shape.js';
-import { ShapeError, } from './errors.js';
+import { ShapeError } from './errors.js';
 import { broadcastShapes, formatShape, normalizeAxis } from './shape.js';
 
 /** MatMul and reductions: the rows whose shape rules are more than broadcasting. */
@@ -39,14 +39,20 @@ function reduceShape(c: InferContext): OutputInfo[] {
 }
 
 const reduce = (types = NUMERIC_TYPES): OpSpec => ({
-  inputs: [{ name: 'data', types }, { name: 'axes', types: ['int64'], rank: 1, optional: true, constant: true }],
+  inputs: [
+    { name: 'data', types },
+    { name: 'axes', types: ['int64'], rank: 1, optional: true, constant: true },
+  ],
   attrs: { keepdims: { kind: 'int' } },
   infer: reduceShape,
 });
 
 export const mathOps = {
   MatMul: {
-    inputs: [{ name: 'A', types: FLOAT_TYPES, rank: [2, 8] }, { name: 'B', types: FLOAT_TYPES, rank: [2, 8], sameTypeAs: 0 }],
+    inputs: [
+      { name: 'A', types: FLOAT_TYPES, rank: [2, 8] },
+      { name: 'B', types: FLOAT_TYPES, rank: [2, 8], sameTypeAs: 0 },
+    ],
     infer: matmulShape,
   },
   ReduceSum: reduce(),

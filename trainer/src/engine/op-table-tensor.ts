@@ -3,7 +3,16 @@ import { ALL_TYPES, INT_TYPES, NUMERIC_TYPES, onnxTypeCode } from './dtype.js';
 import { ShapeError } from './errors.js';
 import type { InferContext, OpSpec, OutputInfo } from './op-spec.js';
 import type { Dim, Shape } from './shape.js';
-import { broadcastShapes, dimProduct, dimQuotient, dimSum, formatShape, freshDim, isStaticShape, normalizeAxis } from './shape.js';
+import {
+  broadcastShapes,
+  dimProduct,
+  dimQuotient,
+  dimSum,
+  formatShape,
+  freshDim,
+  isStaticShape,
+  normalizeAxis,
+} from './shape.js';
 
 /** Rows that move data without arithmetic: reshapes, joins, slices, gathers, shape queries. */
 
@@ -23,7 +32,7 @@ function shapeFromInput(c: InferContext, i: number, what: string): Dim[] {
 function reshape(c: InferContext): OutputInfo[] {
   const x = c.input(0);
   if (!c.input(1).value) return [{ dtype: x.dtype, shape: shapeFromInput(c, 1, 'reshape') }];
-  const target: Dim[] = c.input(1).value!.map((d, i) => (d === 0 ? x.shape[i] ?? 0 : d));
+  const target: Dim[] = c.input(1).value!.map((d, i) => (d === 0 ? (x.shape[i] ?? 0) : d));
   const inferred = target.indexOf(-1);
   if (target.lastIndexOf(-1) !== inferred) throw new ShapeError(`shape [${target.join(', ')}] has more than one -1`);
   if (inferred >= 0) {
@@ -76,13 +85,15 @@ function splitShape(c: InferContext): OutputInfo[] {
   const axis = normalizeAxis(c.int('axis', 0), x.shape.length);
   const d = x.shape[axis]!;
   if (c.inputs[1] && !c.inputs[1].value) {
-    if (c.hint?.length !== c.outputCount) throw new ShapeError('split sizes known only at runtime need an output shape hint per output');
+    if (c.hint?.length !== c.outputCount)
+      throw new ShapeError('split sizes known only at runtime need an output shape hint per output');
     return c.hint.map((shape) => ({ dtype: x.dtype, shape }));
   }
   const sizes: Dim[] = c.inputs[1]?.value
     ? [...c.inputs[1].value]
     : Array(c.int('num_outputs')).fill(dimQuotient(d, c.int('num_outputs')) ?? freshDim('split'));
-  if (sizes.length !== c.outputCount) throw new ShapeError(`split makes ${sizes.length} outputs but ${c.outputCount} were asked for`);
+  if (sizes.length !== c.outputCount)
+    throw new ShapeError(`split makes ${sizes.length} outputs but ${c.outputCount} were asked for`);
   if (typeof d === 'number' && sizes.every((s) => typeof s === 'number') && dimSum(sizes) !== d) {
     throw new ShapeError(`split sizes [${sizes.join(', ')}] do not add up to dim ${d}`);
   }
@@ -94,17 +105,31 @@ function gatherShape(c: InferContext): OutputInfo[] {
   const idx = c.input(1);
   const axis = normalizeAxis(c.int('axis', 0), data.shape.length);
   const shape = [...data.shape.slice(0, axis), ...idx.shape, ...data.shape.slice(axis + 1)];
-  const value = data.value && idx.value && data.shape.length === 1 ? idx.value.map((i) => data.value![i < 0 ? i + data.value!.length : i]!) : undefined;
+  const value =
+    data.value && idx.value && data.shape.length === 1
+      ? idx.value.map((i) => data.value![i < 0 ? i + data.value!.length : i]!)
+      : undefined;
   return [{ dtype: data.dtype, shape, ...(value ? { value } : {}) }];
 }
 
 const sameAsData = (c: InferContext): OutputInfo[] => [{ dtype: c.input(0).dtype, shape: c.input(0).shape }];
 
 export const tensorOps = {
-  Reshape: { inputs: [{ name: 'data', types: ALL_TYPES }, { name: 'shape', types: INDEX, rank: 1 }], infer: reshape },
+  Reshape: {
+    inputs: [
+      { name: 'data', types: ALL_TYPES },
+      { name: 'shape', types: INDEX, rank: 1 },
+    ],
+    infer: reshape,
+  },
   Expand: {
-    inputs: [{ name: 'input', types: ALL_TYPES }, { name: 'shape', types: INDEX, rank: 1 }],
-    infer: (c) => [{ dtype: c.input(0).dtype, shape: broadcastShapes(c.input(0).shape, shapeFromInput(c, 1, 'expand')) }],
+    inputs: [
+      { name: 'input', types: ALL_TYPES },
+      { name: 'shape', types: INDEX, rank: 1 },
+    ],
+    infer: (c) => [
+      { dtype: c.input(0).dtype, shape: broadcastShapes(c.input(0).shape, shapeFromInput(c, 1, 'expand')) },
+    ],
   },
   Transpose: {
     inputs: [{ name: 'data', types: ALL_TYPES }],
@@ -112,7 +137,8 @@ export const tensorOps = {
     infer: (c) => {
       const s = c.input(0).shape;
       const perm = c.ints('perm', [...s.keys()].reverse());
-      if (perm.length !== s.length || [...perm].sort().some((p, i) => p !== i)) throw new ShapeError(`perm [${perm.join(', ')}] is not a permutation of rank ${s.length}`);
+      if (perm.length !== s.length || [...perm].sort().some((p, i) => p !== i))
+        throw new ShapeError(`perm [${perm.join(', ')}] is not a permutation of rank ${s.length}`);
       return [{ dtype: c.input(0).dtype, shape: perm.map((p) => s[p]!) }];
     },
   },
@@ -132,13 +158,25 @@ export const tensorOps = {
     infer: (c) => {
       const x = c.input(0);
       const axes = c.input(1).value!.map((a) => normalizeAxis(a, x.shape.length));
-      for (const a of axes) if (typeof x.shape[a] === 'number' && x.shape[a] !== 1) throw new ShapeError(`cannot squeeze axis ${a} of size ${x.shape[a]}`);
-      return [{ dtype: x.dtype, shape: x.shape.filter((_, i) => !axes.includes(i)), ...(x.value ? { value: x.value } : {}) }];
+      for (const a of axes)
+        if (typeof x.shape[a] === 'number' && x.shape[a] !== 1)
+          throw new ShapeError(`cannot squeeze axis ${a} of size ${x.shape[a]}`);
+      return [
+        { dtype: x.dtype, shape: x.shape.filter((_, i) => !axes.includes(i)), ...(x.value ? { value: x.value } : {}) },
+      ];
     },
   },
-  Concat: { inputs: [{ name: 'inputs', types: ALL_TYPES, sameTypeAs: 0 }], variadic: true, attrs: { axis: { kind: 'int', required: true } }, infer: concatShape },
+  Concat: {
+    inputs: [{ name: 'inputs', types: ALL_TYPES, sameTypeAs: 0 }],
+    variadic: true,
+    attrs: { axis: { kind: 'int', required: true } },
+    infer: concatShape,
+  },
   Split: {
-    inputs: [{ name: 'input', types: ALL_TYPES }, { name: 'split', types: INDEX, rank: 1, optional: true }],
+    inputs: [
+      { name: 'input', types: ALL_TYPES },
+      { name: 'split', types: INDEX, rank: 1, optional: true },
+    ],
     attrs: { axis: { kind: 'int' }, num_outputs: { kind: 'int' } },
     infer: splitShape,
   },
@@ -156,14 +194,19 @@ export const tensorOps = {
       const ends = c.input(2).value!;
       const axes = (c.inputs[3]?.value ?? starts.map((_, i) => i)).map((a) => normalizeAxis(a, x.shape.length));
       const steps = c.inputs[4]?.value ?? starts.map(() => 1);
-      if (ends.length !== starts.length || axes.length !== starts.length || steps.length !== starts.length) throw new ShapeError('starts, ends, axes and steps must have one entry per sliced axis');
+      if (ends.length !== starts.length || axes.length !== starts.length || steps.length !== starts.length)
+        throw new ShapeError('starts, ends, axes and steps must have one entry per sliced axis');
       const shape = [...x.shape];
       axes.forEach((a, i) => (shape[a] = sliceDim(x.shape[a]!, starts[i]!, ends[i]!, steps[i]!)));
       return [{ dtype: x.dtype, shape }];
     },
   },
   Pad: {
-    inputs: [{ name: 'data', types: ALL_TYPES }, { name: 'pads', types: INDEX, rank: 1 }, { name: 'constant_value', types: ALL_TYPES, optional: true, sameTypeAs: 0 }],
+    inputs: [
+      { name: 'data', types: ALL_TYPES },
+      { name: 'pads', types: INDEX, rank: 1 },
+      { name: 'constant_value', types: ALL_TYPES, optional: true, sameTypeAs: 0 },
+    ],
     attrs: { mode: { kind: 'string' } },
     infer: (c) => {
       const x = c.input(0);
@@ -171,30 +214,57 @@ export const tensorOps = {
       const pads = c.input(1).value!;
       const r = x.shape.length;
       if (pads.length !== 2 * r) throw new ShapeError(`pads has ${pads.length} entries, rank ${r} needs ${2 * r}`);
-      return [{ dtype: x.dtype, shape: x.shape.map((d, i) => (pads[i]! + pads[i + r]! === 0 ? d : dimSum([d, pads[i]! + pads[i + r]!]))) }];
+      return [
+        {
+          dtype: x.dtype,
+          shape: x.shape.map((d, i) => (pads[i]! + pads[i + r]! === 0 ? d : dimSum([d, pads[i]! + pads[i + r]!]))),
+        },
+      ];
     },
   },
-  Gather: { inputs: [{ name: 'data', types: ALL_TYPES }, { name: 'indices', types: INT_TYPES }], attrs: { axis: { kind: 'int' } }, infer: gatherShape },
+  Gather: {
+    inputs: [
+      { name: 'data', types: ALL_TYPES },
+      { name: 'indices', types: INT_TYPES },
+    ],
+    attrs: { axis: { kind: 'int' } },
+    infer: gatherShape,
+  },
   GatherElements: {
-    inputs: [{ name: 'data', types: ALL_TYPES }, { name: 'indices', types: INT_TYPES }],
+    inputs: [
+      { name: 'data', types: ALL_TYPES },
+      { name: 'indices', types: INT_TYPES },
+    ],
     attrs: { axis: { kind: 'int' } },
     infer: (c) => {
-      if (c.input(0).shape.length !== c.input(1).shape.length) throw new ShapeError('data and indices must have the same rank');
+      if (c.input(0).shape.length !== c.input(1).shape.length)
+        throw new ShapeError('data and indices must have the same rank');
       return [{ dtype: c.input(0).dtype, shape: c.input(1).shape }];
     },
   },
   ScatterElements: {
-    inputs: [{ name: 'data', types: ALL_TYPES }, { name: 'indices', types: INT_TYPES }, { name: 'updates', types: ALL_TYPES, sameTypeAs: 0 }],
+    inputs: [
+      { name: 'data', types: ALL_TYPES },
+      { name: 'indices', types: INT_TYPES },
+      { name: 'updates', types: ALL_TYPES, sameTypeAs: 0 },
+    ],
     attrs: { axis: { kind: 'int' }, reduction: { kind: 'string' } },
     infer: sameAsData,
   },
   ScatterND: {
-    inputs: [{ name: 'data', types: ALL_TYPES }, { name: 'indices', types: INDEX }, { name: 'updates', types: ALL_TYPES, sameTypeAs: 0 }],
+    inputs: [
+      { name: 'data', types: ALL_TYPES },
+      { name: 'indices', types: INDEX },
+      { name: 'updates', types: ALL_TYPES, sameTypeAs: 0 },
+    ],
     attrs: { reduction: { kind: 'string' } },
     infer: sameAsData,
   },
   Trilu: {
-    inputs: [{ name: 'input', types: ALL_TYPES, rank: [2, 8] }, { name: 'k', types: INDEX, rank: 0, optional: true }],
+    inputs: [
+      { name: 'input', types: ALL_TYPES, rank: [2, 8] },
+      { name: 'k', types: INDEX, rank: 0, optional: true },
+    ],
     attrs: { upper: { kind: 'int' } },
     infer: sameAsData,
   },
@@ -212,13 +282,22 @@ export const tensorOps = {
     attrs: { start: { kind: 'int' }, end: { kind: 'int' } },
     infer: (c) => {
       const s = c.input(0).shape;
-      const dims = s.slice(normalizeAxis(c.int('start', 0), s.length + 1), c.int('end', s.length) < 0 ? s.length + c.int('end', s.length) : c.int('end', s.length));
+      const dims = s.slice(
+        normalizeAxis(c.int('start', 0), s.length + 1),
+        c.int('end', s.length) < 0 ? s.length + c.int('end', s.length) : c.int('end', s.length),
+      );
       return [{ dtype: 'int64', shape: [dims.length], ...(isStaticShape(dims) ? { value: dims } : {}) }];
     },
   },
   Size: {
     inputs: [{ name: 'data', types: ALL_TYPES }],
-    infer: (c) => [{ dtype: 'int64', shape: [], ...(isStaticShape(c.input(0).shape) ? { value: [Number(dimProduct(c.input(0).shape))] } : {}) }],
+    infer: (c) => [
+      {
+        dtype: 'int64',
+        shape: [],
+        ...(isStaticShape(c.input(0).shape) ? { value: [Number(dimProduct(c.input(0).shape))] } : {}),
+      },
+    ],
   },
   ConstantOfShape: {
     inputs: [{ name: 'input', types: INDEX, rank: 1 }],
@@ -230,11 +309,15 @@ export const tensorOps = {
     },
   },
   Range: {
-    inputs: [{ name: 'start', types: NUMERIC_TYPES, rank: 0 }, { name: 'limit', types: NUMERIC_TYPES, rank: 0, sameTypeAs: 0 }, { name: 'delta', types: NUMERIC_TYPES, rank: 0, sameTypeAs: 0 }],
+    inputs: [
+      { name: 'start', types: NUMERIC_TYPES, rank: 0 },
+      { name: 'limit', types: NUMERIC_TYPES, rank: 0, sameTypeAs: 0 },
+      { name: 'delta', types: NUMERIC_TYPES, rank: 0, sameTypeAs: 0 },
+    ],
     infer: (c) => {
       const [s, l, d] = [0, 1, 2].map((i) => c.input(i).value?.[0]);
       const known = s !== undefined && l !== undefined && d !== undefined;
-      const shape: Shape = known ? [Math.max(0, Math.ceil((l - s) / d))] : c.hint?.[0] ?? [freshDim('range')];
+      const shape: Shape = known ? [Math.max(0, Math.ceil((l - s) / d))] : (c.hint?.[0] ?? [freshDim('range')]);
       return [{ dtype: c.input(0).dtype, shape }];
     },
   },

@@ -25,8 +25,14 @@ function tensors(a: Operand, b: Operand, what: string): [Tensor, Tensor] {
 
 const ints = (from: Tensor, values: readonly number[]): Tensor => from.graph.constant(values, 'int64');
 
-const binary = (name: OpName) => (a: Operand, b: Operand): Tensor => op(name, tensors(a, b, name));
-const unary = (name: OpName) => (x: Tensor): Tensor => op(name, [x]);
+const binary =
+  (name: OpName) =>
+  (a: Operand, b: Operand): Tensor =>
+    op(name, tensors(a, b, name));
+const unary =
+  (name: OpName) =>
+  (x: Tensor): Tensor =>
+    op(name, [x]);
 
 export const add = binary('Add');
 export const sub = binary('Sub');
@@ -64,8 +70,10 @@ export function where(condition: Tensor, x: Operand, y: Operand): Tensor {
 
 export const matmul = (a: Tensor, b: Tensor): Tensor => op('MatMul', [a, b]);
 
-const reduce = (name: OpName) => (x: Tensor, axes?: readonly number[], keepdims = true): Tensor =>
-  op(name, [x, axes && axes.length ? ints(x, axes) : undefined], { keepdims: keepdims ? 1 : 0 });
+const reduce =
+  (name: OpName) =>
+  (x: Tensor, axes?: readonly number[], keepdims = true): Tensor =>
+    op(name, [x, axes && axes.length ? ints(x, axes) : undefined], { keepdims: keepdims ? 1 : 0 });
 export const reduceSum = reduce('ReduceSum');
 export const reduceMean = reduce('ReduceMean');
 export const reduceSumSquare = reduce('ReduceSumSquare');
@@ -86,30 +94,65 @@ export const squeeze = (x: Tensor, axes: readonly number[]): Tensor => op('Squee
 export const concat = (xs: readonly Tensor[], axis: number): Tensor => op('Concat', xs, { axis });
 
 /** Split into the given sizes, into `parts` equal pieces, or by a runtime sizes tensor with the shapes it will make. */
-export function split(x: Tensor, sizes: readonly number[] | number | Tensor, axis = 0, hints?: readonly Shape[]): Tensor[] {
+export function split(
+  x: Tensor,
+  sizes: readonly number[] | number | Tensor,
+  axis = 0,
+  hints?: readonly Shape[],
+): Tensor[] {
   if (typeof sizes === 'number') return x.graph.node('Split', [x], { axis, num_outputs: sizes }, { outputs: sizes });
-  if (!Array.isArray(sizes)) return x.graph.node('Split', [x, sizes as Tensor], { axis }, { outputs: hints?.length ?? 0, ...(hints ? { hint: hints } : {}) });
+  if (!Array.isArray(sizes))
+    return x.graph.node(
+      'Split',
+      [x, sizes as Tensor],
+      { axis },
+      { outputs: hints?.length ?? 0, ...(hints ? { hint: hints } : {}) },
+    );
   return x.graph.node('Split', [x, ints(x, sizes)], { axis }, { outputs: sizes.length });
 }
 
-export function slice(x: Tensor, starts: readonly number[], ends: readonly number[], axes?: readonly number[], steps?: readonly number[]): Tensor {
-  return op('Slice', [x, ints(x, starts), ints(x, ends), axes ? ints(x, axes) : undefined, steps ? ints(x, steps) : undefined]);
+export function slice(
+  x: Tensor,
+  starts: readonly number[],
+  ends: readonly number[],
+  axes?: readonly number[],
+  steps?: readonly number[],
+): Tensor {
+  return op('Slice', [
+    x,
+    ints(x, starts),
+    ints(x, ends),
+    axes ? ints(x, axes) : undefined,
+    steps ? ints(x, steps) : undefined,
+  ]);
 }
 
 /** Constant padding; `pads` lists every axis's leading amounts, then every axis's trailing amounts (ONNX order). */
 export function pad(x: Tensor, pads: readonly number[] | Tensor, value = 0, hint?: Shape): Tensor {
-  return op('Pad', [x, Array.isArray(pads) ? ints(x, pads) : (pads as Tensor), x.graph.constant(value, x.dtype)], {}, hint);
+  return op(
+    'Pad',
+    [x, Array.isArray(pads) ? ints(x, pads) : (pads as Tensor), x.graph.constant(value, x.dtype)],
+    {},
+    hint,
+  );
 }
 
 export const gather = (data: Tensor, indices: Tensor, axis = 0): Tensor => op('Gather', [data, indices], { axis });
-export const gatherElements = (data: Tensor, indices: Tensor, axis: number): Tensor => op('GatherElements', [data, indices], { axis });
-export const scatterElements = (data: Tensor, indices: Tensor, updates: Tensor, axis: number, reduction: 'none' | 'add' = 'none'): Tensor =>
-  op('ScatterElements', [data, indices, updates], { axis, reduction });
+export const gatherElements = (data: Tensor, indices: Tensor, axis: number): Tensor =>
+  op('GatherElements', [data, indices], { axis });
+export const scatterElements = (
+  data: Tensor,
+  indices: Tensor,
+  updates: Tensor,
+  axis: number,
+  reduction: 'none' | 'add' = 'none',
+): Tensor => op('ScatterElements', [data, indices, updates], { axis, reduction });
 export const scatterND = (data: Tensor, indices: Tensor, updates: Tensor, reduction: 'none' | 'add' = 'none'): Tensor =>
   op('ScatterND', [data, indices, updates], { reduction });
 
 /** Keeps the lower (or upper) triangle of the last two dims, offset by k diagonals. */
-export const trilu = (x: Tensor, upper: boolean, k = 0): Tensor => op('Trilu', [x, k === 0 ? undefined : x.graph.constant(k, 'int64')], { upper: upper ? 1 : 0 });
+export const trilu = (x: Tensor, upper: boolean, k = 0): Tensor =>
+  op('Trilu', [x, k === 0 ? undefined : x.graph.constant(k, 'int64')], { upper: upper ? 1 : 0 });
 
 export const cast = (x: Tensor, to: DType): Tensor => (x.dtype === to ? x : op('Cast', [x], { to: onnxTypeCode[to] }));
 export const shape = (x: Tensor, start?: number, end?: number): Tensor =>
@@ -121,4 +164,5 @@ export function constantOfShape(shapeTensor: Tensor, value: number, dtype: DType
   return op('ConstantOfShape', [shapeTensor], { value: { tensor } }, hint);
 }
 
-export const range = (start: Tensor, limit: Tensor, delta: Tensor, hint?: Shape): Tensor => op('Range', [start, limit, delta], {}, hint);
+export const range = (start: Tensor, limit: Tensor, delta: Tensor, hint?: Shape): Tensor =>
+  op('Range', [start, limit, delta], {}, hint);

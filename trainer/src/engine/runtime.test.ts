@@ -36,10 +36,16 @@ describe('runtime wrapper', () => {
     const rt = await Runtime.create(g, { intraOpNumThreads: 1 });
     const ok = i64([1, 2], [1, 2]);
     await expect(rt.run({ ids: ok })).rejects.toThrow(/input 'mask' \(int64\[batch, seq\]\) was not fed/);
-    await expect(rt.run({ ids: ok, mask: ok, extra: ok })).rejects.toThrow(/unknown input 'extra' \(inputs: ids, mask\)/);
-    await expect(rt.run({ ids: ok, mask: f32([1, 2], [1, 1]) })).rejects.toThrow(/input 'mask' must be int64, got float32/);
+    await expect(rt.run({ ids: ok, mask: ok, extra: ok })).rejects.toThrow(
+      /unknown input 'extra' \(inputs: ids, mask\)/,
+    );
+    await expect(rt.run({ ids: ok, mask: f32([1, 2], [1, 1]) })).rejects.toThrow(
+      /input 'mask' must be int64, got float32/,
+    );
     await expect(rt.run({ ids: ok, mask: i64([2], [1, 1]) })).rejects.toThrow(/must have rank 2/);
-    await expect(rt.run({ ids: ok, mask: i64([1, 3], [1, 1, 1]) })).rejects.toThrow(/dim 'seq' is 2 in input 'ids' dim 1 but 3 in input 'mask' dim 1/);
+    await expect(rt.run({ ids: ok, mask: i64([1, 3], [1, 1, 1]) })).rejects.toThrow(
+      /dim 'seq' is 2 in input 'ids' dim 1 but 3 in input 'mask' dim 1/,
+    );
     expect(toNumbers((await rt.run({ ids: ok, mask: ok }))['sum']!)).toEqual([2, 4]);
     await rt.release();
   });
@@ -55,7 +61,11 @@ describe('runtime wrapper', () => {
 
   test('cuda without its binaries is a clear error; unknown providers are refused', async () => {
     await expect(Runtime.create(adapterGraph(), { executionProvider: 'cuda' })).rejects.toThrow(RuntimeError);
-    await expect(Runtime.create(adapterGraph(), { executionProvider: 'cuda' })).rejects.toThrow(/execution provider 'cuda' is unavailable/);
-    await expect(Runtime.create(adapterGraph(), { executionProvider: 'tpu' as never })).rejects.toThrow(/must be 'cpu' or 'cuda', got "tpu"/);
+    await expect(Runtime.create(adapterGraph(), { executionProvider: 'cuda' })).rejects.toThrow(
+      /execution provider 'cuda' is unavailable/,
+    );
+    await expect(Runtime.create(adapterGraph(), { executionProvider: 'tpu' as never })).rejects.toThrow(
+      /must be 'cpu' or 'cuda', got "tpu"/,
+    );
   });
 });

@@ -40,11 +40,19 @@ export class Runtime {
   static async create(graph: Graph, options: RuntimeOptions = {}): Promise<Runtime> {
     const ep = options.executionProvider ?? 'cpu';
     const session = await createSession(toModelBytes(graph), sessionOptions(graph, options), ep, graph.name);
-    return new Runtime(session, graph.inputs, graph.outputs.map((t) => t.name), ep);
+    return new Runtime(
+      session,
+      graph.inputs,
+      graph.outputs.map((t) => t.name),
+      ep,
+    );
   }
 
   /** Runs the graph. Feeds for inputs the outputs do not need are accepted and ignored. */
-  async run(feeds: Readonly<Record<string, HostTensor>>, options: RunOptions = {}): Promise<Record<string, HostTensor>> {
+  async run(
+    feeds: Readonly<Record<string, HostTensor>>,
+    options: RunOptions = {},
+  ): Promise<Record<string, HostTensor>> {
     options.signal?.throwIfAborted();
     checkFeeds(this.inputs, feeds);
     const ortFeeds: Record<string, ort.Tensor> = {};
@@ -75,7 +83,8 @@ export class Runtime {
 /** onnxruntime's session options for a graph: the execution provider, threads and optimization level. */
 export function sessionOptions(graph: Graph, options: RuntimeOptions = {}): ort.InferenceSession.SessionOptions {
   const ep = options.executionProvider ?? 'cpu';
-  if (ep !== 'cpu' && ep !== 'cuda') throw new RuntimeError(`executionProvider must be 'cpu' or 'cuda', got ${JSON.stringify(ep)}`);
+  if (ep !== 'cpu' && ep !== 'cuda')
+    throw new RuntimeError(`executionProvider must be 'cpu' or 'cuda', got ${JSON.stringify(ep)}`);
   return {
     executionProviders: [ep],
     graphOptimizationLevel: options.optimization ?? defaultOptimization(graph),
@@ -85,13 +94,21 @@ export function sessionOptions(graph: Graph, options: RuntimeOptions = {}): ort.
 }
 
 /** A session from model bytes, with one clear error when onnxruntime (or its CUDA provider) refuses. */
-export async function createSession(bytes: Uint8Array, options: ort.InferenceSession.SessionOptions, ep: ExecutionProvider, name: string): Promise<ort.InferenceSession> {
+export async function createSession(
+  bytes: Uint8Array,
+  options: ort.InferenceSession.SessionOptions,
+  ep: ExecutionProvider,
+  name: string,
+): Promise<ort.InferenceSession> {
   if (ep === 'cuda') assertCudaInstalled();
   try {
     return await ort.InferenceSession.create(bytes, options);
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
-    if (ep === 'cuda') throw new RuntimeError(`execution provider 'cuda' is unavailable (${detail}); run on 'cpu' or install onnxruntime-node's CUDA binaries`);
+    if (ep === 'cuda')
+      throw new RuntimeError(
+        `execution provider 'cuda' is unavailable (${detail}); run on 'cpu' or install onnxruntime-node's CUDA binaries`,
+      );
     throw new RuntimeError(`onnxruntime refused graph '${name}': ${detail}`);
   }
 }
@@ -102,9 +119,19 @@ export async function createSession(bytes: Uint8Array, options: ort.InferenceSes
  */
 function assertCudaInstalled(): void {
   const binding = dirname(createRequire(import.meta.url).resolve('onnxruntime-node'));
-  const library = join(binding, '..', 'bin', 'napi-v6', process.platform, process.arch, 'libonnxruntime_providers_cuda.so');
+  const library = join(
+    binding,
+    '..',
+    'bin',
+    'napi-v6',
+    process.platform,
+    process.arch,
+    'libonnxruntime_providers_cuda.so',
+  );
   if (!existsSync(library)) {
-    throw new RuntimeError(`execution provider 'cuda' is unavailable: ${library} is missing (onnxruntime-node installs it from its install script); run on 'cpu'`);
+    throw new RuntimeError(
+      `execution provider 'cuda' is unavailable: ${library} is missing (onnxruntime-node installs it from its install script); run on 'cpu'`,
+    );
   }
 }
 
@@ -113,6 +140,8 @@ function assertCudaInstalled(): void {
  * that have float32 kernels only, so float64 graphs — the gradient checks — stop at 'basic'.
  */
 function defaultOptimization(graph: Graph): 'basic' | 'all' {
-  const float64 = graph.inputs.some((t) => t.dtype === 'float64') || [...graph.initializers.values()].some((t) => t.dtype === 'float64');
+  const float64 =
+    graph.inputs.some((t) => t.dtype === 'float64') ||
+    [...graph.initializers.values()].some((t) => t.dtype === 'float64');
   return float64 ? 'basic' : 'all';
 }

@@ -30,7 +30,9 @@ export function toModelBytes(graph: Graph): Uint8Array {
   const nodes = liveNodes(graph);
   const used = new Set(nodes.flatMap((n) => n.inputs.map((t) => t?.name)));
   for (const t of graph.outputs) used.add(t.name);
-  const initializer = [...graph.initializers].filter(([name]) => used.has(name)).map(([name, t]) => tensorProto(name, t));
+  const initializer = [...graph.initializers]
+    .filter(([name]) => used.has(name))
+    .map(([name, t]) => tensorProto(name, t));
   const model = onnx.ModelProto.create({
     irVersion: 8,
     producerName: 'gauntlet-trainer',
@@ -48,7 +50,10 @@ export function toModelBytes(graph: Graph): Uint8Array {
 
 function valueInfo(t: Tensor, withShape: boolean): onnxProto.onnx.IValueInfoProto {
   const dim = t.shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d }));
-  return { name: t.name, type: { tensorType: { elemType: onnxTypeCode[t.dtype], ...(withShape ? { shape: { dim } } : {}) } } };
+  return {
+    name: t.name,
+    type: { tensorType: { elemType: onnxTypeCode[t.dtype], ...(withShape ? { shape: { dim } } : {}) } },
+  };
 }
 
 /** Raw little-endian bytes viewed over the host data, so big weights are copied once (into the encoded model). */

@@ -34,7 +34,10 @@ export function broadcastShapes(...shapes: Shape[]): Dim[] {
     for (const s of shapes) {
       const d = s[s.length - rank + i] ?? 1;
       if (d === 1 || d === dim) continue;
-      if (dim !== 1) throw new ShapeError(`cannot broadcast ${shapes.map(formatShape).join(' with ')} (dim ${rank - i} from the end: ${dim} vs ${d})`);
+      if (dim !== 1)
+        throw new ShapeError(
+          `cannot broadcast ${shapes.map(formatShape).join(' with ')} (dim ${rank - i} from the end: ${dim} vs ${d})`,
+        );
       dim = d;
     }
     out.push(dim);
@@ -42,7 +45,10 @@ export function broadcastShapes(...shapes: Shape[]): Dim[] {
   return out;
 }
 
-interface Monomial { coef: number; syms: string[] }
+interface Monomial {
+  coef: number;
+  syms: string[];
+}
 
 let freshCounter = 0;
 /** A dim nothing at build time can name (e.g. a Range length); unique so it never equals another. */

@@ -6,7 +6,13 @@ import type { Shape } from './shape.js';
  * Checks a node against its op's row in the table: input count, each input's dtype and rank,
  * build-time constants, attribute names and kinds. Errors name the node, the op and the input.
  */
-export function checkNode(name: string, op: string, spec: OpSpec, inputs: readonly (TensorInfo | undefined)[], attrs: NodeAttrs): void {
+export function checkNode(
+  name: string,
+  op: string,
+  spec: OpSpec,
+  inputs: readonly (TensorInfo | undefined)[],
+  attrs: NodeAttrs,
+): void {
   const fail = (detail: string): never => {
     throw new GraphError(name, op, detail);
   };
@@ -26,11 +32,13 @@ export function checkNode(name: string, op: string, spec: OpSpec, inputs: readon
     if (!s.types.includes(t.dtype)) fail(`${label} ${describe(t)} must be one of ${s.types.join('|')}`);
     if (s.sameTypeAs !== undefined) {
       const other = inputs[s.sameTypeAs];
-      if (other && other.dtype !== t.dtype) fail(`${label} ${describe(t)} must have the dtype of input ${s.sameTypeAs} (${other.dtype})`);
+      if (other && other.dtype !== t.dtype)
+        fail(`${label} ${describe(t)} must have the dtype of input ${s.sameTypeAs} (${other.dtype})`);
     }
     if (s.rank !== undefined) {
       const [lo, hi] = typeof s.rank === 'number' ? [s.rank, s.rank] : s.rank;
-      if (t.shape.length < lo || t.shape.length > hi) fail(`${label} ${describe(t)} must have rank ${lo === hi ? lo : `${lo}..${hi}`}, got ${t.shape.length}`);
+      if (t.shape.length < lo || t.shape.length > hi)
+        fail(`${label} ${describe(t)} must have rank ${lo === hi ? lo : `${lo}..${hi}`}, got ${t.shape.length}`);
     }
     if (s.constant && t.value === undefined) fail(`${label} ${describe(t)} must be a build-time constant`);
   });
@@ -51,11 +59,16 @@ function describe(t: TensorInfo): string {
 
 function attrMatches(spec: AttrSpec, v: AttrValue): boolean {
   switch (spec.kind) {
-    case 'int': return typeof v === 'number' && Number.isInteger(v);
-    case 'ints': return Array.isArray(v) && v.every((x) => Number.isInteger(x));
-    case 'float': return typeof v === 'object' && v !== null && 'float' in v && Number.isFinite(v.float);
-    case 'string': return typeof v === 'string';
-    case 'tensor': return typeof v === 'object' && v !== null && 'tensor' in v;
+    case 'int':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'ints':
+      return Array.isArray(v) && v.every((x) => Number.isInteger(x));
+    case 'float':
+      return typeof v === 'object' && v !== null && 'float' in v && Number.isFinite(v.float);
+    case 'string':
+      return typeof v === 'string';
+    case 'tensor':
+      return typeof v === 'object' && v !== null && 'tensor' in v;
   }
 }
 

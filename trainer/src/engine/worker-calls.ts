@@ -1,7 +1,8 @@
 import { Worker, type Transferable, type WorkerOptions } from 'node:worker_threads';
 
 /** What a worker answers to one call: its result, or the error it threw, by name and message. */
-export type WorkerReply<T> = { id: number; result: T } | { id: number; error: { name: string; message: string; status?: number } };
+export type WorkerReply<T> =
+  { id: number; result: T } | { id: number; error: { name: string; message: string; status?: number } };
 
 /**
  * Calls into a worker thread, one promise per call, matched by id. The worker posts
@@ -15,7 +16,11 @@ export class WorkerCalls {
   private failed: Error | undefined;
   readonly ready: Promise<void>;
 
-  constructor(file: URL, options: WorkerOptions, private readonly what: string) {
+  constructor(
+    file: URL,
+    options: WorkerOptions,
+    private readonly what: string,
+  ) {
     this.worker = new Worker(file, options);
     this.ready = new Promise((resolve, reject) => {
       const onMessage = (message: { ready?: boolean }) => {
@@ -58,7 +63,10 @@ export class WorkerCalls {
     if (!waiting) return;
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker.unref();
-    if ('error' in reply) waiting.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name, status: reply.error.status }));
+    if ('error' in reply)
+      waiting.reject(
+        Object.assign(new Error(reply.error.message), { name: reply.error.name, status: reply.error.status }),
+      );
     else waiting.resolve(reply.result);
   }
 

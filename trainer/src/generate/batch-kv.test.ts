@@ -43,7 +43,10 @@ describe('BatchKv', () => {
   it('catches up with what a step appended to each row’s cache, where each row ends, and then serves the grown caches', () => {
     const [a, b] = [filled(2), filled(1)];
     const mirror = BatchKv.build(shape, [a, b], 1);
-    const present = () => ({ key: Float32Array.from({ length: 2 * 2 * 3 }, (_, i) => 500 + i), value: new Float32Array(12) });
+    const present = () => ({
+      key: Float32Array.from({ length: 2 * 2 * 3 }, (_, i) => 500 + i),
+      value: new Float32Array(12),
+    });
     [a, b].forEach((cache, row) => {
       cache.append(present, row, 1, 1);
       mirror.catchUp(row);

@@ -29,7 +29,8 @@ export class BatchKv {
   ) {
     const size = caches.length * config.numKvHeads * capacity * config.headDim;
     // Stale values in a recycled buffer are finite keys and values of earlier rows: the mask hides them.
-    const buffer = (old: Float32Array | undefined) => (old && old.buffer.byteLength >= size * 4 ? new Float32Array(old.buffer, 0, size) : new Float32Array(size));
+    const buffer = (old: Float32Array | undefined) =>
+      old && old.buffer.byteLength >= size * 4 ? new Float32Array(old.buffer, 0, size) : new Float32Array(size);
     this.keys = Array.from({ length: config.numLayers }, (_, layer) => buffer(recycled?.keys[layer]));
     this.values = Array.from({ length: config.numLayers }, (_, layer) => buffer(recycled?.values[layer]));
     this.lengths = caches.map((c) => c.length);
@@ -51,7 +52,9 @@ export class BatchKv {
   /** Whether this mirror holds exactly these caches, in this order, with room for `newTokens` each. */
   serves(caches: readonly KvCache[], newTokens: number): boolean {
     if (caches.length !== this.caches.length) return false;
-    return caches.every((c, i) => c === this.caches[i] && c.length === this.lengths[i] && c.length + newTokens <= this.capacity);
+    return caches.every(
+      (c, i) => c === this.caches[i] && c.length === this.lengths[i] && c.length + newTokens <= this.capacity,
+    );
   }
 
   /** Takes layer `layer`'s buffers back after a step borrowed them (same memory, new views). */

@@ -109,10 +109,22 @@ export class GenerationEngine {
     }
     const needed = request.constraint?.minTokens ?? 0;
     if (needed > request.params.maxTokens) {
-      return Promise.reject(new ValidationError(`the structured output needs at least ${needed} tokens but max_tokens is ${request.params.maxTokens}`));
+      return Promise.reject(
+        new ValidationError(
+          `the structured output needs at least ${needed} tokens but max_tokens is ${request.params.maxTokens}`,
+        ),
+      );
     }
     const seed = request.params.seed ?? randomInt(2 ** 32);
-    const seq = new Sequence(this.model.config, request.prompt, request.params, createRng(seed), this.options.eosTokenIds, this.options.decode, request.constraint);
+    const seq = new Sequence(
+      this.model.config,
+      request.prompt,
+      request.params,
+      createRng(seed),
+      this.options.eosTokenIds,
+      this.options.decode,
+      request.constraint,
+    );
     return new Promise<GenerationResult>((resolve, reject) => {
       this.waiting.push({ seq, request, resolve, reject });
       this.stats.queueDepth = this.waiting.length;
@@ -184,12 +196,20 @@ export class GenerationEngine {
       const started = performance.now();
       let logits: Float32Array[][];
       try {
-        logits = await this.model.step(rows.map((p) => this.row(p, prefill)), feeds);
+        logits = await this.model.step(
+          rows.map((p) => this.row(p, prefill)),
+          feeds,
+        );
       } catch (error) {
         for (const p of rows) this.fail(p, error);
         continue;
       }
-      this.stats.recordStep(rows.length, prefill ? rows.reduce((n, p) => n + p.seq.prompt.length - p.seq.cachedTokens, 0) : rows.length, performance.now() - started, prefill);
+      this.stats.recordStep(
+        rows.length,
+        prefill ? rows.reduce((n, p) => n + p.seq.prompt.length - p.seq.cachedTokens, 0) : rows.length,
+        performance.now() - started,
+        prefill,
+      );
       if (prefill) for (const p of rows) this.keepPrefix(p);
       rows.forEach((p, i) => this.sample(p, logits[i]!, prefill));
     }
@@ -199,15 +219,27 @@ export class GenerationEngine {
     if (!prefill) return { cache: p.seq.cache, tokens: [p.seq.output.at(-1)!] };
     // Only the part of the prompt the prefix cache did not supply (all of it when scoring the prompt).
     const tokens = p.seq.prompt.slice(p.seq.cache.length);
-    return { cache: p.seq.cache, tokens, logitsAt: p.request.promptLogprobs !== undefined ? [...tokens.keys()] : [tokens.length - 1] };
+    return {
+      cache: p.seq.cache,
+      tokens,
+      logitsAt: p.request.promptLogprobs !== undefined ? [...tokens.keys()] : [tokens.length - 1],
+    };
   }
 
   private sample(p: Pending, logits: Float32Array[], prefill: boolean): void {
     try {
       const { seq } = p;
-      if (prefill && p.request.promptLogprobs !== undefined) seq.promptLogprobs = scorePrompt(seq, logits, p.request.promptLogprobs);
+      if (prefill && p.request.promptLogprobs !== undefined)
+        seq.promptLogprobs = scorePrompt(seq, logits, p.request.promptLogprobs);
       const last = logits.at(-1)!;
-      const token = sampleToken(last, seq.params, seq.history, seq.rng, seq.allowed(last.length), this.options.logprobsMode);
+      const token = sampleToken(
+        last,
+        seq.params,
+        seq.history,
+        seq.rng,
+        seq.allowed(last.length),
+        this.options.logprobsMode,
+      );
       const textDelta = seq.push(token);
       if (seq.output.length === 1) this.stats.recordFirstToken(seq.firstTokenAt! - seq.createdAt);
       p.request.onToken?.({ token, textDelta });

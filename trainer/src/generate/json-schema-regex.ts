@@ -41,8 +41,40 @@ const TYPES = ['string', 'integer', 'number', 'boolean', 'null', 'array', 'objec
 type JsonType = (typeof TYPES)[number];
 
 /** Keywords that describe without constraining, or that the output satisfies by construction. */
-const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly', '$defs', 'definitions', 'additionalProperties', 'strict']);
-const HANDLED = new Set(['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref', 'properties', 'required', 'items', 'minItems', 'maxItems', 'minLength', 'maxLength', 'format', 'minimum']);
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'default',
+  'examples',
+  '$schema',
+  '$id',
+  '$comment',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$defs',
+  'definitions',
+  'additionalProperties',
+  'strict',
+]);
+const HANDLED = new Set([
+  'type',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+  'properties',
+  'required',
+  'items',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'format',
+  'minimum',
+]);
 
 type Schema = Record<string, unknown>;
 
@@ -54,7 +86,11 @@ class SchemaCompiler {
   constructor(private readonly root: unknown) {}
 
   compile(schema: unknown, at: string): string {
-    if (this.depth >= MAX_SCHEMA_DEPTH) throw refuse(at, `the schema nests more than ${MAX_SCHEMA_DEPTH} levels (through properties, items, anyOf, $ref…)`);
+    if (this.depth >= MAX_SCHEMA_DEPTH)
+      throw refuse(
+        at,
+        `the schema nests more than ${MAX_SCHEMA_DEPTH} levels (through properties, items, anyOf, $ref…)`,
+      );
     this.depth++;
     try {
       return this.compileLevel(schema, at);
@@ -68,7 +104,8 @@ class SchemaCompiler {
     if (schema === false) throw refuse(at, 'the schema `false` allows no value');
     if (!isObject(schema)) throw refuse(at, 'a schema must be an object or a boolean');
     for (const key of Object.keys(schema)) {
-      if (!HANDLED.has(key) && !ANNOTATIONS.has(key)) throw refuse(at, `the keyword "${key}" is not supported in structured outputs`);
+      if (!HANDLED.has(key) && !ANNOTATIONS.has(key))
+        throw refuse(at, `the keyword "${key}" is not supported in structured outputs`);
     }
     if (schema.$ref !== undefined) return this.ref(schema.$ref, at);
     if (schema.const !== undefined) return literal(schema.const);
@@ -84,7 +121,8 @@ class SchemaCompiler {
       return alternatives(options.map((s, i) => this.compile(s, `${at}/${key}/${i}`)));
     }
     if (schema.allOf !== undefined) {
-      if (!Array.isArray(schema.allOf) || schema.allOf.length !== 1) throw refuse(at, '"allOf" is supported with exactly one schema');
+      if (!Array.isArray(schema.allOf) || schema.allOf.length !== 1)
+        throw refuse(at, '"allOf" is supported with exactly one schema');
       return this.compile(schema.allOf[0], `${at}/allOf/0`);
     }
     const types = typesOf(schema, at);
@@ -125,12 +163,17 @@ class SchemaCompiler {
     const properties = schema.properties ?? {};
     if (!isObject(properties)) throw refuse(at, '"properties" must be an object');
     const required = schema.required ?? [];
-    if (!Array.isArray(required) || !required.every((r) => typeof r === 'string')) throw refuse(at, '"required" must be an array of names');
+    if (!Array.isArray(required) || !required.every((r) => typeof r === 'string'))
+      throw refuse(at, '"required" must be an array of names');
     const missing = required.find((name) => !Object.hasOwn(properties, name));
     if (missing !== undefined) throw refuse(at, `"${missing}" is required but has no schema under "properties"`);
     const names = Object.keys(properties);
-    if (names.length === 0) return schema.additionalProperties === false ? `\\{${WS}\\}` : genericObject(GENERIC_DEPTH - 1);
-    const members = names.map((name) => ({ text: `${escapeRegex(JSON.stringify(name))}${WS}:${WS}${group(this.compile(properties[name], `${at}/properties/${name}`))}`, required: required.includes(name) }));
+    if (names.length === 0)
+      return schema.additionalProperties === false ? `\\{${WS}\\}` : genericObject(GENERIC_DEPTH - 1);
+    const members = names.map((name) => ({
+      text: `${escapeRegex(JSON.stringify(name))}${WS}:${WS}${group(this.compile(properties[name], `${at}/properties/${name}`))}`,
+      required: required.includes(name),
+    }));
     // One alternative per choice of the first member present: every member before it is optional.
     const shapes: string[] = [];
     for (let first = 0; first < members.length; first++) {
@@ -145,8 +188,10 @@ class SchemaCompiler {
   private ref(ref: unknown, at: string): string {
     if (typeof ref !== 'string') throw refuse(at, '"$ref" must be a string');
     const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
-    if (!match) throw refuse(at, `"$ref": ${JSON.stringify(ref)} is not supported (only #/$defs/… and #/definitions/…)`);
-    if (this.expanding.includes(ref)) throw refuse(at, `"$ref": ${JSON.stringify(ref)} is recursive; recursive schemas are not supported`);
+    if (!match)
+      throw refuse(at, `"$ref": ${JSON.stringify(ref)} is not supported (only #/$defs/… and #/definitions/…)`);
+    if (this.expanding.includes(ref))
+      throw refuse(at, `"$ref": ${JSON.stringify(ref)} is recursive; recursive schemas are not supported`);
     const defs = isObject(this.root) ? this.root[match[1]!] : undefined;
     const target = isObject(defs) && Object.hasOwn(defs, match[2]!) ? defs[match[2]!] : undefined;
     if (target === undefined) throw refuse(at, `"$ref": ${JSON.stringify(ref)} points at nothing`);
@@ -164,19 +209,26 @@ function typesOf(schema: Schema, at: string): JsonType[] {
   if (declared === undefined) {
     if (schema.properties !== undefined || schema.required !== undefined) return ['object'];
     if (schema.items !== undefined || schema.minItems !== undefined || schema.maxItems !== undefined) return ['array'];
-    if (schema.minLength !== undefined || schema.maxLength !== undefined || schema.format !== undefined) return ['string'];
+    if (schema.minLength !== undefined || schema.maxLength !== undefined || schema.format !== undefined)
+      return ['string'];
     return [...TYPES];
   }
   const list = Array.isArray(declared) ? declared : [declared];
   const bad = list.find((t) => !TYPES.includes(t as JsonType));
-  if (bad !== undefined || list.length === 0) throw refuse(at, `"type": ${JSON.stringify(bad ?? declared)} is not a JSON Schema type`);
+  if (bad !== undefined || list.length === 0)
+    throw refuse(at, `"type": ${JSON.stringify(bad ?? declared)} is not a JSON Schema type`);
   return list as JsonType[];
 }
 
 function stringRegex(schema: Schema, at: string): string {
   if (schema.format !== undefined) {
-    const format = typeof schema.format === 'string' && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined;
-    if (!format) throw refuse(at, `"format": ${JSON.stringify(schema.format)} is not supported (supported: ${Object.keys(FORMATS).join(', ')})`);
+    const format =
+      typeof schema.format === 'string' && Object.hasOwn(FORMATS, schema.format) ? FORMATS[schema.format] : undefined;
+    if (!format)
+      throw refuse(
+        at,
+        `"format": ${JSON.stringify(schema.format)} is not supported (supported: ${Object.keys(FORMATS).join(', ')})`,
+      );
     return `"${format}"`;
   }
   const min = count(schema.minLength, 'minLength', at) ?? 0;
@@ -188,13 +240,18 @@ function stringRegex(schema: Schema, at: string): string {
 /** `minimum: 0` drops the minus sign (non-negative numbers); other bounds are refused. */
 function signOf(schema: Schema, at: string): string {
   if (schema.minimum === undefined) return '-?';
-  if (schema.minimum !== 0) throw refuse(at, `"minimum": ${JSON.stringify(schema.minimum)} is not supported (only 0, for non-negative numbers)`);
+  if (schema.minimum !== 0)
+    throw refuse(
+      at,
+      `"minimum": ${JSON.stringify(schema.minimum)} is not supported (only 0, for non-negative numbers)`,
+    );
   return '';
 }
 
 function count(value: unknown, key: string, at: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || (value as number) < 0) throw refuse(at, `"${key}" must be a non-negative integer`);
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw refuse(at, `"${key}" must be a non-negative integer`);
   return value as number;
 }
 

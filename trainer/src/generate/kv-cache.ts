@@ -25,13 +25,18 @@ export class KvCache {
    * Appends `count` positions of a present tensor [batch, kvHeads, seq, d] (row `row`) for every
    * layer; `present(layer)` returns that layer's key and value outputs.
    */
-  append(present: (layer: number) => { key: Float32Array; value: Float32Array }, row: number, seq: number, count: number): void {
+  append(
+    present: (layer: number) => { key: Float32Array; value: Float32Array },
+    row: number,
+    seq: number,
+    count: number,
+  ): void {
     this.reserve(this.length + count);
     const { numKvHeads: heads, headDim: d } = this.config;
     for (let layer = 0; layer < this.config.numLayers; layer++) {
       const { key, value } = present(layer);
       for (let h = 0; h < heads; h++) {
-        const from = ((row * heads + h) * seq) * d;
+        const from = (row * heads + h) * seq * d;
         const to = (h * this.capacity + this.length) * d;
         this.keys[layer]!.set(key.subarray(from, from + count * d), to);
         this.values[layer]!.set(value.subarray(from, from + count * d), to);
@@ -62,7 +67,15 @@ export class KvCache {
   appendBlock(block: Float32Array, count: number): void {
     const span = this.config.numKvHeads * count * this.config.headDim;
     // A block is a one-row present tensor [1, kvHeads, count, d] per layer.
-    this.append((layer) => ({ key: block.subarray(2 * layer * span, (2 * layer + 1) * span), value: block.subarray((2 * layer + 1) * span, (2 * layer + 2) * span) }), 0, count, count);
+    this.append(
+      (layer) => ({
+        key: block.subarray(2 * layer * span, (2 * layer + 1) * span),
+        value: block.subarray((2 * layer + 1) * span, (2 * layer + 2) * span),
+      }),
+      0,
+      count,
+      count,
+    );
   }
 
   /**
@@ -86,7 +99,8 @@ export class KvCache {
     const { numKvHeads: heads, headDim: d } = this.config;
     const grow = (old: Float32Array) => {
       const next = new Float32Array(heads * capacity * d);
-      for (let h = 0; h < heads; h++) next.set(old.subarray(h * this.capacity * d, (h * this.capacity + this.length) * d), h * capacity * d);
+      for (let h = 0; h < heads; h++)
+        next.set(old.subarray(h * this.capacity * d, (h * this.capacity + this.length) * d), h * capacity * d);
       return next;
     };
     this.keys = this.keys.map(grow);

@@ -33,14 +33,19 @@ export function buildKvGraph(config: ModelConfig, weights: WeightMap): Graph {
   const lora = new Map<string, LoraInputs>();
   for (const slot of loraModuleSlots(config, makeLoraConfig({ rank: 1 }))) {
     const names = loraInputNames(slot.path);
-    lora.set(slot.path, { a: graph.input(names.a, 'float32', [LORA_RANK_DIM, slot.aShape[1]!]), b: graph.input(names.b, 'float32', [slot.bShape[0]!, LORA_RANK_DIM]) });
+    lora.set(slot.path, {
+      a: graph.input(names.a, 'float32', [LORA_RANK_DIM, slot.aShape[1]!]),
+      b: graph.input(names.b, 'float32', [slot.bShape[0]!, LORA_RANK_DIM]),
+    });
   }
   const weight = initializerLookup(graph, config, weights);
   const context = {
     config,
     weight,
     lora: (path: string) => lora.get(path)!,
-    rope: graph.scope('rope', () => ropeTables(positionIds, ropeInverseFrequencies(config.headDim, config.ropeTheta, config.ropeScaling), 'float32')),
+    rope: graph.scope('rope', () =>
+      ropeTables(positionIds, ropeInverseFrequencies(config.headDim, config.ropeTheta, config.ropeScaling), 'float32'),
+    ),
     maskBias: graph.scope('mask', () => cachedMaskBias(attentionMask, inputIds)),
   };
   let h = graph.scope('embed', () => o.gather(weight('model.embed_tokens.weight'), inputIds, 0));
@@ -84,7 +89,8 @@ function initializerLookup(graph: Graph, config: ModelConfig, weights: WeightMap
     const cached = known.get(name);
     if (cached) return cached;
     const w = weights.get(name);
-    if (!w) throw new ModelFileError('<weights>', `tensor ${name} is missing for the ${config.architecture} graph`, name);
+    if (!w)
+      throw new ModelFileError('<weights>', `tensor ${name} is missing for the ${config.architecture} graph`, name);
     const t = graph.weight(name, hostTensor('float32', w.shape, w.data, name));
     known.set(name, t);
     return t;

@@ -29,7 +29,12 @@ export interface LayerCache {
  * unlike the training graph's feature-major ones: a decode step's head Transposes are one position
  * wide, so there is little to save, and the cache keeps its [batch, kvHeads, seq, d] layout.
  */
-export function cachedDecoderLayer(c: CachedLayerContext, layer: number, h: Tensor, cache: LayerCache): { h: Tensor; key: Tensor; value: Tensor } {
+export function cachedDecoderLayer(
+  c: CachedLayerContext,
+  layer: number,
+  h: Tensor,
+  cache: LayerCache,
+): { h: Tensor; key: Tensor; value: Tensor } {
   const prefix = `model.layers.${layer}`;
   const normed = rmsNorm(h, c.weight(`${prefix}.input_layernorm.weight`), c.config.rmsNormEps);
   const { out, key, value } = cachedSelfAttention(c, layer, normed, cache);
@@ -44,7 +49,9 @@ function linear(c: CachedLayerContext, layer: number, module: LinearModule, x: T
   const path = linearModulePath(layer, module);
   const hasBias = c.config.attentionBias && (module === 'q_proj' || module === 'k_proj' || module === 'v_proj');
   // One part per call: linearGroup stacks A factors by their static rank, which is symbolic here.
-  return linearGroup(x, [{ weight: c.weight(`${path}.weight`), bias: hasBias ? c.weight(`${path}.bias`) : undefined, lora: c.lora(path) }])[0]!;
+  return linearGroup(x, [
+    { weight: c.weight(`${path}.weight`), bias: hasBias ? c.weight(`${path}.bias`) : undefined, lora: c.lora(path) },
+  ])[0]!;
 }
 
 function cachedSelfAttention(c: CachedLayerContext, layer: number, x: Tensor, cache: LayerCache) {
@@ -58,7 +65,14 @@ function cachedSelfAttention(c: CachedLayerContext, layer: number, x: Tensor, ca
   const q = applyQueryRope(heads(linear(c, layer, 'q_proj', x), numHeads, qkNorm ? 'q_norm' : undefined), c.rope);
   const key = applyRope(heads(linear(c, layer, 'k_proj', x), numKvHeads, qkNorm ? 'k_norm' : undefined), c.rope);
   const value = heads(linear(c, layer, 'v_proj', x), numKvHeads);
-  const attended = attentionWithPast(q, { key: cache.pastKey, value: cache.pastValue }, { key, value }, c.maskBias, numKvHeads, true);
+  const attended = attentionWithPast(
+    q,
+    { key: cache.pastKey, value: cache.pastValue },
+    { key, value },
+    c.maskBias,
+    numKvHeads,
+    true,
+  );
   const merged = o.reshape(o.transpose(attended, [0, 2, 1, 3]), [0, 0, numHeads * headDim]);
   return { out: linear(c, layer, 'o_proj', merged), key, value };
 }

@@ -46,9 +46,17 @@ export class KvModel {
     private readonly runner: KvRunner,
   ) {}
 
-  static async create(config: ModelConfig, weights: WeightMap, runtime?: RuntimeOptions, options: KvModelOptions = {}): Promise<KvModel> {
+  static async create(
+    config: ModelConfig,
+    weights: WeightMap,
+    runtime?: RuntimeOptions,
+    options: KvModelOptions = {},
+  ): Promise<KvModel> {
     const graph = buildKvGraph(config, weights);
-    return new KvModel(config, options.thread ? await ThreadKvRunner.create(graph, runtime) : await InlineKvRunner.create(graph, runtime));
+    return new KvModel(
+      config,
+      options.thread ? await ThreadKvRunner.create(graph, runtime) : await InlineKvRunner.create(graph, runtime),
+    );
   }
 
   /** Why steps can no longer run (the inference thread died), once they cannot. */
@@ -57,7 +65,11 @@ export class KvModel {
   }
 
   /** One step at a time (the feed buffers are shared); the engine's single loop guarantees it. */
-  async step(rows: readonly StepRow[], adapterFeeds: Record<string, HostTensor>, options: RunOptions = {}): Promise<Float32Array[][]> {
+  async step(
+    rows: readonly StepRow[],
+    adapterFeeds: Record<string, HostTensor>,
+    options: RunOptions = {},
+  ): Promise<Float32Array[][]> {
     if (rows.length === 0) return [];
     if (this.busy) throw new Error('KvModel.step: a step is already running; steps must not overlap');
     this.busy = true;
@@ -68,7 +80,11 @@ export class KvModel {
     }
   }
 
-  private async run(rows: readonly StepRow[], adapterFeeds: Record<string, HostTensor>, options: RunOptions): Promise<Float32Array[][]> {
+  private async run(
+    rows: readonly StepRow[],
+    adapterFeeds: Record<string, HostTensor>,
+    options: RunOptions,
+  ): Promise<Float32Array[][]> {
     const { numLayers, numKvHeads: heads, headDim: d, vocabSize } = this.config;
     const batch = rows.length;
     const seq = Math.max(...rows.map((r) => r.tokens.length));
@@ -121,14 +137,19 @@ export class KvModel {
       this.scratch.clear();
       throw this.runner.failure ? new EngineStoppedError() : error;
     }
-    const present = (layer: number) => ({ key: out[KV.presentKey(layer)]!.data as Float32Array, value: out[KV.presentValue(layer)]!.data as Float32Array });
+    const present = (layer: number) => ({
+      key: out[KV.presentKey(layer)]!.data as Float32Array,
+      value: out[KV.presentValue(layer)]!.data as Float32Array,
+    });
     rows.forEach((r, b) => {
       r.cache.append(present, b, seq, r.tokens.length);
       mirror?.catchUp(b);
     });
     const logits = out[KV.logits]!.data as Float32Array;
     let next = 0;
-    return wanted.map((positionsWanted) => positionsWanted.map(() => logits.slice(next * vocabSize, ++next * vocabSize)));
+    return wanted.map((positionsWanted) =>
+      positionsWanted.map(() => logits.slice(next * vocabSize, ++next * vocabSize)),
+    );
   }
 
   /** Takes back the past buffers a step borrowed (a thread returns them as new views of the same memory). */

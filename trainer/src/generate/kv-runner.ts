@@ -15,7 +15,12 @@ export interface KvStepResult {
  * values) a runner may take for the step, as long as it gives them back in `returned`.
  */
 export interface KvRunner {
-  run(adapter: Record<string, HostTensor>, feeds: Record<string, HostTensor>, lend: readonly string[], options?: RunOptions): Promise<KvStepResult>;
+  run(
+    adapter: Record<string, HostTensor>,
+    feeds: Record<string, HostTensor>,
+    lend: readonly string[],
+    options?: RunOptions,
+  ): Promise<KvStepResult>;
   /** A description of why the runner can no longer run, once it cannot (its thread died). */
   readonly failure: Error | undefined;
   release(): Promise<void>;
@@ -31,7 +36,12 @@ export class InlineKvRunner implements KvRunner {
     return new InlineKvRunner(await Runtime.create(graph, options));
   }
 
-  async run(adapter: Record<string, HostTensor>, feeds: Record<string, HostTensor>, lend: readonly string[], options: RunOptions = {}): Promise<KvStepResult> {
+  async run(
+    adapter: Record<string, HostTensor>,
+    feeds: Record<string, HostTensor>,
+    lend: readonly string[],
+    options: RunOptions = {},
+  ): Promise<KvStepResult> {
     const outputs = await this.runtime.run({ ...adapter, ...feeds }, options);
     return { outputs, returned: Object.fromEntries(lend.map((name) => [name, feeds[name]!.data as Float32Array])) };
   }

@@ -30,7 +30,9 @@ interface StepReply {
 export class ThreadKvRunner implements KvRunner {
   private readonly adapterIds = new WeakMap<object, number>();
   private nextAdapter = 0;
-  private readonly forget = new FinalizationRegistry<number>((adapter) => void this.calls.call({ op: 'drop', adapter }).catch(() => {}));
+  private readonly forget = new FinalizationRegistry<number>(
+    (adapter) => void this.calls.call({ op: 'drop', adapter }).catch(() => {}),
+  );
 
   private constructor(
     private readonly calls: WorkerCalls,
@@ -39,8 +41,18 @@ export class ThreadKvRunner implements KvRunner {
 
   static async create(graph: Graph, options: RuntimeOptions = {}): Promise<ThreadKvRunner> {
     const bytes = toModelBytes(graph);
-    const workerData = { bytes, options: sessionOptions(graph, options), ep: options.executionProvider ?? 'cpu', name: graph.name, outputs: graph.outputs.map((t) => t.name) };
-    const calls = new WorkerCalls(compiledWorkerFile('generate/kv-worker.js'), { workerData, transferList: [bytes.buffer as ArrayBuffer] }, 'the inference thread');
+    const workerData = {
+      bytes,
+      options: sessionOptions(graph, options),
+      ep: options.executionProvider ?? 'cpu',
+      name: graph.name,
+      outputs: graph.outputs.map((t) => t.name),
+    };
+    const calls = new WorkerCalls(
+      compiledWorkerFile('generate/kv-worker.js'),
+      { workerData, transferList: [bytes.buffer as ArrayBuffer] },
+      'the inference thread',
+    );
     try {
       await calls.ready;
     } catch (error) {
@@ -54,11 +66,19 @@ export class ThreadKvRunner implements KvRunner {
     return this.calls.failure;
   }
 
-  async run(adapter: Record<string, HostTensor>, feeds: Record<string, HostTensor>, lend: readonly string[], options: RunOptions = {}): Promise<KvStepResult> {
+  async run(
+    adapter: Record<string, HostTensor>,
+    feeds: Record<string, HostTensor>,
+    lend: readonly string[],
+    options: RunOptions = {},
+  ): Promise<KvStepResult> {
     options.signal?.throwIfAborted();
     checkFeeds(this.inputs, { ...adapter, ...feeds });
     const transfer = [...new Set(lend.map((name) => feeds[name]!.data.buffer as ArrayBuffer))];
-    const reply = await this.calls.call<StepReply>({ op: 'run', adapter: this.adapterId(adapter), feeds, lend }, transfer as Transferable[]);
+    const reply = await this.calls.call<StepReply>(
+      { op: 'run', adapter: this.adapterId(adapter), feeds, lend },
+      transfer as Transferable[],
+    );
     if (reply.error !== undefined) throw new RuntimeError(`run failed: ${reply.error}`);
     options.signal?.throwIfAborted();
     return { outputs: reply.outputs!, returned: reply.returned };

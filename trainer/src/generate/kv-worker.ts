@@ -37,11 +37,19 @@ async function step(call: Extract<Call, { op: 'run' }>): Promise<void> {
     for (const name of session.inputNames) feeds[name] = tensor(call.feeds[name] ?? adapter[name]!);
     const results = await session.run(feeds);
     const outputs: Record<string, HostTensor> = {};
-    for (const name of setup.outputs) outputs[name] = { dtype: results[name]!.type as DType, dims: [...results[name]!.dims], data: results[name]!.data as never };
+    for (const name of setup.outputs)
+      outputs[name] = {
+        dtype: results[name]!.type as DType,
+        dims: [...results[name]!.dims],
+        data: results[name]!.data as never,
+      };
     const outputBuffers = Object.values(outputs).map((o) => o.data.buffer as ArrayBuffer);
     port.postMessage({ id: call.id, result: { outputs, returned } }, [...new Set([...lentBuffers, ...outputBuffers])]);
   } catch (error) {
-    port.postMessage({ id: call.id, result: { returned, error: error instanceof Error ? error.message : String(error) } }, lentBuffers);
+    port.postMessage(
+      { id: call.id, result: { returned, error: error instanceof Error ? error.message : String(error) } },
+      lentBuffers,
+    );
   }
 }
 

@@ -11,7 +11,10 @@ function cacheOf(tokens: readonly number[]): KvCache {
   const { numKvHeads: heads, headDim: d } = shape;
   const present = (layer: number) => {
     const key = new Float32Array(heads * tokens.length * d);
-    for (let h = 0; h < heads; h++) tokens.forEach((id, t) => key.fill(layer * 1e6 + h * 1e5 + id * 10, (h * tokens.length + t) * d, (h * tokens.length + t + 1) * d));
+    for (let h = 0; h < heads; h++)
+      tokens.forEach((id, t) =>
+        key.fill(layer * 1e6 + h * 1e5 + id * 10, (h * tokens.length + t) * d, (h * tokens.length + t + 1) * d),
+      );
     return { key, value: key.map((x) => -x) };
   };
   cache.append(present, 0, tokens.length, tokens.length);

@@ -80,7 +80,8 @@ export class PrefixCache {
 
   constructor(shape: KvShape, options: { maxTokens: number; blockTokens?: number }) {
     this.blockTokens = options.blockTokens ?? DEFAULT_BLOCK_TOKENS;
-    if (!Number.isInteger(this.blockTokens) || this.blockTokens < 1) throw new RangeError(`prefix cache block size must be a positive integer (got ${this.blockTokens})`);
+    if (!Number.isInteger(this.blockTokens) || this.blockTokens < 1)
+      throw new RangeError(`prefix cache block size must be a positive integer (got ${this.blockTokens})`);
     this.capacityBlocks = Math.max(0, Math.floor(options.maxTokens / this.blockTokens));
     this.bytesPerBlock = kvBytesPerToken(shape) * this.blockTokens;
   }
@@ -136,7 +137,13 @@ export class PrefixCache {
         while (this.blocks.size >= this.capacityBlocks) {
           if (!this.evictOldest(chain)) break;
         }
-        block = { id: this.nextBlock++, key, parent, children: new Set(), kv: cache.readBlock(i * this.blockTokens, this.blockTokens) };
+        block = {
+          id: this.nextBlock++,
+          key,
+          parent,
+          children: new Set(),
+          kv: cache.readBlock(i * this.blockTokens, this.blockTokens),
+        };
         parent?.children.add(block);
         this.blocks.set(key, block);
       }

@@ -25,22 +25,35 @@ describe('sampleToken', () => {
     expect(draws({ temperature: 0, repetitionPenalty: 1.2 }, [0])).toEqual([1]);
     expect(draws({ temperature: 0 }, [], 1)).toEqual([0]);
     const rng = createRng(0);
-    expect(sampleToken(logits, samplingParams({ temperature: 0 }), [], rng, Uint8Array.from([0, 0, 1, 1, 0])).id).toBe(2);
+    expect(sampleToken(logits, samplingParams({ temperature: 0 }), [], rng, Uint8Array.from([0, 0, 1, 1, 0])).id).toBe(
+      2,
+    );
   });
 
-  const sample = (mode: LogprobsMode, overrides: Parameters<typeof samplingParams>[0], history: number[] = [], allowed?: Uint8Array) =>
-    sampleToken(logits, samplingParams({ topLogprobs: 5, ...overrides }), history, createRng(3), allowed, mode);
+  const sample = (
+    mode: LogprobsMode,
+    overrides: Parameters<typeof samplingParams>[0],
+    history: number[] = [],
+    allowed?: Uint8Array,
+  ) => sampleToken(logits, samplingParams({ topLogprobs: 5, ...overrides }), history, createRng(3), allowed, mode);
   const values = (token: ReturnType<typeof sampleToken>) => Object.fromEntries(token.top.map((t) => [t.id, t.logprob]));
 
   it('raw_logprobs (the default): log-softmax of the logits, whatever the temperature, filters and penalties', () => {
     const raw = logSoftmax(logits);
-    for (const overrides of [{ temperature: 0.7 }, { temperature: 1.6, topK: 1 }, { temperature: 0 }, { temperature: 0.5, topP: 0.5, repetitionPenalty: 1.5 }]) {
+    for (const overrides of [
+      { temperature: 0.7 },
+      { temperature: 1.6, topK: 1 },
+      { temperature: 0 },
+      { temperature: 0.5, topP: 0.5, repetitionPenalty: 1.5 },
+    ]) {
       const token = sample('raw_logprobs', overrides, [0]);
       expect(token.logprob).toBeCloseTo(raw[token.id]!, 12);
       expect(token.top.map((t) => t.id)).toEqual([0, 1, 2, 3, 4]);
       token.top.forEach((t) => expect(t.logprob).toBeCloseTo(raw[t.id]!, 12));
     }
-    expect(sampleToken(logits, samplingParams({ temperature: 0.7 }), [], createRng(3)).logprob).toBe(sample('raw_logprobs', { temperature: 0.7 }).logprob);
+    expect(sampleToken(logits, samplingParams({ temperature: 0.7 }), [], createRng(3)).logprob).toBe(
+      sample('raw_logprobs', { temperature: 0.7 }).logprob,
+    );
   });
 
   it('processed_logprobs: the distribution drawn from, log-softmax(logits / T) with no filters, renormalised over what filters keep', () => {
@@ -55,7 +68,9 @@ describe('sampleToken', () => {
     expect([two[2], two[3], two[4]]).toEqual([-Infinity, -Infinity, -Infinity]);
     expect(sample('processed_logprobs', { temperature: 1.3, topK: 1 }).logprob).toBe(0);
     // A mask and the repetition penalty shape it too; greedy applies no temperature.
-    const masked = values(sample('processed_logprobs', { temperature: 0, repetitionPenalty: 1.2 }, [0], Uint8Array.from([1, 1, 1, 0, 0])));
+    const masked = values(
+      sample('processed_logprobs', { temperature: 0, repetitionPenalty: 1.2 }, [0], Uint8Array.from([1, 1, 1, 0, 0])),
+    );
     const penalised = Float32Array.from([2 / 1.2, 1.9, 0.5, -Infinity, -Infinity]);
     const expected = logSoftmax(penalised);
     [0, 1, 2].forEach((id) => expect(masked[id]).toBeCloseTo(expected[id]!, 6));
@@ -63,7 +78,13 @@ describe('sampleToken', () => {
   });
 
   it('raw_logits and processed_logits: the same, as logits', () => {
-    expect(values(sample('raw_logits', { temperature: 0.7, topK: 2 }))).toEqual({ 0: 2, 1: Math.fround(1.9), 2: 0.5, 3: -1, 4: -3 });
+    expect(values(sample('raw_logits', { temperature: 0.7, topK: 2 }))).toEqual({
+      0: 2,
+      1: Math.fround(1.9),
+      2: 0.5,
+      3: -1,
+      4: -3,
+    });
     const processed = values(sample('processed_logits', { temperature: 0.5, topK: 2 }));
     expect([processed[0], processed[1], processed[2]]).toEqual([4, Math.fround(1.9) / 0.5, -Infinity]);
   });

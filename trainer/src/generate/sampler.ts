@@ -30,7 +30,14 @@ export type LogprobsMode = (typeof LOGPROBS_MODES)[number];
  * penalty, temperature, then min-p, top-k and top-p filters, then a draw. The logprobs reported
  * (the drawn token's and the top alternatives') are what `mode` says.
  */
-export function sampleToken(logits: Float32Array, params: SamplingParams, history: readonly number[], rng: Rng, allowed?: Uint8Array, mode: LogprobsMode = 'raw_logprobs'): SampledToken {
+export function sampleToken(
+  logits: Float32Array,
+  params: SamplingParams,
+  history: readonly number[],
+  rng: Rng,
+  allowed?: Uint8Array,
+  mode: LogprobsMode = 'raw_logprobs',
+): SampledToken {
   const vocab = logits.length;
   const greedy = params.temperature <= 0;
   const scores = new Float64Array(vocab);
@@ -76,8 +83,15 @@ function keptScores(scores: Float64Array, temperature: number, kept: readonly nu
 }
 
 /** A draw from softmax(scores / T) after the filters; returns the token and the ids the filters kept. */
-function draw(scores: Float64Array, temperature: number, params: SamplingParams, rng: Rng): { id: number; kept: number[] } {
-  const order = [...scores.keys()].filter((i) => scores[i] !== -Infinity).sort((a, b) => scores[b]! - scores[a]! || a - b);
+function draw(
+  scores: Float64Array,
+  temperature: number,
+  params: SamplingParams,
+  rng: Rng,
+): { id: number; kept: number[] } {
+  const order = [...scores.keys()]
+    .filter((i) => scores[i] !== -Infinity)
+    .sort((a, b) => scores[b]! - scores[a]! || a - b);
   if (order.length === 0) {
     const id = argmax(scores);
     return { id, kept: [id] };

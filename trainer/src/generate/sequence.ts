@@ -15,7 +15,7 @@ export interface GenerationResult {
   topLogprobs: TokenLogprob[][];
   /** Per prompt token, log p given the tokens before it (null for the first); only when asked. */
   /** Per prompt position (null for the first): the token's logprob, its rank among the vocabulary, and the top alternatives. */
-  promptLogprobs?: (TokenLogprob & { rank: number; top: TokenLogprob[] } | null)[];
+  promptLogprobs?: ((TokenLogprob & { rank: number; top: TokenLogprob[] }) | null)[];
   /** Prompt tokens whose keys and values came from the prefix cache instead of a prefill (vLLM's cached_tokens). */
   cachedTokens: number;
   /** Decoded completion, cut before a matched stop string. */

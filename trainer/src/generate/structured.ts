@@ -97,15 +97,27 @@ export type CompiledSpec = { source: string; automaton: RegexAutomatonData } | u
 
 /** Compiles a structured-output spec on this thread: the spec checked, its regex built and turned into a DFA. */
 export function compileSpec(spec: StructuredSpec): CompiledSpec {
-  const given = (['regex', 'choice', 'json', 'grammar'] as const).filter((key) => spec[key] !== undefined && spec[key] !== null);
-  if (given.length > 1) throw new ValidationError(`structured outputs: give one of regex, choice, json or grammar, not ${given.join(' and ')}`);
+  const given = (['regex', 'choice', 'json', 'grammar'] as const).filter(
+    (key) => spec[key] !== undefined && spec[key] !== null,
+  );
+  if (given.length > 1)
+    throw new ValidationError(
+      `structured outputs: give one of regex, choice, json or grammar, not ${given.join(' and ')}`,
+    );
   // Context-free grammars need a pushdown automaton, not the regex one.
-  if (given[0] === 'grammar') throw new ValidationError('structured_outputs.grammar is not supported by this server; use json, regex or choice');
-  const source = given[0] === 'json' ? jsonSchemaRegex(spec.json) : (spec.regex ?? (spec.choice ? choiceRegex(spec.choice) : undefined));
+  if (given[0] === 'grammar')
+    throw new ValidationError('structured_outputs.grammar is not supported by this server; use json, regex or choice');
+  const source =
+    given[0] === 'json'
+      ? jsonSchemaRegex(spec.json)
+      : (spec.regex ?? (spec.choice ? choiceRegex(spec.choice) : undefined));
   if (source === undefined || source === null) return undefined;
-  const what = given[0] === 'json' ? 'the JSON schema' : given[0] === 'choice' ? 'structured_outputs.choice' : undefined;
+  const what =
+    given[0] === 'json' ? 'the JSON schema' : given[0] === 'choice' ? 'structured_outputs.choice' : undefined;
   if (source.length > MAX_REGEX_CHARS) {
-    throw new ValidationError(`${what ?? 'structured_outputs.regex'} is too large: it compiles to a regex of ${source.length} characters (the limit is ${MAX_REGEX_CHARS}); mark optional properties required or use fewer`);
+    throw new ValidationError(
+      `${what ?? 'structured_outputs.regex'} is too large: it compiles to a regex of ${source.length} characters (the limit is ${MAX_REGEX_CHARS}); mark optional properties required or use fewer`,
+    );
   }
   return { source, automaton: what ? compileRegex(source, what) : compileRegex(source) };
 }
@@ -118,7 +130,12 @@ export type ConstraintMaker = (() => TokenConstraint) | undefined;
  * server compiles on a thread). Automata are cached by spec, so the schema a rollout sends every
  * turn compiles once; token tables are built per automaton state on first use.
  */
-export function constraintCompiler(tokenizer: ModelTokenizer, vocabSize: number, compile: (spec: StructuredSpec) => Promise<CompiledSpec>, cacheSize = 64) {
+export function constraintCompiler(
+  tokenizer: ModelTokenizer,
+  vocabSize: number,
+  compile: (spec: StructuredSpec) => Promise<CompiledSpec>,
+  cacheSize = 64,
+) {
   let texts: (string | null)[] | undefined;
   // Promises, so that requests arriving together with one new schema compile it once.
   const cache = new Map<string, Promise<TokenAutomaton | undefined>>();
@@ -149,7 +166,11 @@ export function regexConstraintFactory(tokenizer: ModelTokenizer, vocabSize: num
     const compiled = compileSpec(spec);
     if (!compiled) return undefined;
     texts ??= Array.from({ length: vocabSize }, (_, id) => tokenText(tokenizer, id));
-    const automaton = new TokenAutomaton(new RegexAutomaton(compiled.source, compiled.automaton), texts, tokenizer.eosTokenIds);
+    const automaton = new TokenAutomaton(
+      new RegexAutomaton(compiled.source, compiled.automaton),
+      texts,
+      tokenizer.eosTokenIds,
+    );
     return () => new RegexConstraint(automaton);
   };
 }

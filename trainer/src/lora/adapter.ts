@@ -35,7 +35,13 @@ export function loraModuleSlots(model: ModelConfig, lora: LoraConfig): LoraModul
   for (let layer = 0; layer < model.numLayers; layer++) {
     for (const module of lora.targets) {
       const { inFeatures, outFeatures } = linearFeatures(model, module);
-      slots.push({ path: linearModulePath(layer, module), layer, module, aShape: [lora.rank, inFeatures], bShape: [outFeatures, lora.rank] });
+      slots.push({
+        path: linearModulePath(layer, module),
+        layer,
+        module,
+        aShape: [lora.rank, inFeatures],
+        bShape: [outFeatures, lora.rank],
+      });
     }
   }
   return slots;
@@ -49,24 +55,48 @@ export function initLoraAdapter(model: ModelConfig, lora: LoraConfig, seed: numb
     const bound = 1 / Math.sqrt(slot.aShape[1]!);
     const a = new Float32Array(slot.aShape[0]! * slot.aShape[1]!);
     for (let i = 0; i < a.length; i++) a[i] = rng.uniform(-bound, bound);
-    modules.set(slot.path, { a: { shape: slot.aShape, data: a }, b: { shape: slot.bShape, data: new Float32Array(slot.bShape[0]! * slot.bShape[1]!) } });
+    modules.set(slot.path, {
+      a: { shape: slot.aShape, data: a },
+      b: { shape: slot.bShape, data: new Float32Array(slot.bShape[0]! * slot.bShape[1]!) },
+    });
   }
   return { config: lora, modules };
 }
 
 /** Checks an adapter fits a model: every slot present with the right shapes, nothing extra. */
-export function validateAdapter(model: ModelConfig, adapter: LoraAdapter, file = adapter.source ?? '<in-memory adapter>'): void {
+export function validateAdapter(
+  model: ModelConfig,
+  adapter: LoraAdapter,
+  file = adapter.source ?? '<in-memory adapter>',
+): void {
   const slots = loraModuleSlots(model, adapter.config);
   for (const slot of slots) {
     const found = adapter.modules.get(slot.path);
-    if (!found) throw new ModelFileError(file, `LoRA module ${slot.path} is missing (target ${slot.module}, rank ${adapter.config.rank})`, slot.path);
-    for (const [factor, tensor, shape] of [['lora_A', found.a, slot.aShape], ['lora_B', found.b, slot.bShape]] as const) {
+    if (!found)
+      throw new ModelFileError(
+        file,
+        `LoRA module ${slot.path} is missing (target ${slot.module}, rank ${adapter.config.rank})`,
+        slot.path,
+      );
+    for (const [factor, tensor, shape] of [
+      ['lora_A', found.a, slot.aShape],
+      ['lora_B', found.b, slot.bShape],
+    ] as const) {
       if (!sameShape(tensor.shape, shape)) {
-        throw new ModelFileError(file, `${slot.path}.${factor} has shape ${formatShape(tensor.shape)}, expected ${formatShape(shape)} for this model`, slot.path);
+        throw new ModelFileError(
+          file,
+          `${slot.path}.${factor} has shape ${formatShape(tensor.shape)}, expected ${formatShape(shape)} for this model`,
+          slot.path,
+        );
       }
     }
   }
   const known = new Set(slots.map((s) => s.path));
   const extra = [...adapter.modules.keys()].find((path) => !known.has(path));
-  if (extra) throw new ModelFileError(file, `LoRA module ${extra} does not exist in this model or is not a configured target`, extra);
+  if (extra)
+    throw new ModelFileError(
+      file,
+      `LoRA module ${extra} does not exist in this model or is not a configured target`,
+      extra,
+    );
 }

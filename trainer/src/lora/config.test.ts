@@ -3,12 +3,22 @@ import { DEFAULT_LORA_CONFIG, loraScale, makeLoraConfig } from './config.js';
 
 describe('makeLoraConfig', () => {
   it('defaults to PEFT defaults on all seven linear layers', () => {
-    expect(makeLoraConfig()).toEqual({ rank: 8, alpha: 8, targets: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'], useRslora: false, dropout: 0 });
+    expect(makeLoraConfig()).toEqual({
+      rank: 8,
+      alpha: 8,
+      targets: ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'],
+      useRslora: false,
+      dropout: 0,
+    });
     expect(makeLoraConfig()).toEqual(DEFAULT_LORA_CONFIG);
   });
 
   it('puts targets in canonical order', () => {
-    expect(makeLoraConfig({ targets: ['down_proj', 'q_proj', 'v_proj'] }).targets).toEqual(['q_proj', 'v_proj', 'down_proj']);
+    expect(makeLoraConfig({ targets: ['down_proj', 'q_proj', 'v_proj'] }).targets).toEqual([
+      'q_proj',
+      'v_proj',
+      'down_proj',
+    ]);
   });
 
   it.each([
@@ -17,7 +27,10 @@ describe('makeLoraConfig', () => {
     [{ alpha: -1 }, 'LoRA alpha must be a positive number (got -1)'],
     [{ dropout: 1 }, 'LoRA dropout must be in [0, 1) (got 1)'],
     [{ targets: [] }, 'LoRA needs at least one target module'],
-    [{ targets: ['q_proj', 'lm_head'] }, 'unknown LoRA targets lm_head (choose from q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj)'],
+    [
+      { targets: ['q_proj', 'lm_head'] },
+      'unknown LoRA targets lm_head (choose from q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj)',
+    ],
   ])('rejects %j', (options, message) => {
     expect(() => makeLoraConfig(options as never)).toThrow(message);
   });

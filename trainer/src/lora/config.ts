@@ -27,11 +27,15 @@ export const DEFAULT_LORA_CONFIG: Readonly<LoraConfig> = {
 
 export function makeLoraConfig(options: Partial<LoraConfig> = {}): LoraConfig {
   const config = { ...DEFAULT_LORA_CONFIG, ...options };
-  if (!Number.isInteger(config.rank) || config.rank <= 0) throw new ValidationError(`LoRA rank must be a positive integer (got ${config.rank})`);
-  if (!Number.isFinite(config.alpha) || config.alpha <= 0) throw new ValidationError(`LoRA alpha must be a positive number (got ${config.alpha})`);
-  if (!(config.dropout >= 0 && config.dropout < 1)) throw new ValidationError(`LoRA dropout must be in [0, 1) (got ${config.dropout})`);
+  if (!Number.isInteger(config.rank) || config.rank <= 0)
+    throw new ValidationError(`LoRA rank must be a positive integer (got ${config.rank})`);
+  if (!Number.isFinite(config.alpha) || config.alpha <= 0)
+    throw new ValidationError(`LoRA alpha must be a positive number (got ${config.alpha})`);
+  if (!(config.dropout >= 0 && config.dropout < 1))
+    throw new ValidationError(`LoRA dropout must be in [0, 1) (got ${config.dropout})`);
   const unknown = config.targets.filter((t) => !(LORA_TARGETS as readonly string[]).includes(t));
-  if (unknown.length > 0) throw new ValidationError(`unknown LoRA targets ${unknown.join(', ')} (choose from ${LORA_TARGETS.join(', ')})`);
+  if (unknown.length > 0)
+    throw new ValidationError(`unknown LoRA targets ${unknown.join(', ')} (choose from ${LORA_TARGETS.join(', ')})`);
   if (config.targets.length === 0) throw new ValidationError('LoRA needs at least one target module');
   return { ...config, targets: LORA_TARGETS.filter((t) => config.targets.includes(t)) };
 }

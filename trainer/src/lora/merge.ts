@@ -19,7 +19,11 @@ export function mergeAdapter(weights: WeightMap, adapter: LoraAdapter): WeightMa
     const [outFeatures, inFeatures] = base.shape as [number, number];
     const rank = a.shape[0]!;
     if (a.shape[1] !== inFeatures || b.shape[0] !== outFeatures || b.shape[1] !== rank) {
-      throw new ModelFileError(source, `cannot merge ${path}: A ${formatShape(a.shape)} and B ${formatShape(b.shape)} do not fit weight ${formatShape(base.shape)}`, path);
+      throw new ModelFileError(
+        source,
+        `cannot merge ${path}: A ${formatShape(a.shape)} and B ${formatShape(b.shape)} do not fit weight ${formatShape(base.shape)}`,
+        path,
+      );
     }
     const data = Float32Array.from(base.data);
     const row = new Float64Array(inFeatures);

@@ -34,13 +34,19 @@ export function peftAdapterConfigJson(lora: LoraConfig, baseModelNameOrPath: str
  * saved modules) are refused by name: vLLM refuses most of them too, and ignoring one would
  * silently give a different model.
  */
-export function parsePeftAdapterConfig(json: JsonObjectReader): { lora: LoraConfig; baseModelNameOrPath: string | null } {
+export function parsePeftAdapterConfig(json: JsonObjectReader): {
+  lora: LoraConfig;
+  baseModelNameOrPath: string | null;
+} {
   const peftType = json.string('peft_type');
   if (peftType !== 'LORA') throw json.fail('peft_type', `must be "LORA" (got ${describeValue(peftType)})`);
-  if (json.has('task_type') && json.string('task_type') !== 'CAUSAL_LM') throw json.fail('task_type', `must be "CAUSAL_LM" (got ${describeValue(json.raw('task_type'))})`);
+  if (json.has('task_type') && json.string('task_type') !== 'CAUSAL_LM')
+    throw json.fail('task_type', `must be "CAUSAL_LM" (got ${describeValue(json.raw('task_type'))})`);
   if (json.boolean('use_dora', false)) throw json.fail('use_dora', 'true is not supported (DoRA; vLLM refuses it too)');
-  if (json.string('bias', 'none') !== 'none') throw json.fail('bias', `must be "none" (got ${describeValue(json.raw('bias'))})`);
-  if (json.boolean('fan_in_fan_out', false)) throw json.fail('fan_in_fan_out', 'true is not supported (Conv1D-style weights)');
+  if (json.string('bias', 'none') !== 'none')
+    throw json.fail('bias', `must be "none" (got ${describeValue(json.raw('bias'))})`);
+  if (json.boolean('fan_in_fan_out', false))
+    throw json.fail('fan_in_fan_out', 'true is not supported (Conv1D-style weights)');
   for (const key of ['modules_to_save', 'layers_to_transform', 'layers_pattern']) {
     const value = json.raw(key);
     if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) {
@@ -49,7 +55,8 @@ export function parsePeftAdapterConfig(json: JsonObjectReader): { lora: LoraConf
   }
   for (const key of ['rank_pattern', 'alpha_pattern']) {
     const pattern = json.optionalObject(key);
-    if (pattern && Object.keys(pattern.object).length > 0) throw json.fail(key, `per-module ranks/alphas are not supported (got ${describeValue(json.raw(key))})`);
+    if (pattern && Object.keys(pattern.object).length > 0)
+      throw json.fail(key, `per-module ranks/alphas are not supported (got ${describeValue(json.raw(key))})`);
   }
   const lora = makeLoraConfig({
     rank: json.positiveInt('r'),
@@ -67,7 +74,10 @@ function readTargets(json: JsonObjectReader): LoraTarget[] {
   const value = json.raw('target_modules');
   if (value === 'all-linear') return [...LORA_TARGETS];
   if (!Array.isArray(value) || value.length === 0) {
-    throw json.fail('target_modules', `must be a non-empty list of module names or "all-linear" (got ${describeValue(value)})`);
+    throw json.fail(
+      'target_modules',
+      `must be a non-empty list of module names or "all-linear" (got ${describeValue(value)})`,
+    );
   }
   for (const target of value) {
     if (!(LORA_TARGETS as readonly unknown[]).includes(target)) {

@@ -34,7 +34,10 @@ export async function saveAdapter(dir: string, adapter: LoraAdapter, options: Sa
   await mkdir(dir, { recursive: true });
   await writeSafetensors(join(dir, ADAPTER_WEIGHTS_FILE), tensors, { format: 'pt' });
   // The config goes last: a folder with a config but no weights would look loadable.
-  await writeJsonFile(join(dir, ADAPTER_CONFIG_FILE), peftAdapterConfigJson(adapter.config, options.baseModelNameOrPath ?? null));
+  await writeJsonFile(
+    join(dir, ADAPTER_CONFIG_FILE),
+    peftAdapterConfigJson(adapter.config, options.baseModelNameOrPath ?? null),
+  );
 }
 
 export interface LoadedAdapter extends LoraAdapter {
@@ -47,21 +50,33 @@ export interface LoadedAdapter extends LoraAdapter {
  * the adapter must still be complete (every target in every layer present, A and B of rank r).
  */
 export async function loadAdapter(dir: string, options: { model?: ModelConfig } = {}): Promise<LoadedAdapter> {
-  const { lora, baseModelNameOrPath } = parsePeftAdapterConfig(await JsonObjectReader.read(join(dir, ADAPTER_CONFIG_FILE)));
+  const { lora, baseModelNameOrPath } = parsePeftAdapterConfig(
+    await JsonObjectReader.read(join(dir, ADAPTER_CONFIG_FILE)),
+  );
   const file = join(dir, ADAPTER_WEIGHTS_FILE);
   const { tensors } = await readSafetensors(file);
   const halves = new Map<string, Partial<Record<LoraFactor, Tensor>>>();
   for (const [key, tensor] of tensors) {
     const { path, module, factor } = parsePeftKey(file, key);
-    if (!lora.targets.includes(module)) throw new ModelFileError(file, `tensor ${key}: ${module} is not in ${ADAPTER_CONFIG_FILE}'s target_modules`, key);
+    if (!lora.targets.includes(module))
+      throw new ModelFileError(file, `tensor ${key}: ${module} is not in ${ADAPTER_CONFIG_FILE}'s target_modules`, key);
     if (tensor.shape.length !== 2 || tensor.shape[factor === 'lora_A' ? 0 : 1] !== lora.rank) {
-      throw new ModelFileError(file, `tensor ${key}: shape [${tensor.shape.join(', ')}] does not have rank r = ${lora.rank} ${factor === 'lora_A' ? 'rows' : 'columns'}`, key);
+      throw new ModelFileError(
+        file,
+        `tensor ${key}: shape [${tensor.shape.join(', ')}] does not have rank r = ${lora.rank} ${factor === 'lora_A' ? 'rows' : 'columns'}`,
+        key,
+      );
     }
     halves.set(path, { ...halves.get(path), [factor]: tensor });
   }
   const modules = new Map<string, LoraModule>();
   for (const [path, { lora_A: a, lora_B: b }] of halves) {
-    if (!a || !b) throw new ModelFileError(file, `tensor ${peftTensorKey(path, a ? 'lora_B' : 'lora_A')} is missing (its pair is present)`, path);
+    if (!a || !b)
+      throw new ModelFileError(
+        file,
+        `tensor ${peftTensorKey(path, a ? 'lora_B' : 'lora_A')} is missing (its pair is present)`,
+        path,
+      );
     modules.set(path, { a, b });
   }
   const adapter: LoadedAdapter = { config: lora, modules: sortModules(modules), baseModelNameOrPath, source: file };
@@ -72,12 +87,19 @@ export async function loadAdapter(dir: string, options: { model?: ModelConfig } 
 
 const KEY_PATTERN = /^base_model\.model\.(model\.layers\.(\d+)\.(?:self_attn|mlp)\.(\w+))\.(lora_A|lora_B)\.weight$/;
 
-function parsePeftKey(file: string, key: string): { path: string; layer: number; module: LinearModule; factor: LoraFactor } {
+function parsePeftKey(
+  file: string,
+  key: string,
+): { path: string; layer: number; module: LinearModule; factor: LoraFactor } {
   const match = KEY_PATTERN.exec(key);
   const module = match?.[3] as LinearModule | undefined;
   const layer = Number(match?.[2]);
   if (!match || !module || !LINEAR_MODULES.includes(module) || linearModulePath(layer, module) !== match[1]) {
-    throw new ModelFileError(file, `tensor ${key} is not a LoRA factor of a decoder linear layer (expected e.g. ${peftTensorKey(linearModulePath(0, 'q_proj'), 'lora_A')})`, key);
+    throw new ModelFileError(
+      file,
+      `tensor ${key} is not a LoRA factor of a decoder linear layer (expected e.g. ${peftTensorKey(linearModulePath(0, 'q_proj'), 'lora_A')})`,
+      key,
+    );
   }
   return { path: match[1], layer, module, factor: match[4] as LoraFactor };
 }
@@ -87,13 +109,19 @@ function checkComplete(adapter: LoraAdapter, file: string): void {
   for (let layer = 0; layer < layers; layer++) {
     for (const target of adapter.config.targets) {
       const path = linearModulePath(layer, target);
-      if (!adapter.modules.has(path)) throw new ModelFileError(file, `tensor ${peftTensorKey(path, 'lora_A')} is missing (target ${target}, layer ${layer})`, path);
+      if (!adapter.modules.has(path))
+        throw new ModelFileError(
+          file,
+          `tensor ${peftTensorKey(path, 'lora_A')} is missing (target ${target}, layer ${layer})`,
+          path,
+        );
     }
   }
 }
 
 // Layer then target order, whatever order the file listed them in, so iteration is deterministic.
 function sortModules(modules: Map<string, LoraModule>): Map<string, LoraModule> {
-  const rank = (path: string): number => Number(path.split('.')[2]) * 16 + LINEAR_MODULES.indexOf(path.split('.')[4] as LinearModule);
+  const rank = (path: string): number =>
+    Number(path.split('.')[2]) * 16 + LINEAR_MODULES.indexOf(path.split('.')[4] as LinearModule);
   return new Map([...modules].sort(([x], [y]) => rank(x) - rank(y)));
 }

@@ -10,7 +10,9 @@ export const CHATML_TEMPLATE =
   "{%- for message in messages %}{{- '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{%- endfor %}" +
   "{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n' }}{%- endif %}";
 
-export function byteLevelTokenizerJson(specialTokens: readonly string[] = TINY_SPECIAL_TOKENS): Record<string, unknown> {
+export function byteLevelTokenizerJson(
+  specialTokens: readonly string[] = TINY_SPECIAL_TOKENS,
+): Record<string, unknown> {
   const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false };
   const vocab: Record<string, number> = {};
   bytesToUnicode().forEach((char, byte) => (vocab[char] = byte));

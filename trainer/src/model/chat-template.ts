@@ -47,7 +47,9 @@ export class ChatTemplate {
     } catch (error) {
       // Templates reject bad conversations themselves (raise_exception): that is the caller's input.
       // The file's name only: servers pass this message on, and a reply names no server path.
-      throw new ValidationError(`chat template (${basename(this.file)}) refused the messages: ${(error as Error).message}`);
+      throw new ValidationError(
+        `chat template (${basename(this.file)}) refused the messages: ${(error as Error).message}`,
+      );
     }
   }
 }
@@ -56,7 +58,10 @@ export class ChatTemplate {
  * The template source: `chat_template.jinja` when present (newer transformers save it there),
  * else `chat_template` in tokenizer_config.json (a string, or a list of named templates).
  */
-export async function readChatTemplateSource(dir: string, tokenizerConfig: JsonObjectReader | undefined): Promise<{ source: string; file: string } | null> {
+export async function readChatTemplateSource(
+  dir: string,
+  tokenizerConfig: JsonObjectReader | undefined,
+): Promise<{ source: string; file: string } | null> {
   const jinjaFile = join(dir, 'chat_template.jinja');
   if (await pathExists(jinjaFile)) return { source: await readTextFile(jinjaFile), file: jinjaFile };
   if (!tokenizerConfig?.has('chat_template')) return null;
@@ -64,5 +69,8 @@ export async function readChatTemplateSource(dir: string, tokenizerConfig: JsonO
   if (typeof value === 'string') return { source: value, file: tokenizerConfig.file };
   const named = Array.isArray(value) ? value.find((entry) => entry?.name === 'default') : undefined;
   if (typeof named?.template === 'string') return { source: named.template, file: tokenizerConfig.file };
-  throw tokenizerConfig.fail('chat_template', `must be a template string or a list with a "default" entry (got ${describeValue(value)})`);
+  throw tokenizerConfig.fail(
+    'chat_template',
+    `must be a template string or a list with a "default" entry (got ${describeValue(value)})`,
+  );
 }

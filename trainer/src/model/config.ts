@@ -55,10 +55,16 @@ export function parseModelConfig(json: JsonObjectReader): ModelConfig {
   const numHeads = json.positiveInt('num_attention_heads');
   const numKvHeads = json.positiveInt('num_key_value_heads', numHeads);
   if (numHeads % numKvHeads !== 0) {
-    throw json.fail('num_key_value_heads', `must divide num_attention_heads (${numKvHeads} does not divide ${numHeads})`);
+    throw json.fail(
+      'num_key_value_heads',
+      `must divide num_attention_heads (${numKvHeads} does not divide ${numHeads})`,
+    );
   }
   if (!json.has('head_dim') && hiddenSize % numHeads !== 0) {
-    throw json.fail('hidden_size', `must be a multiple of num_attention_heads when head_dim is absent (${hiddenSize} vs ${numHeads})`);
+    throw json.fail(
+      'hidden_size',
+      `must be a multiple of num_attention_heads when head_dim is absent (${hiddenSize} vs ${numHeads})`,
+    );
   }
   const headDim = json.positiveInt('head_dim', hiddenSize / numHeads);
   if (headDim % 2 !== 0) throw json.fail('head_dim', `must be even for RoPE (got ${headDim})`);
@@ -75,7 +81,9 @@ export function parseModelConfig(json: JsonObjectReader): ModelConfig {
     headDim,
     vocabSize,
     rmsNormEps: json.positiveNumber('rms_norm_eps', 1e-6),
-    ropeTheta: ropeSection?.has('rope_theta') ? ropeSection.positiveNumber('rope_theta') : json.positiveNumber('rope_theta', 10_000),
+    ropeTheta: ropeSection?.has('rope_theta')
+      ? ropeSection.positiveNumber('rope_theta')
+      : json.positiveNumber('rope_theta', 10_000),
     ropeScaling: parseRopeScaling(ropeSection ?? json.optionalObject('rope_scaling')),
     maxPositionEmbeddings: json.positiveInt('max_position_embeddings', architecture === 'llama' ? 2048 : 32_768),
     tieWordEmbeddings: json.boolean('tie_word_embeddings', false),
@@ -96,24 +104,32 @@ function readArchitecture(json: JsonObjectReader): Architecture {
       throw json.fail('architectures', `must be a non-empty list of class names (got ${describeValue(classes)})`);
     }
     const match = known.find(([, cls]) => classes.includes(cls));
-    if (!match) throw json.fail('architectures', `${describeValue(classes)} is not supported (supported: ${supported})`);
+    if (!match)
+      throw json.fail('architectures', `${describeValue(classes)} is not supported (supported: ${supported})`);
     return match[0];
   }
   const modelType = json.string('model_type');
   const match = known.find(([name]) => name === modelType);
-  if (!match) throw json.fail('model_type', `${describeValue(modelType)} is not supported (supported: ${known.map(([n]) => n).join(', ')})`);
+  if (!match)
+    throw json.fail(
+      'model_type',
+      `${describeValue(modelType)} is not supported (supported: ${known.map(([n]) => n).join(', ')})`,
+    );
   return match[0];
 }
 
 // Checkpoints using these would need pieces the forward does not have; failing here beats wrong logits.
 function rejectUnsupportedFeatures(json: JsonObjectReader, architecture: Architecture): void {
   const activation = json.string('hidden_act', 'silu');
-  if (activation !== 'silu') throw json.fail('hidden_act', `${describeValue(activation)} is not supported (only "silu", as in SwiGLU)`);
-  if (json.boolean('mlp_bias', false)) throw json.fail('mlp_bias', 'true is not supported (MLP projections without bias only)');
+  if (activation !== 'silu')
+    throw json.fail('hidden_act', `${describeValue(activation)} is not supported (only "silu", as in SwiGLU)`);
+  if (json.boolean('mlp_bias', false))
+    throw json.fail('mlp_bias', 'true is not supported (MLP projections without bias only)');
   if (architecture !== 'qwen2' && json.boolean('attention_bias', false)) {
     throw json.fail('attention_bias', `true is not supported for ${architecture} (it would add an o_proj bias)`);
   }
-  if (json.boolean('use_sliding_window', false)) throw json.fail('use_sliding_window', 'true is not supported (full causal attention only)');
+  if (json.boolean('use_sliding_window', false))
+    throw json.fail('use_sliding_window', 'true is not supported (full causal attention only)');
   // transformers 5 lists each layer's attention kind; anything but full attention needs a window we lack.
   const layerTypes = json.raw('layer_types');
   if (Array.isArray(layerTypes) && layerTypes.some((t) => t !== 'full_attention')) {

@@ -6,10 +6,21 @@ export type DecodableDtype = 'F32' | 'F16' | 'BF16' | 'F64';
 
 /** Every safetensors dtype, so headers of integer or fp8 tensors still parse (inspect lists them). */
 export const DTYPE_BYTES = {
-  BOOL: 1, U8: 1, I8: 1, F8_E5M2: 1, F8_E4M3: 1,
-  I16: 2, U16: 2, F16: 2, BF16: 2,
-  I32: 4, U32: 4, F32: 4,
-  I64: 8, U64: 8, F64: 8,
+  BOOL: 1,
+  U8: 1,
+  I8: 1,
+  F8_E5M2: 1,
+  F8_E4M3: 1,
+  I16: 2,
+  U16: 2,
+  F16: 2,
+  BF16: 2,
+  I32: 4,
+  U32: 4,
+  F32: 4,
+  I64: 8,
+  U64: 8,
+  F64: 8,
 } as const;
 export type SafetensorsDtype = keyof typeof DTYPE_BYTES;
 

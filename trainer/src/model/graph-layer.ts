@@ -25,7 +25,11 @@ export interface LayerContext {
 /** One pre-norm decoder block: h + attn(norm(h)), then + mlp(norm(h)). */
 export function decoderLayer(c: LayerContext, layer: number, h: Tensor): Tensor {
   const prefix = `model.layers.${layer}`;
-  const attended = selfAttention(c, layer, rmsNorm(h, c.weight(`${prefix}.input_layernorm.weight`), c.config.rmsNormEps));
+  const attended = selfAttention(
+    c,
+    layer,
+    rmsNorm(h, c.weight(`${prefix}.input_layernorm.weight`), c.config.rmsNormEps),
+  );
   const mid = o.add(h, attended);
   const normed = rmsNorm(mid, c.weight(`${prefix}.post_attention_layernorm.weight`), c.config.rmsNormEps);
   const [gate, up] = project(c, layer, ['gate_proj', 'up_proj'], normed) as [Tensor, Tensor];
@@ -33,11 +37,21 @@ export function decoderLayer(c: LayerContext, layer: number, h: Tensor): Tensor 
 }
 
 /** The named linear layers of one block applied to x (one input, so their LoRA A factors share a MatMul). */
-function project(c: LayerContext, layer: number, modules: readonly LinearModule[], x: Tensor, layout: 'rows' | 'features' = 'rows'): Tensor[] {
+function project(
+  c: LayerContext,
+  layer: number,
+  modules: readonly LinearModule[],
+  x: Tensor,
+  layout: 'rows' | 'features' = 'rows',
+): Tensor[] {
   const parts = modules.map((module): LinearPart => {
     const path = linearModulePath(layer, module);
     const hasBias = c.config.attentionBias && (module === 'q_proj' || module === 'k_proj' || module === 'v_proj');
-    return { weight: c.weight(`${path}.weight`), bias: hasBias ? c.weight(`${path}.bias`) : undefined, lora: c.lora(path) };
+    return {
+      weight: c.weight(`${path}.weight`),
+      bias: hasBias ? c.weight(`${path}.bias`) : undefined,
+      lora: c.lora(path),
+    };
   });
   return linearGroup(x, parts, c.loraScale, layout);
 }

@@ -31,7 +31,12 @@ export interface LinearPart {
  * need a Split of the wide output and a Concat of its gradient, passes over the widest tensors that
  * cost more than the wider MatMul saves (measured on q/k/v + gate/up).
  */
-export function linearGroup(x: Tensor, parts: readonly LinearPart[], scale = 1, layout: 'rows' | 'features' = 'rows'): Tensor[] {
+export function linearGroup(
+  x: Tensor,
+  parts: readonly LinearPart[],
+  scale = 1,
+  layout: 'rows' | 'features' = 'rows',
+): Tensor[] {
   const adapted = parts.flatMap((p) => (p.lora ? [p.lora] : []));
   const downs = adapted.length > 0 ? bottleneck(x, adapted, scale) : [];
   const xT = layout === 'features' ? transposeLast2(x) : undefined;
@@ -47,8 +52,20 @@ export function linearGroup(x: Tensor, parts: readonly LinearPart[], scale = 1, 
 
 /** scale · x·Aᵀ for each adapter, from one MatMul over the stacked A factors. */
 function bottleneck(x: Tensor, loras: readonly LoraInputs[], scale: number): Tensor[] {
-  const a = loras.length === 1 ? loras[0]!.a : o.concat(loras.map((l) => l.a), 0);
+  const a =
+    loras.length === 1
+      ? loras[0]!.a
+      : o.concat(
+          loras.map((l) => l.a),
+          0,
+        );
   const down = o.matmul(x, o.transpose(a));
   const scaled = scale === 1 ? down : o.mul(down, scale);
-  return loras.length === 1 ? [scaled] : o.split(scaled, loras.map((l) => l.a.shape[0] as number), -1);
+  return loras.length === 1
+    ? [scaled]
+    : o.split(
+        scaled,
+        loras.map((l) => l.a.shape[0] as number),
+        -1,
+      );
 }

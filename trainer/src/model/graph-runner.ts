@@ -31,21 +31,39 @@ export class ModelRunner {
     const zeros: Record<string, HostTensor> = {};
     for (const [path, { a, b }] of model.lora) {
       const names = loraInputNames(path);
-      zeros[names.a] = { dtype: 'float32', dims: a.shape as number[], data: new Float32Array((a.shape as number[]).reduce((x, y) => x * y, 1)) };
-      zeros[names.b] = { dtype: 'float32', dims: b.shape as number[], data: new Float32Array((b.shape as number[]).reduce((x, y) => x * y, 1)) };
+      zeros[names.a] = {
+        dtype: 'float32',
+        dims: a.shape as number[],
+        data: new Float32Array((a.shape as number[]).reduce((x, y) => x * y, 1)),
+      };
+      zeros[names.b] = {
+        dtype: 'float32',
+        dims: b.shape as number[],
+        data: new Float32Array((b.shape as number[]).reduce((x, y) => x * y, 1)),
+      };
     }
     return new ModelRunner(config, await Runtime.create(model.graph, options.runtime), zeros);
   }
 
   /** Logits [batch, seq, vocab] for right-padded sequences. */
-  async logits(sequences: readonly (readonly number[])[], adapter?: LoraAdapter, options: RunOptions = {}): Promise<HostTensor<'float32'>> {
+  async logits(
+    sequences: readonly (readonly number[])[],
+    adapter?: LoraAdapter,
+    options: RunOptions = {},
+  ): Promise<HostTensor<'float32'>> {
     const batch = padBatch(sequences, 0);
     const feeds = { ...batchFeeds(batch), ...this.zeroAdapter, ...(adapter ? adapterFeeds(adapter) : {}) };
     return (await this.runtime.run(feeds, options))['logits'] as HostTensor<'float32'>;
   }
 
   /** Greedy continuation of each prompt, up to maxTokens or a stop id (the stop id is kept). */
-  async greedy(prompts: readonly (readonly number[])[], maxTokens: number, stopIds: readonly number[] = [], adapter?: LoraAdapter, options: RunOptions = {}): Promise<number[][]> {
+  async greedy(
+    prompts: readonly (readonly number[])[],
+    maxTokens: number,
+    stopIds: readonly number[] = [],
+    adapter?: LoraAdapter,
+    options: RunOptions = {},
+  ): Promise<number[][]> {
     const outputs = prompts.map(() => [] as number[]);
     const done = prompts.map(() => false);
     for (let step = 0; step < maxTokens && done.includes(false); step++) {

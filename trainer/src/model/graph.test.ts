@@ -15,7 +15,8 @@ const tiny = (architecture: Architecture, extra = {}) => {
 
 function randomize(adapter: LoraAdapter, seed: number): LoraAdapter {
   const rng = createRng(seed);
-  for (const m of adapter.modules.values()) for (let i = 0; i < m.b.data.length; i++) m.b.data[i] = rng.uniform(-0.5, 0.5);
+  for (const m of adapter.modules.values())
+    for (let i = 0; i < m.b.data.length; i++) m.b.data[i] = rng.uniform(-0.5, 0.5);
   return adapter;
 }
 
@@ -67,7 +68,9 @@ describe('Llama-family forward graph', () => {
 
   test('a subset of targets adds inputs only for those modules', () => {
     const { config, weights } = tiny('llama');
-    const model = buildModelGraph(config, weights, { lora: makeLoraConfig({ rank: 2, targets: ['down_proj', 'q_proj'] }) });
+    const model = buildModelGraph(config, weights, {
+      lora: makeLoraConfig({ rank: 2, targets: ['down_proj', 'q_proj'] }),
+    });
     expect(model.graph.inputs.map((t) => t.name).filter((n) => n.includes('lora'))).toEqual([
       loraInputNames('model.layers.0.self_attn.q_proj').a,
       loraInputNames('model.layers.0.self_attn.q_proj').b,
@@ -84,6 +87,8 @@ describe('Llama-family forward graph', () => {
   test('a missing weight names the tensor', () => {
     const { config, weights } = tiny('qwen3', { headDim: 16 });
     weights.delete('model.layers.1.self_attn.k_norm.weight');
-    expect(() => buildModelGraph(config, weights)).toThrow(/tensor model\.layers\.1\.self_attn\.k_norm\.weight is missing/);
+    expect(() => buildModelGraph(config, weights)).toThrow(
+      /tensor model\.layers\.1\.self_attn\.k_norm\.weight is missing/,
+    );
   });
 });

@@ -74,7 +74,8 @@ export function buildModelGraph(config: ModelConfig, weights: WeightMap, options
     const known = initializers.get(name);
     if (known) return known;
     const w = weights.get(name);
-    if (!w) throw new ModelFileError('<weights>', `tensor ${name} is missing for the ${config.architecture} graph`, name);
+    if (!w)
+      throw new ModelFileError('<weights>', `tensor ${name} is missing for the ${config.architecture} graph`, name);
     const data = dtype === 'float64' ? Float64Array.from(w.data) : w.data;
     const t = graph.weight(name, hostTensor(dtype, w.shape, data as never, name));
     initializers.set(name, t);
@@ -85,15 +86,29 @@ export function buildModelGraph(config: ModelConfig, weights: WeightMap, options
     weight,
     lora: (path: string) => lora.get(path),
     loraScale: options.lora ? loraScale(options.lora) : 1,
-    rope: graph.scope('rope', () => ropeTables(positionIds, ropeInverseFrequencies(config.headDim, config.ropeTheta, config.ropeScaling), dtype)),
+    rope: graph.scope('rope', () =>
+      ropeTables(positionIds, ropeInverseFrequencies(config.headDim, config.ropeTheta, config.ropeScaling), dtype),
+    ),
     maskBias: graph.scope('mask', () => causalMaskBias(attentionMask, dtype)),
   };
   let h = graph.scope('embed', () => o.gather(weight('model.embed_tokens.weight'), inputIds, 0));
-  for (let layer = 0; layer < config.numLayers; layer++) h = graph.scope(`layers.${layer}`, () => decoderLayer(context, layer, h));
+  for (let layer = 0; layer < config.numLayers; layer++)
+    h = graph.scope(`layers.${layer}`, () => decoderLayer(context, layer, h));
   const hidden = graph.scope('norm', () => rmsNorm(h, weight('model.norm.weight'), config.rmsNormEps));
   const head = weight(outputHeadName(config));
   const logits = graph.scope('lm_head', () => o.matmul(hidden, o.transpose(head)));
-  return { graph, config, inputIds, attentionMask, positionIds, hidden, logits, head, lora, ...(options.lora ? { loraConfig: options.lora } : {}) };
+  return {
+    graph,
+    config,
+    inputIds,
+    attentionMask,
+    positionIds,
+    hidden,
+    logits,
+    head,
+    lora,
+    ...(options.lora ? { loraConfig: options.lora } : {}),
+  };
 }
 
 /** Feeds for an adapter's factors under their graph input names (float64 for gradient checks). */

@@ -65,7 +65,8 @@ export class JsonObjectReader {
 
   number(key: string, fallback?: number): number {
     const value = this.present(key, 'a number', fallback);
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw this.fail(key, `must be a number (got ${describeValue(value)})`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw this.fail(key, `must be a number (got ${describeValue(value)})`);
     return value;
   }
 

@@ -24,14 +24,16 @@ export async function readModelTensors(dir: string, options: ReadOptions = {}): 
     return { tensors, fileOf: new Map([...tensors.keys()].map((name) => [name, single])), listing: single };
   }
   const index = join(dir, SHARD_INDEX);
-  if (!(await pathExists(index))) throw new ModelFileError(dir, `no ${SINGLE_FILE} or ${SHARD_INDEX} in the model folder`);
+  if (!(await pathExists(index)))
+    throw new ModelFileError(dir, `no ${SINGLE_FILE} or ${SHARD_INDEX} in the model folder`);
   return readShards(dir, index, options);
 }
 
 /** Shard file → tensor names it holds, from `weight_map` of a shard index. */
 export async function readShardIndex(index: string): Promise<Map<string, string[]>> {
   const weightMap = (await JsonObjectReader.read(index)).optionalObject('weight_map');
-  if (!weightMap) throw new ModelFileError(index, 'weight_map is missing (expected {tensor name: shard file})', 'weight_map');
+  if (!weightMap)
+    throw new ModelFileError(index, 'weight_map is missing (expected {tensor name: shard file})', 'weight_map');
   const shards = new Map<string, string[]>();
   for (const [name, shard] of Object.entries(weightMap.object)) {
     if (typeof shard !== 'string' || shard.includes('/') || shard.includes('\\')) {
@@ -52,7 +54,8 @@ async function readShards(dir: string, index: string, options: ReadOptions): Pro
     const contents = await readSafetensors(file, { only: wanted });
     for (const name of wanted) {
       const tensor = contents.tensors.get(name);
-      if (!tensor) throw new ModelFileError(file, `tensor ${name} is missing (${SHARD_INDEX} lists it in this shard)`, name);
+      if (!tensor)
+        throw new ModelFileError(file, `tensor ${name} is missing (${SHARD_INDEX} lists it in this shard)`, name);
       tensors.set(name, tensor);
       fileOf.set(name, file);
     }

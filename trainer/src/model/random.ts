@@ -11,7 +11,8 @@ export interface Rng {
 }
 
 export function createRng(seed: number): Rng {
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`seed must be a non-negative integer (got ${seed})`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new RangeError(`seed must be a non-negative integer (got ${seed})`);
   let mix = (seed >>> 0) ^ Math.floor(seed / 2 ** 32);
   const splitmix = (): number => {
     mix = (mix + 0x9e3779b9) | 0;

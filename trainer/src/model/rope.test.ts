@@ -15,7 +15,11 @@ describe('ropeInverseFrequencies', () => {
 
   it('matches transformers for Llama 3.1 scaling (values from _compute_llama3_parameters)', () => {
     const scaled = ropeInverseFrequencies(128, 500_000, {
-      type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8192,
+      type: 'llama3',
+      factor: 8,
+      lowFreqFactor: 1,
+      highFreqFactor: 4,
+      originalMaxPositionEmbeddings: 8192,
     });
     const expected: [number, number][] = [
       [0, 1.0], // short wavelength: kept

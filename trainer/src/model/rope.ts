@@ -34,7 +34,10 @@ export function parseRopeScaling(section: JsonObjectReader | undefined): RopeSca
       originalMaxPositionEmbeddings: section.positiveInt('original_max_position_embeddings'),
     } as const;
     if (scaling.highFreqFactor <= scaling.lowFreqFactor) {
-      throw section.fail('high_freq_factor', `must be larger than low_freq_factor (got ${scaling.highFreqFactor} ≤ ${scaling.lowFreqFactor})`);
+      throw section.fail(
+        'high_freq_factor',
+        `must be larger than low_freq_factor (got ${scaling.highFreqFactor} ≤ ${scaling.lowFreqFactor})`,
+      );
     }
     return scaling;
   }
@@ -61,6 +64,7 @@ function llama3Scaled(frequency: number, s: Extract<RopeScaling, { type: 'llama3
   const wavelength = (2 * Math.PI) / frequency;
   if (wavelength < highFreqWavelength) return frequency;
   if (wavelength > lowFreqWavelength) return frequency / s.factor;
-  const smooth = (s.originalMaxPositionEmbeddings / wavelength - s.lowFreqFactor) / (s.highFreqFactor - s.lowFreqFactor);
+  const smooth =
+    (s.originalMaxPositionEmbeddings / wavelength - s.lowFreqFactor) / (s.highFreqFactor - s.lowFreqFactor);
   return (1 - smooth) * (frequency / s.factor) + smooth * frequency;
 }

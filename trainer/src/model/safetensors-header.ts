@@ -30,10 +30,14 @@ export const MAX_IO_BYTES = 1 << 30;
 export const MAX_HEADER_BYTES = 100 * 1024 * 1024;
 
 export function readHeaderLength(file: string, prefix: Uint8Array, fileSize: number): number {
-  if (fileSize < 8) throw new ModelFileError(file, `is ${fileSize} bytes, too short for the 8-byte safetensors header length`);
+  if (fileSize < 8)
+    throw new ModelFileError(file, `is ${fileSize} bytes, too short for the 8-byte safetensors header length`);
   const length = Number(Buffer.from(prefix.buffer, prefix.byteOffset, 8).readBigUInt64LE(0));
   if (length < 2 || length > MAX_HEADER_BYTES || length > fileSize - 8) {
-    throw new ModelFileError(file, `bad safetensors header length ${length} (file is ${fileSize} bytes; not a safetensors file or truncated)`);
+    throw new ModelFileError(
+      file,
+      `bad safetensors header length ${length} (file is ${fileSize} bytes; not a safetensors file or truncated)`,
+    );
   }
   return length;
 }
@@ -58,7 +62,11 @@ export function parseHeader(file: string, headerBytes: Uint8Array, dataSize: num
 function readMetadata(file: string, value: unknown): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'string')) {
-    throw new ModelFileError(file, `__metadata__ must map strings to strings (got ${describeValue(value)})`, '__metadata__');
+    throw new ModelFileError(
+      file,
+      `__metadata__ must map strings to strings (got ${describeValue(value)})`,
+      '__metadata__',
+    );
   }
   return value as Record<string, string>;
 }
@@ -68,7 +76,9 @@ function readEntry(file: string, name: string, value: unknown, dataSize: number)
   if (!isPlainObject(value)) throw fail(`header entry must be an object (got ${describeValue(value)})`);
   const { dtype, shape, data_offsets: offsets } = value;
   if (typeof dtype !== 'string' || !Object.hasOwn(DTYPE_BYTES, dtype)) {
-    throw fail(`dtype ${describeValue(dtype)} is not a safetensors dtype (known: ${Object.keys(DTYPE_BYTES).join(', ')})`);
+    throw fail(
+      `dtype ${describeValue(dtype)} is not a safetensors dtype (known: ${Object.keys(DTYPE_BYTES).join(', ')})`,
+    );
   }
   if (!Array.isArray(shape) || !shape.every((d) => Number.isInteger(d) && d >= 0)) {
     throw fail(`shape must be a list of non-negative integers (got ${describeValue(shape)})`);
@@ -82,7 +92,9 @@ function readEntry(file: string, name: string, value: unknown, dataSize: number)
   }
   const expectedBytes = elementCount(shape) * DTYPE_BYTES[dtype as SafetensorsDtype];
   if (end - begin !== expectedBytes) {
-    throw fail(`shape ${formatShape(shape)} of ${dtype} needs ${expectedBytes} bytes but data_offsets span ${end - begin}`);
+    throw fail(
+      `shape ${formatShape(shape)} of ${dtype} needs ${expectedBytes} bytes but data_offsets span ${end - begin}`,
+    );
   }
   return { name, dtype: dtype as SafetensorsDtype, shape: shape as number[], begin, end };
 }

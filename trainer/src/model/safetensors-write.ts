@@ -12,7 +12,9 @@ function buildHeader(tensors: TensorMap, metadata: Record<string, string>): { he
   for (const name of order) {
     const tensor = tensors.get(name)!;
     if (tensor.data.length !== elementCount(tensor.shape)) {
-      throw new Error(`cannot write tensor ${name}: shape ${formatShape(tensor.shape)} needs ${elementCount(tensor.shape)} values, got ${tensor.data.length}`);
+      throw new Error(
+        `cannot write tensor ${name}: shape ${formatShape(tensor.shape)} needs ${elementCount(tensor.shape)} values, got ${tensor.data.length}`,
+      );
     }
     const bytes = tensor.data.length * DTYPE_BYTES.F32;
     json[name] = { dtype: 'F32', shape: tensor.shape, data_offsets: [offset, offset + bytes] };
@@ -50,7 +52,11 @@ export function serializeSafetensors(tensors: TensorMap, metadata: Record<string
  * Writes float32 safetensors tensor by tensor through a temporary file renamed into place, so a
  * crash never leaves a half-written file under the real name for a server to load.
  */
-export async function writeSafetensors(file: string, tensors: TensorMap, metadata: Record<string, string> = {}): Promise<void> {
+export async function writeSafetensors(
+  file: string,
+  tensors: TensorMap,
+  metadata: Record<string, string> = {},
+): Promise<void> {
   const { header, order } = buildHeader(tensors, metadata);
   const temporary = `${file}.tmp-${process.pid}`;
   const handle = await open(temporary, 'w');

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { float16Bytes, float64Bytes, rawSafetensors } from '../../test/support/raw-safetensors.js';
 import { useTempDirs } from '../../test/support/temp-dir.js';
-import { parseSafetensors, readSafetensors, readSafetensorsHeader, serializeSafetensors, writeSafetensors } from './safetensors.js';
+import {
+  parseSafetensors,
+  readSafetensors,
+  readSafetensorsHeader,
+  serializeSafetensors,
+  writeSafetensors,
+} from './safetensors.js';
 import type { TensorMap } from './tensor.js';
 
 const tempDir = useTempDirs();
@@ -30,7 +36,13 @@ describe('safetensors round trip', () => {
   });
 
   it('lists integer tensors in headers and skips them when not requested', async () => {
-    const bytes = rawSafetensors({ ids: { dtype: 'I64', shape: [1], data_offsets: [0, 8] }, w: { dtype: 'F64', shape: [1], data_offsets: [8, 16] } }, new Uint8Array(16));
+    const bytes = rawSafetensors(
+      {
+        ids: { dtype: 'I64', shape: [1], data_offsets: [0, 8] },
+        w: { dtype: 'F64', shape: [1], data_offsets: [8, 16] },
+      },
+      new Uint8Array(16),
+    );
     const file = join(await tempDir(), 'mixed.safetensors');
     await writeFile(file, bytes);
     expect((await readSafetensorsHeader(file)).entries.map((e) => e.dtype)).toEqual(['I64', 'F64']);
@@ -43,13 +55,18 @@ describe('safetensors round trip', () => {
     expect([...(await readSafetensors(file, { only: new Set(['a.bias']) })).tensors.keys()]).toEqual(['a.bias']);
     const header = await readSafetensorsHeader(file);
     expect(header.entries.map((e) => [e.name, e.dtype, e.shape])).toEqual([
-      ['a.bias', 'F32', [3]], ['b.weight', 'F32', [2, 3]], ['empty', 'F32', [0, 4]], ['scalar', 'F32', []],
+      ['a.bias', 'F32', [3]],
+      ['b.weight', 'F32', [2, 3]],
+      ['empty', 'F32', [0, 4]],
+      ['scalar', 'F32', []],
     ]);
   });
 
   it('refuses to write a tensor whose data does not fit its shape', async () => {
     const bad: TensorMap = new Map([['w', { shape: [2, 2], data: new Float32Array(3) }]]);
-    await expect(writeSafetensors(join(await tempDir(), 'x.safetensors'), bad)).rejects.toThrow('cannot write tensor w: shape [2, 2] needs 4 values, got 3');
+    await expect(writeSafetensors(join(await tempDir(), 'x.safetensors'), bad)).rejects.toThrow(
+      'cannot write tensor w: shape [2, 2] needs 4 values, got 3',
+    );
   });
 });
 
@@ -93,16 +110,50 @@ describe('corrupt safetensors files fail naming the file and tensor', () => {
     ['header not JSON', rawSafetensors('{"w": ', new Uint8Array()), 'safetensors header is not valid JSON'],
     ['header not an object', rawSafetensors('[1]'), 'safetensors header must be a JSON object'],
     ['bad metadata', rawSafetensors({ __metadata__: { n: 1 } }), '__metadata__ must map strings to strings'],
-    ['unknown dtype', rawSafetensors(entry('F12', [4], [0, 4]), new Uint8Array(4)), 'tensor w: dtype "F12" is not a safetensors dtype (known: BOOL, U8'],
-    ['integer dtype read as float', rawSafetensors(entry('I64', [2], [0, 16]), new Uint8Array(16)), 'tensor w: dtype I64 cannot be read as float (supported: F32, F16, BF16, F64)'],
-    ['bad shape', rawSafetensors(entry('F32', [2, -1], [0, 4]), new Uint8Array(4)), 'tensor w: shape must be a list of non-negative integers (got [2,-1])'],
-    ['bad offsets', rawSafetensors(entry('F32', [1], [0]), new Uint8Array(4)), 'tensor w: data_offsets must be [begin, end]'],
-    ['offsets out of range', rawSafetensors(entry('F32', [4], [0, 16]), new Uint8Array(8)), 'tensor w: data_offsets [0, 16] out of range (data section is 8 bytes)'],
-    ['offsets reversed', rawSafetensors(entry('F32', [1], [8, 4]), new Uint8Array(8)), 'tensor w: data_offsets [8, 4] out of range'],
-    ['shape/bytes mismatch', rawSafetensors(entry('F32', [3], [0, 8]), new Uint8Array(8)), 'tensor w: shape [3] of F32 needs 12 bytes but data_offsets span 8'],
+    [
+      'unknown dtype',
+      rawSafetensors(entry('F12', [4], [0, 4]), new Uint8Array(4)),
+      'tensor w: dtype "F12" is not a safetensors dtype (known: BOOL, U8',
+    ],
+    [
+      'integer dtype read as float',
+      rawSafetensors(entry('I64', [2], [0, 16]), new Uint8Array(16)),
+      'tensor w: dtype I64 cannot be read as float (supported: F32, F16, BF16, F64)',
+    ],
+    [
+      'bad shape',
+      rawSafetensors(entry('F32', [2, -1], [0, 4]), new Uint8Array(4)),
+      'tensor w: shape must be a list of non-negative integers (got [2,-1])',
+    ],
+    [
+      'bad offsets',
+      rawSafetensors(entry('F32', [1], [0]), new Uint8Array(4)),
+      'tensor w: data_offsets must be [begin, end]',
+    ],
+    [
+      'offsets out of range',
+      rawSafetensors(entry('F32', [4], [0, 16]), new Uint8Array(8)),
+      'tensor w: data_offsets [0, 16] out of range (data section is 8 bytes)',
+    ],
+    [
+      'offsets reversed',
+      rawSafetensors(entry('F32', [1], [8, 4]), new Uint8Array(8)),
+      'tensor w: data_offsets [8, 4] out of range',
+    ],
+    [
+      'shape/bytes mismatch',
+      rawSafetensors(entry('F32', [3], [0, 8]), new Uint8Array(8)),
+      'tensor w: shape [3] of F32 needs 12 bytes but data_offsets span 8',
+    ],
     [
       'overlap',
-      rawSafetensors({ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, b: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } }, new Uint8Array(12)),
+      rawSafetensors(
+        {
+          a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] },
+          b: { dtype: 'F32', shape: [2], data_offsets: [4, 12] },
+        },
+        new Uint8Array(12),
+      ),
       'tensor b: data overlaps tensor a',
     ],
   ];

@@ -2,7 +2,13 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { ModelFileError } from './errors.js';
 import { describeFsError } from './files.js';
 import { DECODABLE_DTYPES, decodeFloats, isDecodable, type DecodableDtype } from './float-decode.js';
-import { MAX_IO_BYTES, parseHeader, readHeaderLength, type SafetensorsEntry, type SafetensorsHeader } from './safetensors-header.js';
+import {
+  MAX_IO_BYTES,
+  parseHeader,
+  readHeaderLength,
+  type SafetensorsEntry,
+  type SafetensorsHeader,
+} from './safetensors-header.js';
 import { elementCount, type Tensor, type TensorMap } from './tensor.js';
 
 export { serializeSafetensors, writeSafetensors } from './safetensors-write.js';
@@ -55,7 +61,11 @@ export function parseSafetensors(bytes: Uint8Array, file = '<memory>'): Safetens
 // Integer and fp8 tensors have valid headers but no float32 reading here; only reading them fails.
 function floatEntry(file: string, entry: SafetensorsEntry): SafetensorsEntry & { dtype: DecodableDtype } {
   if (isDecodable(entry.dtype)) return entry as SafetensorsEntry & { dtype: DecodableDtype };
-  throw new ModelFileError(file, `tensor ${entry.name}: dtype ${entry.dtype} cannot be read as float (supported: ${DECODABLE_DTYPES.join(', ')})`, entry.name);
+  throw new ModelFileError(
+    file,
+    `tensor ${entry.name}: dtype ${entry.dtype} cannot be read as float (supported: ${DECODABLE_DTYPES.join(', ')})`,
+    entry.name,
+  );
 }
 
 async function withFile<T>(file: string, use: (handle: FileHandle, size: number) => Promise<T>): Promise<T> {
@@ -81,7 +91,11 @@ async function readHeaderFrom(file: string, handle: FileHandle, size: number): P
   return parseHeader(file, headerBytes, size - 8 - headerLength);
 }
 
-async function readTensor(handle: FileHandle, dataStart: number, entry: SafetensorsEntry & { dtype: DecodableDtype }): Promise<Tensor> {
+async function readTensor(
+  handle: FileHandle,
+  dataStart: number,
+  entry: SafetensorsEntry & { dtype: DecodableDtype },
+): Promise<Tensor> {
   const data = new Float32Array(elementCount(entry.shape));
   const position = dataStart + entry.begin;
   if (entry.dtype === 'F32') {
@@ -93,7 +107,6 @@ async function readTensor(handle: FileHandle, dataStart: number, entry: Safetens
   }
   return { shape: [...entry.shape], data };
 }
-
 
 async function readExactly(handle: FileHandle, target: Uint8Array, position: number): Promise<void> {
   let done = 0;

@@ -33,7 +33,8 @@ export interface TinyModelOptions extends TinyWeightOptions {
   maxPositionEmbeddings?: number;
 }
 
-const specialTokenId = (token: (typeof TINY_SPECIAL_TOKENS)[number]): number => 256 + TINY_SPECIAL_TOKENS.indexOf(token);
+const specialTokenId = (token: (typeof TINY_SPECIAL_TOKENS)[number]): number =>
+  256 + TINY_SPECIAL_TOKENS.indexOf(token);
 const END_OF_TEXT = specialTokenId('<|endoftext|>');
 const IM_END = specialTokenId('<|im_end|>');
 
@@ -88,7 +89,8 @@ export function defaultEmbeddingStd(hiddenSize: number): number {
  */
 export function tinyModelWeights(config: ModelConfig, seed: number, options: TinyWeightOptions = {}): TensorMap {
   const embeddingStd = options.embeddingStd ?? defaultEmbeddingStd(config.hiddenSize);
-  if (!(embeddingStd > 0 && Number.isFinite(embeddingStd))) throw new RangeError(`embeddingStd must be a positive number (got ${embeddingStd})`);
+  if (!(embeddingStd > 0 && Number.isFinite(embeddingStd)))
+    throw new RangeError(`embeddingStd must be a positive number (got ${embeddingStd})`);
   const rng = createRng(seed);
   const weights: TensorMap = new Map();
   for (const [name, shape] of expectedWeightShapes(config)) {
@@ -105,7 +107,10 @@ export function tinyModelWeights(config: ModelConfig, seed: number, options: Tin
 }
 
 /** Writes a complete Hugging Face model folder; same options and seed give byte-identical files. */
-export async function writeTinyModel(dir: string, options: TinyModelOptions = {}): Promise<{ config: ModelConfig; files: string[] }> {
+export async function writeTinyModel(
+  dir: string,
+  options: TinyModelOptions = {},
+): Promise<{ config: ModelConfig; files: string[] }> {
   const config = tinyModelConfig(options);
   const weights = tinyModelWeights(config, options.seed ?? 0, options);
   await mkdir(dir, { recursive: true });

@@ -59,8 +59,17 @@ export class ModelTokenizer {
     );
     const chatTemplate = template ? new ChatTemplate(template.source, template.file, specials) : null;
     // transformers ≥ 4.45 defaults to false; tokenizers.js defaults to true, which would alter decoded text.
-    const cleanUp = config?.has('clean_up_tokenization_spaces') ? config.boolean('clean_up_tokenization_spaces') : false;
-    return new ModelTokenizer(tokenizer, tokenId('bos_token'), [...new Set(eosIds)], chatTemplate, cleanUp, eosToken ?? eosIds[0] ?? null);
+    const cleanUp = config?.has('clean_up_tokenization_spaces')
+      ? config.boolean('clean_up_tokenization_spaces')
+      : false;
+    return new ModelTokenizer(
+      tokenizer,
+      tokenId('bos_token'),
+      [...new Set(eosIds)],
+      chatTemplate,
+      cleanUp,
+      eosToken ?? eosIds[0] ?? null,
+    );
   }
 
   encode(text: string, options: { addSpecialTokens?: boolean } = {}): number[] {
@@ -91,7 +100,8 @@ export class ModelTokenizer {
   get longestTokenChars(): number {
     if (this.longest === undefined) {
       let longest = 1;
-      for (let id = 0; id < this.vocabSize; id++) longest = Math.max(longest, this.tokenizer.id_to_token(id)?.length ?? 0);
+      for (let id = 0; id < this.vocabSize; id++)
+        longest = Math.max(longest, this.tokenizer.id_to_token(id)?.length ?? 0);
       this.longest = longest;
     }
     return this.longest;
@@ -106,7 +116,10 @@ export class ModelTokenizer {
   }
 
   applyChatTemplate(messages: ChatMessage[], options: ChatTemplateOptions = {}): string {
-    if (!this.chatTemplate) throw new Error('this tokenizer has no chat template (no chat_template.jinja, no chat_template in tokenizer_config.json)');
+    if (!this.chatTemplate)
+      throw new Error(
+        'this tokenizer has no chat template (no chat_template.jinja, no chat_template in tokenizer_config.json)',
+      );
     return this.chatTemplate.render(messages, options);
   }
 
@@ -120,7 +133,8 @@ function resolveTokenId(tokenizer: Tokenizer, config: JsonObjectReader | undefin
   if (!config?.has(key)) return null;
   const value = config.raw(key);
   const content = typeof value === 'string' ? value : (value as { content?: unknown }).content;
-  if (typeof content !== 'string') throw config.fail(key, `must be a token string or {"content": ...} (got ${describeValue(value)})`);
+  if (typeof content !== 'string')
+    throw config.fail(key, `must be a token string or {"content": ...} (got ${describeValue(value)})`);
   const id = tokenizer.token_to_id(content);
   if (id === undefined) throw config.fail(key, `${describeValue(content)} is not in tokenizer.json's vocabulary`);
   return id;
@@ -133,6 +147,7 @@ async function readGenerationEosIds(dir: string): Promise<number[]> {
   if (!json.has('eos_token_id')) return [];
   const value = json.raw('eos_token_id');
   const ids = Array.isArray(value) ? value : [value];
-  if (!ids.every((id) => Number.isInteger(id) && id >= 0)) throw json.fail('eos_token_id', `must be a token id or a list of ids (got ${describeValue(value)})`);
+  if (!ids.every((id) => Number.isInteger(id) && id >= 0))
+    throw json.fail('eos_token_id', `must be a token id or a list of ids (got ${describeValue(value)})`);
   return ids as number[];
 }

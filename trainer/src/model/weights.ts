@@ -30,9 +30,14 @@ export async function loadModel(dir: string): Promise<LoadedModel> {
 export function validateWeights(config: ModelConfig, weights: WeightMap, fileOf: (name: string) => string): void {
   for (const [name, shape] of expectedWeightShapes(config)) {
     const tensor = weights.get(name);
-    if (!tensor) throw new ModelFileError(fileOf(name), `tensor ${name} is missing (expected shape ${formatShape(shape)})`, name);
+    if (!tensor)
+      throw new ModelFileError(fileOf(name), `tensor ${name} is missing (expected shape ${formatShape(shape)})`, name);
     if (!sameShape(tensor.shape, shape)) {
-      throw new ModelFileError(fileOf(name), `tensor ${name} has shape ${formatShape(tensor.shape)}, expected ${formatShape(shape)}`, name);
+      throw new ModelFileError(
+        fileOf(name),
+        `tensor ${name} has shape ${formatShape(tensor.shape)}, expected ${formatShape(shape)}`,
+        name,
+      );
     }
   }
 }

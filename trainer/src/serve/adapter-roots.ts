@@ -33,10 +33,14 @@ export class AdapterRoots {
   /** The real path of a requested adapter folder, after checking it and the files the loader reads all lie inside a root. */
   async check(path: string): Promise<string> {
     if (this.roots.length === 0) {
-      throw new BadRequestError('loading adapters at runtime is off on this server: start it with --adapter-root DIR (or --adapter NAME=DIR)', 'lora_path');
+      throw new BadRequestError(
+        'loading adapters at runtime is off on this server: start it with --adapter-root DIR (or --adapter NAME=DIR)',
+        'lora_path',
+      );
     }
     const folder = await this.within(path, 'lora_path does not exist or cannot be read');
-    for (const file of [ADAPTER_CONFIG_FILE, ADAPTER_WEIGHTS_FILE]) await this.within(join(folder, file), `lora_path holds no readable ${file}`);
+    for (const file of [ADAPTER_CONFIG_FILE, ADAPTER_WEIGHTS_FILE])
+      await this.within(join(folder, file), `lora_path holds no readable ${file}`);
     return folder;
   }
 
@@ -48,7 +52,10 @@ export class AdapterRoots {
       throw new BadRequestError(missing, 'lora_path');
     }
     if (!this.roots.some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep))) {
-      throw new BadRequestError('lora_path is outside the folders this server loads adapters from (--adapter-root)', 'lora_path');
+      throw new BadRequestError(
+        'lora_path is outside the folders this server loads adapters from (--adapter-root)',
+        'lora_path',
+      );
     }
     return real;
   }
@@ -63,7 +70,8 @@ export function describeLoadFailure(error: unknown): string {
   if (error instanceof ModelFileError) {
     const file = basename(error.file);
     const field = error.details?.['field'];
-    if (file === ADAPTER_CONFIG_FILE && typeof field === 'string' && /^[\w.]{1,64}$/.test(field)) return `${file}: the field ${field} is missing or invalid`;
+    if (file === ADAPTER_CONFIG_FILE && typeof field === 'string' && /^[\w.]{1,64}$/.test(field))
+      return `${file}: the field ${field} is missing or invalid`;
     if (file === ADAPTER_CONFIG_FILE) return `${file} is not a JSON object of PEFT LoRA settings`;
     if (file === ADAPTER_WEIGHTS_FILE) return `${file} is not a safetensors file of LoRA factors that fit this model`;
   }

@@ -43,7 +43,10 @@ export class AdapterRegistry {
   resolve(model: string | undefined | null): Record<string, HostTensor> {
     if (model === undefined || model === null || model === '' || model === this.baseName) return this.baseFeeds;
     const lora = this.loras.get(model);
-    if (!lora) throw new NotFoundError(`The model \`${model}\` does not exist. Available: ${[this.baseName, ...this.loras.keys()].join(', ')}`);
+    if (!lora)
+      throw new NotFoundError(
+        `The model \`${model}\` does not exist. Available: ${[this.baseName, ...this.loras.keys()].join(', ')}`,
+      );
     return lora.feeds;
   }
 
@@ -62,18 +65,35 @@ export class AdapterRegistry {
       adapter = await loadAdapter(path, { model: this.config });
     } catch (error) {
       this.log(`load_lora_adapter '${name}': ${(error as Error).message}`);
-      throw new BadRequestError(`cannot load LoRA adapter '${name}': ${describeLoadFailure(error)} (the server log has the details)`, 'lora_path');
+      throw new BadRequestError(
+        `cannot load LoRA adapter '${name}': ${describeLoadFailure(error)} (the server log has the details)`,
+        'lora_path',
+      );
     }
-    if (adapter.config.rank > this.maxRank) throw new BadRequestError(`LoRA rank ${adapter.config.rank} is over this server's max_lora_rank ${this.maxRank}`, 'lora_path');
-    const lora = { name, path, rank: adapter.config.rank, created: Math.floor(Date.now() / 1000), feeds: kvAdapterFeeds(this.config, adapter) };
+    if (adapter.config.rank > this.maxRank)
+      throw new BadRequestError(
+        `LoRA rank ${adapter.config.rank} is over this server's max_lora_rank ${this.maxRank}`,
+        'lora_path',
+      );
+    const lora = {
+      name,
+      path,
+      rank: adapter.config.rank,
+      created: Math.floor(Date.now() / 1000),
+      feeds: kvAdapterFeeds(this.config, adapter),
+    };
     this.loras.set(name, lora);
     return lora;
   }
 
   private assertNameFree(name: string, inplace: boolean): void {
-    if (name === this.baseName) throw new BadRequestError(`'${name}' is the base model's name; pick another lora_name`, 'lora_name');
+    if (name === this.baseName)
+      throw new BadRequestError(`'${name}' is the base model's name; pick another lora_name`, 'lora_name');
     if (this.loras.has(name) && !inplace) {
-      throw new BadRequestError(`The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, set 'load_inplace' to True.`, 'lora_name');
+      throw new BadRequestError(
+        `The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, set 'load_inplace' to True.`,
+        'lora_name',
+      );
     }
   }
 

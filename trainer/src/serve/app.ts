@@ -21,7 +21,8 @@ const ROUTES: Record<string, Handler> = {
   'GET /health': (ctx, _body, _req, res) => {
     res.writeHead(ctx.engine.model.failure ? 503 : 200).end();
   },
-  'GET /health/': (ctx, _body, _req, res) => sendJson(res, ctx.engine.model.failure ? 503 : 200, { status: ctx.engine.model.failure ? 'unavailable' : 'ok' }),
+  'GET /health/': (ctx, _body, _req, res) =>
+    sendJson(res, ctx.engine.model.failure ? 503 : 200, { status: ctx.engine.model.failure ? 'unavailable' : 'ok' }),
   'GET /get_world_size/': (_ctx, _body, _req, res) => sendJson(res, 200, { world_size: 1 }),
   'GET /v1/models': listModels,
   'GET /metrics': metrics,
@@ -56,14 +57,26 @@ async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerRespon
     ctx.apiKeys.check(route, req);
     const handler = ROUTES[route];
     if (!handler) {
-      const methods = Object.keys(ROUTES).filter((k) => k.endsWith(` ${path}`)).map((k) => k.split(' ')[0]);
-      throw new NotFoundError(methods.length ? `${req.method} is not allowed on ${path} (use ${methods.join(', ')})` : `no route ${req.method} ${path}`);
+      const methods = Object.keys(ROUTES)
+        .filter((k) => k.endsWith(` ${path}`))
+        .map((k) => k.split(' ')[0]);
+      throw new NotFoundError(
+        methods.length
+          ? `${req.method} is not allowed on ${path} (use ${methods.join(', ')})`
+          : `no route ${req.method} ${path}`,
+      );
     }
-    const body = req.method === 'POST' ? await readJsonBody(req, ctx.limits.bodyBytes, (bytes) => ctx.prepare.parseJson(bytes)) : undefined;
+    const body =
+      req.method === 'POST'
+        ? await readJsonBody(req, ctx.limits.bodyBytes, (bytes) => ctx.prepare.parseJson(bytes))
+        : undefined;
     await handler(ctx, body, req, res);
   } catch (error) {
     discardBody(req);
-    if (!(error instanceof GauntletError)) ctx.log(`${req.method} ${req.url}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (!(error instanceof GauntletError))
+      ctx.log(
+        `${req.method} ${req.url}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     sendError(res, error);
   }
 }
@@ -78,9 +91,10 @@ export async function listen(ctx: ServeContext, port: number, host = '127.0.0.1'
   return {
     server,
     url: `http://${host}:${bound}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -28,7 +28,8 @@ export class ApiKeys {
     const match = /^Bearer +(.+)$/i.exec(req.headers.authorization ?? '');
     const given = match ? digest(match[1]!.trim()) : undefined;
     let accepted = false;
-    for (const expected of this.digests) accepted = (given !== undefined && timingSafeEqual(given, expected)) || accepted;
+    for (const expected of this.digests)
+      accepted = (given !== undefined && timingSafeEqual(given, expected)) || accepted;
     if (!accepted) throw new UnauthorizedError();
   }
 }

@@ -18,16 +18,32 @@ export interface ChatPromptOptions {
  * from and what /tokenize returns for `messages`, so the two always agree. Pure, so the tokenizer
  * thread renders large conversations with the very same code.
  */
-export function renderChat(tokenizer: ModelTokenizer, messages: readonly WireChatMessage[], options: ChatPromptOptions): string {
-  if (!tokenizer.chatTemplate) throw new BadRequestError('this model has no chat template; use /v1/completions with a prompt', 'messages');
+export function renderChat(
+  tokenizer: ModelTokenizer,
+  messages: readonly WireChatMessage[],
+  options: ChatPromptOptions,
+): string {
+  if (!tokenizer.chatTemplate)
+    throw new BadRequestError('this model has no chat template; use /v1/completions with a prompt', 'messages');
   const rendered: ChatMessage[] = messages.map((m) => ({
     ...m,
     content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join(''),
   }));
-  return tokenizer.applyChatTemplate(rendered, { addGenerationPrompt: options.addGenerationPrompt, variables: options.variables });
+  return tokenizer.applyChatTemplate(rendered, {
+    addGenerationPrompt: options.addGenerationPrompt,
+    variables: options.variables,
+  });
 }
 
 /** Characters a conversation brings to its rendering (content, plus room for each message's template text). */
 export function chatInputChars(messages: readonly WireChatMessage[]): number {
-  return messages.reduce((n, m) => n + 64 + (typeof m.content === 'string' ? m.content.length : (m.content ?? []).reduce((k, part) => k + part.text.length, 0)), 0);
+  return messages.reduce(
+    (n, m) =>
+      n +
+      64 +
+      (typeof m.content === 'string'
+        ? m.content.length
+        : (m.content ?? []).reduce((k, part) => k + part.text.length, 0)),
+    0,
+  );
 }

@@ -12,20 +12,33 @@ import { checkLimits, toSamplingParams } from './sampling.js';
 import { tokenLabeler, tokenText, wireLogprob } from './token-labels.js';
 
 /** POST /v1/completions, vLLM's shape: token-id prompts, echo, logprobs, return_token_ids, n, SSE. */
-export async function completions(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function completions(
+  ctx: ServeContext,
+  body: unknown,
+  _req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const request = parseBody(completionRequest, body, 'completion');
   const prompts = await promptTokens(ctx, request.prompt);
   // vLLM's echo without generation: one token is drawn (the prompt is scored by the same pass) and dropped.
   const echoOnly = request.echo === true && request.max_tokens === 0;
   const shown = (results: GenerationResult[]) => (echoOnly ? results.map(promptOnly) : results);
-  const params = toSamplingParams(echoOnly ? { ...request, max_tokens: 1 } : request, { maxTokens: 16, topLogprobs: request.logprobs ?? 0 });
+  const params = toSamplingParams(echoOnly ? { ...request, max_tokens: 1 } : request, {
+    maxTokens: 16,
+    topLogprobs: request.logprobs ?? 0,
+  });
   const n = request.n ?? 1;
   checkLimits(ctx, prompts, params, n);
   const adapterFeeds = ctx.adapters.resolve(request.model);
   const constraint = await ctx.constraints(structuredSpecOf(request));
   const wantLogprobs = request.logprobs !== undefined && request.logprobs !== null;
   const label = tokenLabeler(ctx, request);
-  const head = { id: `cmpl-${randomUUID()}`, object: 'text_completion', created: Math.floor(Date.now() / 1000), model: request.model ?? ctx.adapters.baseName };
+  const head = {
+    id: `cmpl-${randomUUID()}`,
+    object: 'text_completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model ?? ctx.adapters.baseName,
+  };
   const signal = disconnectSignal(res);
   const job = { prompts, n, params, adapterFeeds, constraint, promptLogprobs: promptScoring(request), signal };
   if (!request.stream) {
@@ -41,13 +54,44 @@ export async function completions(ctx: ServeContext, body: unknown, _req: Incomi
     onToken: echoOnly
       ? undefined
       : (index, { token, textDelta }) => {
-          const logprobs = wantLogprobs ? { tokens: [label(token.id)], token_logprobs: [wireLogprob(token.logprob)], top_logprobs: [topDict(label, token.top)], text_offset: [0] } : null;
-          stream.send({ ...head, choices: [{ index, text: textDelta, logprobs, finish_reason: null, ...(request.return_token_ids ? { token_ids: [token.id] } : {}) }] });
+          const logprobs = wantLogprobs
+            ? {
+                tokens: [label(token.id)],
+                token_logprobs: [wireLogprob(token.logprob)],
+                top_logprobs: [topDict(label, token.top)],
+                text_offset: [0],
+              }
+            : null;
+          stream.send({
+            ...head,
+            choices: [
+              {
+                index,
+                text: textDelta,
+                logprobs,
+                finish_reason: null,
+                ...(request.return_token_ids ? { token_ids: [token.id] } : {}),
+              },
+            ],
+          });
         },
   });
-  if (request.echo) prompts.forEach((p, k) => Array.from({ length: n }, (_, i) => stream.send({ ...head, choices: [{ index: k * n + i, text: ctx.tokenizer.decode(p), logprobs: null, finish_reason: null }] })));
+  if (request.echo)
+    prompts.forEach((p, k) =>
+      Array.from({ length: n }, (_, i) =>
+        stream.send({
+          ...head,
+          choices: [{ index: k * n + i, text: ctx.tokenizer.decode(p), logprobs: null, finish_reason: null }],
+        }),
+      ),
+    );
   const results = shown(await running);
-  results.forEach((r, index) => stream.send({ ...head, choices: [{ index, text: '', logprobs: null, finish_reason: r.finishReason, stop_reason: r.stopReason ?? null }] }));
+  results.forEach((r, index) =>
+    stream.send({
+      ...head,
+      choices: [{ index, text: '', logprobs: null, finish_reason: r.finishReason, stop_reason: r.stopReason ?? null }],
+    }),
+  );
   if (request.stream_options?.include_usage) stream.send({ ...head, choices: [], usage: usageOf(prompts, results) });
   stream.end();
 }
@@ -67,22 +111,34 @@ async function promptTokens(ctx: ServeContext, prompt: CompletionRequest['prompt
   return parts.map((p) => (typeof p === 'string' ? encoded[next++]! : p));
 }
 
-function choice(ctx: ServeContext, request: CompletionRequest, r: GenerationResult, index: number, label: (id: number) => string) {
+function choice(
+  ctx: ServeContext,
+  request: CompletionRequest,
+  r: GenerationResult,
+  index: number,
+  label: (id: number) => string,
+) {
   const promptText = request.echo ? ctx.tokenizer.decode(r.promptTokenIds) : '';
   return {
     index,
     text: promptText + r.text,
-    logprobs: request.logprobs === undefined || request.logprobs === null ? null : logprobsBlock(ctx, r, Boolean(request.echo), request.logprobs, label),
+    logprobs:
+      request.logprobs === undefined || request.logprobs === null
+        ? null
+        : logprobsBlock(ctx, r, Boolean(request.echo), request.logprobs, label),
     finish_reason: r.finishReason,
     stop_reason: r.stopReason ?? null,
     ...(request.return_token_ids ? { token_ids: r.tokenIds, prompt_token_ids: r.promptTokenIds } : {}),
-    ...(request.prompt_logprobs !== undefined && request.prompt_logprobs !== null ? { prompt_logprobs: promptLogprobsBlock(ctx, r, request.prompt_logprobs) } : {}),
+    ...(request.prompt_logprobs !== undefined && request.prompt_logprobs !== null
+      ? { prompt_logprobs: promptLogprobsBlock(ctx, r, request.prompt_logprobs) }
+      : {}),
   };
 }
 
 /** Top alternatives to score each prompt position with: echo + logprobs and prompt_logprobs share one scoring pass. */
 function promptScoring(request: CompletionRequest): number | undefined {
-  const forEcho = request.echo && request.logprobs !== undefined && request.logprobs !== null ? request.logprobs : undefined;
+  const forEcho =
+    request.echo && request.logprobs !== undefined && request.logprobs !== null ? request.logprobs : undefined;
   const forPrompt = request.prompt_logprobs ?? undefined;
   return forEcho === undefined && forPrompt === undefined ? undefined : Math.max(forEcho ?? 0, forPrompt ?? 0);
 }
@@ -91,19 +147,45 @@ function promptScoring(request: CompletionRequest): number | undefined {
 function promptLogprobsBlock(ctx: ServeContext, r: GenerationResult, k: number) {
   return (r.promptLogprobs ?? []).map((p) => {
     if (!p) return null;
-    const entries = [{ id: p.id, logprob: p.logprob, rank: p.rank }, ...p.top.slice(0, k).map((t, i) => ({ ...t, rank: i + 1 }))];
-    return Object.fromEntries(entries.map((e) => [String(e.id), { logprob: wireLogprob(e.logprob), rank: e.rank, decoded_token: tokenText(ctx, e.id) }]));
+    const entries = [
+      { id: p.id, logprob: p.logprob, rank: p.rank },
+      ...p.top.slice(0, k).map((t, i) => ({ ...t, rank: i + 1 })),
+    ];
+    return Object.fromEntries(
+      entries.map((e) => [
+        String(e.id),
+        { logprob: wireLogprob(e.logprob), rank: e.rank, decoded_token: tokenText(ctx, e.id) },
+      ]),
+    );
   });
 }
 
 /** The legacy completions logprobs block: per token its name, logprob, top alternatives and character offset in the text. */
-function logprobsBlock(ctx: ServeContext, r: GenerationResult, echo: boolean, k: number, label: (id: number) => string) {
+function logprobsBlock(
+  ctx: ServeContext,
+  r: GenerationResult,
+  echo: boolean,
+  k: number,
+  label: (id: number) => string,
+) {
   const ids = echo ? [...r.promptTokenIds, ...r.tokenIds] : r.tokenIds;
-  const lps: (number | null)[] = echo ? [...(r.promptLogprobs ?? []).map((p) => p?.logprob ?? null), ...r.logprobs] : r.logprobs;
-  const tops = echo ? [...(r.promptLogprobs ?? []).map((p) => (p ? topDict(label, p.top.slice(0, k)) : null)), ...r.topLogprobs.map((t) => topDict(label, t))] : r.topLogprobs.map((t) => topDict(label, t));
+  const lps: (number | null)[] = echo
+    ? [...(r.promptLogprobs ?? []).map((p) => p?.logprob ?? null), ...r.logprobs]
+    : r.logprobs;
+  const tops = echo
+    ? [
+        ...(r.promptLogprobs ?? []).map((p) => (p ? topDict(label, p.top.slice(0, k)) : null)),
+        ...r.topLogprobs.map((t) => topDict(label, t)),
+      ]
+    : r.topLogprobs.map((t) => topDict(label, t));
   const offsets: number[] = [];
   ids.reduce((at, id) => (offsets.push(at), at + tokenText(ctx, id).length), 0);
-  return { tokens: ids.map(label), token_logprobs: lps.map((lp) => (lp === null ? null : wireLogprob(lp))), top_logprobs: tops, text_offset: offsets };
+  return {
+    tokens: ids.map(label),
+    token_logprobs: lps.map((lp) => (lp === null ? null : wireLogprob(lp))),
+    top_logprobs: tops,
+    text_offset: offsets,
+  };
 }
 
 function topDict(label: (id: number) => string, top: readonly TokenLogprob[]): Record<string, number> {

@@ -90,7 +90,21 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     const close = async () => {
       await Promise.all([thread.close(), running.release()]);
     };
-    return { engine, tokenizer, prompts, prepare: thread, config, adapters, limits, constraints, apiKeys: new ApiKeys(options.apiKeys ?? []), returnTokensAsTokenIds: options.returnTokensAsTokenIds ?? false, log, startedAt: Math.floor(Date.now() / 1000), close };
+    return {
+      engine,
+      tokenizer,
+      prompts,
+      prepare: thread,
+      config,
+      adapters,
+      limits,
+      constraints,
+      apiKeys: new ApiKeys(options.apiKeys ?? []),
+      returnTokensAsTokenIds: options.returnTokensAsTokenIds ?? false,
+      log,
+      startedAt: Math.floor(Date.now() / 1000),
+      close,
+    };
   } catch (error) {
     await Promise.all([thread.close(), model?.release()]);
     throw error;

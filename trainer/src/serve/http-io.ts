@@ -16,7 +16,11 @@ const INLINE_BODY_BYTES = 1024 * 1024;
  * linear scan, before anything recursive sees it), then parsed. A body over 1 MiB is decoded and
  * parsed by `parseLarge` (the server's preparation thread): at 8 MiB that is tens of milliseconds.
  */
-export async function readJsonBody(req: IncomingMessage, limit: number, parseLarge?: (bytes: Uint8Array) => Promise<unknown>): Promise<unknown> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  limit: number,
+  parseLarge?: (bytes: Uint8Array) => Promise<unknown>,
+): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new PayloadTooLargeError(limit);
   const bytes = await readBytes(req, limit);
@@ -123,7 +127,12 @@ export class EventStream {
   }
 
   private open(): void {
-    if (!this.res.headersSent) this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    if (!this.res.headersSent)
+      this.res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
   }
 }
 

@@ -14,7 +14,11 @@ export class PrepareThread {
 
   /** Starts the thread on the model folder's tokenizer files (read once, at start). */
   static async start(modelDir: string): Promise<PrepareThread> {
-    const calls = new WorkerCalls(compiledWorkerFile('serve/prepare-worker.js'), { workerData: { dir: modelDir } }, 'the preparation thread');
+    const calls = new WorkerCalls(
+      compiledWorkerFile('serve/prepare-worker.js'),
+      { workerData: { dir: modelDir } },
+      'the preparation thread',
+    );
     try {
       await calls.ready;
     } catch (error) {

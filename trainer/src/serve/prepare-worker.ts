@@ -17,23 +17,38 @@ type Call =
   | { id: number; op: 'decode'; ids: Uint32Array }
   | { id: number; op: 'json'; bytes: Uint8Array }
   | { id: number; op: 'structured'; spec: StructuredSpec }
-  | { id: number; op: 'tokenize'; input: { text: string } | { messages: WireChatMessage[]; render: ChatPromptOptions }; addSpecialTokens: boolean; strs: boolean };
+  | {
+      id: number;
+      op: 'tokenize';
+      input: { text: string } | { messages: WireChatMessage[]; render: ChatPromptOptions };
+      addSpecialTokens: boolean;
+      strs: boolean;
+    };
 
 const tokenizer = await ModelTokenizer.load((workerData as { dir: string }).dir);
 const port = parentPort!;
 
 function answer(call: Call): { result: unknown; transfer: ArrayBuffer[] } {
   if (call.op === 'encode') {
-    const lists = call.texts.map((text) => Uint32Array.from(tokenizer.encode(text, { addSpecialTokens: call.addSpecialTokens })));
+    const lists = call.texts.map((text) =>
+      Uint32Array.from(tokenizer.encode(text, { addSpecialTokens: call.addSpecialTokens })),
+    );
     return { result: lists, transfer: lists.map((l) => l.buffer as ArrayBuffer) };
   }
   if (call.op === 'chat') {
     const text = renderChat(tokenizer, call.messages, call.options);
-    if (call.maxChars !== undefined && text.length > call.maxChars) return { result: { chars: text.length }, transfer: [] };
+    if (call.maxChars !== undefined && text.length > call.maxChars)
+      return { result: { chars: text.length }, transfer: [] };
     const ids = Uint32Array.from(tokenizer.encode(text, { addSpecialTokens: call.options.addSpecialTokens ?? false }));
     return { result: { ids }, transfer: [ids.buffer as ArrayBuffer] };
   }
-  if (call.op === 'json') return { result: parseJsonText(Buffer.from(call.bytes.buffer, call.bytes.byteOffset, call.bytes.byteLength).toString('utf8')), transfer: [] };
+  if (call.op === 'json')
+    return {
+      result: parseJsonText(
+        Buffer.from(call.bytes.buffer, call.bytes.byteOffset, call.bytes.byteLength).toString('utf8'),
+      ),
+      transfer: [],
+    };
   if (call.op === 'structured') return { result: compileSpec(call.spec), transfer: [] };
   if (call.op === 'tokenize') return { result: tokenizeReplyParts(tokenizer, call.input, call), transfer: [] };
   return { result: tokenizer.decode([...call.ids]), transfer: [] };
@@ -45,7 +60,14 @@ port.on('message', (call: Call) => {
     port.postMessage({ id: call.id, result }, transfer);
   } catch (error) {
     const status = error instanceof GauntletError ? error.httpStatus : undefined;
-    port.postMessage({ id: call.id, error: { name: (error as Error).name ?? 'Error', message: (error as Error).message ?? String(error), ...(status ? { status } : {}) } });
+    port.postMessage({
+      id: call.id,
+      error: {
+        name: (error as Error).name ?? 'Error',
+        message: (error as Error).message ?? String(error),
+        ...(status ? { status } : {}),
+      },
+    });
   }
 });
 port.postMessage({ ready: true });

@@ -27,7 +27,11 @@ export function tokenizeReplyParts(
 ): TokenizeReplyParts {
   const text = 'text' in input ? input.text : renderChat(tokenizer, input.messages, input.render);
   const ids = tokenizer.encode(text, { addSpecialTokens: options.addSpecialTokens });
-  return { count: ids.length, tokens: JSON.stringify(ids), ...(options.strs ? { strs: JSON.stringify(ids.map((id) => tokenizer.idToToken(id) ?? '')) } : {}) };
+  return {
+    count: ids.length,
+    tokens: JSON.stringify(ids),
+    ...(options.strs ? { strs: JSON.stringify(ids.map((id) => tokenizer.idToToken(id) ?? '')) } : {}),
+  };
 }
 
 /** What a generation request's prompt is checked against before it is tokenized. */
@@ -56,23 +60,39 @@ export class PromptTokenizer {
   }
 
   /** Token ids of each generation prompt; a text too long to be a prompt is refused before it is encoded. */
-  async encode(texts: readonly string[], options: { addSpecialTokens: boolean; bound: GenerationBound }): Promise<number[][]> {
+  async encode(
+    texts: readonly string[],
+    options: { addSpecialTokens: boolean; bound: GenerationBound },
+  ): Promise<number[][]> {
     for (const text of texts) this.assertFits(text.length, options.bound);
     const chars = texts.reduce((n, t) => n + t.length, 0);
-    if (chars <= INLINE_CHARS) return texts.map((text) => this.tokenizer.encode(text, { addSpecialTokens: options.addSpecialTokens }));
-    const lists = await this.thread.call<Uint32Array[]>({ op: 'encode', texts, addSpecialTokens: options.addSpecialTokens });
+    if (chars <= INLINE_CHARS)
+      return texts.map((text) => this.tokenizer.encode(text, { addSpecialTokens: options.addSpecialTokens }));
+    const lists = await this.thread.call<Uint32Array[]>({
+      op: 'encode',
+      texts,
+      addSpecialTokens: options.addSpecialTokens,
+    });
     return lists.map((ids) => this.promptIds(ids, options.bound));
   }
 
   /** Token ids of a conversation as the chat template renders it, for generation: the rendering is checked before it is encoded. */
-  async chat(messages: readonly WireChatMessage[], options: ChatPromptOptions & { bound: GenerationBound }): Promise<number[]> {
+  async chat(
+    messages: readonly WireChatMessage[],
+    options: ChatPromptOptions & { bound: GenerationBound },
+  ): Promise<number[]> {
     const { bound, ...render } = options;
     if (chatInputChars(messages) <= INLINE_CHARS) {
       const text = renderChat(this.tokenizer, messages, render);
       this.assertFits(text.length, bound);
       return this.tokenizer.encode(text, { addSpecialTokens: render.addSpecialTokens ?? false });
     }
-    const reply = await this.thread.call<{ ids?: Uint32Array; chars?: number }>({ op: 'chat', messages, options: render, maxChars: this.maxPromptChars });
+    const reply = await this.thread.call<{ ids?: Uint32Array; chars?: number }>({
+      op: 'chat',
+      messages,
+      options: render,
+      maxChars: this.maxPromptChars,
+    });
     if (reply.chars !== undefined) this.assertFits(reply.chars, bound);
     return this.promptIds(reply.ids!, bound);
   }
@@ -82,7 +102,10 @@ export class PromptTokenizer {
    * their vocabulary strings) as JSON text, which the thread writes for a large input, so a list of
    * millions of ids is never built and serialised on the event loop.
    */
-  async tokenizeReply(input: { text: string } | { messages: readonly WireChatMessage[]; render: ChatPromptOptions }, options: { addSpecialTokens: boolean; strs: boolean }): Promise<TokenizeReplyParts> {
+  async tokenizeReply(
+    input: { text: string } | { messages: readonly WireChatMessage[]; render: ChatPromptOptions },
+    options: { addSpecialTokens: boolean; strs: boolean },
+  ): Promise<TokenizeReplyParts> {
     const chars = 'text' in input ? input.text.length : chatInputChars(input.messages);
     if (chars > INLINE_CHARS) return this.thread.call<TokenizeReplyParts>({ op: 'tokenize', input, ...options });
     return tokenizeReplyParts(this.tokenizer, input, options);
@@ -98,7 +121,10 @@ export class PromptTokenizer {
   /** A thread's list as a prompt: refused, not copied, when it alone overflows the context. */
   private promptIds(ids: Uint32Array, bound: GenerationBound): number[] {
     if (ids.length > this.maxModelLen) {
-      throw new BadRequestError(`This model's maximum context length is ${this.maxModelLen} tokens. However, the prompt alone has ${ids.length} tokens. Please reduce its length.`, bound.param);
+      throw new BadRequestError(
+        `This model's maximum context length is ${this.maxModelLen} tokens. However, the prompt alone has ${ids.length} tokens. Please reduce its length.`,
+        bound.param,
+      );
     }
     const out = new Array<number>(ids.length);
     for (let i = 0; i < ids.length; i++) out[i] = ids[i]!;

@@ -28,7 +28,11 @@ export interface ChoiceJob {
  */
 export function runChoices(ctx: ServeContext, job: ChoiceJob): Promise<GenerationResult[]> {
   const needed = job.constraint?.().minTokens ?? 0;
-  if (needed > job.params.maxTokens) throw new BadRequestError(`the structured output needs at least ${needed} tokens but max_tokens is ${job.params.maxTokens}`, 'max_tokens');
+  if (needed > job.params.maxTokens)
+    throw new BadRequestError(
+      `the structured output needs at least ${needed} tokens but max_tokens is ${job.params.maxTokens}`,
+      'max_tokens',
+    );
   ctx.engine.assertRoom(job.prompts.length * job.n);
   const siblingFailed = new AbortController();
   const signal = job.signal ? AbortSignal.any([job.signal, siblingFailed.signal]) : siblingFailed.signal;
@@ -65,5 +69,10 @@ export function usageOf(prompts: readonly (readonly number[])[], results: readon
   const completionTokens = results.reduce((n, r) => n + r.tokenIds.length, 0);
   const perPrompt = results.length / Math.max(1, prompts.length);
   const cachedTokens = prompts.reduce((n, _, i) => n + (results[i * perPrompt]?.cachedTokens ?? 0), 0);
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens, prompt_tokens_details: { cached_tokens: cachedTokens } };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: cachedTokens },
+  };
 }

@@ -19,7 +19,10 @@ export interface WireSampling {
 }
 
 /** Wire fields → SamplingParams, with vLLM's defaults for absent ones (max_tokens 16 for completions). */
-export function toSamplingParams(body: WireSampling, defaults: { maxTokens: number; topLogprobs: number }): SamplingParams {
+export function toSamplingParams(
+  body: WireSampling,
+  defaults: { maxTokens: number; topLogprobs: number },
+): SamplingParams {
   return samplingParams({
     temperature: body.temperature ?? 1,
     topP: body.top_p ?? 1,
@@ -37,9 +40,15 @@ export function toSamplingParams(body: WireSampling, defaults: { maxTokens: numb
 }
 
 /** Refuses requests over the server's limits, before any work is queued. */
-export function checkLimits(ctx: ServeContext, prompts: readonly (readonly number[])[], params: SamplingParams, n: number): void {
+export function checkLimits(
+  ctx: ServeContext,
+  prompts: readonly (readonly number[])[],
+  params: SamplingParams,
+  n: number,
+): void {
   const { limits, config, engine } = ctx;
-  if (prompts.length > limits.maxPrompts) throw new BadRequestError(`${prompts.length} prompts in one request; the limit is ${limits.maxPrompts}`, 'prompt');
+  if (prompts.length > limits.maxPrompts)
+    throw new BadRequestError(`${prompts.length} prompts in one request; the limit is ${limits.maxPrompts}`, 'prompt');
   if (n > limits.maxN) throw new BadRequestError(`n = ${n} is over this server's limit of ${limits.maxN}`, 'n');
   // Refused whole or taken whole: a request bigger than the whole queue would get a 503 forever.
   const capacity = engine.maxBatch + engine.maxWaiting;
@@ -49,13 +58,23 @@ export function checkLimits(ctx: ServeContext, prompts: readonly (readonly numbe
       'n',
     );
   }
-  if (params.maxTokens < 1) throw new BadRequestError(`max_tokens must be at least 1, got ${params.maxTokens}`, 'max_tokens');
-  if (params.maxTokens > limits.maxTokens) throw new BadRequestError(`max_tokens = ${params.maxTokens} is over this server's limit of ${limits.maxTokens}`, 'max_tokens');
-  if (params.minTokens > params.maxTokens) throw new BadRequestError(`min_tokens (${params.minTokens}) must not exceed max_tokens (${params.maxTokens})`, 'min_tokens');
+  if (params.maxTokens < 1)
+    throw new BadRequestError(`max_tokens must be at least 1, got ${params.maxTokens}`, 'max_tokens');
+  if (params.maxTokens > limits.maxTokens)
+    throw new BadRequestError(
+      `max_tokens = ${params.maxTokens} is over this server's limit of ${limits.maxTokens}`,
+      'max_tokens',
+    );
+  if (params.minTokens > params.maxTokens)
+    throw new BadRequestError(
+      `min_tokens (${params.minTokens}) must not exceed max_tokens (${params.maxTokens})`,
+      'min_tokens',
+    );
   for (const prompt of prompts) {
     if (prompt.length === 0) throw new BadRequestError('a prompt encodes to no tokens; send at least one', 'prompt');
     const bad = prompt.find((id) => id >= config.vocabSize);
-    if (bad !== undefined) throw new BadRequestError(`token id ${bad} is outside the vocabulary [0, ${config.vocabSize})`, 'prompt');
+    if (bad !== undefined)
+      throw new BadRequestError(`token id ${bad} is outside the vocabulary [0, ${config.vocabSize})`, 'prompt');
     if (prompt.length + params.maxTokens > limits.maxModelLen) {
       throw new BadRequestError(
         `This model's maximum context length is ${limits.maxModelLen} tokens. However, you requested ${prompt.length + params.maxTokens} tokens (${prompt.length} in the messages, ${params.maxTokens} in the completion). Please reduce the length of the messages or completion.`,
@@ -64,7 +83,8 @@ export function checkLimits(ctx: ServeContext, prompts: readonly (readonly numbe
     }
   }
   const badStop = params.stopTokenIds.find((id) => id >= config.vocabSize);
-  if (badStop !== undefined) throw new BadRequestError(`stop_token_ids: ${badStop} is outside the vocabulary`, 'stop_token_ids');
+  if (badStop !== undefined)
+    throw new BadRequestError(`stop_token_ids: ${badStop} is outside the vocabulary`, 'stop_token_ids');
 }
 
 /** Seeds for the n samples of one prompt: seed, seed+1, … (wrapping past the largest safe integer) so they differ yet repeat. */

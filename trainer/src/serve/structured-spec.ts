@@ -11,11 +11,21 @@ export function structuredSpecOf(body: WireStructured): StructuredSpec {
   const specs: [string, StructuredSpec][] = [];
   if (body.structured_outputs) specs.push(['structured_outputs', body.structured_outputs]);
   const format = body.response_format;
-  if (format && format.type === 'json_schema') specs.push(['response_format', { json: format.json_schema?.schema ?? true }]);
+  if (format && format.type === 'json_schema')
+    specs.push(['response_format', { json: format.json_schema?.schema ?? true }]);
   // Any JSON object: the schema-less object, nested as deep as the regex allows.
   if (format && format.type === 'json_object') specs.push(['response_format', { json: { type: 'object' } }]);
-  const guided: StructuredSpec = { regex: body.guided_regex, choice: body.guided_choice, json: body.guided_json ?? undefined, grammar: body.guided_grammar };
+  const guided: StructuredSpec = {
+    regex: body.guided_regex,
+    choice: body.guided_choice,
+    json: body.guided_json ?? undefined,
+    grammar: body.guided_grammar,
+  };
   if (Object.values(guided).some((v) => v !== undefined && v !== null)) specs.push(['guided_*', guided]);
-  if (specs.length > 1) throw new BadRequestError(`give structured outputs in one field, not in ${specs.map(([field]) => field).join(' and ')}`, specs[1]![0]);
+  if (specs.length > 1)
+    throw new BadRequestError(
+      `give structured outputs in one field, not in ${specs.map(([field]) => field).join(' and ')}`,
+      specs[1]![0],
+    );
   return specs[0]?.[1] ?? {};
 }

@@ -12,10 +12,17 @@ import { wireLogprob } from './token-labels.js';
  * list of logprobs with their token ids — the sampled token first, then the top alternatives.
  * generation_kwargs are vLLM SamplingParams fields (seed, stop, …) and override the named ones.
  */
-export async function trlGenerate(ctx: ServeContext, body: unknown, _req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function trlGenerate(
+  ctx: ServeContext,
+  body: unknown,
+  _req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const request = parseBody(trlGenerateRequest, body, '/generate/');
   const texts = request.prompts.filter((p): p is string => typeof p === 'string');
-  const encoded = texts.length ? await ctx.prompts.encode(texts, { addSpecialTokens: false, bound: { param: 'prompts' } }) : [];
+  const encoded = texts.length
+    ? await ctx.prompts.encode(texts, { addSpecialTokens: false, bound: { param: 'prompts' } })
+    : [];
   const prompts = texts.length ? encoded : (request.prompts as number[][]);
   const kwargs = parseBody(generationKwargs, request.generation_kwargs ?? {}, '/generate/', ['generation_kwargs']);
   const wire: WireSampling & { logprobs?: number | null | undefined } = { ...request, ...kwargs };
@@ -24,10 +31,21 @@ export async function trlGenerate(ctx: ServeContext, body: unknown, _req: Incomi
   const params = toSamplingParams(wire, { maxTokens: 16, topLogprobs: topK > 0 ? topK + 1 : 0 });
   const n = request.n ?? 1;
   checkLimits(ctx, prompts, params, n);
-  const constraint = await ctx.constraints({ regex: request.structured_outputs_regex ?? request.guided_decoding_regex });
-  const results = await runChoices(ctx, { prompts, n, params, adapterFeeds: ctx.adapters.baseFeeds, constraint, signal: disconnectSignal(res) });
+  const constraint = await ctx.constraints({
+    regex: request.structured_outputs_regex ?? request.guided_decoding_regex,
+  });
+  const results = await runChoices(ctx, {
+    prompts,
+    n,
+    params,
+    adapterFeeds: ctx.adapters.baseFeeds,
+    constraint,
+    signal: disconnectSignal(res),
+  });
   const perToken = results.map((r) =>
-    r.tokenIds.map((id, t) => [{ id, logprob: r.logprobs[t]! }, ...r.topLogprobs[t]!.filter((a) => a.id !== id)].slice(0, topK + 1)),
+    r.tokenIds.map((id, t) =>
+      [{ id, logprob: r.logprobs[t]! }, ...r.topLogprobs[t]!.filter((a) => a.id !== id)].slice(0, topK + 1),
+    ),
   );
   sendJson(res, 200, {
     prompt_ids: prompts,

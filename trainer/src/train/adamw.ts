@@ -47,7 +47,10 @@ export class AdamW {
     const decay = 1 - lr * this.weightDecay;
     for (const [name, p] of params) {
       const g = grads.get(name);
-      if (!g || g.length !== p.length) throw new RangeError(`AdamW: gradient for '${name}' is ${g ? `${g.length} long, expected ${p.length}` : 'missing'}`);
+      if (!g || g.length !== p.length)
+        throw new RangeError(
+          `AdamW: gradient for '${name}' is ${g ? `${g.length} long, expected ${p.length}` : 'missing'}`,
+        );
       const m = this.moment(this.state.m, name, p.length);
       const v = this.moment(this.state.v, name, p.length);
       for (let i = 0; i < p.length; i++) {

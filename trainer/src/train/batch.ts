@@ -27,17 +27,25 @@ export function batchTotals(sequences: readonly TrainSequence[]): BatchTotals {
 
 export function validateSequence(s: TrainSequence, index: number, vocabSize: number): void {
   const where = `training sequence ${index}`;
-  if (s.tokens.length < 2) throw new RangeError(`${where}: needs at least 2 tokens (a prompt token and a target), got ${s.tokens.length}`);
-  if (s.mask.length !== s.tokens.length) throw new RangeError(`${where}: mask has ${s.mask.length} entries for ${s.tokens.length} tokens`);
+  if (s.tokens.length < 2)
+    throw new RangeError(`${where}: needs at least 2 tokens (a prompt token and a target), got ${s.tokens.length}`);
+  if (s.mask.length !== s.tokens.length)
+    throw new RangeError(`${where}: mask has ${s.mask.length} entries for ${s.tokens.length} tokens`);
   const bad = s.tokens.findIndex((t) => !Number.isInteger(t) || t < 0 || t >= vocabSize);
-  if (bad >= 0) throw new RangeError(`${where}: token ${bad} is ${s.tokens[bad]}, outside the vocabulary [0, ${vocabSize})`);
+  if (bad >= 0)
+    throw new RangeError(`${where}: token ${bad} is ${s.tokens[bad]}, outside the vocabulary [0, ${vocabSize})`);
 }
 
 /**
  * Feeds for one micro-batch: inputs are tokens[0..n−2], targets tokens[1..n−1] (the last token
  * predicts nothing), right-padded to the longest row; padding has mask 0.
  */
-export function collate(rows: readonly TrainSequence[], graph: TrainGraph, totals: BatchTotals, dtype: 'float32' | 'float64' = 'float32'): Record<string, HostTensor> {
+export function collate(
+  rows: readonly TrainSequence[],
+  graph: TrainGraph,
+  totals: BatchTotals,
+  dtype: 'float32' | 'float64' = 'float32',
+): Record<string, HostTensor> {
   const seq = Math.max(...rows.map((r) => r.tokens.length - 1));
   const n = rows.length * seq;
   const ids = new BigInt64Array(n);
@@ -47,10 +55,17 @@ export function collate(rows: readonly TrainSequence[], graph: TrainGraph, total
   const floats = () => (dtype === 'float64' ? new Float64Array(n) : new Float32Array(n));
   const mask = floats();
   const tokenExtras = Object.fromEntries(graph.tokenInputs.map((name) => [name, floats()]));
-  const sequenceExtras = Object.fromEntries(graph.sequenceInputs.map((name) => [name, dtype === 'float64' ? new Float64Array(rows.length) : new Float32Array(rows.length)]));
+  const sequenceExtras = Object.fromEntries(
+    graph.sequenceInputs.map((name) => [
+      name,
+      dtype === 'float64' ? new Float64Array(rows.length) : new Float32Array(rows.length),
+    ]),
+  );
   rows.forEach((row, b) => {
     for (const name of graph.sequenceInputs) sequenceExtras[name]![b] = extra(row, b, name, 'number') as number;
-    const perToken = graph.tokenInputs.map((name) => [name, extra(row, b, name, 'array') as readonly number[]] as const);
+    const perToken = graph.tokenInputs.map(
+      (name) => [name, extra(row, b, name, 'array') as readonly number[]] as const,
+    );
     for (let t = 0; t < seq; t++) {
       const at = b * seq + t;
       positions[at] = BigInt(t);
@@ -76,8 +91,10 @@ export function collate(rows: readonly TrainSequence[], graph: TrainGraph, total
     [LOSS_MASK]: hostTensor(dtype, dims, mask as never),
   };
   for (const [name, data] of Object.entries(tokenExtras)) feeds[name] = hostTensor(dtype, dims, data as never);
-  for (const [name, data] of Object.entries(sequenceExtras)) feeds[name] = hostTensor(dtype, [rows.length], data as never);
-  const scalar = (v: number) => hostTensor(dtype, [], (dtype === 'float64' ? Float64Array.of(v) : Float32Array.of(v)) as never);
+  for (const [name, data] of Object.entries(sequenceExtras))
+    feeds[name] = hostTensor(dtype, [rows.length], data as never);
+  const scalar = (v: number) =>
+    hostTensor(dtype, [], (dtype === 'float64' ? Float64Array.of(v) : Float32Array.of(v)) as never);
   if (graph.totals.includes(TOTAL_TOKENS)) feeds[TOTAL_TOKENS] = scalar(totals.tokens);
   if (graph.totals.includes(TOTAL_SEQUENCES)) feeds[TOTAL_SEQUENCES] = scalar(totals.sequences);
   return feeds;

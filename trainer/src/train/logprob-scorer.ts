@@ -42,7 +42,12 @@ export class LogprobScorer {
   ) {}
 
   static async create(options: LogprobScorerOptions): Promise<LogprobScorer> {
-    const graph = buildTrainGraph(options.config, options.weights, { lora: options.lora, loss: noLoss, withGradients: false, ...(options.temperature ? { temperature: options.temperature } : {}) });
+    const graph = buildTrainGraph(options.config, options.weights, {
+      lora: options.lora,
+      loss: noLoss,
+      withGradients: false,
+      ...(options.temperature ? { temperature: options.temperature } : {}),
+    });
     const zeros: Record<string, HostTensor> = {};
     for (const t of graph.graph.inputs.filter((input) => graph.parameters.includes(input.name))) {
       const dims = t.shape as number[];
@@ -55,11 +60,18 @@ export class LogprobScorer {
    * Per sequence, log p(token t) at index t where the mask is 1, 0 elsewhere (the trainer's
    * alignment). adapter null scores the base model: LoRA's B factors are fed as zeros.
    */
-  async score(sequences: readonly TrainSequence[], adapter: LoraAdapter | null, options: RunOptions = {}): Promise<Float32Array[]> {
+  async score(
+    sequences: readonly TrainSequence[],
+    adapter: LoraAdapter | null,
+    options: RunOptions = {},
+  ): Promise<Float32Array[]> {
     sequences.forEach((s, i) => validateSequence(s, i, this.options.config.vocabSize));
     const feeds = adapter ? adapterFeeds(adapter) : this.zeroAdapter;
     const missing = this.graph.parameters.find((name) => !feeds[name]);
-    if (missing) throw new RangeError(`the adapter has no tensor for '${missing}' (its targets differ from the scorer's LoRA config)`);
+    if (missing)
+      throw new RangeError(
+        `the adapter has no tensor for '${missing}' (its targets differ from the scorer's LoRA config)`,
+      );
     const size = this.options.microBatchSize ?? Math.max(sequences.length, 1);
     const out = new Array<Float32Array>(sequences.length);
     const totals = batchTotals(sequences);
@@ -67,7 +79,17 @@ export class LogprobScorer {
     const order = sequences.map((_, i) => i).sort((a, b) => sequences[b]!.tokens.length - sequences[a]!.tokens.length);
     for (let start = 0; start < order.length; start += size) {
       const rows = order.slice(start, start + size);
-      const result = await this.runtime.run({ ...collate(rows.map((i) => sequences[i]!), this.graph, totals), ...feeds }, options);
+      const result = await this.runtime.run(
+        {
+          ...collate(
+            rows.map((i) => sequences[i]!),
+            this.graph,
+            totals,
+          ),
+          ...feeds,
+        },
+        options,
+      );
       rows.forEach((i, k) => (out[i] = rowLogprobs(result[LOGPROBS]!, k, sequences[i]!.tokens.length)));
     }
     return out;

@@ -26,7 +26,9 @@ describe('AdamW', () => {
   });
 
   test('a missing gradient and bad hyper-parameters are named', () => {
-    expect(() => new AdamW().update(new Map([['w', new Float32Array(2)]]), new Map(), 0.1)).toThrow(/gradient for 'w' is missing/);
+    expect(() => new AdamW().update(new Map([['w', new Float32Array(2)]]), new Map(), 0.1)).toThrow(
+      /gradient for 'w' is missing/,
+    );
     expect(() => new AdamW({ beta2: 1 })).toThrow(/beta2 must be in \[0, 1\)/);
   });
 });

@@ -14,7 +14,8 @@ export function learningRate(s: ScheduleOptions, step: number): number {
   if (step < warmup) return (s.lr * (step + 1)) / (warmup + 1);
   const decay = s.decay ?? 'constant';
   if (decay === 'constant') return s.lr;
-  if (s.totalSteps === undefined || s.totalSteps <= warmup) throw new RangeError(`a ${decay} schedule needs totalSteps > warmupSteps (${warmup})`);
+  if (s.totalSteps === undefined || s.totalSteps <= warmup)
+    throw new RangeError(`a ${decay} schedule needs totalSteps > warmupSteps (${warmup})`);
   const minLr = s.minLr ?? 0;
   const progress = Math.min(1, (step - warmup) / (s.totalSteps - warmup));
   const shape = decay === 'linear' ? 1 - progress : 0.5 * (1 + Math.cos(Math.PI * progress));

@@ -7,17 +7,33 @@ const assistant = (content: string) => ({ role: 'assistant', content });
 
 describe('parseSftJsonl', () => {
   it('reads chat lines (assistant turns trained), text and conversational prompt/completion lines; skips blank lines', () => {
-    const records = parseSftJsonl('d.jsonl', jsonl(
-      { messages: [{ role: 'system', content: 's' }, user('q'), assistant('a'), user('q2'), assistant('a2')], task: 'click-test' },
-      '',
-      { prompt: 'p', completion: 'c' },
-      { prompt: [user('hi'), assistant('earlier')], completion: [assistant('hello')] },
-      '   ',
-    ));
+    const records = parseSftJsonl(
+      'd.jsonl',
+      jsonl(
+        {
+          messages: [{ role: 'system', content: 's' }, user('q'), assistant('a'), user('q2'), assistant('a2')],
+          task: 'click-test',
+        },
+        '',
+        { prompt: 'p', completion: 'c' },
+        { prompt: [user('hi'), assistant('earlier')], completion: [assistant('hello')] },
+        '   ',
+      ),
+    );
     expect(records).toEqual([
-      { line: 1, kind: 'chat', messages: [{ role: 'system', content: 's' }, user('q'), assistant('a'), user('q2'), assistant('a2')], trained: [false, false, true, false, true] },
+      {
+        line: 1,
+        kind: 'chat',
+        messages: [{ role: 'system', content: 's' }, user('q'), assistant('a'), user('q2'), assistant('a2')],
+        trained: [false, false, true, false, true],
+      },
       { line: 3, kind: 'text', prompt: 'p', completion: 'c' },
-      { line: 4, kind: 'chat', messages: [user('hi'), assistant('earlier'), assistant('hello')], trained: [false, false, true] },
+      {
+        line: 4,
+        kind: 'chat',
+        messages: [user('hi'), assistant('earlier'), assistant('hello')],
+        trained: [false, false, true],
+      },
     ]);
   });
 
@@ -28,15 +44,27 @@ describe('parseSftJsonl', () => {
     [{ messages: [], prompt: 'x' }, 'd.jsonl:2: has both "messages" and "prompt"/"completion"; use one form per line'],
     [{ messages: [] }, 'd.jsonl:2: messages must be a non-empty list of {"role", "content"} objects (got [])'],
     [{ messages: [user('q'), 'a'] }, 'd.jsonl:2: messages[1] must be an object with "role" and "content" (got "a")'],
-    [{ messages: [user('q'), { role: 'tool', content: 'x' }] }, 'd.jsonl:2: messages[1].role must be one of "system", "user", "assistant" (got "tool")'],
-    [{ messages: [user('q'), { role: 'assistant', content: 5 }] }, 'd.jsonl:2: messages[1].content must be a string (got 5)'],
+    [
+      { messages: [user('q'), { role: 'tool', content: 'x' }] },
+      'd.jsonl:2: messages[1].role must be one of "system", "user", "assistant" (got "tool")',
+    ],
+    [
+      { messages: [user('q'), { role: 'assistant', content: 5 }] },
+      'd.jsonl:2: messages[1].content must be a string (got 5)',
+    ],
     [{ messages: [user('q'), user('r')] }, 'd.jsonl:2: messages has no assistant turn to train on'],
     [{ messages: [assistant('a'), user('q')] }, 'd.jsonl:2: messages[0] is an assistant turn with nothing before it'],
     [{ prompt: 'p' }, 'd.jsonl:2: completion must be a string or a list of messages (got nothing)'],
     [{ prompt: 3, completion: 'c' }, 'd.jsonl:2: prompt must be a string or a list of messages (got 3)'],
     [{ prompt: 'p', completion: '' }, 'd.jsonl:2: completion is empty (nothing to train on)'],
-    [{ prompt: [user('q')], completion: 'a' }, 'd.jsonl:2: completion must be a list of messages like prompt (got "a")'],
-    [{ prompt: [user('q')], completion: [user('not a reply')] }, 'd.jsonl:2: completion has no assistant turn to train on'],
+    [
+      { prompt: [user('q')], completion: 'a' },
+      'd.jsonl:2: completion must be a list of messages like prompt (got "a")',
+    ],
+    [
+      { prompt: [user('q')], completion: [user('not a reply')] },
+      'd.jsonl:2: completion has no assistant turn to train on',
+    ],
   ])('line %j → %s', (line, message) => {
     const text = jsonl({ prompt: 'ok', completion: 'fine' }, line);
     expect(() => parseSftJsonl('d.jsonl', text)).toThrow(message);
@@ -48,8 +76,13 @@ describe('parseSftJsonl', () => {
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(DataFileError);
-      expect((error as DataFileError).toWire()).toMatchObject({ code: 'VALIDATION_ERROR', details: { file: 'd.jsonl', line: 1, field: 'messages[1].role' } });
+      expect((error as DataFileError).toWire()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { file: 'd.jsonl', line: 1, field: 'messages[1].role' },
+      });
     }
-    expect(() => parseSftJsonl('d.jsonl', '\n\n')).toThrow('d.jsonl: holds no examples (expected one JSON object per line)');
+    expect(() => parseSftJsonl('d.jsonl', '\n\n')).toThrow(
+      'd.jsonl: holds no examples (expected one JSON object per line)',
+    );
   });
 });

@@ -13,7 +13,11 @@ export class DataFileError extends GauntletError {
     detail: string,
     readonly field?: string,
   ) {
-    super('VALIDATION_ERROR', `${file}${line === undefined ? '' : `:${line}`}: ${detail}`, { file, ...(line === undefined ? {} : { line }), ...(field === undefined ? {} : { field }) });
+    super('VALIDATION_ERROR', `${file}${line === undefined ? '' : `:${line}`}: ${detail}`, {
+      file,
+      ...(line === undefined ? {} : { line }),
+      ...(field === undefined ? {} : { field }),
+    });
   }
 }
 
@@ -52,22 +56,33 @@ export function parseSftJsonl(file: string, text: string): SftRecord[] {
     }
     records.push(parseRecord(file, line, value));
   });
-  if (records.length === 0) throw new DataFileError(file, undefined, 'holds no examples (expected one JSON object per line)');
+  if (records.length === 0)
+    throw new DataFileError(file, undefined, 'holds no examples (expected one JSON object per line)');
   return records;
 }
 
 function parseRecord(file: string, line: number, value: unknown): SftRecord {
-  const fail = (field: string | undefined, detail: string) => new DataFileError(file, line, field === undefined ? detail : `${field} ${detail}`, field);
-  if (!isPlainObject(value)) throw fail(undefined, `must be a JSON object with "messages", or "prompt" and "completion" (got ${describeValue(value)})`);
+  const fail = (field: string | undefined, detail: string) =>
+    new DataFileError(file, line, field === undefined ? detail : `${field} ${detail}`, field);
+  if (!isPlainObject(value))
+    throw fail(
+      undefined,
+      `must be a JSON object with "messages", or "prompt" and "completion" (got ${describeValue(value)})`,
+    );
   const hasMessages = value['messages'] !== undefined;
   const hasPrompt = value['prompt'] !== undefined || value['completion'] !== undefined;
-  if (hasMessages && hasPrompt) throw fail(undefined, 'has both "messages" and "prompt"/"completion"; use one form per line');
+  if (hasMessages && hasPrompt)
+    throw fail(undefined, 'has both "messages" and "prompt"/"completion"; use one form per line');
   if (hasMessages) {
     const messages = parseMessages(value['messages'], 'messages', fail);
     const trained = messages.map((m) => m.role === 'assistant');
     return checkedChat(line, messages, trained, 'messages', fail);
   }
-  if (!hasPrompt) throw fail(undefined, `needs "messages", or "prompt" and "completion" (got keys ${describeValue(Object.keys(value))})`);
+  if (!hasPrompt)
+    throw fail(
+      undefined,
+      `needs "messages", or "prompt" and "completion" (got keys ${describeValue(Object.keys(value))})`,
+    );
   const { prompt, completion } = value;
   if (typeof prompt === 'string' && typeof completion === 'string') {
     if (completion === '') throw fail('completion', 'is empty (nothing to train on)');
@@ -76,23 +91,42 @@ function parseRecord(file: string, line: number, value: unknown): SftRecord {
   if (Array.isArray(prompt) && Array.isArray(completion)) {
     const before = parseMessages(prompt, 'prompt', fail);
     const after = parseMessages(completion, 'completion', fail);
-    return checkedChat(line, [...before, ...after], [...before.map(() => false), ...after.map((m) => m.role === 'assistant')], 'completion', fail);
+    return checkedChat(
+      line,
+      [...before, ...after],
+      [...before.map(() => false), ...after.map((m) => m.role === 'assistant')],
+      'completion',
+      fail,
+    );
   }
-  for (const [field, v] of [['prompt', prompt], ['completion', completion]] as const) {
-    if (typeof v !== 'string' && !Array.isArray(v)) throw fail(field, `must be a string or a list of messages (got ${describeValue(v)})`);
+  for (const [field, v] of [
+    ['prompt', prompt],
+    ['completion', completion],
+  ] as const) {
+    if (typeof v !== 'string' && !Array.isArray(v))
+      throw fail(field, `must be a string or a list of messages (got ${describeValue(v)})`);
   }
-  throw fail('completion', `must be ${typeof prompt === 'string' ? 'a string' : 'a list of messages'} like prompt (got ${describeValue(completion)})`);
+  throw fail(
+    'completion',
+    `must be ${typeof prompt === 'string' ? 'a string' : 'a list of messages'} like prompt (got ${describeValue(completion)})`,
+  );
 }
 
 type Fail = (field: string | undefined, detail: string) => DataFileError;
 
 function parseMessages(value: unknown, field: string, fail: Fail): ChatMessage[] {
-  if (!Array.isArray(value) || value.length === 0) throw fail(field, `must be a non-empty list of {"role", "content"} objects (got ${describeValue(value)})`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw fail(field, `must be a non-empty list of {"role", "content"} objects (got ${describeValue(value)})`);
   return value.map((message, i) => {
     const at = `${field}[${i}]`;
-    if (!isPlainObject(message)) throw fail(at, `must be an object with "role" and "content" (got ${describeValue(message)})`);
+    if (!isPlainObject(message))
+      throw fail(at, `must be an object with "role" and "content" (got ${describeValue(message)})`);
     const { role, content } = message;
-    if (typeof role !== 'string' || !(SFT_ROLES as readonly string[]).includes(role)) throw fail(`${at}.role`, `must be one of ${SFT_ROLES.map((r) => `"${r}"`).join(', ')} (got ${describeValue(role)})`);
+    if (typeof role !== 'string' || !(SFT_ROLES as readonly string[]).includes(role))
+      throw fail(
+        `${at}.role`,
+        `must be one of ${SFT_ROLES.map((r) => `"${r}"`).join(', ')} (got ${describeValue(role)})`,
+      );
     if (typeof content !== 'string') throw fail(`${at}.content`, `must be a string (got ${describeValue(content)})`);
     return { ...message, role, content };
   });
@@ -101,6 +135,7 @@ function parseMessages(value: unknown, field: string, fail: Fail): ChatMessage[]
 function checkedChat(line: number, messages: ChatMessage[], trained: boolean[], field: string, fail: Fail): SftRecord {
   const first = trained.indexOf(true);
   if (first < 0) throw fail(field, 'has no assistant turn to train on');
-  if (first === 0) throw fail(`${field}[0]`, 'is an assistant turn with nothing before it; start with a system or user message');
+  if (first === 0)
+    throw fail(`${field}[0]`, 'is an assistant turn with nothing before it; start with a system or user message');
   return { line, kind: 'chat', messages, trained };
 }

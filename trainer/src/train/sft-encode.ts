@@ -20,13 +20,29 @@ export interface SftEncoded {
 }
 
 /** Tokenises every record and masks all but the trained tokens; errors name the file and line. */
-export function encodeSftRecords(file: string, records: readonly SftRecord[], tokenizer: ModelTokenizer, options: SftEncodeOptions): SftEncoded {
+export function encodeSftRecords(
+  file: string,
+  records: readonly SftRecord[],
+  tokenizer: ModelTokenizer,
+  options: SftEncodeOptions,
+): SftEncoded {
   const out: SftEncoded = { sequences: [], lines: [], truncated: 0, dropped: [] };
   for (const record of records) {
-    const full = record.kind === 'chat' ? encodeChat(file, record.line, record.messages, record.trained, tokenizer) : encodeText(file, record, tokenizer);
+    const full =
+      record.kind === 'chat'
+        ? encodeChat(file, record.line, record.messages, record.trained, tokenizer)
+        : encodeText(file, record, tokenizer);
     const bad = full.tokens.findIndex((t) => t >= options.vocabSize);
-    if (bad >= 0) throw new DataFileError(file, record.line, `token ${bad} is id ${full.tokens[bad]}, outside the model's vocabulary of ${options.vocabSize} (tokenizer and model do not match)`);
-    const sequence = full.tokens.length > options.maxLength ? { tokens: full.tokens.slice(0, options.maxLength), mask: full.mask.slice(0, options.maxLength) } : full;
+    if (bad >= 0)
+      throw new DataFileError(
+        file,
+        record.line,
+        `token ${bad} is id ${full.tokens[bad]}, outside the model's vocabulary of ${options.vocabSize} (tokenizer and model do not match)`,
+      );
+    const sequence =
+      full.tokens.length > options.maxLength
+        ? { tokens: full.tokens.slice(0, options.maxLength), mask: full.mask.slice(0, options.maxLength) }
+        : full;
     if (sequence !== full) out.truncated++;
     // Position 0 is never a target (nothing predicts it), so it does not count as trained.
     if (!sequence.mask.some((m, i) => i > 0 && m === 1)) {
@@ -45,7 +61,13 @@ export function encodeSftRecords(file: string, records: readonly SftRecord[], to
  * including its end-of-turn token; template whitespace after that is masked). Segments are
  * tokenised one by one, so the prompt tokens are exactly what generation would be given.
  */
-export function encodeChat(file: string, line: number, messages: readonly ChatMessage[], trained: readonly boolean[], tokenizer: ModelTokenizer): TrainSequence {
+export function encodeChat(
+  file: string,
+  line: number,
+  messages: readonly ChatMessage[],
+  trained: readonly boolean[],
+  tokenizer: ModelTokenizer,
+): TrainSequence {
   const render = (count: number, addGenerationPrompt: boolean): string => {
     try {
       return tokenizer.applyChatTemplate(messages.slice(0, count), { addGenerationPrompt });
@@ -57,7 +79,12 @@ export function encodeChat(file: string, line: number, messages: readonly ChatMe
   const mask: number[] = [];
   let done = '';
   const unstable = (i: number) =>
-    new DataFileError(file, line, `the chat template is not prefix-stable at message ${i} (rendering later turns rewrites earlier text), so assistant turns cannot be masked token-exactly`, `messages[${i}]`);
+    new DataFileError(
+      file,
+      line,
+      `the chat template is not prefix-stable at message ${i} (rendering later turns rewrites earlier text), so assistant turns cannot be masked token-exactly`,
+      `messages[${i}]`,
+    );
   trained.forEach((isTrained, i) => {
     if (!isTrained) return;
     const prompt = render(i, true);
@@ -77,11 +104,27 @@ export function encodeChat(file: string, line: number, messages: readonly ChatMe
 }
 
 /** Prompt as the tokenizer encodes text (its own BOS, if any), then completion + end-of-sequence. */
-function encodeText(file: string, record: Extract<SftRecord, { kind: 'text' }>, tokenizer: ModelTokenizer): TrainSequence {
+function encodeText(
+  file: string,
+  record: Extract<SftRecord, { kind: 'text' }>,
+  tokenizer: ModelTokenizer,
+): TrainSequence {
   const eos = tokenizer.eosTokenId;
-  if (eos === null) throw new DataFileError(file, record.line, 'completion: the tokenizer has no end-of-sequence token to end a text completion with (set eos_token in tokenizer_config.json)', 'completion');
+  if (eos === null)
+    throw new DataFileError(
+      file,
+      record.line,
+      'completion: the tokenizer has no end-of-sequence token to end a text completion with (set eos_token in tokenizer_config.json)',
+      'completion',
+    );
   const prompt = tokenizer.encode(record.prompt, { addSpecialTokens: true });
-  if (prompt.length === 0) throw new DataFileError(file, record.line, 'prompt is empty (the completion needs at least one token before it)', 'prompt');
+  if (prompt.length === 0)
+    throw new DataFileError(
+      file,
+      record.line,
+      'prompt is empty (the completion needs at least one token before it)',
+      'prompt',
+    );
   const completion = [...tokenizer.encode(record.completion), eos];
   return { tokens: [...prompt, ...completion], mask: [...prompt.map(() => 0), ...completion.map(() => 1)] };
 }

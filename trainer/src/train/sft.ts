@@ -12,7 +12,10 @@ export interface SftExample {
 export function sftSequence(example: SftExample): TrainSequence {
   if (example.prompt.length === 0) throw new RangeError('SFT example: the prompt must have at least one token');
   if (example.completion.length === 0) throw new RangeError('SFT example: the completion is empty');
-  return { tokens: [...example.prompt, ...example.completion], mask: [...example.prompt.map(() => 0), ...example.completion.map(() => 1)] };
+  return {
+    tokens: [...example.prompt, ...example.completion],
+    mask: [...example.prompt.map(() => 0), ...example.completion.map(() => 1)],
+  };
 }
 
 export interface SftOptions extends RunOptions {
@@ -25,12 +28,20 @@ export interface SftOptions extends RunOptions {
 }
 
 /** Supervised fine-tuning: reshuffled passes over the examples, one optimizer step per batch. */
-export async function runSft(trainer: LoraTrainer, examples: readonly SftExample[], options: SftOptions): Promise<StepResult[]> {
+export async function runSft(
+  trainer: LoraTrainer,
+  examples: readonly SftExample[],
+  options: SftOptions,
+): Promise<StepResult[]> {
   return runSftSequences(trainer, examples.map(sftSequence), options);
 }
 
 /** runSft over sequences already tokenised and masked (e.g. chat data: several trained turns each). */
-export async function runSftSequences(trainer: LoraTrainer, sequences: readonly TrainSequence[], options: SftOptions): Promise<StepResult[]> {
+export async function runSftSequences(
+  trainer: LoraTrainer,
+  sequences: readonly TrainSequence[],
+  options: SftOptions,
+): Promise<StepResult[]> {
   if (sequences.length === 0) throw new RangeError('SFT needs at least one example');
   const random = seededRandom(options.seed ?? 0);
   const history: StepResult[] = [];

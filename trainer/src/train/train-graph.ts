@@ -92,7 +92,16 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
     const wrt = [...model.lora.values()].flatMap(({ a, b }) => [a, b]);
     gradients(loss, wrt).forEach((g, i) => graph.output(g, gradName(parameters[i]!)));
   }
-  return { graph, model, parameters, sequenceInputs, tokenInputs, totals, metrics: Object.keys(metrics), scoreAll: options.scoreAll ?? false };
+  return {
+    graph,
+    model,
+    parameters,
+    sequenceInputs,
+    tokenInputs,
+    totals,
+    metrics: Object.keys(metrics),
+    scoreAll: options.scoreAll ?? false,
+  };
 }
 
 /**
@@ -100,12 +109,21 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
  * LM head, the widest matrix of a small model, skips prompt and env tokens nobody trains on.
  * The entropy of the same rows is built only if a loss asks for it (a second pass over the vocabulary).
  */
-function scoredLogProbs(model: ModelGraph, targets: Tensor, index: Tensor, temperature: number): { logprobs: Tensor; entropy: () => Tensor } {
+function scoredLogProbs(
+  model: ModelGraph,
+  targets: Tensor,
+  index: Tensor,
+  temperature: number,
+): { logprobs: Tensor; entropy: () => Tensor } {
   const width = model.config.hiddenSize;
   const rows = o.gather(o.reshape(model.hidden, [-1, width]), index, 0);
   const logits = o.matmul(rows, o.transpose(model.head));
   const flatTargets = o.reshape(targets, [-1]);
   const scored = tokenLogProbs(logits, o.gather(flatTargets, index, 0), temperature);
-  const spread = (values: Tensor) => reshapeLike(o.scatterElements(zerosLike(o.cast(flatTargets, logits.dtype)), index, values, 0), o.cast(targets, logits.dtype));
+  const spread = (values: Tensor) =>
+    reshapeLike(
+      o.scatterElements(zerosLike(o.cast(flatTargets, logits.dtype)), index, values, 0),
+      o.cast(targets, logits.dtype),
+    );
   return { logprobs: spread(scored), entropy: () => spread(tokenEntropy(o.stopGradient(logits), temperature)) };
 }

@@ -77,14 +77,21 @@ export class LoraTrainer {
 
   static async create(options: TrainerOptions): Promise<LoraTrainer> {
     const adapter = options.adapter ?? initLoraAdapter(options.config, options.lora, options.seed ?? 0);
-    const graph = buildTrainGraph(options.config, options.weights, { lora: adapter.config, loss: options.loss ?? sftLoss, ...(options.temperature ? { temperature: options.temperature } : {}) });
+    const graph = buildTrainGraph(options.config, options.weights, {
+      lora: adapter.config,
+      loss: options.loss ?? sftLoss,
+      ...(options.temperature ? { temperature: options.temperature } : {}),
+    });
     const params = new Map<string, Float32Array>();
     for (const [path, m] of adapter.modules) {
       params.set(loraInputNames(path).a, m.a.data);
       params.set(loraInputNames(path).b, m.b.data);
     }
     const missing = graph.parameters.find((name) => !params.has(name));
-    if (missing) throw new RangeError(`the adapter has no tensor for graph input '${missing}' (adapter targets must match the LoRA config)`);
+    if (missing)
+      throw new RangeError(
+        `the adapter has no tensor for graph input '${missing}' (adapter targets must match the LoRA config)`,
+      );
     return new LoraTrainer(options, graph, await Runtime.create(graph.graph, options.runtime), adapter, params);
   }
 
@@ -98,7 +105,11 @@ export class LoraTrainer {
   }
 
   /** Adds this batch's gradients to the accumulator; `totals` are the whole optimizer batch's. */
-  async accumulate(batch: readonly TrainSequence[], totals: BatchTotals = batchTotals(batch), options: RunOptions = {}): Promise<AccumulateResult> {
+  async accumulate(
+    batch: readonly TrainSequence[],
+    totals: BatchTotals = batchTotals(batch),
+    options: RunOptions = {},
+  ): Promise<AccumulateResult> {
     batch.forEach((s, i) => validateSequence(s, i, this.options.config.vocabSize));
     const order = batch.map((_, i) => i).sort((a, b) => batch[b]!.tokens.length - batch[a]!.tokens.length);
     const size = this.options.microBatchSize ?? batch.length;
@@ -107,9 +118,20 @@ export class LoraTrainer {
     for (let start = 0; start < order.length; start += size) {
       options.signal?.throwIfAborted();
       const rows = order.slice(start, start + size);
-      const out = await this.runtime.run({ ...collate(rows.map((i) => batch[i]!), this.graph, totals), ...paramFeeds }, options);
+      const out = await this.runtime.run(
+        {
+          ...collate(
+            rows.map((i) => batch[i]!),
+            this.graph,
+            totals,
+          ),
+          ...paramFeeds,
+        },
+        options,
+      );
       result.loss += out[LOSS]!.data[0] as number;
-      for (const name of this.graph.metrics) result.metrics[name] = (result.metrics[name] ?? 0) + (out[metricName(name)]!.data[0] as number);
+      for (const name of this.graph.metrics)
+        result.metrics[name] = (result.metrics[name] ?? 0) + (out[metricName(name)]!.data[0] as number);
       for (const [name, acc] of this.grads) {
         const g = out[gradName(name)]!.data as Float32Array;
         // The first micro-batch since an update overwrites, so clearing after the update is not needed.

@@ -22,7 +22,19 @@ describe('gauntlet-trainer bin (spawned node process)', () => {
   it('prints subcommand help explaining every flag', () => {
     const { code, stdout } = runBin(['init-tiny', '--help']);
     expect(code).toBe(0);
-    for (const flag of ['--arch NAME', '--seed N', '--hidden-size N', '--layers N', '--heads N', '--kv-heads N', '--head-dim N', '--intermediate-size N', '--tie-embeddings', '--force', '--help']) {
+    for (const flag of [
+      '--arch NAME',
+      '--seed N',
+      '--hidden-size N',
+      '--layers N',
+      '--heads N',
+      '--kv-heads N',
+      '--head-dim N',
+      '--intermediate-size N',
+      '--tie-embeddings',
+      '--force',
+      '--help',
+    ]) {
       expect(stdout).toContain(flag);
     }
   });

@@ -23,7 +23,10 @@ async function tinyModelDir(...flags: string[]): Promise<string> {
 async function adapterDir(modelDir: string): Promise<string> {
   const { config } = await loadModel(modelDir);
   const dir = join(await tempDir(), 'adapter');
-  await saveAdapter(dir, withRandomB(initLoraAdapter(config, makeLoraConfig({ rank: 2, targets: ['q_proj', 'up_proj'] }), 1), 2));
+  await saveAdapter(
+    dir,
+    withRandomB(initLoraAdapter(config, makeLoraConfig({ rank: 2, targets: ['q_proj', 'up_proj'] }), 1), 2),
+  );
   return dir;
 }
 
@@ -42,7 +45,10 @@ describe('cli usage', () => {
     [['init-tiny', 'a', '--seed=-1'], '--seed must be an integer ≥ 0 (got "-1")'],
     [['init-tiny', 'a', '--seed', '1.5'], '--seed must be an integer ≥ 0 (got "1.5")'],
     [['init-tiny', 'a', '--arch', 'gpt2'], '--arch must be one of llama, qwen2, qwen3 (got "gpt2")'],
-    [['init-tiny', 'a', '--heads', '4', '--kv-heads', '3'], 'init-tiny: <tiny model options>: num_key_value_heads must divide num_attention_heads'],
+    [
+      ['init-tiny', 'a', '--heads', '4', '--kv-heads', '3'],
+      'init-tiny: <tiny model options>: num_key_value_heads must divide num_attention_heads',
+    ],
     [['export-adapter', 'a', 'b', '--merge'], 'export-adapter: --merge needs --model DIR'],
     [['--frobnicate'], 'unknown option --frobnicate (options go after the command name)'],
   ])('%j → exit 2: %s', async (argv, message) => {
@@ -51,14 +57,17 @@ describe('cli usage', () => {
     expect(stderr).toContain(message);
   });
 
-  it.each(COMMANDS.map((c) => [c.name, c] as const))('%s --help explains every flag it accepts', async (name, command) => {
-    const { code, stdout } = await runInProcess([name, '--help']);
-    expect(code).toBe(0);
-    for (const [flag, spec] of Object.entries(command.options)) {
-      expect(stdout).toContain(`--${flag}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}  `);
-      expect(stdout).toContain(spec.description);
-    }
-  });
+  it.each(COMMANDS.map((c) => [c.name, c] as const))(
+    '%s --help explains every flag it accepts',
+    async (name, command) => {
+      const { code, stdout } = await runInProcess([name, '--help']);
+      expect(code).toBe(0);
+      for (const [flag, spec] of Object.entries(command.options)) {
+        expect(stdout).toContain(`--${flag}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}  `);
+        expect(stdout).toContain(spec.description);
+      }
+    },
+  );
 
   it('prints the version', async () => {
     const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -68,8 +77,29 @@ describe('cli usage', () => {
 
 describe('init-tiny', () => {
   it('honours the size flags and refuses to overwrite a non-empty folder without --force', async () => {
-    const dir = await tinyModelDir('--arch', 'llama', '--hidden-size', '48', '--layers', '3', '--heads', '6', '--kv-heads', '3', '--tie-embeddings', 'true');
-    expect((await loadModel(dir)).config).toMatchObject({ architecture: 'llama', hiddenSize: 48, numLayers: 3, numHeads: 6, numKvHeads: 3, headDim: 8, tieWordEmbeddings: true });
+    const dir = await tinyModelDir(
+      '--arch',
+      'llama',
+      '--hidden-size',
+      '48',
+      '--layers',
+      '3',
+      '--heads',
+      '6',
+      '--kv-heads',
+      '3',
+      '--tie-embeddings',
+      'true',
+    );
+    expect((await loadModel(dir)).config).toMatchObject({
+      architecture: 'llama',
+      hiddenSize: 48,
+      numLayers: 3,
+      numHeads: 6,
+      numKvHeads: 3,
+      headDim: 8,
+      tieWordEmbeddings: true,
+    });
     const again = await runInProcess(['init-tiny', dir]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`init-tiny: ${dir} is not empty (pass --force to write into it anyway)`);
@@ -94,16 +124,23 @@ describe('inspect', () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report).toMatchObject({ kind: 'adapter', config: { rank: 2, targets: ['q_proj', 'up_proj'] } });
-    expect(report.tensors).toContainEqual(expect.objectContaining({ name: 'base_model.model.model.layers.1.mlp.up_proj.lora_B.weight', shape: [128, 2] }));
+    expect(report.tensors).toContainEqual(
+      expect.objectContaining({ name: 'base_model.model.model.layers.1.mlp.up_proj.lora_B.weight', shape: [128, 2] }),
+    );
   });
 
   it('exits 1 listing shape problems, and 2 for a path that is neither model nor adapter', async () => {
     const dir = await tinyModelDir();
     const configFile = join(dir, 'config.json');
-    await writeFile(configFile, JSON.stringify({ ...JSON.parse(await readFile(configFile, 'utf8')), intermediate_size: 96 }));
+    await writeFile(
+      configFile,
+      JSON.stringify({ ...JSON.parse(await readFile(configFile, 'utf8')), intermediate_size: 96 }),
+    );
     const broken = await runInProcess(['inspect', dir]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('tensor model.layers.0.mlp.gate_proj.weight has shape [128, 64], expected [96, 64]');
+    expect(broken.stderr).toContain(
+      'tensor model.layers.0.mlp.gate_proj.weight has shape [128, 64], expected [96, 64]',
+    );
     expect((await runInProcess(['inspect', await tempDir()])).code).toBe(2);
   });
 });
@@ -112,7 +149,15 @@ describe('export-adapter', () => {
   it('re-saves a PEFT adapter with the base model name recorded', async () => {
     const model = await tinyModelDir();
     const out = join(await tempDir(), 'export');
-    const { code } = await runInProcess(['export-adapter', await adapterDir(model), out, '--model', model, '--base-model', 'Qwen/Qwen2.5-0.5B']);
+    const { code } = await runInProcess([
+      'export-adapter',
+      await adapterDir(model),
+      out,
+      '--model',
+      model,
+      '--base-model',
+      'Qwen/Qwen2.5-0.5B',
+    ]);
     expect(code).toBe(0);
     const exported = await loadAdapter(out);
     expect(exported.baseModelNameOrPath).toBe('Qwen/Qwen2.5-0.5B');
@@ -128,14 +173,24 @@ describe('export-adapter', () => {
     const tokens = [257, 104, 105, 258];
     const expected = referenceLogits(await loadModel(modelDir), tokens, { adapter: await loadAdapter(adapter) });
     expect(maxAbsDiff(referenceLogits(await loadModel(out), tokens), expected)).toBeLessThan(1e-5);
-    expect(await readFile(join(out, 'tokenizer.json'), 'utf8')).toBe(await readFile(join(modelDir, 'tokenizer.json'), 'utf8'));
+    expect(await readFile(join(out, 'tokenizer.json'), 'utf8')).toBe(
+      await readFile(join(modelDir, 'tokenizer.json'), 'utf8'),
+    );
   });
 
   it('exits 1 naming the file when the adapter does not fit the model', async () => {
     const adapter = await adapterDir(await tinyModelDir());
     const otherModel = await tinyModelDir('--hidden-size', '32');
-    const { code, stderr } = await runInProcess(['export-adapter', adapter, join(await tempDir(), 'x'), '--model', otherModel]);
+    const { code, stderr } = await runInProcess([
+      'export-adapter',
+      adapter,
+      join(await tempDir(), 'x'),
+      '--model',
+      otherModel,
+    ]);
     expect(code).toBe(1);
-    expect(stderr).toContain('adapter_model.safetensors: model.layers.0.self_attn.q_proj.lora_A has shape [2, 64], expected [2, 32] for this model');
+    expect(stderr).toContain(
+      'adapter_model.safetensors: model.layers.0.self_attn.q_proj.lora_A has shape [2, 64], expected [2, 32] for this model',
+    );
   });
 });

@@ -10,8 +10,21 @@ import { runBin, runInProcess, startBin } from './run-cli.js';
 const tempDir = useTempDirs();
 
 const DATA = [
-  { messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: '2+2=' }, { role: 'assistant', content: '4' }] },
-  { messages: [{ role: 'user', content: 'sky?' }, { role: 'assistant', content: 'blue' }, { role: 'user', content: 'grass?' }, { role: 'assistant', content: 'green' }] },
+  {
+    messages: [
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: '2+2=' },
+      { role: 'assistant', content: '4' },
+    ],
+  },
+  {
+    messages: [
+      { role: 'user', content: 'sky?' },
+      { role: 'assistant', content: 'blue' },
+      { role: 'user', content: 'grass?' },
+      { role: 'assistant', content: 'green' },
+    ],
+  },
   { prompt: 'cat says', completion: ' meow' },
   { prompt: [{ role: 'user', content: 'hi' }], completion: [{ role: 'assistant', content: 'hello!' }], task: 'greet' },
 ];
@@ -26,13 +39,41 @@ async function setup(lines: readonly unknown[] = DATA): Promise<{ model: string;
 }
 
 const losses = (stderr: string) => [...stderr.matchAll(/^step +\d+\/\d+ {2}loss (\S+)/gm)].map((m) => Number(m[1]));
-const exists = (path: string) => readdir(path).then(() => true, () => false);
+const exists = (path: string) =>
+  readdir(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('gauntlet-trainer sft', () => {
   it('trains from the spawned bin: progress per step on stderr, loss falls, the PEFT folder and checkpoints load', async () => {
     const { model, data, out } = await setup();
-    const { code, stdout, stderr } = runBin(['sft', '--model', model, '--data', data, '--out', out, '--steps', '30', '--lr', '2e-2', '--batch-size', '4', '--rank', '4', '--alpha', '8', '--save-every', '20', '--threads', '1']);
-    expect(stderr).toMatch(/^step {2}1\/30 {2}loss \d+\.\d{4} {2}lr 2\.00e-2 {2}grad-norm \d+\.\d{4} {2}tok\/s \d+ {2}eta \d+s$/m);
+    const { code, stdout, stderr } = runBin([
+      'sft',
+      '--model',
+      model,
+      '--data',
+      data,
+      '--out',
+      out,
+      '--steps',
+      '30',
+      '--lr',
+      '2e-2',
+      '--batch-size',
+      '4',
+      '--rank',
+      '4',
+      '--alpha',
+      '8',
+      '--save-every',
+      '20',
+      '--threads',
+      '1',
+    ]);
+    expect(stderr).toMatch(
+      /^step {2}1\/30 {2}loss \d+\.\d{4} {2}lr 2\.00e-2 {2}grad-norm \d+\.\d{4} {2}tok\/s \d+ {2}eta \d+s$/m,
+    );
     expect([code, stdout]).toEqual([0, expect.stringContaining(`Wrote PEFT adapter (r 4, 14 modules) to ${out}`)]);
     const curve = losses(stderr);
     expect(curve).toHaveLength(30);
@@ -47,7 +88,19 @@ describe('gauntlet-trainer sft', () => {
 
   it('stops on Ctrl-C (SIGINT) with exit 130 and writes no adapter', async () => {
     const { model, data, out } = await setup();
-    const { child, done } = startBin(['sft', '--model', model, '--data', data, '--out', out, '--steps', '100000', '--threads', '1']);
+    const { child, done } = startBin([
+      'sft',
+      '--model',
+      model,
+      '--data',
+      data,
+      '--out',
+      out,
+      '--steps',
+      '100000',
+      '--threads',
+      '1',
+    ]);
     let seen = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
@@ -63,7 +116,10 @@ describe('gauntlet-trainer sft', () => {
     const { model, data, out } = await setup();
     const controller = new AbortController();
     const onErr = (line: string) => line.startsWith('sft: saved checkpoint') && controller.abort();
-    const { code } = await runInProcess(['sft', '--model', model, '--data', data, '--out', out, '--steps', '1000', '--save-every', '2', '--threads', '1'], { signal: controller.signal, onErr });
+    const { code } = await runInProcess(
+      ['sft', '--model', model, '--data', data, '--out', out, '--steps', '1000', '--save-every', '2', '--threads', '1'],
+      { signal: controller.signal, onErr },
+    );
     expect(code).toBe(130);
     expect(await readdir(out)).toEqual(['checkpoint-2']);
     expect((await loadAdapter(join(out, 'checkpoint-2'))).modules.size).toBe(14);
@@ -72,7 +128,23 @@ describe('gauntlet-trainer sft', () => {
   it('is deterministic: same seed, same adapter bytes', async () => {
     const { model, data, out } = await setup();
     const run = async (dir: string) => {
-      const { code, stderr } = await runInProcess(['sft', '--model', model, '--data', data, '--out', dir, '--steps', '4', '--seed', '3', '--threads', '1', '--lr', '1e-2']);
+      const { code, stderr } = await runInProcess([
+        'sft',
+        '--model',
+        model,
+        '--data',
+        data,
+        '--out',
+        dir,
+        '--steps',
+        '4',
+        '--seed',
+        '3',
+        '--threads',
+        '1',
+        '--lr',
+        '1e-2',
+      ]);
       expect([code, stderr]).toEqual([0, expect.any(String)]);
       return readFile(join(dir, 'adapter_model.safetensors'));
     };
@@ -101,8 +173,14 @@ describe('gauntlet-trainer sft errors', () => {
     [['--data', 'd', '--out', 'o', '--lr', 'fast'], '--lr must be a number > 0 (got "fast")'],
     [['--data', 'd', '--out', 'o', '--targets', 'q_proj,lm_head'], 'sft: unknown LoRA targets lm_head'],
     [['--data', 'd', '--out', 'o', '--micro-batch', '0'], '--micro-batch must be an integer ≥ 1 (got "0")'],
-    [['--data', 'd', '--out', 'o', '--schedule', 'step'], '--schedule must be one of constant, linear, cosine (got "step")'],
-    [['--data', 'd', '--out', 'o', '--steps', '3', '--warmup', '3'], 'sft: --schedule linear decays after warmup, so --steps (3) must exceed --warmup (3)'],
+    [
+      ['--data', 'd', '--out', 'o', '--schedule', 'step'],
+      '--schedule must be one of constant, linear, cosine (got "step")',
+    ],
+    [
+      ['--data', 'd', '--out', 'o', '--steps', '3', '--warmup', '3'],
+      'sft: --schedule linear decays after warmup, so --steps (3) must exceed --warmup (3)',
+    ],
   ])('%j → exit 2: %s', async (args, message) => {
     const { code, stderr } = await runInProcess(['sft', ...args]);
     expect(stderr).toContain(message);
@@ -110,16 +188,42 @@ describe('gauntlet-trainer sft errors', () => {
   });
 
   it('names the file (and line and field) for a missing data file, a bad line, a missing model, a busy --out', async () => {
-    const { model, data, out } = await setup([DATA[0], { messages: [{ role: 'user', content: 'q' }, { role: 'bot', content: 'a' }] }]);
+    const { model, data, out } = await setup([
+      DATA[0],
+      {
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'bot', content: 'a' },
+        ],
+      },
+    ]);
     const run = (...args: string[]) => runInProcess(['sft', '--model', model, '--data', data, '--out', out, ...args]);
-    expect(await run()).toMatchObject({ code: 1, stderr: `gauntlet-trainer: ${data}:2: messages[1].role must be one of "system", "user", "assistant" (got "bot")` });
-    expect(await run('--data', `${data}.missing`)).toMatchObject({ code: 1, stderr: `gauntlet-trainer: ${data}.missing: file not found` });
-    expect(await run('--model', join(model, 'nope'))).toMatchObject({ code: 1, stderr: expect.stringContaining(`${join(model, 'nope', 'config.json')}: file not found`) });
-    expect(await run('--max-length', '5000')).toMatchObject({ code: 2, stderr: expect.stringContaining("sft: --max-length 5000 exceeds the model's max_position_embeddings (4096)") });
-    expect(await run('--out', data)).toMatchObject({ code: 2, stderr: expect.stringContaining(`sft: --out ${data} exists and is not a folder`) });
+    expect(await run()).toMatchObject({
+      code: 1,
+      stderr: `gauntlet-trainer: ${data}:2: messages[1].role must be one of "system", "user", "assistant" (got "bot")`,
+    });
+    expect(await run('--data', `${data}.missing`)).toMatchObject({
+      code: 1,
+      stderr: `gauntlet-trainer: ${data}.missing: file not found`,
+    });
+    expect(await run('--model', join(model, 'nope'))).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`${join(model, 'nope', 'config.json')}: file not found`),
+    });
+    expect(await run('--max-length', '5000')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("sft: --max-length 5000 exceeds the model's max_position_embeddings (4096)"),
+    });
+    expect(await run('--out', data)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`sft: --out ${data} exists and is not a folder`),
+    });
     const busy = await tempDir();
     await writeFile(join(busy, 'keep.txt'), 'mine');
-    expect(await run('--out', busy)).toMatchObject({ code: 2, stderr: expect.stringContaining(`sft: --out ${busy} is not empty (pass --force to overwrite the adapter there)`) });
+    expect(await run('--out', busy)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`sft: --out ${busy} is not empty (pass --force to overwrite the adapter there)`),
+    });
     expect(await exists(out)).toBe(false);
   });
 });

@@ -1,8 +1,19 @@
 import { describe, expect, test } from 'vitest';
-import { attention, attentionFeatureMajor, attentionWithPast, causalMaskBias } from '../../src/engine/composites/attention.js';
+import {
+  attention,
+  attentionFeatureMajor,
+  attentionWithPast,
+  causalMaskBias,
+} from '../../src/engine/composites/attention.js';
 import { tokenLogProbs } from '../../src/engine/composites/losses.js';
 import { rmsNorm, silu, swiglu } from '../../src/engine/composites/norm.js';
-import { applyQueryRope, applyQueryRopeFeatureMajor, applyRope, applyRopeFeatureMajor, ropeTables } from '../../src/engine/composites/rope.js';
+import {
+  applyQueryRope,
+  applyQueryRopeFeatureMajor,
+  applyRope,
+  applyRopeFeatureMajor,
+  ropeTables,
+} from '../../src/engine/composites/rope.js';
 import { logSoftmax, logSumExp, softmax } from '../../src/engine/composites/softmax.js';
 import type { GradcheckCase } from '../../src/engine/gradcheck.js';
 import type { Tensor } from '../../src/engine/graph.js';
@@ -30,7 +41,10 @@ describe('composites agree with plain TypeScript', () => {
     const x = uniform(random, 12, -2, 2);
     const w = uniform(random, 4, 0.5, 1.5);
     const out = await evaluate(
-      [{ name: 'x', dtype: 'float64', shape: [3, 4], value: f64([3, 4], x) }, { name: 'w', dtype: 'float64', shape: [4], value: f64([4], w) }],
+      [
+        { name: 'x', dtype: 'float64', shape: [3, 4], value: f64([3, 4], x) },
+        { name: 'w', dtype: 'float64', shape: [4], value: f64([4], w) },
+      ],
       ([a, b]) => rmsNorm(a!, b!, 1e-6),
     );
     expect(maxAbsDiff(out.data as Float64Array, ref.rmsNormRows(x, w, 1e-6))).toBeLessThan(1e-12);
@@ -41,7 +55,10 @@ describe('composites agree with plain TypeScript', () => {
     const x = uniform(random, b * h * t * d, -1, 1);
     const inv = [1, 0.01];
     const out = await evaluate(
-      [{ name: 'x', dtype: 'float64', shape: [b, h, t, d], value: f64([b, h, t, d], x) }, { name: 'pos', dtype: 'int64', shape: [b, t], value: i64([b, t], [0, 1, 5]) }],
+      [
+        { name: 'x', dtype: 'float64', shape: [b, h, t, d], value: f64([b, h, t, d], x) },
+        { name: 'pos', dtype: 'int64', shape: [b, t], value: i64([b, t], [0, 1, 5]) },
+      ],
       ([q, pos]) => applyRope(q!, ropeTables(pos!, inv, 'float64')),
     );
     expect(maxAbsDiff(out.data as Float64Array, ref.rope(x, [b, h, t, d], [0, 1, 5], inv))).toBeLessThan(1e-12);
@@ -104,20 +121,38 @@ describe('composites agree with plain TypeScript', () => {
       { name: 'mask', dtype: 'int64' as const, shape: ['B', 'T'], value: i64([b, t], [1, 1, 1, 0, 1, 1]) },
       { name: 'w', dtype: 'float64' as const, shape: [d], value: f64([d], w) },
     ];
-    const build = (featureMajor: boolean) => ([qq, kk, vv, pos, m, ww]: Tensor[]) => {
-      const tables = ropeTables(pos!, [1, 0.01], 'float64');
-      const bias = causalMaskBias(m!, 'float64');
-      const flat = (x: Tensor) => o.reshape(x, [0, -1]);
-      if (!featureMajor) {
-        const out = attention(applyQueryRope(rmsNorm(qq!, ww!, 1e-6), tables), applyRope(kk!, tables), vv!, bias, kv, true);
-        return o.concat([flat(out), flat(applyRope(qq!, tables))], 1);
-      }
-      const [qT, kT, vT] = [qq!, kk!, vv!].map(transposeLast2) as [Tensor, Tensor, Tensor];
-      const outT = attentionFeatureMajor(applyQueryRopeFeatureMajor(rmsNorm(qT, ww!, 1e-6, -2), tables), applyRopeFeatureMajor(kT, tables), vT, bias, kv);
-      const out = transposeLast2(o.reshape(outT, [0, h, d, -1]));
-      return o.concat([flat(out), flat(transposeLast2(applyRopeFeatureMajor(qT, tables)))], 1);
-    };
-    const [featureMajor, headMajor] = await Promise.all([evaluate(inputs, build(true)), evaluate(inputs, build(false))]);
+    const build =
+      (featureMajor: boolean) =>
+      ([qq, kk, vv, pos, m, ww]: Tensor[]) => {
+        const tables = ropeTables(pos!, [1, 0.01], 'float64');
+        const bias = causalMaskBias(m!, 'float64');
+        const flat = (x: Tensor) => o.reshape(x, [0, -1]);
+        if (!featureMajor) {
+          const out = attention(
+            applyQueryRope(rmsNorm(qq!, ww!, 1e-6), tables),
+            applyRope(kk!, tables),
+            vv!,
+            bias,
+            kv,
+            true,
+          );
+          return o.concat([flat(out), flat(applyRope(qq!, tables))], 1);
+        }
+        const [qT, kT, vT] = [qq!, kk!, vv!].map(transposeLast2) as [Tensor, Tensor, Tensor];
+        const outT = attentionFeatureMajor(
+          applyQueryRopeFeatureMajor(rmsNorm(qT, ww!, 1e-6, -2), tables),
+          applyRopeFeatureMajor(kT, tables),
+          vT,
+          bias,
+          kv,
+        );
+        const out = transposeLast2(o.reshape(outT, [0, h, d, -1]));
+        return o.concat([flat(out), flat(transposeLast2(applyRopeFeatureMajor(qT, tables)))], 1);
+      };
+    const [featureMajor, headMajor] = await Promise.all([
+      evaluate(inputs, build(true)),
+      evaluate(inputs, build(false)),
+    ]);
     expect(featureMajor.dims).toEqual(headMajor.dims);
     expect(maxAbsDiff(featureMajor.data as Float64Array, headMajor.data as Float64Array)).toBeLessThan(1e-12);
   });
@@ -147,33 +182,80 @@ describe('composites agree with plain TypeScript', () => {
       },
     );
     expect(out.dims).toEqual([b, h, 1, d]);
-    expect(maxAbsDiff(out.data as Float64Array, positions(ref.attention(q, k, v, mask, [b, h, kv, t, d]), h, 2, 3))).toBeLessThan(1e-12);
+    expect(
+      maxAbsDiff(out.data as Float64Array, positions(ref.attention(q, k, v, mask, [b, h, kv, t, d]), h, 2, 3)),
+    ).toBeLessThan(1e-12);
   });
 
   test('token log-probs with temperature', async () => {
     const logits = uniform(random, 2 * 3 * 5, -3, 3);
     const targets = [4, 0, 2, 1, 1, 3];
     const out = await evaluate(
-      [{ name: 'l', dtype: 'float64', shape: ['B', 'T', 5], value: f64([2, 3, 5], logits) }, { name: 'y', dtype: 'int64', shape: ['B', 'T'], value: i64([2, 3], targets) }],
+      [
+        { name: 'l', dtype: 'float64', shape: ['B', 'T', 5], value: f64([2, 3, 5], logits) },
+        { name: 'y', dtype: 'int64', shape: ['B', 'T'], value: i64([2, 3], targets) },
+      ],
       ([l, y]) => tokenLogProbs(l!, y!, 0.7),
     );
-    const lsm = ref.logSoftmaxRows(logits.map((v) => v / 0.7), 5);
-    expect(maxAbsDiff(out.data as Float64Array, targets.map((tok, i) => lsm[i * 5 + tok]!))).toBeLessThan(1e-12);
+    const lsm = ref.logSoftmaxRows(
+      logits.map((v) => v / 0.7),
+      5,
+    );
+    expect(
+      maxAbsDiff(
+        out.data as Float64Array,
+        targets.map((tok, i) => lsm[i * 5 + tok]!),
+      ),
+    ).toBeLessThan(1e-12);
   });
 });
 
 const compositeCases: GradcheckCase[] = [
-  { op: 'softmax', label: 'softmax axis -1', inputs: [{ name: 'x', dims: [2, 4], range: [-3, 3] }], build: ([x]) => softmax(x!) },
-  { op: 'softmax', label: 'softmax axis 0 symbolic', inputs: [{ name: 'x', dims: [3, 2], shape: ['N', 2] }], build: ([x]) => softmax(x!, 0) },
-  { op: 'logSoftmax', label: 'log-softmax', inputs: [{ name: 'x', dims: [2, 4], range: [-3, 3] }], build: ([x]) => logSoftmax(x!) },
+  {
+    op: 'softmax',
+    label: 'softmax axis -1',
+    inputs: [{ name: 'x', dims: [2, 4], range: [-3, 3] }],
+    build: ([x]) => softmax(x!),
+  },
+  {
+    op: 'softmax',
+    label: 'softmax axis 0 symbolic',
+    inputs: [{ name: 'x', dims: [3, 2], shape: ['N', 2] }],
+    build: ([x]) => softmax(x!, 0),
+  },
+  {
+    op: 'logSoftmax',
+    label: 'log-softmax',
+    inputs: [{ name: 'x', dims: [2, 4], range: [-3, 3] }],
+    build: ([x]) => logSoftmax(x!),
+  },
   { op: 'logSumExp', label: 'logsumexp', inputs: [{ name: 'x', dims: [3, 4] }], build: ([x]) => logSumExp(x!) },
-  { op: 'rmsNorm', label: 'RMSNorm x and weight', inputs: [{ name: 'x', dims: [2, 3, 4] }, { name: 'w', dims: [4] }], build: ([x, w]) => rmsNorm(x!, w!, 1e-5) },
+  {
+    op: 'rmsNorm',
+    label: 'RMSNorm x and weight',
+    inputs: [
+      { name: 'x', dims: [2, 3, 4] },
+      { name: 'w', dims: [4] },
+    ],
+    build: ([x, w]) => rmsNorm(x!, w!, 1e-5),
+  },
   { op: 'silu', label: 'SiLU', inputs: [{ name: 'x', dims: [2, 3], range: [-3, 3] }], build: ([x]) => silu(x!) },
-  { op: 'swiglu', label: 'SwiGLU', inputs: [{ name: 'g', dims: [2, 3] }, { name: 'u', dims: [2, 3] }], build: ([g, u]) => swiglu(g!, u!) },
+  {
+    op: 'swiglu',
+    label: 'SwiGLU',
+    inputs: [
+      { name: 'g', dims: [2, 3] },
+      { name: 'u', dims: [2, 3] },
+    ],
+    build: ([g, u]) => swiglu(g!, u!),
+  },
   {
     op: 'rope',
     label: 'RoPE',
-    inputs: [{ name: 'x', dims: [1, 2, 3, 4], shape: ['B', 2, 'T', 4] }, { name: 'pos', dims: [1, 3], shape: ['B', 'T'], dtype: 'int64', values: [0, 1, 2] }],
+    inputs: [
+      { name: 'x', dims: [1, 2, 3, 4], shape: ['B', 2, 'T', 4] },
+      { name: 'pos', dims: [1, 3], shape: ['B', 'T'], dtype: 'int64', values: [0, 1, 2] },
+    ],
     build: ([x, p]) => applyRope(x!, ropeTables(p!, [1, 0.1], 'float64')),
   },
   {
@@ -190,13 +272,24 @@ const compositeCases: GradcheckCase[] = [
   {
     op: 'rope',
     label: 'RoPE and query RoPE, feature-major',
-    inputs: [{ name: 'x', dims: [1, 2, 4, 3], shape: ['B', 2, 4, 'T'] }, { name: 'pos', dims: [1, 3], shape: ['B', 'T'], dtype: 'int64', values: [0, 1, 2] }],
+    inputs: [
+      { name: 'x', dims: [1, 2, 4, 3], shape: ['B', 2, 4, 'T'] },
+      { name: 'pos', dims: [1, 3], shape: ['B', 'T'], dtype: 'int64', values: [0, 1, 2] },
+    ],
     build: ([x, p]) => {
       const tables = ropeTables(p!, [1, 0.1], 'float64');
       return o.add(applyRopeFeatureMajor(x!, tables), o.mul(applyQueryRopeFeatureMajor(x!, tables), 0.5));
     },
   },
-  { op: 'rmsNorm', label: 'RMSNorm over axis -2 (feature-major heads)', inputs: [{ name: 'x', dims: [2, 4, 3] }, { name: 'w', dims: [4] }], build: ([x, w]) => rmsNorm(x!, w!, 1e-5, -2) },
+  {
+    op: 'rmsNorm',
+    label: 'RMSNorm over axis -2 (feature-major heads)',
+    inputs: [
+      { name: 'x', dims: [2, 4, 3] },
+      { name: 'w', dims: [4] },
+    ],
+    build: ([x, w]) => rmsNorm(x!, w!, 1e-5, -2),
+  },
   {
     op: 'attention',
     label: 'GQA attention, feature-major, padded batch, symbolic B and T',
@@ -211,7 +304,10 @@ const compositeCases: GradcheckCase[] = [
   {
     op: 'tokenLogProbs',
     label: 'token log-probs at temperature 0.7',
-    inputs: [{ name: 'logits', dims: [2, 3, 5], shape: ['B', 'T', 5], range: [-3, 3] }, { name: 'y', dims: [2, 3], shape: ['B', 'T'], dtype: 'int64', values: [4, 0, 2, 1, 1, 3] }],
+    inputs: [
+      { name: 'logits', dims: [2, 3, 5], shape: ['B', 'T', 5], range: [-3, 3] },
+      { name: 'y', dims: [2, 3], shape: ['B', 'T'], dtype: 'int64', values: [4, 0, 2, 1, 1, 3] },
+    ],
     build: ([l, y]) => tokenLogProbs(l!, y!, 0.7),
   },
 ];

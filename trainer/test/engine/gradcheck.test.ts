@@ -22,7 +22,10 @@ describe('backward rule table', () => {
 describe('gradcheck (float64, central differences)', () => {
   test.each(gradcheckCases.map((c) => [c.label, c] as const))('%s', async (_label, c) => {
     const diffs = await gradcheck(c);
-    for (const d of diffs) console.log(`${c.label} · ${d.name}: max|Δ| = ${d.maxAbsDiff.toExponential(2)} (max|grad| ${d.maxAbsGrad.toExponential(2)})`);
+    for (const d of diffs)
+      console.log(
+        `${c.label} · ${d.name}: max|Δ| = ${d.maxAbsDiff.toExponential(2)} (max|grad| ${d.maxAbsGrad.toExponential(2)})`,
+      );
     expect(diffs.length).toBeGreaterThan(0);
     for (const d of diffs) expect(d.worstRatio, `${c.label} · ${d.name}`).toBeLessThanOrEqual(1);
   });

@@ -34,41 +34,56 @@ export function rmsNormRows(x: ArrayLike<number>, w: ArrayLike<number>, eps: num
   return out;
 }
 
-export function rope(x: ArrayLike<number>, [b, h, t, d]: [number, number, number, number], positions: number[], inv: number[]): number[] {
+export function rope(
+  x: ArrayLike<number>,
+  [b, h, t, d]: [number, number, number, number],
+  positions: number[],
+  inv: number[],
+): number[] {
   const out = Array.from(x);
   const half = d / 2;
-  for (let bi = 0; bi < b; bi++) for (let hi = 0; hi < h; hi++) for (let ti = 0; ti < t; ti++) {
-    const base = ((bi * h + hi) * t + ti) * d;
-    for (let i = 0; i < half; i++) {
-      const angle = positions[bi * t! + ti]! * inv[i]!;
-      const [x1, x2] = [x[base + i]!, x[base + i + half]!];
-      out[base + i] = x1 * Math.cos(angle) - x2 * Math.sin(angle);
-      out[base + i + half] = x2 * Math.cos(angle) + x1 * Math.sin(angle);
-    }
-  }
+  for (let bi = 0; bi < b; bi++)
+    for (let hi = 0; hi < h; hi++)
+      for (let ti = 0; ti < t; ti++) {
+        const base = ((bi * h + hi) * t + ti) * d;
+        for (let i = 0; i < half; i++) {
+          const angle = positions[bi * t! + ti]! * inv[i]!;
+          const [x1, x2] = [x[base + i]!, x[base + i + half]!];
+          out[base + i] = x1 * Math.cos(angle) - x2 * Math.sin(angle);
+          out[base + i + half] = x2 * Math.cos(angle) + x1 * Math.sin(angle);
+        }
+      }
   return out;
 }
 
 /** q [b,h,t,d], k/v [b,kv,t,d]; query head j uses kv head floor(j / (h/kv)). */
-export function attention(q: ArrayLike<number>, k: ArrayLike<number>, v: ArrayLike<number>, mask: number[], [b, h, kv, t, d]: number[]): number[] {
+export function attention(
+  q: ArrayLike<number>,
+  k: ArrayLike<number>,
+  v: ArrayLike<number>,
+  mask: number[],
+  [b, h, kv, t, d]: number[],
+): number[] {
   const out: number[] = [];
   const groups = h! / kv!;
-  for (let bi = 0; bi < b!; bi++) for (let hi = 0; hi < h!; hi++) {
-    const kh = Math.floor(hi / groups);
-    for (let i = 0; i < t!; i++) {
-      const scores: number[] = [];
-      for (let j = 0; j < t!; j++) {
-        let s = 0;
-        for (let e = 0; e < d!; e++) s += q[((bi * h! + hi) * t! + i) * d! + e]! * k[((bi * kv! + kh) * t! + j) * d! + e]!;
-        scores.push(j <= i && mask[bi * t! + j] ? s / Math.sqrt(d!) : -1e9);
-      }
-      const p = softmaxRows(scores, t!);
-      for (let e = 0; e < d!; e++) {
-        let acc = 0;
-        for (let j = 0; j < t!; j++) acc += p[j]! * v[((bi * kv! + kh) * t! + j) * d! + e]!;
-        out.push(acc);
+  for (let bi = 0; bi < b!; bi++)
+    for (let hi = 0; hi < h!; hi++) {
+      const kh = Math.floor(hi / groups);
+      for (let i = 0; i < t!; i++) {
+        const scores: number[] = [];
+        for (let j = 0; j < t!; j++) {
+          let s = 0;
+          for (let e = 0; e < d!; e++)
+            s += q[((bi * h! + hi) * t! + i) * d! + e]! * k[((bi * kv! + kh) * t! + j) * d! + e]!;
+          scores.push(j <= i && mask[bi * t! + j] ? s / Math.sqrt(d!) : -1e9);
+        }
+        const p = softmaxRows(scores, t!);
+        for (let e = 0; e < d!; e++) {
+          let acc = 0;
+          for (let j = 0; j < t!; j++) acc += p[j]! * v[((bi * kv! + kh) * t! + j) * d! + e]!;
+          out.push(acc);
+        }
       }
     }
-  }
   return out;
 }

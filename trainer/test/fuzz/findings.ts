@@ -20,6 +20,7 @@ export class Findings {
     if (status >= 500) this.add(request, `HTTP ${status}: ${reply}`);
     const leaked = internalText(reply, request);
     if (leaked) this.add(request, `reply leaks ${JSON.stringify(leaked)}: ${reply}`);
-    if (status === 200 && reply.startsWith('data: ') && /^data: \{"error"/m.test(reply)) this.add(request, `a streamed 200 carried an error event: ${reply}`);
+    if (status === 200 && reply.startsWith('data: ') && /^data: \{"error"/m.test(reply))
+      this.add(request, `a streamed 200 carried an error event: ${reply}`);
   }
 }

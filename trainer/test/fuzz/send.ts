@@ -13,7 +13,12 @@ export interface Reply {
 export async function send(url: string, request: FuzzRequest, timeoutMs = 30_000): Promise<Reply> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (request.authorized) headers['authorization'] = `Bearer ${API_KEY}`;
-  const reply = await fetch(url + request.path, { method: request.method, headers, signal: AbortSignal.timeout(timeoutMs), ...(request.body === undefined ? {} : { body: request.body }) });
+  const reply = await fetch(url + request.path, {
+    method: request.method,
+    headers,
+    signal: AbortSignal.timeout(timeoutMs),
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
   return { status: reply.status, text: await reply.text() };
 }
 
@@ -24,7 +29,17 @@ export async function send(url: string, request: FuzzRequest, timeoutMs = 30_000
 export function sendChunked(url: string, path: string, total: number): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const target = new URL(path, url);
-    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}`, 'transfer-encoding': 'chunked' } });
+    const req = httpRequest({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${API_KEY}`,
+        'transfer-encoding': 'chunked',
+      },
+    });
     let reply: Reply | undefined;
     let uploaded = false;
     const settle = () => reply && uploaded && resolve(reply);

@@ -29,15 +29,32 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'gauntlet-serve-fuzz-'));
   const [root, outside] = [join(scratch, 'root'), join(scratch, 'outside')];
   await Promise.all([mkdir(root), mkdir(outside)]);
-  const save = (dir: string) => saveAdapter(dir, initLoraAdapter(tinyModelConfig(), makeLoraConfig({ rank: 2 }), 1), { baseModelNameOrPath: 'tiny' });
+  const save = (dir: string) =>
+    saveAdapter(dir, initLoraAdapter(tinyModelConfig(), makeLoraConfig({ rank: 2 }), 1), {
+      baseModelNameOrPath: 'tiny',
+    });
   const good = join(root, 'good');
   const linkedConfig = join(root, 'linked-config');
   await Promise.all([save(good), save(linkedConfig), save(join(outside, 'elsewhere'))]);
   await writeFile(join(outside, 'secret.txt'), 'root:SECRET:0:0\n');
   await rm(join(linkedConfig, 'adapter_config.json'));
   await symlink(join(outside, 'secret.txt'), join(linkedConfig, 'adapter_config.json'));
-  adapters = { good, linkedConfig, outside: join(outside, 'elsewhere'), traversal: join(root, '..', 'outside', 'elsewhere') };
-  server = await startServeProcess(['--api-key', API_KEY, '--adapter-root', root, '--max-batch', '8', '--max-waiting', '16']);
+  adapters = {
+    good,
+    linkedConfig,
+    outside: join(outside, 'elsewhere'),
+    traversal: join(root, '..', 'outside', 'elsewhere'),
+  };
+  server = await startServeProcess([
+    '--api-key',
+    API_KEY,
+    '--adapter-root',
+    root,
+    '--max-batch',
+    '8',
+    '--max-waiting',
+    '16',
+  ]);
   probe = new HealthProbe(server.url);
 }, 60_000);
 
@@ -82,7 +99,12 @@ describe(`gauntlet-trainer serve under seeded fuzzing (seed ${seed})`, () => {
   }, 300_000);
 
   it('afterwards: the same process, /health never stalled, nothing queued, nothing logged as unexpected, and a clean completion', async () => {
-    const reply = await send(server.url, { method: 'POST', path: '/v1/completions', body: JSON.stringify({ prompt: 'Hello', max_tokens: 4, temperature: 0, return_token_ids: true }), authorized: true });
+    const reply = await send(server.url, {
+      method: 'POST',
+      path: '/v1/completions',
+      body: JSON.stringify({ prompt: 'Hello', max_tokens: 4, temperature: 0, return_token_ids: true }),
+      authorized: true,
+    });
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.text).choices[0].token_ids).toHaveLength(4);
     const health = await probe.stop();

@@ -19,7 +19,9 @@ export interface ServeProcess {
  */
 export async function startServeProcess(flags: string[]): Promise<ServeProcess> {
   if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: build first (npm run build)`);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--threads', '1', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--threads', '1', ...flags], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,7 +1,24 @@
 import type { Rng } from './rng.js';
 
 /** Numbers a sampling model or a broken client sends: edges, huge, negative, fractional. */
-export const HOSTILE_NUMBERS = [0, -1, 1.5, -0.5, 1e9, -1e9, 1e308, 2 ** 53, 2 ** 31, 4096, 4097, 1e-320, 3.14159, 20, 21, 65];
+export const HOSTILE_NUMBERS = [
+  0,
+  -1,
+  1.5,
+  -0.5,
+  1e9,
+  -1e9,
+  1e308,
+  2 ** 53,
+  2 ** 31,
+  4096,
+  4097,
+  1e-320,
+  3.14159,
+  20,
+  21,
+  65,
+];
 
 /** Strings that have broken parsers before: long runs, quotes, escapes, surrogates, regex and template syntax, paths. */
 export function hostileString(rng: Rng): string {
@@ -20,7 +37,13 @@ export function hostileString(rng: Rng): string {
     case 5:
       return rng.pick(['__proto__', 'constructor', 'toString', 'tiny', '']);
     case 6:
-      return rng.pick(['{{ raise_exception("x") }}', '{% for %}', '<|im_start|>', '<|endoftext|>', '<|im_end|>\n<|im_start|>system\n']);
+      return rng.pick([
+        '{{ raise_exception("x") }}',
+        '{% for %}',
+        '<|im_start|>',
+        '<|endoftext|>',
+        '<|im_end|>\n<|im_start|>system\n',
+      ]);
     case 7:
       return Array.from({ length }, () => String.fromCharCode(rng.int(0x3000))).join('');
     case 8:
@@ -46,15 +69,48 @@ export function jsonValue(rng: Rng, depth: number): unknown {
     case 6:
       return Array.from({ length: rng.int(4) }, () => jsonValue(rng, depth - 1));
     default:
-      return Object.fromEntries(Array.from({ length: rng.int(4) }, () => [rng.pick(FIELD_NAMES), jsonValue(rng, depth - 1)]));
+      return Object.fromEntries(
+        Array.from({ length: rng.int(4) }, () => [rng.pick(FIELD_NAMES), jsonValue(rng, depth - 1)]),
+      );
   }
 }
 
 /** Request fields the server reads, so generated objects get past "unknown field" to the code that uses them. */
 export const FIELD_NAMES = [
-  'prompt', 'messages', 'model', 'max_tokens', 'n', 'seed', 'temperature', 'top_p', 'top_k', 'min_p', 'logprobs', 'echo', 'stop',
-  'prompt_logprobs', 'structured_outputs', 'regex', 'choice', 'json', 'type', 'properties', 'items', '$ref', '$defs', 'enum',
-  'tokens', 'prompts', 'generation_kwargs', 'lora_name', 'lora_path', 'role', 'content', '__proto__', 'constructor', '',
+  'prompt',
+  'messages',
+  'model',
+  'max_tokens',
+  'n',
+  'seed',
+  'temperature',
+  'top_p',
+  'top_k',
+  'min_p',
+  'logprobs',
+  'echo',
+  'stop',
+  'prompt_logprobs',
+  'structured_outputs',
+  'regex',
+  'choice',
+  'json',
+  'type',
+  'properties',
+  'items',
+  '$ref',
+  '$defs',
+  'enum',
+  'tokens',
+  'prompts',
+  'generation_kwargs',
+  'lora_name',
+  'lora_path',
+  'role',
+  'content',
+  '__proto__',
+  'constructor',
+  '',
 ];
 
 /** JSON text nested `depth` levels deep, written as text (JSON.stringify would itself overflow). */

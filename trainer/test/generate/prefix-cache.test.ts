@@ -12,8 +12,13 @@ import { tinyEngine } from './engine-support.js';
 // One model, two engines: the default one (prefix cache on, 16-token blocks) and one without it.
 const setup = tinyEngine({ architecture: 'qwen2', seed: 4 }).then((tiny) => {
   const decode = (ids: readonly number[]) => tiny.tokenizer.decode(ids, { skipSpecialTokens: true });
-  const uncached = new GenerationEngine(tiny.model, { eosTokenIds: tiny.config.eosTokenIds, decode, prefixCacheTokens: 0 });
-  const engineWith = (prefixCacheTokens: number) => new GenerationEngine(tiny.model, { eosTokenIds: tiny.config.eosTokenIds, decode, prefixCacheTokens });
+  const uncached = new GenerationEngine(tiny.model, {
+    eosTokenIds: tiny.config.eosTokenIds,
+    decode,
+    prefixCacheTokens: 0,
+  });
+  const engineWith = (prefixCacheTokens: number) =>
+    new GenerationEngine(tiny.model, { eosTokenIds: tiny.config.eosTokenIds, decode, prefixCacheTokens });
   return { ...tiny, uncached, engineWith };
 });
 afterAll(async () => (await setup).model.release());
@@ -31,10 +36,12 @@ function expectSameSamples(got: GenerationResult, want: GenerationResult): void 
   expect(got.tokenIds).toEqual(want.tokenIds);
   let worst = 0;
   got.logprobs.forEach((lp, t) => (worst = Math.max(worst, Math.abs(lp - want.logprobs[t]!))));
-  got.topLogprobs.forEach((top, t) => top.forEach((alt, k) => {
-    expect(alt.id).toBe(want.topLogprobs[t]![k]!.id);
-    worst = Math.max(worst, Math.abs(alt.logprob - want.topLogprobs[t]![k]!.logprob));
-  }));
+  got.topLogprobs.forEach((top, t) =>
+    top.forEach((alt, k) => {
+      expect(alt.id).toBe(want.topLogprobs[t]![k]!.id);
+      worst = Math.max(worst, Math.abs(alt.logprob - want.topLogprobs[t]![k]!.logprob));
+    }),
+  );
   expect(worst).toBeLessThanOrEqual(1e-5);
 }
 
@@ -75,7 +82,9 @@ describe('prefix cache in the generation engine', () => {
     // Diverges at token 36: the first two blocks are shared.
     const diverging = [...shared.slice(0, 36), 7, 7, 7, 7, 7];
     const fresh = randomIds(30, 21);
-    const [hit, miss] = await Promise.all([diverging, fresh].map((prompt) => engine.generate({ prompt, params, adapterFeeds: base })));
+    const [hit, miss] = await Promise.all(
+      [diverging, fresh].map((prompt) => engine.generate({ prompt, params, adapterFeeds: base })),
+    );
     expect(hit!.cachedTokens).toBe(2 * BLOCK);
     expect(miss!.cachedTokens).toBe(0);
     expectSameSamples(hit!, await uncached.generate({ prompt: diverging, params, adapterFeeds: base }));

@@ -11,8 +11,18 @@ afterAll(async () => (await setup).model.release());
 describe('sampling', () => {
   it('same seed gives the same tokens; another seed differs', async () => {
     const { engine, base } = await setup;
-    const params = samplingParams({ temperature: 1.5, topP: 0.95, topK: 50, minP: 0.01, repetitionPenalty: 1.1, seed: 7, maxTokens: 12, ignoreEos: true });
-    const run = (seed: number) => engine.generate({ prompt: [72, 105], params: { ...params, seed }, adapterFeeds: base });
+    const params = samplingParams({
+      temperature: 1.5,
+      topP: 0.95,
+      topK: 50,
+      minP: 0.01,
+      repetitionPenalty: 1.1,
+      seed: 7,
+      maxTokens: 12,
+      ignoreEos: true,
+    });
+    const run = (seed: number) =>
+      engine.generate({ prompt: [72, 105], params: { ...params, seed }, adapterFeeds: base });
     const [a, b, c] = await Promise.all([run(7), run(7), run(8)]);
     expect(a.tokenIds).toEqual(b.tokenIds);
     // Same tokens; logprobs agree to float32 noise (rows of one batch may round differently, as in vLLM).
@@ -24,8 +34,16 @@ describe('sampling', () => {
 
   it('top-k 1 is greedy; top_logprobs lists the best tokens, the greedy one first', async () => {
     const { engine, base } = await setup;
-    const greedy = await engine.generate({ prompt: [1, 2, 3], params: samplingParams({ temperature: 0, maxTokens: 5, ignoreEos: true, topLogprobs: 3 }), adapterFeeds: base });
-    const topK1 = await engine.generate({ prompt: [1, 2, 3], params: samplingParams({ temperature: 2, topK: 1, seed: 1, maxTokens: 5, ignoreEos: true }), adapterFeeds: base });
+    const greedy = await engine.generate({
+      prompt: [1, 2, 3],
+      params: samplingParams({ temperature: 0, maxTokens: 5, ignoreEos: true, topLogprobs: 3 }),
+      adapterFeeds: base,
+    });
+    const topK1 = await engine.generate({
+      prompt: [1, 2, 3],
+      params: samplingParams({ temperature: 2, topK: 1, seed: 1, maxTokens: 5, ignoreEos: true }),
+      adapterFeeds: base,
+    });
     expect(topK1.tokenIds).toEqual(greedy.tokenIds);
     greedy.topLogprobs.forEach((top, i) => {
       expect(top).toHaveLength(3);
@@ -36,13 +54,25 @@ describe('sampling', () => {
 
   it('stops on a stop token id (kept in token ids), on a stop string (cut from the text), and on max tokens', async () => {
     const { engine, base } = await setup;
-    const free = await engine.generate({ prompt: [65, 66], params: samplingParams({ temperature: 0, maxTokens: 8, ignoreEos: true }), adapterFeeds: base });
+    const free = await engine.generate({
+      prompt: [65, 66],
+      params: samplingParams({ temperature: 0, maxTokens: 8, ignoreEos: true }),
+      adapterFeeds: base,
+    });
     const stopId = free.tokenIds[2]!;
-    const byId = await engine.generate({ prompt: [65, 66], params: samplingParams({ temperature: 0, maxTokens: 8, ignoreEos: true, stopTokenIds: [stopId] }), adapterFeeds: base });
+    const byId = await engine.generate({
+      prompt: [65, 66],
+      params: samplingParams({ temperature: 0, maxTokens: 8, ignoreEos: true, stopTokenIds: [stopId] }),
+      adapterFeeds: base,
+    });
     expect(byId.tokenIds).toEqual(free.tokenIds.slice(0, free.tokenIds.indexOf(stopId) + 1));
     expect(byId).toMatchObject({ finishReason: 'stop', stopReason: stopId });
     const stop = free.text.slice(3, 5);
-    const byText = await engine.generate({ prompt: [65, 66], params: samplingParams({ temperature: 0, maxTokens: 8, ignoreEos: true, stop: [stop] }), adapterFeeds: base });
+    const byText = await engine.generate({
+      prompt: [65, 66],
+      params: samplingParams({ temperature: 0, maxTokens: 8, ignoreEos: true, stop: [stop] }),
+      adapterFeeds: base,
+    });
     expect(byText.finishReason).toBe('stop');
     expect(byText.text).toBe(free.text.slice(0, free.text.indexOf(stop)));
     expect(free.finishReason).toBe('length');
@@ -61,7 +91,14 @@ describe('sampling', () => {
     const tokens = [...prompt, ...out.tokenIds];
     const mask = tokens.map((_, i) => (i >= prompt.length ? 1 : 0));
     const scored = async (t: number) => {
-      const trainer = await LoraTrainer.create({ config, weights, lora: makeLoraConfig({ rank: 2 }), loss: sftLoss, temperature: t, schedule: { lr: 0 } });
+      const trainer = await LoraTrainer.create({
+        config,
+        weights,
+        lora: makeLoraConfig({ rank: 2 }),
+        loss: sftLoss,
+        temperature: t,
+        schedule: { lr: 0 },
+      });
       const { logprobs } = await trainer.accumulate([{ tokens, mask }]);
       await trainer.release();
       return Array.from(logprobs[0]!.slice(prompt.length));
@@ -69,7 +106,9 @@ describe('sampling', () => {
     const gap = (a: number[], b: number[]) => Math.max(...a.map((lp, i) => Math.abs(lp - b[i]!)));
     const atTemperature = await scored(temperature);
     const diff = gap(atTemperature, out.logprobs);
-    console.log(`sampler vs training graph: max |Δ logprob| = ${diff.toExponential(2)} over ${atTemperature.length} tokens`);
+    console.log(
+      `sampler vs training graph: max |Δ logprob| = ${diff.toExponential(2)} over ${atTemperature.length} tokens`,
+    );
     expect(diff).toBeLessThan(1e-4);
     expect(gap(await scored(1), raw.logprobs)).toBeLessThan(1e-4);
     expect(gap(atTemperature, raw.logprobs)).toBeGreaterThan(1e-2);

@@ -14,7 +14,8 @@ function randomRegex(rng: ReturnType<typeof createRng>, depth = 0): string {
   const parts: string[] = [];
   const count = 1 + Math.floor(rng.next() * 3);
   for (let i = 0; i < count; i++) {
-    let atom = depth < 2 && rng.next() < 0.3 ? `(${randomRegex(rng, depth + 1)}|${randomRegex(rng, depth + 1)})` : pick(atoms);
+    let atom =
+      depth < 2 && rng.next() < 0.3 ? `(${randomRegex(rng, depth + 1)}|${randomRegex(rng, depth + 1)})` : pick(atoms);
     const r = rng.next();
     if (r < 0.2) atom += '*';
     else if (r < 0.35) atom += '+';
@@ -52,7 +53,12 @@ describe('regex-constrained decoding', () => {
     const factory = regexConstraintFactory(tokenizer, config.vocabSize);
     const choices = ['yes', 'no', 'maybe (later)'];
     for (let seed = 0; seed < 6; seed++) {
-      const r = await engine.generate({ prompt: [1, 2], params: samplingParams({ temperature: 2, seed, maxTokens: 20 }), adapterFeeds: base, constraint: factory({ choice: choices })!() });
+      const r = await engine.generate({
+        prompt: [1, 2],
+        params: samplingParams({ temperature: 2, seed, maxTokens: 20 }),
+        adapterFeeds: base,
+        constraint: factory({ choice: choices })!(),
+      });
       expect(choices).toContain(r.text);
       expect(r.finishReason).toBe('stop');
     }

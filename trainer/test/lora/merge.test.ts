@@ -29,14 +29,25 @@ describe.each(['llama', 'qwen2', 'qwen3'] as const)('mergeAdapter (%s)', (archit
     const merged = mergeAdapter(model.weights, adapter);
     expect(model.weights.get('model.layers.0.self_attn.q_proj.weight')!.data).toEqual(before);
     expect(merged.get('model.layers.0.self_attn.q_proj.weight')!.data).not.toEqual(before);
-    expect(merged.get('model.layers.0.mlp.up_proj.weight')).toBe(model.weights.get('model.layers.0.mlp.up_proj.weight'));
+    expect(merged.get('model.layers.0.mlp.up_proj.weight')).toBe(
+      model.weights.get('model.layers.0.mlp.up_proj.weight'),
+    );
   });
 });
 
 describe('mergeAdapter errors', () => {
   it('names the adapter file and module that does not fit', () => {
     const model = tinyModel({ architecture: 'llama' });
-    const adapter = { ...initLoraAdapter({ ...model.config, hiddenSize: 64, headDim: 8 }, makeLoraConfig({ rank: 2, targets: ['up_proj'] }), 0), source: '/a/adapter_model.safetensors' };
-    expect(() => mergeAdapter(model.weights, adapter)).toThrow('/a/adapter_model.safetensors: cannot merge model.layers.0.mlp.up_proj: A [2, 64] and B [48, 2] do not fit weight [48, 32]');
+    const adapter = {
+      ...initLoraAdapter(
+        { ...model.config, hiddenSize: 64, headDim: 8 },
+        makeLoraConfig({ rank: 2, targets: ['up_proj'] }),
+        0,
+      ),
+      source: '/a/adapter_model.safetensors',
+    };
+    expect(() => mergeAdapter(model.weights, adapter)).toThrow(
+      '/a/adapter_model.safetensors: cannot merge model.layers.0.mlp.up_proj: A [2, 64] and B [48, 2] do not fit weight [48, 32]',
+    );
   });
 });

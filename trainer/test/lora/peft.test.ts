@@ -10,7 +10,14 @@ import { tinyModelConfig } from '../../src/model/tiny.js';
 import { useTempDirs } from '../support/temp-dir.js';
 
 const tempDir = useTempDirs();
-const model = tinyModelConfig({ architecture: 'qwen3', hiddenSize: 32, numHeads: 4, numKvHeads: 2, headDim: 16, intermediateSize: 48 });
+const model = tinyModelConfig({
+  architecture: 'qwen3',
+  hiddenSize: 32,
+  numHeads: 4,
+  numKvHeads: 2,
+  headDim: 16,
+  intermediateSize: 48,
+});
 
 function trainedAdapter(options = {}): LoraAdapter {
   const adapter = initLoraAdapter(model, makeLoraConfig({ rank: 4, alpha: 16, ...options }), 1);
@@ -30,9 +37,19 @@ describe('PEFT adapter format', () => {
     const dir = await savedAdapter({ useRslora: true, targets: ['v_proj', 'q_proj'] });
     const config = JSON.parse(await readFile(join(dir, 'adapter_config.json'), 'utf8'));
     expect(config).toMatchObject({
-      peft_type: 'LORA', task_type: 'CAUSAL_LM', base_model_name_or_path: 'Qwen/Qwen3-0.6B', r: 4, lora_alpha: 16,
-      lora_dropout: 0, target_modules: ['q_proj', 'v_proj'], bias: 'none', use_rslora: true, use_dora: false,
-      modules_to_save: null, inference_mode: true, fan_in_fan_out: false,
+      peft_type: 'LORA',
+      task_type: 'CAUSAL_LM',
+      base_model_name_or_path: 'Qwen/Qwen3-0.6B',
+      r: 4,
+      lora_alpha: 16,
+      lora_dropout: 0,
+      target_modules: ['q_proj', 'v_proj'],
+      bias: 'none',
+      use_rslora: true,
+      use_dora: false,
+      modules_to_save: null,
+      inference_mode: true,
+      fan_in_fan_out: false,
     });
   });
 
@@ -86,7 +103,10 @@ describe('PEFT adapter errors name the file and key', () => {
     [{ modules_to_save: ['lm_head'] }, 'modules_to_save is not supported (got ["lm_head"]; expected null)'],
     [{ rank_pattern: { q_proj: 16 } }, 'rank_pattern per-module ranks/alphas are not supported'],
     [{ r: 'eight' }, 'r must be a positive integer (got "eight")'],
-    [{ target_modules: '.*proj' }, 'target_modules must be a non-empty list of module names or "all-linear" (got ".*proj")'],
+    [
+      { target_modules: '.*proj' },
+      'target_modules must be a non-empty list of module names or "all-linear" (got ".*proj")',
+    ],
     [{ target_modules: ['q_proj', 'embed_tokens'] }, 'target_modules holds "embed_tokens", not one of q_proj'],
   ])('config %j', async (patch, message) => {
     const dir = await withConfig(patch);
@@ -102,10 +122,14 @@ describe('PEFT adapter errors name the file and key', () => {
 
   it('a target the config does not list', async () => {
     const dir = await withConfig({ target_modules: ['q_proj'] });
-    await expect(loadAdapter(dir)).rejects.toThrow(`tensor base_model.model.model.layers.0.mlp.down_proj.lora_A.weight: down_proj is not in adapter_config.json's target_modules`);
+    await expect(loadAdapter(dir)).rejects.toThrow(
+      `tensor base_model.model.model.layers.0.mlp.down_proj.lora_A.weight: down_proj is not in adapter_config.json's target_modules`,
+    );
   });
 
-  async function editTensors(edit: (tensors: Map<string, { shape: number[]; data: Float32Array }>) => void): Promise<{ dir: string; file: string }> {
+  async function editTensors(
+    edit: (tensors: Map<string, { shape: number[]; data: Float32Array }>) => void,
+  ): Promise<{ dir: string; file: string }> {
     const dir = await savedAdapter();
     const file = join(dir, ADAPTER_WEIGHTS_FILE);
     const { tensors } = await readSafetensors(file);
@@ -125,11 +149,17 @@ describe('PEFT adapter errors name the file and key', () => {
     }));
     await expect(loadAdapter(dir)).rejects.toThrow(`${file}: tensor ${qA} is missing (target q_proj, layer 1)`);
 
-    ({ dir, file } = await editTensors((t) => t.set('base_model.model.lm_head.lora_A.weight', { shape: [4, 32], data: new Float32Array(128) })));
-    await expect(loadAdapter(dir)).rejects.toThrow(`${file}: tensor base_model.model.lm_head.lora_A.weight is not a LoRA factor of a decoder linear layer`);
+    ({ dir, file } = await editTensors((t) =>
+      t.set('base_model.model.lm_head.lora_A.weight', { shape: [4, 32], data: new Float32Array(128) }),
+    ));
+    await expect(loadAdapter(dir)).rejects.toThrow(
+      `${file}: tensor base_model.model.lm_head.lora_A.weight is not a LoRA factor of a decoder linear layer`,
+    );
 
     ({ dir, file } = await editTensors((t) => t.set(qA, { shape: [4, 31], data: new Float32Array(124) })));
-    await expect(loadAdapter(dir, { model })).rejects.toThrow(`${file}: model.layers.1.self_attn.q_proj.lora_A has shape [4, 31], expected [4, 32] for this model`);
+    await expect(loadAdapter(dir, { model })).rejects.toThrow(
+      `${file}: model.layers.1.self_attn.q_proj.lora_A has shape [4, 31], expected [4, 32] for this model`,
+    );
   });
 
   it('a folder without adapter_config.json', async () => {

@@ -10,7 +10,13 @@ import { referenceLogits } from '../support/reference-forward.js';
 import { tinyModel } from '../support/tiny-models.js';
 
 const tokens = [257, 72, 105, 32, 240, 159, 140, 141, 258, 10];
-const LLAMA3 = { type: 'llama3', factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8 } as const;
+const LLAMA3 = {
+  type: 'llama3',
+  factor: 8,
+  lowFreqFactor: 1,
+  highFreqFactor: 4,
+  originalMaxPositionEmbeddings: 8,
+} as const;
 
 // The graph stacks the LoRA A factors of the adapted modules among q/k/v (and gate/up) into one
 // MatMul; the partial-target cases stack some, or leave one alone.
@@ -27,10 +33,16 @@ const cases: [string, Architecture, Partial<ModelConfig>, LoraTarget[]?][] = [
 describe.each(cases)('ONNX forward vs the plain reference: %s', (_label, architecture, overrides, targets) => {
   const base = tinyModel({ architecture, seed: 11, ...(architecture === 'qwen3' ? { headDim: 16 } : {}) });
   const model = { config: { ...base.config, ...overrides }, weights: base.weights };
-  const lora = makeLoraConfig({ rank: 4, alpha: 8, useRslora: architecture === 'qwen3', ...(targets ? { targets } : {}) });
+  const lora = makeLoraConfig({
+    rank: 4,
+    alpha: 8,
+    useRslora: architecture === 'qwen3',
+    ...(targets ? { targets } : {}),
+  });
   const adapter = initLoraAdapter(model.config, lora, 3);
   const rng = createRng(5);
-  for (const m of adapter.modules.values()) for (let i = 0; i < m.b.data.length; i++) m.b.data[i] = rng.uniform(-0.2, 0.2);
+  for (const m of adapter.modules.values())
+    for (let i = 0; i < m.b.data.length; i++) m.b.data[i] = rng.uniform(-0.2, 0.2);
 
   test.each([
     ['float32', false],
@@ -44,7 +56,9 @@ describe.each(cases)('ONNX forward vs the plain reference: %s', (_label, archite
     const logits = (await runtime.run(feeds))['logits']!.data as Float32Array | Float64Array;
     const reference = referenceLogits(model, tokens, withAdapter ? { adapter } : {});
     let diff = 0;
-    reference.forEach((row, t) => row.forEach((v, i) => (diff = Math.max(diff, Math.abs(v - logits[t * row.length + i]!)))));
+    reference.forEach((row, t) =>
+      row.forEach((v, i) => (diff = Math.max(diff, Math.abs(v - logits[t * row.length + i]!)))),
+    );
     console.log(`${_label} ${dtype}${withAdapter ? ' + LoRA' : ''}: max|Δlogit| = ${diff.toExponential(2)}`);
     expect(diff).toBeLessThan(dtype === 'float64' ? 1e-10 : 1e-4);
     await runtime.release();

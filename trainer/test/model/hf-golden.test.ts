@@ -29,7 +29,8 @@ interface CaseSpec {
   lora: Partial<LoraConfig> & { seed: number };
 }
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/hf-golden/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`./fixtures/hf-golden/${name}`, import.meta.url), 'utf8'));
 const spec = fixture('cases.json') as { text: string; cases: CaseSpec[] };
 const golden = fixture('golden.json') as { transformers: string; cases: GoldenCase[] };
 const tempDir = useTempDirs();
@@ -54,7 +55,9 @@ describe(`reference forward vs transformers ${golden.transformers}`, () => {
     const pick = (logits: Float64Array[]) => expected.positions.map((p) => logits[p]!);
     const base = maxAbsDiff(pick(referenceLogits(model, expected.ids)), expected.base);
     const adapted = maxAbsDiff(pick(referenceLogits(model, expected.ids, { adapter })), expected.adapter);
-    console.info(`${testCase.name}: max |Δlogit| vs transformers ${base.toExponential(2)} base, ${adapted.toExponential(2)} with adapter`);
+    console.info(
+      `${testCase.name}: max |Δlogit| vs transformers ${base.toExponential(2)} base, ${adapted.toExponential(2)} with adapter`,
+    );
     expect(base).toBeLessThan(TOLERANCE);
     expect(adapted).toBeLessThan(TOLERANCE);
     expect(maxAbsDiff(expected.base, expected.adapter)).toBeGreaterThan(1e-3);

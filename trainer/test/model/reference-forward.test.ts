@@ -46,14 +46,19 @@ describe.each(ARCHITECTURES)('reference forward (%s)', (architecture) => {
         if (tensor) mhaWeights.set(key, repeatHeads(tensor, config.headDim, perKv));
       }
     }
-    expect(maxAbsDiff(referenceLogits(model, tokens), referenceLogits({ config: mhaConfig, weights: mhaWeights }, tokens))).toBeLessThan(1e-12);
+    expect(
+      maxAbsDiff(referenceLogits(model, tokens), referenceLogits({ config: mhaConfig, weights: mhaWeights }, tokens)),
+    ).toBeLessThan(1e-12);
   });
 
   it('gives the same logits tied as untied with lm_head equal to the embedding', () => {
     const { config, weights } = model;
     const embedding = weights.get('model.embed_tokens.weight')!;
     const tied = { config: { ...config, tieWordEmbeddings: true }, weights };
-    const untied = { config: { ...config, tieWordEmbeddings: false }, weights: new Map(weights).set('lm_head.weight', embedding) };
+    const untied = {
+      config: { ...config, tieWordEmbeddings: false },
+      weights: new Map(weights).set('lm_head.weight', embedding),
+    };
     expect(maxAbsDiff(referenceLogits(tied, tokens), referenceLogits(untied, tokens))).toBe(0);
   });
 
@@ -69,7 +74,12 @@ describe('architecture specifics in the reference forward', () => {
     const zeroed = new Map([...weights].map(([name, t]) => [name, name.endsWith('.bias') ? scaled(t, 0) : t]));
     const noBias = new Map([...weights].filter(([name]) => !name.endsWith('.bias')));
     const withZeroBias = referenceLogits({ config, weights: zeroed }, tokens);
-    expect(maxAbsDiff(withZeroBias, referenceLogits({ config: { ...config, attentionBias: false }, weights: noBias }, tokens))).toBe(0);
+    expect(
+      maxAbsDiff(
+        withZeroBias,
+        referenceLogits({ config: { ...config, attentionBias: false }, weights: noBias }, tokens),
+      ),
+    ).toBe(0);
     expect(maxAbsDiff(withZeroBias, referenceLogits({ config, weights }, tokens))).toBeGreaterThan(1e-5);
   });
 
@@ -78,16 +88,28 @@ describe('architecture specifics in the reference forward', () => {
     const scaleQK = (weights: Map<string, Tensor>) =>
       new Map([...weights].map(([name, t]) => [name, /self_attn\.[qk]_proj\.weight$/.test(name) ? scaled(t, 5) : t]));
     const qwen3 = tinyModel({ architecture: 'qwen3', seed: 4 });
-    expect(maxAbsDiff(referenceLogits(qwen3, tokens), referenceLogits({ ...qwen3, weights: scaleQK(qwen3.weights) }, tokens))).toBeLessThan(1e-4);
+    expect(
+      maxAbsDiff(
+        referenceLogits(qwen3, tokens),
+        referenceLogits({ ...qwen3, weights: scaleQK(qwen3.weights) }, tokens),
+      ),
+    ).toBeLessThan(1e-4);
     const llama = tinyModel({ architecture: 'llama', seed: 4 });
-    expect(maxAbsDiff(referenceLogits(llama, tokens), referenceLogits({ ...llama, weights: scaleQK(llama.weights) }, tokens))).toBeGreaterThan(1e-2);
+    expect(
+      maxAbsDiff(
+        referenceLogits(llama, tokens),
+        referenceLogits({ ...llama, weights: scaleQK(llama.weights) }, tokens),
+      ),
+    ).toBeGreaterThan(1e-2);
   });
 
   it('applies the config RoPE scaling (linear factor f at position p·f equals unscaled at p)', () => {
     const model = tinyModel({ architecture: 'llama', seed: 9 });
     const linear = { ...model, config: { ...model.config, ropeScaling: { type: 'linear' as const, factor: 4 } } };
     const positions = tokens.map((_, t) => 4 * t);
-    expect(maxAbsDiff(referenceLogits(model, tokens), referenceLogits(linear, tokens, { positions }))).toBeLessThan(1e-12);
+    expect(maxAbsDiff(referenceLogits(model, tokens), referenceLogits(linear, tokens, { positions }))).toBeLessThan(
+      1e-12,
+    );
   });
 });
 

@@ -25,17 +25,26 @@ describe('tiny model', () => {
     expect((await weightsOf(first)).equals(await weightsOf(other))).toBe(false);
   });
 
-  it.each(['llama', 'qwen2', 'qwen3'] as const)('%s loads back through weights.ts with every expected tensor', async (architecture) => {
-    const dir = await tempDir();
-    const { config, files } = await writeTinyModel(dir, { architecture, seed: 1 });
-    expect(files).toEqual(['config.json', 'generation_config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']);
-    const loaded = await loadModel(dir);
-    expect(loaded.config).toEqual(config);
-    expect([...loaded.weights.keys()].sort()).toEqual([...expectedWeightShapes(config).keys()].sort());
-    expect(loaded.weights.has('lm_head.weight')).toBe(architecture === 'llama');
-    expect(loaded.weights.has('model.layers.0.self_attn.q_proj.bias')).toBe(architecture === 'qwen2');
-    expect(loaded.weights.has('model.layers.1.self_attn.k_norm.weight')).toBe(architecture === 'qwen3');
-  });
+  it.each(['llama', 'qwen2', 'qwen3'] as const)(
+    '%s loads back through weights.ts with every expected tensor',
+    async (architecture) => {
+      const dir = await tempDir();
+      const { config, files } = await writeTinyModel(dir, { architecture, seed: 1 });
+      expect(files).toEqual([
+        'config.json',
+        'generation_config.json',
+        'model.safetensors',
+        'tokenizer.json',
+        'tokenizer_config.json',
+      ]);
+      const loaded = await loadModel(dir);
+      expect(loaded.config).toEqual(config);
+      expect([...loaded.weights.keys()].sort()).toEqual([...expectedWeightShapes(config).keys()].sort());
+      expect(loaded.weights.has('lm_head.weight')).toBe(architecture === 'llama');
+      expect(loaded.weights.has('model.layers.0.self_attn.q_proj.bias')).toBe(architecture === 'qwen2');
+      expect(loaded.weights.has('model.layers.1.self_attn.k_norm.weight')).toBe(architecture === 'qwen3');
+    },
+  );
 
   it('initialises decoder matrices ~ N(0, 0.02²), embedding and head at 1.6/√hidden, norms near one', async () => {
     const dir = await tempDir();
@@ -54,10 +63,13 @@ describe('tiny model', () => {
 
   it('takes the embedding std as an option: same seed, same noise, scaled (the HF golden fixtures pin the old 0.02)', () => {
     const config = tinyModelConfig({ hiddenSize: 32, numHeads: 2 });
-    const embed = (options: { embeddingStd?: number }) => tinyModelWeights(config, 1, options).get('model.embed_tokens.weight')!.data;
+    const embed = (options: { embeddingStd?: number }) =>
+      tinyModelWeights(config, 1, options).get('model.embed_tokens.weight')!.data;
     const [narrow, wide, byDefault] = [embed({ embeddingStd: 0.02 }), embed({ embeddingStd: 0.2 }), embed({})];
     expect(Math.max(...wide.map((v, i) => Math.abs(v - 10 * narrow[i]!)))).toBeLessThan(1e-6);
-    expect(Math.max(...byDefault.map((v, i) => Math.abs(v - (defaultEmbeddingStd(32) / 0.02) * narrow[i]!)))).toBeLessThan(1e-6);
+    expect(
+      Math.max(...byDefault.map((v, i) => Math.abs(v - (defaultEmbeddingStd(32) / 0.02) * narrow[i]!))),
+    ).toBeLessThan(1e-6);
     expect(() => embed({ embeddingStd: 0 })).toThrow('embeddingStd must be a positive number (got 0)');
   });
 
@@ -75,8 +87,15 @@ describe('tiny model', () => {
   });
 
   it('accepts size options and rejects inconsistent ones in config.json terms', () => {
-    expect(tinyModelConfig({ hiddenSize: 32, numHeads: 2, numKvHeads: 1, numLayers: 1 })).toMatchObject({ headDim: 16, intermediateSize: 64 });
-    expect(() => tinyModelConfig({ numHeads: 4, numKvHeads: 3 })).toThrow('<tiny model options>: num_key_value_heads must divide num_attention_heads');
-    expect(() => tinyModelConfig({ hiddenSize: 60, numHeads: 8 })).toThrow('<tiny model options>: head_dim must be a positive integer (got 7.5)');
+    expect(tinyModelConfig({ hiddenSize: 32, numHeads: 2, numKvHeads: 1, numLayers: 1 })).toMatchObject({
+      headDim: 16,
+      intermediateSize: 64,
+    });
+    expect(() => tinyModelConfig({ numHeads: 4, numKvHeads: 3 })).toThrow(
+      '<tiny model options>: num_key_value_heads must divide num_attention_heads',
+    );
+    expect(() => tinyModelConfig({ hiddenSize: 60, numHeads: 8 })).toThrow(
+      '<tiny model options>: head_dim must be a positive integer (got 7.5)',
+    );
   });
 });

@@ -12,7 +12,13 @@ const tempDir = useTempDirs();
 /** Random text over the whole Unicode range (no lone surrogates: they are not UTF-8). */
 function randomText(seed: number, length: number): string {
   const rng = createRng(seed);
-  const pools = [[0, 0x7f], [0x80, 0x7ff], [0x800, 0xd7ff], [0xe000, 0xffff], [0x10000, 0x10ffff]] as const;
+  const pools = [
+    [0, 0x7f],
+    [0x80, 0x7ff],
+    [0x800, 0xd7ff],
+    [0xe000, 0xffff],
+    [0x10000, 0x10ffff],
+  ] as const;
   let text = '';
   for (let i = 0; i < length; i++) {
     const [low, high] = pools[Math.floor(rng.next() * pools.length)]!;
@@ -64,8 +70,13 @@ describe('tiny byte-level tokenizer', () => {
     ];
     const prompt = '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nClick the button<|im_end|>\n';
     expect(tokenizer.applyChatTemplate(messages)).toBe(prompt);
-    expect(tokenizer.applyChatTemplate(messages, { addGenerationPrompt: true })).toBe(`${prompt}<|im_start|>assistant\n`);
-    expect(tokenizer.encodeChat(messages, { addGenerationPrompt: true }).slice(-11)).toEqual([257, ...Buffer.from('assistant\n')]);
+    expect(tokenizer.applyChatTemplate(messages, { addGenerationPrompt: true })).toBe(
+      `${prompt}<|im_start|>assistant\n`,
+    );
+    expect(tokenizer.encodeChat(messages, { addGenerationPrompt: true }).slice(-11)).toEqual([
+      257,
+      ...Buffer.from('assistant\n'),
+    ]);
   });
 });
 
@@ -79,9 +90,14 @@ describe('chat templates from other sources', () => {
         "{{ eos_token }}|{% for m in messages %}{{ m['content'] }}{% endfor %}|{{ flavour }}",
     );
     const tokenizer = await ModelTokenizer.load(dir);
-    expect(tokenizer.applyChatTemplate([{ role: 'user', content: 'x' }], { variables: { flavour: 'mint' } })).toBe('<|im_end|>|x|mint');
+    expect(tokenizer.applyChatTemplate([{ role: 'user', content: 'x' }], { variables: { flavour: 'mint' } })).toBe(
+      '<|im_end|>|x|mint',
+    );
     expect(() => tokenizer.applyChatTemplate([{ role: 'assistant', content: 'x' }])).toThrow(
-      expect.objectContaining({ name: 'ValidationError', message: expect.stringContaining('first message must be from the user') }),
+      expect.objectContaining({
+        name: 'ValidationError',
+        message: expect.stringContaining('first message must be from the user'),
+      }),
     );
   });
 
@@ -89,9 +105,13 @@ describe('chat templates from other sources', () => {
     const dir = await tempDir();
     await writeTinyModel(dir);
     await writeFile(join(dir, 'chat_template.jinja'), '{% for m in messages %}');
-    await expect(ModelTokenizer.load(dir)).rejects.toThrow(`${join(dir, 'chat_template.jinja')}: chat template does not parse`);
+    await expect(ModelTokenizer.load(dir)).rejects.toThrow(
+      `${join(dir, 'chat_template.jinja')}: chat template does not parse`,
+    );
     await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ eos_token: { content: '<|nope|>' } }));
-    await expect(ModelTokenizer.load(dir)).rejects.toThrow(`${join(dir, 'tokenizer_config.json')}: eos_token "<|nope|>" is not in tokenizer.json's vocabulary`);
+    await expect(ModelTokenizer.load(dir)).rejects.toThrow(
+      `${join(dir, 'tokenizer_config.json')}: eos_token "<|nope|>" is not in tokenizer.json's vocabulary`,
+    );
   });
 
   it('takes the eos token a completion ends with from tokenizer_config.json, whatever generation_config.json lists first', async () => {

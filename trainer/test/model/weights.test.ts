@@ -26,7 +26,10 @@ async function shard(dir: string): Promise<void> {
     await writeSafetensors(join(dir, shardName), new Map(half.map((n) => [n, tensors.get(n)!])));
     for (const name of half) weightMap[name] = shardName;
   }
-  await writeFile(join(dir, 'model.safetensors.index.json'), JSON.stringify({ metadata: { total_size: 0 }, weight_map: weightMap }));
+  await writeFile(
+    join(dir, 'model.safetensors.index.json'),
+    JSON.stringify({ metadata: { total_size: 0 }, weight_map: weightMap }),
+  );
   await rm(join(dir, 'model.safetensors'));
 }
 
@@ -44,7 +47,9 @@ describe('loadModel', () => {
     const { tensors } = await readSafetensors(file);
     tensors.delete('model.layers.1.mlp.up_proj.weight');
     await writeSafetensors(file, tensors);
-    await expect(loadModel(dir)).rejects.toThrow(`${file}: tensor model.layers.1.mlp.up_proj.weight is missing (expected shape [128, 64])`);
+    await expect(loadModel(dir)).rejects.toThrow(
+      `${file}: tensor model.layers.1.mlp.up_proj.weight is missing (expected shape [128, 64])`,
+    );
   });
 
   it('names the shard and tensor when a shape is wrong', async () => {
@@ -65,13 +70,17 @@ describe('loadModel', () => {
     const dropped = [...tensors.keys()][0]!;
     tensors.delete(dropped);
     await writeSafetensors(file, tensors);
-    await expect(loadModel(dir)).rejects.toThrow(`${file}: tensor ${dropped} is missing (model.safetensors.index.json lists it in this shard)`);
+    await expect(loadModel(dir)).rejects.toThrow(
+      `${file}: tensor ${dropped} is missing (model.safetensors.index.json lists it in this shard)`,
+    );
   });
 
   it('explains a folder without weights, and a missing config', async () => {
     const dir = await tinyFolder();
     await rm(join(dir, 'model.safetensors'));
-    await expect(readModelTensors(dir)).rejects.toThrow(`${dir}: no model.safetensors or model.safetensors.index.json in the model folder`);
+    await expect(readModelTensors(dir)).rejects.toThrow(
+      `${dir}: no model.safetensors or model.safetensors.index.json in the model folder`,
+    );
     await rm(join(dir, 'config.json'));
     await expect(loadModel(dir)).rejects.toThrow(`${join(dir, 'config.json')}: file not found`);
   });
@@ -79,7 +88,12 @@ describe('loadModel', () => {
   it('rejects an index whose weight_map points outside the folder', async () => {
     const dir = await tinyFolder();
     await rm(join(dir, 'model.safetensors'));
-    await writeFile(join(dir, 'model.safetensors.index.json'), JSON.stringify({ weight_map: { 'model.norm.weight': '../elsewhere.safetensors' } }));
-    await expect(loadModel(dir)).rejects.toThrow('model.safetensors.index.json: weight_map.model.norm.weight must name a shard file in the same folder');
+    await writeFile(
+      join(dir, 'model.safetensors.index.json'),
+      JSON.stringify({ weight_map: { 'model.norm.weight': '../elsewhere.safetensors' } }),
+    );
+    await expect(loadModel(dir)).rejects.toThrow(
+      'model.safetensors.index.json: weight_map.model.norm.weight must name a shard file in the same folder',
+    );
   });
 });

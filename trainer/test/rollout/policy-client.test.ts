@@ -13,13 +13,20 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const messages = [{ role: 'system' as const, content: 'Act.' }, { role: 'user' as const, content: 'Click the button.' }];
+const messages = [
+  { role: 'system' as const, content: 'Act.' },
+  { role: 'user' as const, content: 'Click the button.' },
+];
 
 describe('PolicyClient ↔ gauntlet-trainer serve', () => {
   it('lists the model and round-trips text through /tokenize and /detokenize', async () => {
     const models = await client.models();
     expect(models.data.map((m) => m.id)).toEqual(['tiny']);
-    const { tokens, count, max_model_len } = await client.tokenize({ model: 'tiny', prompt: 'click me', add_special_tokens: false });
+    const { tokens, count, max_model_len } = await client.tokenize({
+      model: 'tiny',
+      prompt: 'click me',
+      add_special_tokens: false,
+    });
     expect(count).toBe(tokens.length);
     expect(max_model_len).toBe(models.data[0]!.max_model_len);
     expect((await client.detokenize({ tokens })).prompt).toBe('click me');
@@ -44,14 +51,22 @@ describe('PolicyClient ↔ gauntlet-trainer serve', () => {
   it('constrained by the action regex, every reply is an action the parser takes as is', async () => {
     const { tokens } = await client.tokenize({ messages, add_generation_prompt: true });
     for (const seed of [1, 2, 3]) {
-      const reply = await client.generate({ promptIds: tokens, maxTokens: 40, temperature: 1, seed, regex: ACTION_REGEX });
+      const reply = await client.generate({
+        promptIds: tokens,
+        maxTokens: 40,
+        temperature: 1,
+        seed,
+        regex: ACTION_REGEX,
+      });
       expect(new RegExp(`^(?:${ACTION_REGEX})$`).test(reply.text), reply.text).toBe(true);
       expect(parseAction(reply.text)).toEqual({ action: reply.text, fallback: false });
     }
   });
 
   it('a wrong model is a PolicyRequestError at once; a server gone is PolicyUnavailableError after its retries', async () => {
-    const wrong = await client.generate({ model: 'nope', promptIds: [1, 2], maxTokens: 1 }).catch((error: unknown) => error);
+    const wrong = await client
+      .generate({ model: 'nope', promptIds: [1, 2], maxTokens: 1 })
+      .catch((error: unknown) => error);
     expect(wrong).toBeInstanceOf(PolicyRequestError);
     expect(wrong).toMatchObject({ status: 404, message: expect.stringMatching(/The model `nope` does not exist/) });
     const gone = await spawnPolicyServer();

@@ -20,14 +20,18 @@ const built = (service: string) => fileURLToPath(new URL(`../../../${service}/di
 export function spawnService(service: string, args: string[], urlPattern: RegExp, startMs = 60_000): Promise<Spawned> {
   if (!existsSync(built(service))) throw new Error(`${built(service)} is missing: build first (npm run build)`);
   const child = spawn(process.execPath, [bin(service), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   return new Promise<Spawned>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`${service} did not announce its URL within ${startMs} ms:\n${output}`)), startMs);
+    const timer = setTimeout(
+      () => fail(new Error(`${service} did not announce its URL within ${startMs} ms:\n${output}`)),
+      startMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       void stop().then(() => reject(error));
@@ -66,5 +70,21 @@ export function spawnPolicyServer(args: string[] = []): Promise<Spawned> {
 /** `gauntlet-env serve` (real Chromium) on free ports, HTTP only needed by these tests. */
 export async function spawnEnvServer(): Promise<Spawned> {
   const [port, grpcPort] = [await freePort(), await freePort()];
-  return spawnService('env-server', ['serve', '--host', '127.0.0.1', '--port', String(port), '--grpc-port', String(grpcPort), '--max-sessions', '2', '--warm', '1'], /listening on (http:\/\/[\d.]+:\d+)/);
+  return spawnService(
+    'env-server',
+    [
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--grpc-port',
+      String(grpcPort),
+      '--max-sessions',
+      '2',
+      '--warm',
+      '1',
+    ],
+    /listening on (http:\/\/[\d.]+:\d+)/,
+  );
 }

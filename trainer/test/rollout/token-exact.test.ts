@@ -24,7 +24,10 @@ let envServer: Spawned;
 let env: EnvClient;
 const trainers = new Map<number, LoraTrainer>();
 beforeAll(async () => {
-  [policyServer, envServer] = await Promise.all([spawnPolicyServer(['--logprobs-mode', 'processed_logprobs']), spawnEnvServer()]);
+  [policyServer, envServer] = await Promise.all([
+    spawnPolicyServer(['--logprobs-mode', 'processed_logprobs']),
+    spawnEnvServer(),
+  ]);
   env = createEnvClient(envServer.url, { validateReplies: true });
 }, 120_000);
 afterAll(async () => {
@@ -40,31 +43,68 @@ async function servedModelTrainer(temperature: number): Promise<LoraTrainer> {
   await writeTinyModel(dir, { seed: 0 });
   const { config, weights } = await loadModel(dir);
   const lora = makeLoraConfig({ rank: 2 });
-  const trainer = await LoraTrainer.create({ config, weights, lora, adapter: initLoraAdapter(config, lora, 1), temperature, schedule: { lr: 0 }, runtime: { intraOpNumThreads: 1 } });
+  const trainer = await LoraTrainer.create({
+    config,
+    weights,
+    lora,
+    adapter: initLoraAdapter(config, lora, 1),
+    temperature,
+    schedule: { lr: 0 },
+    runtime: { intraOpNumThreads: 1 },
+  });
   trainers.set(temperature, trainer);
   return trainer;
 }
 
 /** Largest |sampler logprob − trainer log-prob at `temperature`| over the completion tokens of `prompt` + `completion`. */
-async function worstLogprobGap(rows: { prompt: number[]; completion: number[]; mask: number[]; logprobs: number[] }[], temperature: number): Promise<number> {
-  const scored = (await (await servedModelTrainer(temperature)).accumulate(rows.map((r) => ({ tokens: [...r.prompt, ...r.completion], mask: [...r.prompt.map(() => 0), ...r.mask] })))).logprobs;
+async function worstLogprobGap(
+  rows: { prompt: number[]; completion: number[]; mask: number[]; logprobs: number[] }[],
+  temperature: number,
+): Promise<number> {
+  const scored = (
+    await (
+      await servedModelTrainer(temperature)
+    ).accumulate(
+      rows.map((r) => ({ tokens: [...r.prompt, ...r.completion], mask: [...r.prompt.map(() => 0), ...r.mask] })),
+    )
+  ).logprobs;
   let worst = 0;
-  rows.forEach((r, row) => r.mask.forEach((m, i) => {
-    if (m === 1) worst = Math.max(worst, Math.abs(scored[row]![r.prompt.length + i]! - r.logprobs[i]!));
-  }));
+  rows.forEach((r, row) =>
+    r.mask.forEach((m, i) => {
+      if (m === 1) worst = Math.max(worst, Math.abs(scored[row]![r.prompt.length + i]! - r.logprobs[i]!));
+    }),
+  );
   return worst;
 }
 
 describe('token-exact multi-turn episode', () => {
   it('3 turns at temperature 0.7: prompts extend each other, env tokens are the template suffix, logprobs match the trainer at 0.7 (≤ 1e-4)', async () => {
     const client = new PolicyClient(policyServer.url);
-    const policy = new LlmPolicy(client, { model: 'tiny', maxTokens: 12, temperature: 0.7, seed: 5, adapter: null, version: 0 });
-    const trajectory = await runEpisode(env, policy, { task: 'click-test', seed: 2, maxTurns: 3, systemPrompt: SYSTEM, render: { maxChars: 400 } });
+    const policy = new LlmPolicy(client, {
+      model: 'tiny',
+      maxTokens: 12,
+      temperature: 0.7,
+      seed: 5,
+      adapter: null,
+      version: 0,
+    });
+    const trajectory = await runEpisode(env, policy, {
+      task: 'click-test',
+      seed: 2,
+      maxTurns: 3,
+      systemPrompt: SYSTEM,
+      render: { maxChars: 400 },
+    });
     expect(Trajectory.parse(trajectory)).toEqual(trajectory);
     expect(trajectory.error).toBeNull();
     expect(trajectory.turns).toHaveLength(3);
 
-    const firstPrompt = await client.tokenize({ messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: trajectory.turns[0]!.observation }] });
+    const firstPrompt = await client.tokenize({
+      messages: [
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: trajectory.turns[0]!.observation },
+      ],
+    });
     expect(trajectory.prompt_ids).toEqual(firstPrompt.tokens);
     const [imEnd] = (await client.tokenize({ prompt: '<|im_end|>', add_special_tokens: false })).tokens;
     for (const [k, turn] of trajectory.turns.entries()) {
@@ -72,11 +112,17 @@ describe('token-exact multi-turn episode', () => {
       expect(turn.logprobs).toHaveLength(turn.completion_ids.length);
       if (k === 0) continue;
       const previous = trajectory.turns[k - 1]!;
-      expect(turnPromptIds(trajectory, k)).toEqual([...turnPromptIds(trajectory, k - 1), ...previous.completion_ids, ...previous.env_ids]);
+      expect(turnPromptIds(trajectory, k)).toEqual([
+        ...turnPromptIds(trajectory, k - 1),
+        ...previous.completion_ids,
+        ...previous.env_ids,
+      ]);
       const { prompt } = await client.detokenize({ tokens: previous.env_ids });
       // A completion that stopped on <|im_end|> holds it; otherwise the env tokens close the turn.
       const closedByModel = previous.completion_ids.at(-1) === imEnd;
-      expect(prompt).toBe(`${closedByModel ? '' : '<|im_end|>'}\n<|im_start|>user\n${turn.observation}<|im_end|>\n<|im_start|>assistant\n`);
+      expect(prompt).toBe(
+        `${closedByModel ? '' : '<|im_end|>'}\n<|im_start|>user\n${turn.observation}<|im_end|>\n<|im_start|>assistant\n`,
+      );
     }
     expect(trajectory.turns[2]!.env_ids).toEqual([]);
 
@@ -84,7 +130,12 @@ describe('token-exact multi-turn episode', () => {
     const sequence = rolloutSequence(trajectory);
     expect(sequence.logprobs.filter((_, i) => sequence.env_mask[i] === 0).every((lp) => lp === 0)).toBe(true);
     expect(sequence.env_mask.filter((m) => m === 1).length).toBeGreaterThan(3);
-    const row = { prompt: sequence.prompt_ids, completion: sequence.completion_ids, mask: sequence.env_mask, logprobs: sequence.logprobs };
+    const row = {
+      prompt: sequence.prompt_ids,
+      completion: sequence.completion_ids,
+      mask: sequence.env_mask,
+      logprobs: sequence.logprobs,
+    };
     expect(await worstLogprobGap([row], 0.7)).toBeLessThanOrEqual(1e-4);
     // The model's own log-probs (temperature 1) are not what was sampled from.
     expect(await worstLogprobGap([row], 1)).toBeGreaterThan(1e-3);
@@ -93,16 +144,45 @@ describe('token-exact multi-turn episode', () => {
   it('under a context budget, old exchanges are trimmed (system + first observation kept) and each turn still matches its own prompt', async () => {
     const client = new PolicyClient(policyServer.url);
     // Room for the first prompt and about one exchange: the third turn must drop the first exchange.
-    const first = renderObservation(await env.reset({ task_name: 'click-test', seed: 4, observation: { axtree: true, pruned_html: false, extra_properties: false } }));
-    const head = (await client.tokenize({ messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: first }] })).count;
-    const policy = new LlmPolicy(client, { model: 'tiny', maxTokens: 12, temperature: 1, seed: 9, contextTokens: 2 * head + 12 });
-    const trajectory = await runEpisode(env, policy, { task: 'click-test', seed: 4, maxTurns: 3, systemPrompt: SYSTEM });
+    const first = renderObservation(
+      await env.reset({
+        task_name: 'click-test',
+        seed: 4,
+        observation: { axtree: true, pruned_html: false, extra_properties: false },
+      }),
+    );
+    const head = (
+      await client.tokenize({
+        messages: [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: first },
+        ],
+      })
+    ).count;
+    const policy = new LlmPolicy(client, {
+      model: 'tiny',
+      maxTokens: 12,
+      temperature: 1,
+      seed: 9,
+      contextTokens: 2 * head + 12,
+    });
+    const trajectory = await runEpisode(env, policy, {
+      task: 'click-test',
+      seed: 4,
+      maxTurns: 3,
+      systemPrompt: SYSTEM,
+    });
     expect(trajectory.turns.map((t) => t.trimmed_exchanges)).toEqual([0, 0, 1]);
     const prompts = trajectory.turns.map((_, k) => turnPromptIds(trajectory, k));
     expect(prompts[2]!.slice(0, head)).toEqual(trajectory.prompt_ids);
     expect(prompts[2]!.slice(head)).toEqual([...trajectory.turns[1]!.completion_ids, ...trajectory.turns[1]!.env_ids]);
     for (const prompt of prompts) expect(prompt.length + 12).toBeLessThanOrEqual(2 * head + 12);
-    const rows = trajectory.turns.map((t, k) => ({ prompt: prompts[k]!, completion: t.completion_ids, mask: t.completion_ids.map(() => 1), logprobs: t.logprobs }));
+    const rows = trajectory.turns.map((t, k) => ({
+      prompt: prompts[k]!,
+      completion: t.completion_ids,
+      mask: t.completion_ids.map(() => 1),
+      logprobs: t.logprobs,
+    }));
     expect(await worstLogprobGap(rows, 1)).toBeLessThanOrEqual(1e-4);
   });
 });

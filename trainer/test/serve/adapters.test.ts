@@ -15,7 +15,10 @@ let tiny: Awaited<ReturnType<typeof startTinyServer>>;
 let root: string;
 let outside: string;
 beforeAll(async () => {
-  [root, outside] = [await mkdtemp(join(tmpdir(), 'gauntlet-roots-')), await mkdtemp(join(tmpdir(), 'gauntlet-outside-'))];
+  [root, outside] = [
+    await mkdtemp(join(tmpdir(), 'gauntlet-roots-')),
+    await mkdtemp(join(tmpdir(), 'gauntlet-outside-')),
+  ];
   tiny = await startTinyServer({ adapterRoots: [root] });
 });
 afterAll(async () => {
@@ -23,12 +26,25 @@ afterAll(async () => {
   await Promise.all([root, outside].map((dir) => dir && rm(dir, { recursive: true, force: true })));
 });
 
-const probe = (model: string) => post(`${tiny.server.url}/v1/completions`, { model, prompt: 'Hello', max_tokens: 6, temperature: 0, ignore_eos: true, logprobs: 0 });
-const load = (lora_name: string, lora_path: string, extra: object = {}) => post(`${tiny.server.url}/v1/load_lora_adapter`, { lora_name, lora_path, ...extra });
+const probe = (model: string) =>
+  post(`${tiny.server.url}/v1/completions`, {
+    model,
+    prompt: 'Hello',
+    max_tokens: 6,
+    temperature: 0,
+    ignore_eos: true,
+    logprobs: 0,
+  });
+const load = (lora_name: string, lora_path: string, extra: object = {}) =>
+  post(`${tiny.server.url}/v1/load_lora_adapter`, { lora_name, lora_path, ...extra });
 
 async function saveIn(parent: string, name: string, seed: number): Promise<string> {
   const dir = join(parent, name);
-  await saveAdapter(dir, withRandomB(initLoraAdapter(tiny.ctx.config, makeLoraConfig({ rank: seed + 1, alpha: 16 }), seed), seed), { baseModelNameOrPath: 'tiny' });
+  await saveAdapter(
+    dir,
+    withRandomB(initLoraAdapter(tiny.ctx.config, makeLoraConfig({ rank: seed + 1, alpha: 16 }), seed), seed),
+    { baseModelNameOrPath: 'tiny' },
+  );
   return dir;
 }
 
@@ -42,12 +58,20 @@ describe('runtime LoRA adapters', () => {
     await load('b', dirB);
     expect((await load('a', dirB)).status).toBe(400);
     const models = await (await fetch(`${url}/v1/models`)).json();
-    expect(models.data.map((m: { id: string; root: string; parent: string | null }) => [m.id, m.root, m.parent])).toEqual([['tiny', 'tiny', null], ['a', 'a', 'tiny'], ['b', 'b', 'tiny']]);
+    expect(
+      models.data.map((m: { id: string; root: string; parent: string | null }) => [m.id, m.root, m.parent]),
+    ).toEqual([
+      ['tiny', 'tiny', null],
+      ['a', 'a', 'tiny'],
+      ['b', 'b', 'tiny'],
+    ]);
     const [withA, withB] = await Promise.all([probe('a'), probe('b')]);
     expect(withA.json.choices[0].logprobs.token_logprobs).not.toEqual(base.logprobs.token_logprobs);
     expect(withB.json.choices[0].logprobs.token_logprobs).not.toEqual(withA.json.choices[0].logprobs.token_logprobs);
     expect((await load('a', dirB, { load_inplace: true })).status).toBe(200);
-    expect((await probe('a')).json.choices[0].logprobs.token_logprobs).toEqual(withB.json.choices[0].logprobs.token_logprobs);
+    expect((await probe('a')).json.choices[0].logprobs.token_logprobs).toEqual(
+      withB.json.choices[0].logprobs.token_logprobs,
+    );
     expect((await post(`${url}/v1/unload_lora_adapter`, { lora_name: 'a' })).status).toBe(200);
     expect((await probe('a')).status).toBe(404);
     expect((await probe('tiny')).json.choices[0].logprobs.token_logprobs).toEqual(base.logprobs.token_logprobs);
@@ -71,7 +95,9 @@ describe('runtime LoRA adapters', () => {
       expect(reply.text).not.toContain(outside);
       expect(reply.text).not.toContain(root);
     }
-    expect((await fetch(`${tiny.server.url}/v1/models`).then((r) => r.json())).data.map((m: { id: string }) => m.id)).not.toContain('x');
+    expect(
+      (await fetch(`${tiny.server.url}/v1/models`).then((r) => r.json())).data.map((m: { id: string }) => m.id),
+    ).not.toContain('x');
   });
 
   it('never echoes what a file holds: a config linked to a file outside the root, or one that is not JSON', async () => {
@@ -89,7 +115,9 @@ describe('runtime LoRA adapters', () => {
     const replies = [await load('x', linked), await load('x', garbled), await load('x', notJsonObject)];
     expect(replies.map((r) => r.status)).toEqual([400, 400, 400]);
     expect(replies[0]!.json.error.message).toMatch(/outside the folders/);
-    expect(replies[1]!.json.error.message).toBe("cannot load LoRA adapter 'x': adapter_config.json is not a JSON object of PEFT LoRA settings (the server log has the details)");
+    expect(replies[1]!.json.error.message).toBe(
+      "cannot load LoRA adapter 'x': adapter_config.json is not a JSON object of PEFT LoRA settings (the server log has the details)",
+    );
     for (const reply of replies) expect(reply.text).not.toContain('SECRET');
     // The operator still learns what was wrong, from the log.
     expect(tiny.logged.some((line) => line.includes('not valid JSON'))).toBe(true);
@@ -101,7 +129,9 @@ describe('runtime LoRA adapters', () => {
       const dir = await saveIn(await tempDir(), 'any', 6);
       const reply = await post(`${closed.server.url}/v1/load_lora_adapter`, { lora_name: 'x', lora_path: dir });
       expect(reply.status).toBe(400);
-      expect(reply.json.error.message).toMatch(/loading adapters at runtime is off on this server: start it with --adapter-root/);
+      expect(reply.json.error.message).toMatch(
+        /loading adapters at runtime is off on this server: start it with --adapter-root/,
+      );
     } finally {
       await closed.stop();
     }

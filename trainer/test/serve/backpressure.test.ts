@@ -14,7 +14,11 @@ describe('backpressure', () => {
     expect(tiny.ctx.engine.room).toBe(3);
     // Two of the three places held by a streamed request that runs until it is let go.
     const holder = new AbortController();
-    const busy = await fetch(`${url}/v1/completions`, { method: 'POST', body: JSON.stringify({ ...body, n: 2, max_tokens: 4000, ignore_eos: true, stream: true }), signal: holder.signal });
+    const busy = await fetch(`${url}/v1/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ ...body, n: 2, max_tokens: 4000, ignore_eos: true, stream: true }),
+      signal: holder.signal,
+    });
     await busy.body!.getReader().read();
     expect(tiny.ctx.engine.room).toBe(1);
     const refused = await post(`${url}/v1/completions`, { ...body, n: 2 });

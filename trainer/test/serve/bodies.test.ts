@@ -18,7 +18,13 @@ afterAll(async () => tiny?.stop());
 function postChunked(path: string, chunk: string, chunks: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(path, url);
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+    const req = request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    });
     let reply: { status: number; body: string } | undefined;
     let uploaded = false;
     const settle = () => reply && uploaded && resolve(reply);
@@ -49,7 +55,11 @@ describe('request bodies', () => {
   });
 
   it('answers a declared content-length over the limit with a 413 before reading the body', async () => {
-    const big = await fetch(`${url}/tokenize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'z'.repeat(200 * 1024) }) });
+    const big = await fetch(`${url}/tokenize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'z'.repeat(200 * 1024) }),
+    });
     expect(big.status).toBe(413);
     expect((await big.json()).error.type).toBe('BadRequestError');
   });

@@ -26,7 +26,10 @@ describe('the engine runs off the event loop', () => {
     const took = performance.now() - started;
     const gaps = answeredAt.slice(1).map((at, i) => at - answeredAt[i]!);
     // On the event loop, the step held every probe for its whole length: one gap as long as the request.
-    expect(Math.max(...gaps), `request ${took.toFixed(0)} ms, gaps ${gaps.map((g) => g.toFixed(0)).join(' ')}`).toBeLessThan(took / 2);
+    expect(
+      Math.max(...gaps),
+      `request ${took.toFixed(0)} ms, gaps ${gaps.map((g) => g.toFixed(0)).join(' ')}`,
+    ).toBeLessThan(took / 2);
   });
 
   it('/health says 503 once the inference thread is gone', async () => {

@@ -56,9 +56,15 @@ describe('large inputs', () => {
   });
 
   it('long conversations and id lists give the same tokens and text off the event loop as on it', async () => {
-    const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Click. '.repeat(20_000) }];
+    const messages = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Click. '.repeat(20_000) },
+    ];
     const reply = await post(`${url}/tokenize`, { messages });
-    const expected = tiny.ctx.tokenizer.encodeChat(messages.map((m) => ({ ...m })), { addGenerationPrompt: true });
+    const expected = tiny.ctx.tokenizer.encodeChat(
+      messages.map((m) => ({ ...m })),
+      { addGenerationPrompt: true },
+    );
     expect(reply.json.tokens).toEqual(expected);
     const text = await post(`${url}/detokenize`, { tokens: expected });
     expect(text.json.prompt).toBe(tiny.ctx.tokenizer.decode(expected));
@@ -66,7 +72,9 @@ describe('large inputs', () => {
 
   it('compiles structured outputs off the event loop: an explosive regex does not hold /health', async () => {
     const started = performance.now();
-    const { result: reply, latencies } = await healthWhile(post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 20, structured_outputs: { regex: '(a|b)*a(a|b){12}' } }));
+    const { result: reply, latencies } = await healthWhile(
+      post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 20, structured_outputs: { regex: '(a|b)*a(a|b){12}' } }),
+    );
     const took = performance.now() - started;
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json.choices[0].text).toMatch(/^(a|b)*a(a|b){12}$/);
@@ -75,11 +83,24 @@ describe('large inputs', () => {
   });
 
   it('refuses a schema whose regex would be huge, or whose automaton explodes, without quoting the regex back', async () => {
-    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, { type: 'integer' }])) };
-    const tooLarge = await post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 4, structured_outputs: { json: wide } });
+    const wide = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, { type: 'integer' }])),
+    };
+    const tooLarge = await post(`${url}/v1/completions`, {
+      prompt: 'x',
+      max_tokens: 4,
+      structured_outputs: { json: wide },
+    });
     expect(tooLarge.status).toBe(400);
-    expect(tooLarge.json.error.message).toMatch(/^the JSON schema is too large: it compiles to a regex of \d+ characters \(the limit is 100000\)/);
-    const exploding = await post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 4, structured_outputs: { regex: `(a|b)*a(a|b){20}${'c'.repeat(500)}` } });
+    expect(tooLarge.json.error.message).toMatch(
+      /^the JSON schema is too large: it compiles to a regex of \d+ characters \(the limit is 100000\)/,
+    );
+    const exploding = await post(`${url}/v1/completions`, {
+      prompt: 'x',
+      max_tokens: 4,
+      structured_outputs: { regex: `(a|b)*a(a|b){20}${'c'.repeat(500)}` },
+    });
     expect(exploding.status).toBe(400);
     expect(exploding.json.error.message).toMatch(/is not supported: The DFA is not allowed to create more/);
     expect(exploding.text.length).toBeLessThan(600);

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(async () => tiny.stop());
 
-const metric = async (name: string) => Number(new RegExp(`^gauntlet:${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
+const metric = async (name: string) =>
+  Number(new RegExp(`^gauntlet:${name} (\\S+)$`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
 
 describe('prefix cache over HTTP', () => {
   it("a turn that resends the last prompt + completion reports the reused tokens in usage (vLLM's cached_tokens) and /metrics", async () => {

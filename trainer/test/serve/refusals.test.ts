@@ -21,7 +21,8 @@ async function expect400(path: string, body: unknown, message: RegExp): Promise<
 /** A $ref chain `depth` definitions long: shallow JSON, deep expansion. */
 function refChain(depth: number): object {
   const defs: Record<string, object> = {};
-  for (let i = 0; i < depth; i++) defs[`d${i}`] = i === depth - 1 ? { type: 'string', maxLength: 2 } : { $ref: `#/$defs/d${i + 1}` };
+  for (let i = 0; i < depth; i++)
+    defs[`d${i}`] = i === depth - 1 ? { type: 'string', maxLength: 2 } : { $ref: `#/$defs/d${i + 1}` };
   return { $defs: defs, $ref: '#/$defs/d0' };
 }
 
@@ -37,15 +38,33 @@ describe('requests refused with a 400 that says why', () => {
   });
 
   it('/generate/ takes the largest seed with n > 1 (seed + i stays a valid seed)', async () => {
-    const reply = await post(`${url}/generate/`, { prompts: ['ab'], n: 2, max_tokens: 2, generation_kwargs: { seed: Number.MAX_SAFE_INTEGER } });
+    const reply = await post(`${url}/generate/`, {
+      prompts: ['ab'],
+      n: 2,
+      max_tokens: 2,
+      generation_kwargs: { seed: Number.MAX_SAFE_INTEGER },
+    });
     expect(reply.status, reply.text).toBe(200);
-    const again = await post(`${url}/v1/completions`, { prompt: 'ab', n: 2, max_tokens: 2, seed: Number.MAX_SAFE_INTEGER });
+    const again = await post(`${url}/v1/completions`, {
+      prompt: 'ab',
+      n: 2,
+      max_tokens: 2,
+      seed: Number.MAX_SAFE_INTEGER,
+    });
     expect(again.status, again.text).toBe(200);
   });
 
   it('a JSON schema whose $ref chain is 5,000 deep', async () => {
-    await expect400('/v1/completions', { prompt: 'x', max_tokens: 4, structured_outputs: { json: refChain(5000) } }, /nests more than 64 levels/);
-    const fine = await post(`${url}/v1/completions`, { prompt: 'x', max_tokens: 8, structured_outputs: { json: refChain(20) } });
+    await expect400(
+      '/v1/completions',
+      { prompt: 'x', max_tokens: 4, structured_outputs: { json: refChain(5000) } },
+      /nests more than 64 levels/,
+    );
+    const fine = await post(`${url}/v1/completions`, {
+      prompt: 'x',
+      max_tokens: 8,
+      structured_outputs: { json: refChain(20) },
+    });
     expect(fine.status, fine.text).toBe(200);
   });
 
@@ -54,7 +73,12 @@ describe('requests refused with a 400 that says why', () => {
     ['/v1/chat/completions', { messages: [{ role: 'user', content: 'x' }] }],
   ])('%s streamed, with a structured output longer than max_tokens: a 400 as when not streamed', async (path, body) => {
     const request = { ...body, max_tokens: 3, structured_outputs: { choice: ['a long answer'] } };
-    for (const stream of [false, true]) await expect400(path, { ...request, stream }, /the structured output needs at least 13 tokens but max_tokens is 3/);
+    for (const stream of [false, true])
+      await expect400(
+        path,
+        { ...request, stream },
+        /the structured output needs at least 13 tokens but max_tokens is 3/,
+      );
   });
 
   it.each([
@@ -67,7 +91,13 @@ describe('requests refused with a 400 that says why', () => {
   });
 
   it('echo with max_tokens 0 scores the prompt and generates nothing (vLLM echo without generation)', async () => {
-    const reply = await post(`${url}/v1/completions`, { prompt: 'Hi there', max_tokens: 0, echo: true, logprobs: 1, return_token_ids: true });
+    const reply = await post(`${url}/v1/completions`, {
+      prompt: 'Hi there',
+      max_tokens: 0,
+      echo: true,
+      logprobs: 1,
+      return_token_ids: true,
+    });
     expect(reply.status, reply.text).toBe(200);
     const [choice] = reply.json.choices;
     expect(choice.text).toBe('Hi there');
@@ -77,9 +107,16 @@ describe('requests refused with a 400 that says why', () => {
     expect(reply.json.usage).toMatchObject({ prompt_tokens: 8, completion_tokens: 0 });
   });
 
-  it.each([false, true])('on an idle server, a request that can never fit the queue (stream: %s), not a retryable 503', async (stream) => {
-    expect(tiny.ctx.engine.room).toBe(8);
-    await expect400('/v1/completions', { prompt: ['a', 'b', 'c'], n: 3, max_tokens: 1, stream }, /needs 9 sequences at once \(3 prompts × n = 3\), but this server holds at most 8/);
-    expect(tiny.ctx.engine.stats.rejected).toBe(0);
-  });
+  it.each([false, true])(
+    'on an idle server, a request that can never fit the queue (stream: %s), not a retryable 503',
+    async (stream) => {
+      expect(tiny.ctx.engine.room).toBe(8);
+      await expect400(
+        '/v1/completions',
+        { prompt: ['a', 'b', 'c'], n: 3, max_tokens: 1, stream },
+        /needs 9 sequences at once \(3 prompts × n = 3\), but this server holds at most 8/,
+      );
+      expect(tiny.ctx.engine.stats.rejected).toBe(0);
+    },
+  );
 });

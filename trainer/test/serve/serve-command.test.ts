@@ -17,9 +17,17 @@ async function serving(args: string[], use: (url: string) => Promise<void>): Pro
   let announce!: (line: string) => void;
   const announced = new Promise<string>((resolve) => (announce = resolve));
   const { options, positionals } = parseCommandLine(serveCommand, ['--port', '0', '--threads', '1', ...args]);
-  const context: CommandContext = { options, positionals, io: { out: (line) => announce(line), err: () => {} }, signal: controller.signal };
+  const context: CommandContext = {
+    options,
+    positionals,
+    io: { out: (line) => announce(line), err: () => {} },
+    signal: controller.signal,
+  };
   const running = serveCommand.run(context);
-  const line = await Promise.race([announced, running.then(() => Promise.reject(new Error('serve stopped before it announced a URL')))]);
+  const line = await Promise.race([
+    announced,
+    running.then(() => Promise.reject(new Error('serve stopped before it announced a URL'))),
+  ]);
   const url = line.split(' at ')[1]!;
   try {
     await use(url);
@@ -42,7 +50,8 @@ async function adapterDirs(count: number): Promise<string[]> {
   );
 }
 
-const models = async (url: string) => ((await (await fetch(`${url}/v1/models`)).json()) as { data: { id: string }[] }).data.map((m) => m.id);
+const models = async (url: string) =>
+  ((await (await fetch(`${url}/v1/models`)).json()) as { data: { id: string }[] }).data.map((m) => m.id);
 
 describe('gauntlet-trainer serve', () => {
   it('serves the built-in tiny model until aborted', async () => {
@@ -54,18 +63,24 @@ describe('gauntlet-trainer serve', () => {
 
   it('loads adapters given as repeated --adapter flags, comma-separated, or listed after one --adapter', async () => {
     const [a, b, c, d] = await adapterDirs(4);
-    await serving(['--adapter', `a=${a}`, '--adapter', `b=${b},c=${c}`], async (url) => expect(await models(url)).toEqual(['tiny', 'a', 'b', 'c']));
-    await serving(['--adapter', `a=${a}`, `d=${d}`], async (url) => expect(await models(url)).toEqual(['tiny', 'a', 'd']));
+    await serving(['--adapter', `a=${a}`, '--adapter', `b=${b},c=${c}`], async (url) =>
+      expect(await models(url)).toEqual(['tiny', 'a', 'b', 'c']),
+    );
+    await serving(['--adapter', `a=${a}`, `d=${d}`], async (url) =>
+      expect(await models(url)).toEqual(['tiny', 'a', 'd']),
+    );
   });
 
   it('sizes the prefix cache with --prefix-cache-tokens (0 turns it off)', async () => {
-    const capacity = async (url: string) => /gauntlet:prefix_cache_capacity_tokens (\d+)/.exec(await (await fetch(`${url}/metrics`)).text())?.[1];
+    const capacity = async (url: string) =>
+      /gauntlet:prefix_cache_capacity_tokens (\d+)/.exec(await (await fetch(`${url}/metrics`)).text())?.[1];
     await serving(['--prefix-cache-tokens', '100'], async (url) => expect(await capacity(url)).toBe('96'));
     await serving(['--prefix-cache-tokens', '0'], async (url) => expect(await capacity(url)).toBe('0'));
   });
 
   it('takes bearer keys from --api-key, else VLLM_API_KEY, else GAUNTLET_TOKEN; /health stays open', async () => {
-    const status = (url: string, key?: string) => fetch(`${url}/v1/models`, key ? { headers: { authorization: `Bearer ${key}` } } : {}).then((r) => r.status);
+    const status = (url: string, key?: string) =>
+      fetch(`${url}/v1/models`, key ? { headers: { authorization: `Bearer ${key}` } } : {}).then((r) => r.status);
     const saved = { VLLM_API_KEY: process.env['VLLM_API_KEY'], GAUNTLET_TOKEN: process.env['GAUNTLET_TOKEN'] };
     try {
       delete process.env['VLLM_API_KEY'];
@@ -76,9 +91,16 @@ describe('gauntlet-trainer serve', () => {
         expect((await fetch(`${url}/health`)).status).toBe(200);
       });
       process.env['VLLM_API_KEY'] = 'from-vllm';
-      await serving([], async (url) => expect([await status(url, 'from-gauntlet'), await status(url, 'from-vllm')]).toEqual([401, 200]));
+      await serving([], async (url) =>
+        expect([await status(url, 'from-gauntlet'), await status(url, 'from-vllm')]).toEqual([401, 200]),
+      );
       await serving(['--api-key', 'a,b', '--api-key', 'c'], async (url) => {
-        expect([await status(url, 'from-vllm'), await status(url, 'a,b'), await status(url, 'c'), await status(url, 'a')]).toEqual([401, 200, 200, 401]);
+        expect([
+          await status(url, 'from-vllm'),
+          await status(url, 'a,b'),
+          await status(url, 'c'),
+          await status(url, 'a'),
+        ]).toEqual([401, 200, 200, 401]);
       });
     } finally {
       for (const [name, value] of Object.entries(saved)) {
@@ -90,15 +112,26 @@ describe('gauntlet-trainer serve', () => {
 
   it('loads runtime adapters only from --adapter-root folders (default: the --adapter folders)', async () => {
     const [a, b] = (await adapterDirs(2)) as [string, string];
-    const load = (url: string, path: string) => fetch(`${url}/v1/load_lora_adapter`, { method: 'POST', body: JSON.stringify({ lora_name: 'new', lora_path: path, load_inplace: true }) }).then((r) => r.status);
-    await serving(['--adapter', `a=${a}`], async (url) => expect([await load(url, a), await load(url, b)]).toEqual([200, 400]));
-    await serving(['--adapter-root', join(b, '..')], async (url) => expect([await load(url, a), await load(url, b)]).toEqual([200, 200]));
+    const load = (url: string, path: string) =>
+      fetch(`${url}/v1/load_lora_adapter`, {
+        method: 'POST',
+        body: JSON.stringify({ lora_name: 'new', lora_path: path, load_inplace: true }),
+      }).then((r) => r.status);
+    await serving(['--adapter', `a=${a}`], async (url) =>
+      expect([await load(url, a), await load(url, b)]).toEqual([200, 400]),
+    );
+    await serving(['--adapter-root', join(b, '..')], async (url) =>
+      expect([await load(url, a), await load(url, b)]).toEqual([200, 200]),
+    );
     await serving([], async (url) => expect(await load(url, a)).toBe(400));
   });
 
   it.each([
     [['--adapter-root', '/no/such/folder'], /adapter root folder not found/],
-    [['--logprobs-mode', 'final'], /--logprobs-mode must be one of raw_logprobs, processed_logprobs, raw_logits, processed_logits/],
+    [
+      ['--logprobs-mode', 'final'],
+      /--logprobs-mode must be one of raw_logprobs, processed_logprobs, raw_logits, processed_logits/,
+    ],
     [['--adapter', 'nopath'], /--adapter takes name=path pairs \(got "nopath"\)/],
     [['stray'], /unexpected argument "stray" \(adapters go after --adapter\)/],
     [['--adapter', 'a=/x', '--adapter', 'a=/y'], /the name "a" is given twice/],
@@ -106,6 +139,8 @@ describe('gauntlet-trainer serve', () => {
   ])('refuses %j', async (args, message) => {
     const { options, positionals } = parseCommandLine(serveCommand, args);
     const io = { out: () => {}, err: () => {} };
-    await expect(serveCommand.run({ options, positionals, io, signal: new AbortController().signal })).rejects.toThrow(message);
+    await expect(serveCommand.run({ options, positionals, io, signal: new AbortController().signal })).rejects.toThrow(
+      message,
+    );
   });
 });

@@ -10,7 +10,10 @@ beforeAll(async () => {
 });
 afterAll(async () => tiny.stop());
 
-const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Click the button.' }];
+const messages = [
+  { role: 'system', content: 'Be brief.' },
+  { role: 'user', content: 'Click the button.' },
+];
 
 describe('POST /tokenize and /detokenize (vLLM shape)', () => {
   it('tokenizes a prompt: count, max_model_len and ids, optionally with token strings', async () => {
@@ -18,13 +21,25 @@ describe('POST /tokenize and /detokenize (vLLM shape)', () => {
     expect(r.status).toBe(200);
     expect(tokenizeReply.parse(r.json)).toEqual(r.json);
     const ids = tiny.ctx.tokenizer.encode('Hello', { addSpecialTokens: true });
-    expect(r.json).toEqual({ count: ids.length, max_model_len: tiny.ctx.limits.maxModelLen, tokens: ids, token_strs: ids.map((id) => tiny.ctx.tokenizer.idToToken(id)) });
-    expect((await post(`${url}/tokenize`, { prompt: 'Hello', add_special_tokens: false })).json.tokens).toEqual(tiny.ctx.tokenizer.encode('Hello'));
+    expect(r.json).toEqual({
+      count: ids.length,
+      max_model_len: tiny.ctx.limits.maxModelLen,
+      tokens: ids,
+      token_strs: ids.map((id) => tiny.ctx.tokenizer.idToToken(id)),
+    });
+    expect((await post(`${url}/tokenize`, { prompt: 'Hello', add_special_tokens: false })).json.tokens).toEqual(
+      tiny.ctx.tokenizer.encode('Hello'),
+    );
   });
 
   it('tokenizes messages exactly as /v1/chat/completions renders them', async () => {
     const r = await post(`${url}/tokenize`, { messages });
-    const chat = await post(`${url}/v1/chat/completions`, { messages, max_tokens: 1, temperature: 0, return_token_ids: true });
+    const chat = await post(`${url}/v1/chat/completions`, {
+      messages,
+      max_tokens: 1,
+      temperature: 0,
+      return_token_ids: true,
+    });
     expect(r.json.tokens).toEqual(chat.json.prompt_token_ids);
     const withoutPrompt = await post(`${url}/tokenize`, { messages, add_generation_prompt: false });
     expect(r.json.tokens.slice(0, withoutPrompt.json.count)).toEqual(withoutPrompt.json.tokens);
@@ -35,7 +50,10 @@ describe('POST /tokenize and /detokenize (vLLM shape)', () => {
     const { json } = await post(`${url}/tokenize`, { messages });
     const r = await post(`${url}/detokenize`, { model: 'tiny', tokens: json.tokens });
     expect(r.status).toBe(200);
-    expect(detokenizeReply.parse(r.json)).toEqual({ prompt: '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nClick the button.<|im_end|>\n<|im_start|>assistant\n' });
+    expect(detokenizeReply.parse(r.json)).toEqual({
+      prompt:
+        '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nClick the button.<|im_end|>\n<|im_start|>assistant\n',
+    });
   });
 
   it.each([

@@ -25,16 +25,24 @@ export interface ReferenceOptions {
 }
 
 /** Logits for every position of `tokenIds`: result[t][v] is the score of token v after tokens 0..t. */
-export function referenceLogits(model: ReferenceModel, tokenIds: number[], options: ReferenceOptions = {}): Float64Array[] {
+export function referenceLogits(
+  model: ReferenceModel,
+  tokenIds: number[],
+  options: ReferenceOptions = {},
+): Float64Array[] {
   const { config } = model;
   const positions = options.positions ?? tokenIds.map((_, t) => t);
   let hidden = tokenIds.map((id) => row(weight(model, 'model.embed_tokens.weight'), id, config.hiddenSize));
   for (let layer = 0; layer < config.numLayers; layer++) {
     const prefix = `model.layers.${layer}`;
-    const attentionInput = hidden.map((x) => rmsNorm(x, weight(model, `${prefix}.input_layernorm.weight`), config.rmsNormEps));
+    const attentionInput = hidden.map((x) =>
+      rmsNorm(x, weight(model, `${prefix}.input_layernorm.weight`), config.rmsNormEps),
+    );
     const attentionOutput = attention(model, layer, attentionInput, positions, options.adapter);
     hidden = hidden.map((x, t) => add(x, attentionOutput[t]!));
-    const mlpInput = hidden.map((x) => rmsNorm(x, weight(model, `${prefix}.post_attention_layernorm.weight`), config.rmsNormEps));
+    const mlpInput = hidden.map((x) =>
+      rmsNorm(x, weight(model, `${prefix}.post_attention_layernorm.weight`), config.rmsNormEps),
+    );
     hidden = hidden.map((x, t) => add(x, swiGluMlp(model, layer, mlpInput[t]!, options.adapter)));
   }
   const head = weight(model, outputHeadName(config));
@@ -44,7 +52,13 @@ export function referenceLogits(model: ReferenceModel, tokenIds: number[], optio
   });
 }
 
-function attention(model: ReferenceModel, layer: number, inputs: Vector[], positions: number[], adapter?: LoraAdapter): Vector[] {
+function attention(
+  model: ReferenceModel,
+  layer: number,
+  inputs: Vector[],
+  positions: number[],
+  adapter?: LoraAdapter,
+): Vector[] {
   const { numHeads, numKvHeads, headDim } = model.config;
   const project = (module: LinearModule) => inputs.map((x) => linear(model, layer, module, x, adapter));
   const queries = project('q_proj').map((q, t) => prepareHeads(model, layer, 'q', q, numHeads, positions[t]!));
@@ -68,10 +82,19 @@ function attention(model: ReferenceModel, layer: number, inputs: Vector[], posit
 }
 
 /** Split into heads, RMS-normalise each head (Qwen3's q_norm / k_norm), then rotate (RoPE). */
-function prepareHeads(model: ReferenceModel, layer: number, kind: 'q' | 'k', x: Vector, heads: number, position: number): Vector[] {
+function prepareHeads(
+  model: ReferenceModel,
+  layer: number,
+  kind: 'q' | 'k',
+  x: Vector,
+  heads: number,
+  position: number,
+): Vector[] {
   const { config } = model;
   return splitHeads(x, heads, config.headDim).map((head) => {
-    const normed = config.qkNorm ? rmsNorm(head, weight(model, `model.layers.${layer}.self_attn.${kind}_norm.weight`), config.rmsNormEps) : head;
+    const normed = config.qkNorm
+      ? rmsNorm(head, weight(model, `model.layers.${layer}.self_attn.${kind}_norm.weight`), config.rmsNormEps)
+      : head;
     return rope(normed, position, config);
   });
 }

@@ -35,38 +35,73 @@ const line = (value: unknown) => JSON.stringify(value);
 describe('encodeSftRecords', () => {
   it('renders chats with the template and trains each assistant reply up to its end-of-turn token', async () => {
     const tokenizer = await tinyTokenizer();
-    const records = parseSftJsonl('d.jsonl', [
-      line({ messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'sky?' }, { role: 'assistant', content: 'blue' }, { role: 'user', content: 'grass?' }, { role: 'assistant', content: 'green' }] }),
-      line({ prompt: 'cat says', completion: ' meow' }),
-    ].join('\n'));
+    const records = parseSftJsonl(
+      'd.jsonl',
+      [
+        line({
+          messages: [
+            { role: 'system', content: 'Be terse.' },
+            { role: 'user', content: 'sky?' },
+            { role: 'assistant', content: 'blue' },
+            { role: 'user', content: 'grass?' },
+            { role: 'assistant', content: 'green' },
+          ],
+        }),
+        line({ prompt: 'cat says', completion: ' meow' }),
+      ].join('\n'),
+    );
     const { sequences, lines } = encodeSftRecords('d.jsonl', records, tokenizer, { maxLength: 1024, vocabSize: 259 });
     expect(lines).toEqual([1, 2]);
     const [chat, text] = sequences as [TrainSequence, TrainSequence];
-    expect(tokenizer.decode(chat.tokens)).toBe(tokenizer.applyChatTemplate(records[0]!.kind === 'chat' ? records[0]!.messages : []));
+    expect(tokenizer.decode(chat.tokens)).toBe(
+      tokenizer.applyChatTemplate(records[0]!.kind === 'chat' ? records[0]!.messages : []),
+    );
     expect(trainedText(tokenizer, chat)).toEqual(['blue<|im_end|>', 'green<|im_end|>']);
     // The context of the first reply is exactly the generation prompt a server would send.
     const firstReply = chat.mask.indexOf(1);
-    expect(chat.tokens.slice(0, firstReply)).toEqual(tokenizer.encodeChat([{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'sky?' }], { addGenerationPrompt: true }));
+    expect(chat.tokens.slice(0, firstReply)).toEqual(
+      tokenizer.encodeChat(
+        [
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'sky?' },
+        ],
+        { addGenerationPrompt: true },
+      ),
+    );
     expect(tokenizer.decode(text.tokens)).toBe('cat says meow<|im_end|>');
     expect(trainedText(tokenizer, text)).toEqual([' meow<|im_end|>']);
   });
 
   it('truncates long examples and drops those left with nothing to train', async () => {
     const tokenizer = await tinyTokenizer();
-    const records = parseSftJsonl('d.jsonl', [line({ prompt: 'abcdefgh', completion: 'ij' }), line({ prompt: 'ab', completion: 'cdefghij' })].join('\n'));
+    const records = parseSftJsonl(
+      'd.jsonl',
+      [line({ prompt: 'abcdefgh', completion: 'ij' }), line({ prompt: 'ab', completion: 'cdefghij' })].join('\n'),
+    );
     const encoded = encodeSftRecords('d.jsonl', records, tokenizer, { maxLength: 6, vocabSize: 259 });
     expect(encoded).toMatchObject({ truncated: 2, dropped: [1], lines: [2] });
     expect(encoded.sequences[0]!.tokens).toHaveLength(6);
   });
 
   it('names the line for a template that refuses the messages, one that is not prefix-stable, and tokens outside the vocabulary', async () => {
-    const chat = line({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }] });
+    const chat = line({
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a' },
+      ],
+    });
     const refusing = await tinyTokenizer("{{ raise_exception('no system prompt') }}");
-    expect(() => encodeSftRecords('d.jsonl', parseSftJsonl('d.jsonl', chat), refusing, { maxLength: 99, vocabSize: 259 })).toThrow(/^d\.jsonl:1: messages: chat template .* refused the messages: no system prompt/);
+    expect(() =>
+      encodeSftRecords('d.jsonl', parseSftJsonl('d.jsonl', chat), refusing, { maxLength: 99, vocabSize: 259 }),
+    ).toThrow(/^d\.jsonl:1: messages: chat template .* refused the messages: no system prompt/);
     // Writes the turn count first, so adding a turn rewrites the start of the text.
     const unstable = await tinyTokenizer('{{ messages | length }}{% for m in messages %}{{ m.content }}{% endfor %}');
-    expect(() => encodeSftRecords('d.jsonl', parseSftJsonl('d.jsonl', chat), unstable, { maxLength: 99, vocabSize: 259 })).toThrow('d.jsonl:1: the chat template is not prefix-stable at message 1');
+    expect(() =>
+      encodeSftRecords('d.jsonl', parseSftJsonl('d.jsonl', chat), unstable, { maxLength: 99, vocabSize: 259 }),
+    ).toThrow('d.jsonl:1: the chat template is not prefix-stable at message 1');
     const tokenizer = await tinyTokenizer();
-    expect(() => encodeSftRecords('d.jsonl', parseSftJsonl('d.jsonl', chat), tokenizer, { maxLength: 99, vocabSize: 200 })).toThrow("d.jsonl:1: token 0 is id 257, outside the model's vocabulary of 200");
+    expect(() =>
+      encodeSftRecords('d.jsonl', parseSftJsonl('d.jsonl', chat), tokenizer, { maxLength: 99, vocabSize: 200 }),
+    ).toThrow("d.jsonl:1: token 0 is id 257, outside the model's vocabulary of 200");
   });
 });

@@ -18,11 +18,28 @@ const batch: TrainSequence[] = [
 ];
 
 function copyAdapter(a: LoraAdapter): LoraAdapter {
-  return { config: a.config, modules: new Map([...a.modules].map(([k, m]) => [k, { a: { shape: m.a.shape, data: m.a.data.slice() }, b: { shape: m.b.shape, data: m.b.data.slice() } }])) };
+  return {
+    config: a.config,
+    modules: new Map(
+      [...a.modules].map(([k, m]) => [
+        k,
+        { a: { shape: m.a.shape, data: m.a.data.slice() }, b: { shape: m.b.shape, data: m.b.data.slice() } },
+      ]),
+    ),
+  };
 }
 
 const trainerWith = (adapter: LoraAdapter, microBatchSize: number, loss?: LossFn) =>
-  LoraTrainer.create({ config, weights, lora, adapter, microBatchSize, ...(loss ? { loss } : {}), schedule: { lr: 1e-2 }, runtime: { intraOpNumThreads: 1 } });
+  LoraTrainer.create({
+    config,
+    weights,
+    lora,
+    adapter,
+    microBatchSize,
+    ...(loss ? { loss } : {}),
+    schedule: { lr: 1e-2 },
+    runtime: { intraOpNumThreads: 1 },
+  });
 
 describe('LoRA trainer', () => {
   test('micro-batching changes nothing: one step over 1+1+1 sequences equals one over all 3', async () => {
@@ -80,7 +97,10 @@ describe('LoRA trainer', () => {
     const weighted: LossFn = {
       name: 'weighted',
       build: (c) => {
-        const perToken = o.mul(o.sub(c.logprobs, c.tokenInput('baseline')), o.unsqueeze(c.sequenceInput('advantage'), [1]));
+        const perToken = o.mul(
+          o.sub(c.logprobs, c.tokenInput('baseline')),
+          o.unsqueeze(c.sequenceInput('advantage'), [1]),
+        );
         const total = o.div(o.reduceSum(o.mul(perToken, c.mask), [], false), c.totalTokens());
         return { loss: o.neg(total), metrics: { masked_tokens: o.reduceSum(c.mask, [], false) } };
       },
@@ -90,15 +110,23 @@ describe('LoRA trainer', () => {
     const result = await trainer.trainStep(rows);
     expect(result.metrics['masked_tokens']).toBe(7);
     expect(Number.isFinite(result.loss)).toBe(true);
-    await expect(trainer.trainStep(batch)).rejects.toThrow(/training sequence \d: extras\.advantage must be a number \(the loss reads it\)/);
+    await expect(trainer.trainStep(batch)).rejects.toThrow(
+      /training sequence \d: extras\.advantage must be a number \(the loss reads it\)/,
+    );
     await trainer.release();
   });
 
   test('bad sequences are refused with the index and field', async () => {
     const trainer = await trainerWith(initLoraAdapter(config, lora, 1), 2);
-    await expect(trainer.trainStep([{ tokens: [1], mask: [1] }])).rejects.toThrow(/training sequence 0: needs at least 2 tokens/);
-    await expect(trainer.trainStep([batch[0]!, { tokens: [1, 2], mask: [1] }])).rejects.toThrow(/training sequence 1: mask has 1 entries for 2 tokens/);
-    await expect(trainer.trainStep([{ tokens: [1, 9999], mask: [0, 1] }])).rejects.toThrow(/token 1 is 9999, outside the vocabulary \[0, 259\)/);
+    await expect(trainer.trainStep([{ tokens: [1], mask: [1] }])).rejects.toThrow(
+      /training sequence 0: needs at least 2 tokens/,
+    );
+    await expect(trainer.trainStep([batch[0]!, { tokens: [1, 2], mask: [1] }])).rejects.toThrow(
+      /training sequence 1: mask has 1 entries for 2 tokens/,
+    );
+    await expect(trainer.trainStep([{ tokens: [1, 9999], mask: [0, 1] }])).rejects.toThrow(
+      /token 1 is 9999, outside the vocabulary \[0, 259\)/,
+    );
     const aborted = new AbortController();
     aborted.abort();
     await expect(trainer.trainStep(batch, { signal: aborted.signal })).rejects.toThrow(/aborted/);
@@ -107,7 +135,14 @@ describe('LoRA trainer', () => {
 
   test('same seed, same batches, same adapter: training is deterministic', async () => {
     const run = async () => {
-      const trainer = await LoraTrainer.create({ config, weights, lora, seed: 42, schedule: { lr: 1e-2 }, runtime: { intraOpNumThreads: 1 } });
+      const trainer = await LoraTrainer.create({
+        config,
+        weights,
+        lora,
+        seed: 42,
+        schedule: { lr: 1e-2 },
+        runtime: { intraOpNumThreads: 1 },
+      });
       await trainer.trainStep(batch);
       await trainer.trainStep(batch);
       const bytes = [...trainer.adapter.modules.values()].flatMap((m) => [...m.a.data, ...m.b.data]);
@@ -120,7 +155,11 @@ describe('LoRA trainer', () => {
   });
 
   test('collation shifts targets by one and right-pads with mask 0', () => {
-    const graph = buildTrainGraph(config, weights, { lora, loss: { name: 'sum', build: (c) => ({ loss: o.reduceSum(c.logprobs, [], false) }) }, withGradients: false });
+    const graph = buildTrainGraph(config, weights, {
+      lora,
+      loss: { name: 'sum', build: (c) => ({ loss: o.reduceSum(c.logprobs, [], false) }) },
+      withGradients: false,
+    });
     const feeds = collate(batch.slice(1), graph, { tokens: 2, sequences: 2 });
     const n = (name: string) => Array.from(feeds[name]!.data as ArrayLike<number | bigint>, Number);
     expect(feeds['input_ids']!.dims).toEqual([2, 3]);

@@ -8,7 +8,10 @@ import { bool, str, strList } from './read-params.js';
 /** select_option: Playwright matches each wanted string against option values and labels. */
 function selectOptions(ctx: ActionContext, bid: string, wanted: string[]): Promise<void> {
   return actOnBid(ctx, {
-    bid, action: 'select_option', forceRetry: true, wanted,
+    bid,
+    action: 'select_option',
+    forceRetry: true,
+    wanted,
     run: (t, o) => t.selectOption(wanted, o),
   });
 }
@@ -20,7 +23,11 @@ export const fill = defineAction({
   subsets: 'bid',
   params: [bidParam(), text('value'), { name: 'enable_autocomplete_menu', kind: 'bool', default: false }],
   description: 'Set the value of a text field, replacing its content (True as 3rd argument opens autocomplete menus).',
-  examples: ["fill('237', 'example value')", "fill('45', 'multi-line\\nexample')", "fill('a12', 'example with \"quotes\"')"],
+  examples: [
+    "fill('237', 'example value')",
+    "fill('45', 'multi-line\\nexample')",
+    "fill('a12', 'example with \"quotes\"')",
+  ],
   touchesPage: true,
   run: (params, ctx) => {
     const bid = str(params, 'bid');
@@ -30,7 +37,9 @@ export const fill = defineAction({
     const typeLast = bool(params, 'enable_autocomplete_menu', false) && value.length > 0;
     const head = typeLast ? value.slice(0, -1) : value;
     return actOnBid(ctx, {
-      bid, action: 'fill', forceRetry: true,
+      bid,
+      action: 'fill',
+      forceRetry: true,
       run: async (t, o) => {
         await t.fill(head, o);
         if (typeLast) await t.pressSequentially(value.slice(-1), { timeout: o.timeout });
@@ -60,7 +69,11 @@ export const press = defineAction({
   touchesPage: true,
   run: (params, ctx) => {
     const key = str(params, 'key_comb');
-    return actOnBid(ctx, { bid: str(params, 'bid'), action: 'press', run: (t, o) => t.press(key, { timeout: o.timeout, ...NO_WAIT_AFTER }) });
+    return actOnBid(ctx, {
+      bid: str(params, 'bid'),
+      action: 'press',
+      run: (t, o) => t.press(key, { timeout: o.timeout, ...NO_WAIT_AFTER }),
+    });
   },
 });
 
@@ -71,7 +84,8 @@ export const focus = defineAction({
   description: 'Focus an element.',
   examples: ["focus('b455')"],
   touchesPage: true,
-  run: (params, ctx) => actOnBid(ctx, { bid: str(params, 'bid'), action: 'focus', run: (t, o) => t.focus({ timeout: o.timeout }) }),
+  run: (params, ctx) =>
+    actOnBid(ctx, { bid: str(params, 'bid'), action: 'focus', run: (t, o) => t.focus({ timeout: o.timeout }) }),
 });
 
 export const clear = defineAction({
@@ -81,5 +95,6 @@ export const clear = defineAction({
   description: 'Clear the content of a form field.',
   examples: ["clear('996')"],
   touchesPage: true,
-  run: (params, ctx) => actOnBid(ctx, { bid: str(params, 'bid'), action: 'clear', run: (t, o) => t.clear({ timeout: o.timeout }) }),
+  run: (params, ctx) =>
+    actOnBid(ctx, { bid: str(params, 'bid'), action: 'clear', run: (t, o) => t.clear({ timeout: o.timeout }) }),
 });

@@ -6,7 +6,11 @@ import { BUTTONS, MODIFIERS, bid, button, modifiers } from './params.js';
 import { listOf, oneOf, str } from './read-params.js';
 
 function clickOptions(params: Params) {
-  return { button: oneOf(params, 'button', BUTTONS, 'left'), modifiers: listOf(params, 'modifiers', MODIFIERS), ...NO_WAIT_AFTER };
+  return {
+    button: oneOf(params, 'button', BUTTONS, 'left'),
+    modifiers: listOf(params, 'modifiers', MODIFIERS),
+    ...NO_WAIT_AFTER,
+  };
 }
 
 /**
@@ -27,8 +31,17 @@ export const click = defineAction({
   touchesPage: true,
   run: (params, ctx) => {
     const options = clickOptions(params);
-    const fast = options.modifiers.length === 0 ? (mouse: Mouse, at: Point) => mouse.click(at.x, at.y, { button: options.button }) : undefined;
-    return actOnBid(ctx, { bid: str(params, 'bid'), action: 'click', forceRetry: true, fast, run: (t, o) => t.click({ ...options, ...o }) });
+    const fast =
+      options.modifiers.length === 0
+        ? (mouse: Mouse, at: Point) => mouse.click(at.x, at.y, { button: options.button })
+        : undefined;
+    return actOnBid(ctx, {
+      bid: str(params, 'bid'),
+      action: 'click',
+      forceRetry: true,
+      fast,
+      run: (t, o) => t.click({ ...options, ...o }),
+    });
   },
 });
 
@@ -41,8 +54,17 @@ export const dblclick = defineAction({
   touchesPage: true,
   run: (params, ctx) => {
     const options = clickOptions(params);
-    const fast = options.modifiers.length === 0 ? (mouse: Mouse, at: Point) => mouse.dblclick(at.x, at.y, { button: options.button }) : undefined;
-    return actOnBid(ctx, { bid: str(params, 'bid'), action: 'dblclick', forceRetry: true, fast, run: (t, o) => t.dblclick({ ...options, ...o }) });
+    const fast =
+      options.modifiers.length === 0
+        ? (mouse: Mouse, at: Point) => mouse.dblclick(at.x, at.y, { button: options.button })
+        : undefined;
+    return actOnBid(ctx, {
+      bid: str(params, 'bid'),
+      action: 'dblclick',
+      forceRetry: true,
+      fast,
+      run: (t, o) => t.dblclick({ ...options, ...o }),
+    });
   },
 });
 
@@ -53,7 +75,14 @@ export const hover = defineAction({
   description: 'Move the mouse over an element.',
   examples: ["hover('b8')"],
   touchesPage: true,
-  run: (params, ctx) => actOnBid(ctx, { bid: str(params, 'bid'), action: 'hover', forceRetry: true, fast: (mouse, at) => mouse.move(at.x, at.y), run: (t, o) => t.hover(o) }),
+  run: (params, ctx) =>
+    actOnBid(ctx, {
+      bid: str(params, 'bid'),
+      action: 'hover',
+      forceRetry: true,
+      fast: (mouse, at) => mouse.move(at.x, at.y),
+      run: (t, o) => t.hover(o),
+    }),
 });
 
 export const dragAndDrop = defineAction({

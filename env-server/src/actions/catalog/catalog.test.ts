@@ -58,14 +58,19 @@ describe('the catalog holds every BrowserGym action with its signature', () => {
   });
 
   it('gives every catalog action the implementation the executor runs', () => {
-    const missing = ACTIONS.filter((action) => typeof action.run !== 'function' || typeof action.touchesPage !== 'boolean');
+    const missing = ACTIONS.filter(
+      (action) => typeof action.run !== 'function' || typeof action.touchesPage !== 'boolean',
+    );
     expect(missing.map((action) => action.name)).toEqual([]);
   });
 
   it('lists every action the family modules define', () => {
     const defined = [bidInput, bidPointer, chat, coord, keyboard, nav, upload]
       .flatMap((family) => Object.values(family))
-      .filter((value): value is (typeof ACTIONS)[number] => typeof value === 'object' && value !== null && 'run' in value && 'name' in value);
+      .filter(
+        (value): value is (typeof ACTIONS)[number] =>
+          typeof value === 'object' && value !== null && 'run' in value && 'name' in value,
+      );
     expect(defined.filter((action) => !ACTIONS.includes(action)).map((action) => action.name)).toEqual([]);
     expect(defined).toHaveLength(ACTIONS.length);
   });
@@ -75,25 +80,85 @@ describe('the catalog holds every BrowserGym action with its signature', () => {
   });
 
   it('constrains mouse buttons and modifier keys', () => {
-    expect(findAction('mouse_up')?.params.find((p) => p.name === 'button')?.allowed).toEqual(['left', 'middle', 'right']);
-    expect(findAction('dblclick')?.params.find((p) => p.name === 'modifiers')?.allowed).toEqual(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']);
+    expect(findAction('mouse_up')?.params.find((p) => p.name === 'button')?.allowed).toEqual([
+      'left',
+      'middle',
+      'right',
+    ]);
+    expect(findAction('dblclick')?.params.find((p) => p.name === 'modifiers')?.allowed).toEqual([
+      'Alt',
+      'Control',
+      'ControlOrMeta',
+      'Meta',
+      'Shift',
+    ]);
     expect(findAction('nope')).toBeUndefined();
   });
 
-  it.each(ACTIONS.flatMap((spec) => spec.examples.map((example) => [spec.name, example])))('%s example %s parses and binds', (name, example) => {
-    const calls = parseActions(example, { strict: true, multiAction: false });
-    expect(calls.map((call) => bindCall(call, new Set([name])).name)).toEqual([name]);
-  });
+  it.each(ACTIONS.flatMap((spec) => spec.examples.map((example) => [spec.name, example])))(
+    '%s example %s parses and binds',
+    (name, example) => {
+      const calls = parseActions(example, { strict: true, multiAction: false });
+      expect(calls.map((call) => bindCall(call, new Set([name])).name)).toEqual([name]);
+    },
+  );
 });
 
 describe('resolveSubsets', () => {
-  const bidActions = ['click', 'dblclick', 'hover', 'fill', 'select_option', 'press', 'focus', 'clear', 'drag_and_drop', 'upload_file', 'scroll'];
-  const coordActions = [
-    'scroll', 'scroll_at', 'mouse_move', 'mouse_down', 'mouse_up', 'mouse_click', 'mouse_dblclick', 'mouse_drag_and_drop',
-    'mouse_upload_file', 'keyboard_down', 'keyboard_up', 'keyboard_press', 'keyboard_type', 'keyboard_insert_text',
+  const bidActions = [
+    'click',
+    'dblclick',
+    'hover',
+    'fill',
+    'select_option',
+    'press',
+    'focus',
+    'clear',
+    'drag_and_drop',
+    'upload_file',
+    'scroll',
   ];
-  const defaults = ['noop', 'send_msg_to_user', 'report_infeasible', ...bidActions, 'go_back', 'go_forward', 'goto', 'new_tab', 'tab_close', 'tab_focus'];
-  const miniwob = ['noop', 'mouse_move', 'mouse_click', 'mouse_dblclick', 'mouse_down', 'mouse_up', 'scroll', 'click', 'keyboard_press', 'keyboard_type', 'fill'];
+  const coordActions = [
+    'scroll',
+    'scroll_at',
+    'mouse_move',
+    'mouse_down',
+    'mouse_up',
+    'mouse_click',
+    'mouse_dblclick',
+    'mouse_drag_and_drop',
+    'mouse_upload_file',
+    'keyboard_down',
+    'keyboard_up',
+    'keyboard_press',
+    'keyboard_type',
+    'keyboard_insert_text',
+  ];
+  const defaults = [
+    'noop',
+    'send_msg_to_user',
+    'report_infeasible',
+    ...bidActions,
+    'go_back',
+    'go_forward',
+    'goto',
+    'new_tab',
+    'tab_close',
+    'tab_focus',
+  ];
+  const miniwob = [
+    'noop',
+    'mouse_move',
+    'mouse_click',
+    'mouse_dblclick',
+    'mouse_down',
+    'mouse_up',
+    'scroll',
+    'click',
+    'keyboard_press',
+    'keyboard_type',
+    'fill',
+  ];
 
   it.each<[string[], string[]]>([
     [[], ['noop']],
@@ -102,7 +167,10 @@ describe('resolveSubsets', () => {
     [['bid'], ['noop', ...bidActions]],
     [['coord'], ['noop', ...coordActions]],
     [['miniwob_all'], miniwob],
-    [['chat', 'coord'], ['noop', 'send_msg_to_user', ...coordActions]],
+    [
+      ['chat', 'coord'],
+      ['noop', 'send_msg_to_user', ...coordActions],
+    ],
     [['default', 'coord'], ACTIONS.map((spec) => spec.name)],
   ])('%j', (names, expected) => {
     expect([...resolveSubsets(names)].sort()).toEqual([...new Set(expected)].sort());

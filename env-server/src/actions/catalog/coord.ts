@@ -14,7 +14,8 @@ async function at(params: Params, ctx: ActionContext, xName = 'x', yName = 'y') 
   const { mouse } = page;
   const command = <T>(work: Promise<T>) => ctx.deadline.command(work);
   return {
-    x, y,
+    x,
+    y,
     move: () => command(mouse.move(x, y)),
     down: (params?: Params) => command(mouse.down(params ? buttonOf(params) : undefined)),
     up: (params?: Params) => command(mouse.up(params ? buttonOf(params) : undefined)),
@@ -41,7 +42,8 @@ export const scroll = defineAction({
   examples: ['scroll(0, 200)', 'scroll(-50.2, -100.5)'],
   settlesOnFrame: true,
   touchesPage: true,
-  run: (params, ctx) => ctx.deadline.command(ctx.activePage().mouse.wheel(num(params, 'delta_x'), num(params, 'delta_y'))),
+  run: (params, ctx) =>
+    ctx.deadline.command(ctx.activePage().mouse.wheel(num(params, 'delta_x'), num(params, 'delta_y'))),
 });
 
 export const scrollAt = defineAction({

@@ -30,6 +30,7 @@ export interface ActionDeclaration extends ActionHandler {
 
 /** Declares one action: what the agent may write (name, parameters, subsets, docs) and what running it does. */
 export function defineAction(declaration: ActionDeclaration): ActionDefinition {
-  const subsets: readonly SubsetName[] = typeof declaration.subsets === 'string' ? [declaration.subsets] : declaration.subsets;
+  const subsets: readonly SubsetName[] =
+    typeof declaration.subsets === 'string' ? [declaration.subsets] : declaration.subsets;
   return Object.freeze({ ...declaration, subsets, needsScript: declaration.needsScript ?? false });
 }

@@ -79,7 +79,10 @@ export const tabFocus = defineAction({
     // Python list indexing, as BrowserGym's `pages[index]`: -1 is the last tab.
     const resolved = index < 0 ? count + index : index;
     if (!Number.isInteger(index) || resolved < 0 || resolved >= count) {
-      throw new ActionError('ValueError', `tab_focus: no tab at index ${index} (${count} tab${count === 1 ? '' : 's'} open)`);
+      throw new ActionError(
+        'ValueError',
+        `tab_focus: no tab at index ${index} (${count} tab${count === 1 ? '' : 's'} open)`,
+      );
     }
     return ctx.deadline.race(ctx.focusTab(resolved));
   },

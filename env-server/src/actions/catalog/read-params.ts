@@ -28,14 +28,18 @@ export function bool(params: Params, name: string, fallback: boolean): boolean {
 export function strList(params: Params, name: string): string[] {
   const value = params[name];
   const list = Array.isArray(value) ? value : [value];
-  if (!list.every((v): v is string => typeof v === 'string')) throw wrongType(name, 'a string or a list of strings', value);
+  if (!list.every((v): v is string => typeof v === 'string'))
+    throw wrongType(name, 'a string or a list of strings', value);
   return list;
 }
 
 export function oneOf<T extends string>(params: Params, name: string, allowed: readonly T[], fallback: T): T {
   const value = str(params, name, fallback);
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new ActionError('ValueError', `${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got '${value}'`);
+    throw new ActionError(
+      'ValueError',
+      `${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got '${value}'`,
+    );
   }
   return value as T;
 }
@@ -52,5 +56,8 @@ export function listOf<T extends string>(params: Params, name: string, allowed: 
 }
 
 function wrongType(name: string, expected: string, value: Literal | undefined): ActionError {
-  return new ActionError('TypeError', `${name} must be ${expected}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+  return new ActionError(
+    'TypeError',
+    `${name} must be ${expected}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+  );
 }

@@ -10,8 +10,16 @@ export const DEFAULT_SUBSETS: readonly SubsetName[] = ['chat', 'infeas', 'bid', 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   default: DEFAULT_SUBSETS,
   miniwob_all: [
-    'mouse_move', 'mouse_click', 'mouse_dblclick', 'mouse_down', 'mouse_up',
-    'scroll', 'click', 'keyboard_press', 'keyboard_type', 'fill',
+    'mouse_move',
+    'mouse_click',
+    'mouse_dblclick',
+    'mouse_down',
+    'mouse_up',
+    'scroll',
+    'click',
+    'keyboard_press',
+    'keyboard_type',
+    'fill',
   ],
 };
 

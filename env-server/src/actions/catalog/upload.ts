@@ -14,7 +14,13 @@ import { cssPoint } from '../execute/coordinates.js';
  * sent right after can beat it and open an (invisible) native dialog instead. One evaluate on
  * the same CDP session is queued behind the interception, so it is in place before the click.
  */
-async function uploadThroughChooser(page: Page, files: string[], timeout: number, what: string, click: () => Promise<unknown>) {
+async function uploadThroughChooser(
+  page: Page,
+  files: string[],
+  timeout: number,
+  what: string,
+  click: () => Promise<unknown>,
+) {
   const chooser = page.waitForEvent('filechooser', { timeout });
   chooser.catch(() => undefined); // awaited below; a failed click must not leave it unhandled
   await page.evaluate(() => 0);
@@ -34,14 +40,18 @@ export const uploadFile = defineAction({
   subsets: 'bid',
   params: [bidParam(), fileParam],
   description: 'Upload one or several files with a file input.',
-  examples: ["upload_file('572', '/home/user/my_receipt.pdf')", "upload_file('63', ['/home/bob/image.jpg', '/home/bob/file.zip'])"],
+  examples: [
+    "upload_file('572', '/home/user/my_receipt.pdf')",
+    "upload_file('63', ['/home/bob/image.jpg', '/home/bob/file.zip'])",
+  ],
   touchesPage: true,
   run: (params, ctx) => {
     const bid = str(params, 'bid');
     const files = strList(params, 'file').map((f) => ctx.resolveUploadPath(f));
     const page = ctx.activePage();
     return actOnBid(ctx, {
-      bid, action: 'upload_file',
+      bid,
+      action: 'upload_file',
       run: async (t, o) => {
         // A file input (or its label) takes the files directly, even when hidden behind a
         // styled button; anything else is a button that opens a chooser when clicked.
@@ -49,7 +59,9 @@ export const uploadFile = defineAction({
           await t.setInputFiles(files, { timeout: o.timeout });
         } catch (error) {
           if (!isPlaywrightError(error) || isPlaywrightTimeout(error)) throw error;
-          await uploadThroughChooser(page, files, o.timeout, `clicking the element with bid "${bid}"`, () => t.click({ ...o, ...NO_WAIT_AFTER }));
+          await uploadThroughChooser(page, files, o.timeout, `clicking the element with bid "${bid}"`, () =>
+            t.click({ ...o, ...NO_WAIT_AFTER }),
+          );
         }
       },
     });
@@ -69,6 +81,8 @@ export const mouseUploadFile = defineAction({
     const x = num(params, 'x');
     const y = num(params, 'y');
     const point = await cssPoint(page, x, y);
-    await uploadThroughChooser(page, files, ctx.actionTimeoutMs, `clicking at (${x}, ${y})`, () => page.mouse.click(point.x, point.y));
+    await uploadThroughChooser(page, files, ctx.actionTimeoutMs, `clicking at (${x}, ${y})`, () =>
+      page.mouse.click(point.x, point.y),
+    );
   },
 });

@@ -4,9 +4,19 @@ import { explain } from './diagnose-explain.js';
 
 /** A visible, enabled, uncovered button: every case below changes one thing. */
 const BUTTON: ElementFacts = {
-  count: 1, tag: 'button', inputType: undefined, contentEditable: false, hidden: undefined, offscreenAt: undefined,
-  disabled: undefined, readOnly: false, noPointerEvents: false, coveredBy: undefined, coverIsOwnLabel: false,
-  coverInControlAround: false, options: undefined,
+  count: 1,
+  tag: 'button',
+  inputType: undefined,
+  contentEditable: false,
+  hidden: undefined,
+  offscreenAt: undefined,
+  disabled: undefined,
+  readOnly: false,
+  noPointerEvents: false,
+  coveredBy: undefined,
+  coverIsOwnLabel: false,
+  coverInControlAround: false,
+  options: undefined,
 };
 const facts = (changes: Partial<ElementFacts>): ElementFacts => ({ ...BUTTON, ...changes });
 
@@ -17,7 +27,9 @@ describe('explain', () => {
 
   it('reports duplicate bids as the agent-visible cause of a strict-mode failure', () => {
     expect(explain(facts({ count: 3 }), { bid: '1', action: 'click' })).toMatchObject({
-      kind: 'duplicate', message: 'bid "1" matches 3 elements (duplicate bids on the page)', invalidRequest: true,
+      kind: 'duplicate',
+      message: 'bid "1" matches 3 elements (duplicate bids on the page)',
+      invalidRequest: true,
     });
   });
 
@@ -39,7 +51,9 @@ describe('explain', () => {
     expect(blocks({ coveredBy: 'div#modal' })).toBe(true);
     expect(blocks({ coveredBy: 'label', coverIsOwnLabel: true })).toBe(false);
     expect(blocks({ noPointerEvents: true, coveredBy: 'button', coverInControlAround: true })).toBe(false);
-    expect(blocks({ tag: 'select', hidden: 'display:none', options: [{ value: 'a', label: 'A' }] }, 'select_option')).toBe(false);
+    expect(
+      blocks({ tag: 'select', hidden: 'display:none', options: [{ value: 'a', label: 'A' }] }, 'select_option'),
+    ).toBe(false);
     expect(blocks({ tag: 'input', inputType: 'text', hidden: 'display:none' }, 'fill')).toBe(true);
   });
 
@@ -51,14 +65,23 @@ describe('explain', () => {
   });
 
   it('names an aria-disabled ancestor', () => {
-    expect(explain(facts({ disabled: 'aria-disabled on ancestor div#menu' }), { bid: '4', action: 'click' })?.message).toBe(
-      'element with bid "4" is disabled (aria-disabled on ancestor div#menu)',
-    );
+    expect(
+      explain(facts({ disabled: 'aria-disabled on ancestor div#menu' }), { bid: '4', action: 'click' })?.message,
+    ).toBe('element with bid "4" is disabled (aria-disabled on ancestor div#menu)');
   });
 
   it('lists at most 20 options and says how many more there are', () => {
     const options = Array.from({ length: 25 }, (_, i) => ({ value: String(i), label: String(i) }));
-    const message = explain(facts({ tag: 'select', options }), { bid: '6', action: 'select_option', wanted: ['x'] })?.message;
-    expect(message).toBe(`element with bid "6" has no option "x"; available options: ${options.slice(0, 20).map((o) => `"${o.label}"`).join(', ')}, … (5 more)`);
+    const message = explain(facts({ tag: 'select', options }), {
+      bid: '6',
+      action: 'select_option',
+      wanted: ['x'],
+    })?.message;
+    expect(message).toBe(
+      `element with bid "6" has no option "x"; available options: ${options
+        .slice(0, 20)
+        .map((o) => `"${o.label}"`)
+        .join(', ')}, … (5 more)`,
+    );
   });
 });

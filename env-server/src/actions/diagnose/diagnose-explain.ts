@@ -2,11 +2,29 @@ import type { ElementFacts } from './diagnose-facts.js';
 
 /** The bid actions a diagnosis can be about. */
 export type BidActionName =
-  | 'click' | 'dblclick' | 'hover' | 'drag_and_drop' | 'fill' | 'clear' | 'select_option' | 'press' | 'focus' | 'upload_file';
+  | 'click'
+  | 'dblclick'
+  | 'hover'
+  | 'drag_and_drop'
+  | 'fill'
+  | 'clear'
+  | 'select_option'
+  | 'press'
+  | 'focus'
+  | 'upload_file';
 
 export type DiagnosisKind =
-  | 'missing' | 'duplicate' | 'wrong-element' | 'select-for-fill' | 'no-option'
-  | 'hidden' | 'disabled' | 'read-only' | 'offscreen' | 'no-pointer-events' | 'covered';
+  | 'missing'
+  | 'duplicate'
+  | 'wrong-element'
+  | 'select-for-fill'
+  | 'no-option'
+  | 'hidden'
+  | 'disabled'
+  | 'read-only'
+  | 'offscreen'
+  | 'no-pointer-events'
+  | 'covered';
 
 export interface Diagnosis {
   kind: DiagnosisKind;
@@ -41,11 +59,29 @@ const NEEDS: Record<BidActionName, Needs> = {
 
 /** Input types Playwright's fill accepts; others need another action, named in the hint. */
 const FILLABLE_INPUT_TYPES = new Set([
-  'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'time', 'datetime-local', 'month', 'week', 'color', 'range',
+  'text',
+  'search',
+  'email',
+  'url',
+  'tel',
+  'password',
+  'number',
+  'date',
+  'time',
+  'datetime-local',
+  'month',
+  'week',
+  'color',
+  'range',
 ]);
 const INPUT_HINTS: Record<string, string> = {
-  checkbox: 'use click to toggle it', radio: 'use click to choose it', file: 'use upload_file',
-  submit: 'use click', button: 'use click', reset: 'use click', image: 'use click',
+  checkbox: 'use click to toggle it',
+  radio: 'use click to choose it',
+  file: 'use upload_file',
+  submit: 'use click',
+  button: 'use click',
+  reset: 'use click',
+  image: 'use click',
 };
 const MAX_LISTED_OPTIONS = 20;
 
@@ -60,13 +96,22 @@ export interface ExplainRequest {
 export function explain(facts: ElementFacts, { bid, action, wanted }: ExplainRequest): Diagnosis | undefined {
   const needs = NEEDS[action];
   const subject = `element with bid "${bid}"`;
-  const invalid = (kind: DiagnosisKind, message: string): Diagnosis => ({ kind, message, invalidRequest: true, blocksForce: true });
+  const invalid = (kind: DiagnosisKind, message: string): Diagnosis => ({
+    kind,
+    message,
+    invalidRequest: true,
+    blocksForce: true,
+  });
   const state = (kind: DiagnosisKind, detail: string, blocksForce = true): Diagnosis => ({
-    kind, message: `${subject} ${detail}`, invalidRequest: false, blocksForce,
+    kind,
+    message: `${subject} ${detail}`,
+    invalidRequest: false,
+    blocksForce,
   });
 
   if (facts.count === 0) return invalid('missing', `Could not find element with bid "${bid}"`);
-  if (facts.count > 1) return invalid('duplicate', `bid "${bid}" matches ${facts.count} elements (duplicate bids on the page)`);
+  if (facts.count > 1)
+    return invalid('duplicate', `bid "${bid}" matches ${facts.count} elements (duplicate bids on the page)`);
   const what = describeElement(facts);
 
   if (needs.editable && !isFillable(facts)) {
@@ -76,14 +121,20 @@ export function explain(facts: ElementFacts, { bid, action, wanted }: ExplainReq
     return invalid('wrong-element', `${subject} is ${what}, ${action} needs ${needsText}${hint ? `; ${hint}` : ''}`);
   }
   if (needs.select) {
-    if (facts.tag !== 'select') return invalid('wrong-element', `${subject} is ${what}, select_option needs a <select>`);
+    if (facts.tag !== 'select')
+      return invalid('wrong-element', `${subject} is ${what}, select_option needs a <select>`);
     const missing = unmatchedOptions(facts.options ?? [], wanted ?? []);
-    if (missing.length > 0) return invalid('no-option', `${subject} has no option ${quoteList(missing)}; available options: ${listOptions(facts.options ?? [])}`);
+    if (missing.length > 0)
+      return invalid(
+        'no-option',
+        `${subject} has no option ${quoteList(missing)}; available options: ${listOptions(facts.options ?? [])}`,
+      );
   }
   // A forced selectOption sets a hidden <select> (custom widgets hide the native one); a forced
   // fill types into nothing, and a pointer needs a box.
   if (facts.hidden) return state('hidden', `is hidden (${facts.hidden})`, !needs.select);
-  if (needs.enabled && facts.disabled) return state('disabled', facts.disabled === 'disabled' ? 'is disabled' : `is disabled (${facts.disabled})`);
+  if (needs.enabled && facts.disabled)
+    return state('disabled', facts.disabled === 'disabled' ? 'is disabled' : `is disabled (${facts.disabled})`);
   if (needs.editable && facts.readOnly) return state('read-only', 'is read-only');
   if (!needs.pointer) return undefined;
   if (facts.offscreenAt) {
@@ -92,7 +143,8 @@ export function explain(facts: ElementFacts, { bid, action, wanted }: ExplainReq
   }
   // A click landing on the element's own label, or inside the button around it, does what was meant.
   const coverActsForIt = facts.coverIsOwnLabel || facts.coverInControlAround;
-  if (facts.noPointerEvents) return state('no-pointer-events', 'does not receive pointer events (pointer-events: none)', !coverActsForIt);
+  if (facts.noPointerEvents)
+    return state('no-pointer-events', 'does not receive pointer events (pointer-events: none)', !coverActsForIt);
   if (facts.coveredBy) return state('covered', `is covered by ${facts.coveredBy}`, !coverActsForIt);
   return undefined;
 }
@@ -117,9 +169,11 @@ function quoteList(values: string[]): string {
 
 function listOptions(options: { value: string; label: string }[]): string {
   if (options.length === 0) return 'none';
-  const shown = options.slice(0, MAX_LISTED_OPTIONS).map((o) =>
-    o.label === o.value ? JSON.stringify(o.label) : `${JSON.stringify(o.label)} (value ${JSON.stringify(o.value)})`,
-  );
+  const shown = options
+    .slice(0, MAX_LISTED_OPTIONS)
+    .map((o) =>
+      o.label === o.value ? JSON.stringify(o.label) : `${JSON.stringify(o.label)} (value ${JSON.stringify(o.value)})`,
+    );
   const more = options.length - shown.length;
   return shown.join(', ') + (more > 0 ? `, … (${more} more)` : '');
 }

@@ -43,9 +43,19 @@ export interface CollectOptions {
 export function collectFacts(elements: Element[], options: CollectOptions): ElementFacts {
   const el = elements[0];
   const facts: ElementFacts = {
-    count: elements.length, tag: '', inputType: undefined, contentEditable: false, hidden: undefined,
-    offscreenAt: undefined, disabled: undefined, readOnly: false, noPointerEvents: false,
-    coveredBy: undefined, coverIsOwnLabel: false, coverInControlAround: false, options: undefined,
+    count: elements.length,
+    tag: '',
+    inputType: undefined,
+    contentEditable: false,
+    hidden: undefined,
+    offscreenAt: undefined,
+    disabled: undefined,
+    readOnly: false,
+    noPointerEvents: false,
+    coveredBy: undefined,
+    coverIsOwnLabel: false,
+    coverInControlAround: false,
+    options: undefined,
   };
   if (!el || !el.isConnected) return { ...facts, count: 0 };
 
@@ -57,7 +67,12 @@ export function collectFacts(elements: Element[], options: CollectOptions): Elem
   };
   const describe = (node: Element): string => {
     const id = node.id ? `#${node.id}` : '';
-    const classes = (node.getAttribute('class') ?? '').split(/\s+/).filter(Boolean).slice(0, 3).map((c) => `.${c}`).join('');
+    const classes = (node.getAttribute('class') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 3)
+      .map((c) => `.${c}`)
+      .join('');
     const bid = node.getAttribute('bid');
     return `${node.tagName.toLowerCase()}${id}${classes}${bid === null ? '' : ` (bid "${bid}")`}`;
   };
@@ -69,12 +84,17 @@ export function collectFacts(elements: Element[], options: CollectOptions): Elem
   facts.tag = el.tagName.toLowerCase();
   if (el instanceof HTMLInputElement) facts.inputType = el.type;
   facts.contentEditable = el instanceof HTMLElement && el.isContentEditable;
-  if (el instanceof HTMLSelectElement) facts.options = Array.from(el.options, (o) => ({ value: o.value, label: o.label }));
-  facts.readOnly = ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) || el.getAttribute('aria-readonly') === 'true';
+  if (el instanceof HTMLSelectElement)
+    facts.options = Array.from(el.options, (o) => ({ value: o.value, label: o.label }));
+  facts.readOnly =
+    ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) ||
+    el.getAttribute('aria-readonly') === 'true';
 
-  if (el.matches(':disabled')) facts.disabled = (el as HTMLButtonElement).disabled ? 'disabled' : 'inside a disabled fieldset';
+  if (el.matches(':disabled'))
+    facts.disabled = (el as HTMLButtonElement).disabled ? 'disabled' : 'inside a disabled fieldset';
   for (let n: Element | null = el; n && !facts.disabled; n = parentOf(n)) {
-    if (n.getAttribute('aria-disabled') === 'true') facts.disabled = n === el ? 'aria-disabled' : `aria-disabled on ancestor ${describe(n)}`;
+    if (n.getAttribute('aria-disabled') === 'true')
+      facts.disabled = n === el ? 'aria-disabled' : `aria-disabled on ancestor ${describe(n)}`;
   }
 
   const style = getComputedStyle(el);
@@ -83,7 +103,9 @@ export function collectFacts(elements: Element[], options: CollectOptions): Elem
     let cause: Element | null = el;
     while (cause && getComputedStyle(cause).display !== 'none') cause = parentOf(cause);
     if (cause) facts.hidden = cause === el ? 'display:none' : `display:none on ancestor ${describe(cause)}`;
-    else facts.hidden = style.display === 'contents' ? 'display:contents, no box of its own' : 'not rendered (content-visibility)';
+    else
+      facts.hidden =
+        style.display === 'contents' ? 'display:contents, no box of its own' : 'not rendered (content-visibility)';
     return facts;
   }
   if (style.visibility !== 'visible') {

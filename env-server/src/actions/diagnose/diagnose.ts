@@ -5,7 +5,8 @@ import { explain, type BidActionName, type Diagnosis } from './diagnose-explain.
 export type { BidActionName, Diagnosis, DiagnosisKind } from './diagnose-explain.js';
 
 /** Ancestors whose click is what the agent meant when it clicked something inside them. */
-const CONTROLS = 'a[href], button, label, summary, select, [onclick], [role=button], [role=link], [role=tab], [role=menuitem], [role=option], [role=checkbox], [role=radio]';
+const CONTROLS =
+  'a[href], button, label, summary, select, [onclick], [role=button], [role=link], [role=tab], [role=menuitem], [role=option], [role=checkbox], [role=radio]';
 
 /** A diagnosis must never cost more than the failure it explains (a page stuck mid-navigation, say). */
 const DIAGNOSE_BUDGET_MS = 1000;

@@ -23,7 +23,8 @@ export async function executeAction(action: BoundAction, ctx: ActionContext): Pr
     if (watch) await settleAfterAction(ctx.activePage(), { watch, deadline, frame: handler.settlesOnFrame === true });
   } catch (error) {
     if (deadline.isReason(error)) throw error;
-    const actionError = error instanceof ActionError ? error : isPlaywrightError(error) ? toActionError(error) : undefined;
+    const actionError =
+      error instanceof ActionError ? error : isPlaywrightError(error) ? toActionError(error) : undefined;
     if (!actionError) throw error;
     // A failed action may still have moved the page: a navigation that failed commits Chromium's
     // error page after goto rejects, and observing before that reads a document being replaced.

@@ -4,7 +4,9 @@ import { parseBid } from '../../observe/bid.js';
 /** A CSS attribute selector matching `bid` exactly, whatever characters an agent put in it. */
 export function bidSelector(bid: string): string {
   // CSS strings take backslash escapes; newlines must be written as a hex escape.
-  const escaped = bid.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `);
+  const escaped = bid
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `);
   return `[bid="${escaped}"]`;
 }
 

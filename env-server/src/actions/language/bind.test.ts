@@ -28,7 +28,10 @@ describe('binding fills defaults and keeps values', () => {
   it.each<[string, Record<string, Literal>]>([
     ["click('12')", { bid: '12', button: 'left', modifiers: [] }],
     ["click('12', 'right')", { bid: '12', button: 'right', modifiers: [] }],
-    ["click(modifiers=['Shift', 'ControlOrMeta'], bid='a5')", { bid: 'a5', button: 'left', modifiers: ['Shift', 'ControlOrMeta'] }],
+    [
+      "click(modifiers=['Shift', 'ControlOrMeta'], bid='a5')",
+      { bid: 'a5', button: 'left', modifiers: ['Shift', 'ControlOrMeta'] },
+    ],
     ["click('12', modifiers=('Alt',))", { bid: '12', button: 'left', modifiers: ['Alt'] }],
     ['noop()', { wait_ms: 1000 }],
     ['noop(250.5)', { wait_ms: 250.5 }],
@@ -51,7 +54,11 @@ describe('binding fills defaults and keeps values', () => {
 
   it('returns the name and exact source with the params', () => {
     const [call] = parseActions("Do it: click( '12' )");
-    expect(call && bindCall(call, DEFAULT)).toEqual({ name: 'click', params: { bid: '12', button: 'left', modifiers: [] }, source: "click( '12' )" });
+    expect(call && bindCall(call, DEFAULT)).toEqual({
+      name: 'click',
+      params: { bid: '12', button: 'left', modifiers: [] },
+      source: "click( '12' )",
+    });
   });
 
   it('gives every call its own copy of a default list', () => {
@@ -65,12 +72,36 @@ describe('NameError for actions that are unknown or not enabled', () => {
   it.each<[string, ReadonlySet<string>, string]>([
     ["x('1')", EVERYTHING, "NameError: Invalid action type 'x'."],
     ["Click('1')", EVERYTHING, "NameError: Invalid action type 'Click'."],
-    ["mouse_click(1, 2)", DEFAULT, "NameError: Invalid action type 'mouse_click'. (not enabled: enable the 'coord' subset)"],
-    ['scroll(0, 1)', resolveSubsets(['chat']), "NameError: Invalid action type 'scroll'. (not enabled: enable the 'bid' or 'coord' subset)"],
-    ["goto('http://a.b')", resolveSubsets(['miniwob_all']), "NameError: Invalid action type 'goto'. (not enabled: enable the 'nav' subset)"],
-    ["send_keys('hi')", DEFAULT, "NameError: Invalid action type 'send_keys'. (send_keys is not a BrowserGym action: use fill(bid, value) or press(bid, key_comb))"],
-    ["send_keys('hi')", resolveSubsets(['coord']), "NameError: Invalid action type 'send_keys'. (send_keys is not a BrowserGym action: use keyboard_type(text) or keyboard_press(key))"],
-    ["send_keys('hi')", resolveSubsets(['chat']), "NameError: Invalid action type 'send_keys'. (send_keys is not a BrowserGym action)"],
+    [
+      'mouse_click(1, 2)',
+      DEFAULT,
+      "NameError: Invalid action type 'mouse_click'. (not enabled: enable the 'coord' subset)",
+    ],
+    [
+      'scroll(0, 1)',
+      resolveSubsets(['chat']),
+      "NameError: Invalid action type 'scroll'. (not enabled: enable the 'bid' or 'coord' subset)",
+    ],
+    [
+      "goto('http://a.b')",
+      resolveSubsets(['miniwob_all']),
+      "NameError: Invalid action type 'goto'. (not enabled: enable the 'nav' subset)",
+    ],
+    [
+      "send_keys('hi')",
+      DEFAULT,
+      "NameError: Invalid action type 'send_keys'. (send_keys is not a BrowserGym action: use fill(bid, value) or press(bid, key_comb))",
+    ],
+    [
+      "send_keys('hi')",
+      resolveSubsets(['coord']),
+      "NameError: Invalid action type 'send_keys'. (send_keys is not a BrowserGym action: use keyboard_type(text) or keyboard_press(key))",
+    ],
+    [
+      "send_keys('hi')",
+      resolveSubsets(['chat']),
+      "NameError: Invalid action type 'send_keys'. (send_keys is not a BrowserGym action)",
+    ],
     ["toString('1')", EVERYTHING, "NameError: Invalid action type 'toString'."],
     ["__proto__('1')", EVERYTHING, "NameError: Invalid action type '__proto__'."],
   ])('%s', (text, allowed, expected) => {
@@ -81,7 +112,7 @@ describe('NameError for actions that are unknown or not enabled', () => {
 describe('TypeError texts match CPython', () => {
   it.each<[string, string]>([
     ['click()', "TypeError: click() missing 1 required positional argument: 'bid'"],
-    ["drag_and_drop()", "TypeError: drag_and_drop() missing 2 required positional arguments: 'from_bid' and 'to_bid'"],
+    ['drag_and_drop()', "TypeError: drag_and_drop() missing 2 required positional arguments: 'from_bid' and 'to_bid'"],
     ['scroll_at(1)', "TypeError: scroll_at() missing 3 required positional arguments: 'y', 'dx', and 'dy'"],
     ['scroll_at(1, dy=2)', "TypeError: scroll_at() missing 2 required positional arguments: 'y' and 'dx'"],
     ["click(button='right')", "TypeError: click() missing 1 required positional argument: 'bid'"],
@@ -111,30 +142,69 @@ describe('ValueError for values of the wrong kind', () => {
     ['focus(None)', 'ValueError: expected a string, got None'],
     ["clear(['1'])", "ValueError: expected a string, got ['1']"],
     ["drag_and_drop('1', 2)", 'ValueError: expected a string, got 2'],
-    ["click('1', button='top')", "ValueError: click() argument 'button' must be one of 'left', 'middle', 'right', got 'top'"],
-    ["click('1', button=None)", "ValueError: click() argument 'button' must be one of 'left', 'middle', 'right', got None"],
-    ["mouse_down(1, 2, 'Left')", "ValueError: mouse_down() argument 'button' must be one of 'left', 'middle', 'right', got 'Left'"],
-    ["click('1', modifiers=['Ctrl'])", "ValueError: click() argument 'modifiers' must be a list with items from 'Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift', got ['Ctrl']"],
-    ["dblclick('1', modifiers='Shift')", "ValueError: dblclick() argument 'modifiers' must be a list with items from 'Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift', got 'Shift'"],
+    [
+      "click('1', button='top')",
+      "ValueError: click() argument 'button' must be one of 'left', 'middle', 'right', got 'top'",
+    ],
+    [
+      "click('1', button=None)",
+      "ValueError: click() argument 'button' must be one of 'left', 'middle', 'right', got None",
+    ],
+    [
+      "mouse_down(1, 2, 'Left')",
+      "ValueError: mouse_down() argument 'button' must be one of 'left', 'middle', 'right', got 'Left'",
+    ],
+    [
+      "click('1', modifiers=['Ctrl'])",
+      "ValueError: click() argument 'modifiers' must be a list with items from 'Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift', got ['Ctrl']",
+    ],
+    [
+      "dblclick('1', modifiers='Shift')",
+      "ValueError: dblclick() argument 'modifiers' must be a list with items from 'Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift', got 'Shift'",
+    ],
     ["fill('1', 42)", "ValueError: fill() argument 'value' must be a string, got 42"],
-    ["fill('1', 'x', 'yes')", "ValueError: fill() argument 'enable_autocomplete_menu' must be True or False, got 'yes'"],
+    [
+      "fill('1', 'x', 'yes')",
+      "ValueError: fill() argument 'enable_autocomplete_menu' must be True or False, got 'yes'",
+    ],
     ["mouse_move('10', 20)", "ValueError: mouse_move() argument 'x' must be a number from -100000 to 100000, got '10'"],
     ['mouse_move(True, 20)', "ValueError: mouse_move() argument 'x' must be a number from -100000 to 100000, got True"],
     ['scroll(0, 1e999)', "ValueError: scroll() argument 'delta_y' must be a number from -100000 to 100000, got inf"],
     // Chromium reads wheel deltas and coordinates as 32-bit floats: 1e39 is infinity there and froze the page's input.
     ['scroll(0, 1e39)', "ValueError: scroll() argument 'delta_y' must be a number from -100000 to 100000, got 1e+39"],
-    ['scroll(-100001, 0)', "ValueError: scroll() argument 'delta_x' must be a number from -100000 to 100000, got -100001"],
-    ['scroll_at(1, 2, 0, 1e38)', "ValueError: scroll_at() argument 'dy' must be a number from -100000 to 100000, got 1e+38"],
-    ['mouse_click(1e6, 5)', "ValueError: mouse_click() argument 'x' must be a number from -100000 to 100000, got 1000000"],
-    ['mouse_drag_and_drop(0, 0, 5, -1e300)', "ValueError: mouse_drag_and_drop() argument 'to_y' must be a number from -100000 to 100000, got -1e+300"],
-    ["mouse_upload_file(5, 1e9, 'a.txt')", "ValueError: mouse_upload_file() argument 'y' must be a number from -100000 to 100000, got 1000000000"],
+    [
+      'scroll(-100001, 0)',
+      "ValueError: scroll() argument 'delta_x' must be a number from -100000 to 100000, got -100001",
+    ],
+    [
+      'scroll_at(1, 2, 0, 1e38)',
+      "ValueError: scroll_at() argument 'dy' must be a number from -100000 to 100000, got 1e+38",
+    ],
+    [
+      'mouse_click(1e6, 5)',
+      "ValueError: mouse_click() argument 'x' must be a number from -100000 to 100000, got 1000000",
+    ],
+    [
+      'mouse_drag_and_drop(0, 0, 5, -1e300)',
+      "ValueError: mouse_drag_and_drop() argument 'to_y' must be a number from -100000 to 100000, got -1e+300",
+    ],
+    [
+      "mouse_upload_file(5, 1e9, 'a.txt')",
+      "ValueError: mouse_upload_file() argument 'y' must be a number from -100000 to 100000, got 1000000000",
+    ],
     ['noop(-1)', "ValueError: noop() argument 'wait_ms' must be a number from 0 to 600000, got -1"],
     ['noop(1e12)', "ValueError: noop() argument 'wait_ms' must be a number from 0 to 600000, got 1000000000000"],
     ['tab_focus(1.5)', "ValueError: tab_focus() argument 'index' must be an integer, got 1.5"],
     ["tab_focus('1')", "ValueError: tab_focus() argument 'index' must be an integer, got '1'"],
-    ["select_option('1', ['a', 2])", "ValueError: select_option() argument 'options' must be a string or a list of strings, got ['a', 2]"],
-    ["upload_file('1', {'f': 1})", "ValueError: upload_file() argument 'file' must be a string or a list of strings, got {'f': 1}"],
-    ["goto(url=None)", "ValueError: goto() argument 'url' must be a string, got None"],
+    [
+      "select_option('1', ['a', 2])",
+      "ValueError: select_option() argument 'options' must be a string or a list of strings, got ['a', 2]",
+    ],
+    [
+      "upload_file('1', {'f': 1})",
+      "ValueError: upload_file() argument 'file' must be a string or a list of strings, got {'f': 1}",
+    ],
+    ['goto(url=None)', "ValueError: goto() argument 'url' must be a string, got None"],
   ])('%s', (text, expected) => {
     expect(errorOf(text)).toBe(expected);
   });
@@ -151,8 +221,14 @@ describe("scroll('down') and friends map to pixel deltas", () => {
   });
 
   it.each<[string, string]>([
-    ["scroll('sideways')", "ValueError: scroll() direction must be one of 'down', 'up', 'right', 'left', got 'sideways' (or pass pixel deltas: scroll(delta_x, delta_y))"],
-    ["scroll('down', 500)", "ValueError: scroll() argument 'delta_x' must be a number from -100000 to 100000, got 'down'"],
+    [
+      "scroll('sideways')",
+      "ValueError: scroll() direction must be one of 'down', 'up', 'right', 'left', got 'sideways' (or pass pixel deltas: scroll(delta_x, delta_y))",
+    ],
+    [
+      "scroll('down', 500)",
+      "ValueError: scroll() argument 'delta_x' must be a number from -100000 to 100000, got 'down'",
+    ],
     ["scroll(direction='down')", "TypeError: scroll() got an unexpected keyword argument 'direction'"],
     ['scroll(3)', "TypeError: scroll() missing 1 required positional argument: 'delta_y'"],
   ])('%s is not rewritten into a guess', (text, expected) => {

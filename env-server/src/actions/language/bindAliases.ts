@@ -29,7 +29,9 @@ export function resolveAlias(call: ParsedCall): ParsedCall {
   if (Object.keys(call.kwargs).length > 0) return call;
   const deltas = Object.hasOwn(SCROLL_DELTAS, direction) ? SCROLL_DELTAS[direction] : undefined;
   if (deltas === undefined) {
-    const choices = Object.keys(SCROLL_DELTAS).map((name) => pyRepr(name)).join(', ');
+    const choices = Object.keys(SCROLL_DELTAS)
+      .map((name) => pyRepr(name))
+      .join(', ');
     const message = `scroll() direction must be one of ${choices}, got ${pyRepr(direction)}`;
     throw new ActionError('ValueError', `${message} (or pass pixel deltas: scroll(delta_x, delta_y))`);
   }

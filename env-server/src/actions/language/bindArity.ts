@@ -18,12 +18,16 @@ export function assignArguments(spec: ActionSpec, call: ParsedCall): Map<string,
     if (assigned.has(key)) throw new ActionError('TypeError', `${fn} got multiple values for argument '${key}'`);
     assigned.set(key, value);
   }
-  if (call.args.length > spec.params.length) throw new ActionError('TypeError', tooManyPositional(spec, call.args.length));
+  if (call.args.length > spec.params.length)
+    throw new ActionError('TypeError', tooManyPositional(spec, call.args.length));
   const missing = spec.params.filter((param) => param.default === undefined && !assigned.has(param.name));
   if (missing.length > 0) {
     const plural = missing.length > 1 ? 's' : '';
     const names = joinNames(missing.map((param) => `'${param.name}'`));
-    throw new ActionError('TypeError', `${fn} missing ${missing.length} required positional argument${plural}: ${names}`);
+    throw new ActionError(
+      'TypeError',
+      `${fn} missing ${missing.length} required positional argument${plural}: ${names}`,
+    );
   }
   const bound = new Map(spec.params.map((param) => [param.name, structuredClone(param.default ?? null)]));
   for (const [name, value] of assigned) bound.set(name, value);
@@ -33,7 +37,8 @@ export function assignArguments(spec: ActionSpec, call: ParsedCall): Map<string,
 function tooManyPositional(spec: ActionSpec, given: number): string {
   const max = spec.params.length;
   const min = spec.params.filter((param) => param.default === undefined).length;
-  const takes = min === max ? `${max} positional argument${max === 1 ? '' : 's'}` : `from ${min} to ${max} positional arguments`;
+  const takes =
+    min === max ? `${max} positional argument${max === 1 ? '' : 's'}` : `from ${min} to ${max} positional arguments`;
   return `${spec.name}() takes ${takes} but ${given} ${given === 1 ? 'was' : 'were'} given`;
 }
 

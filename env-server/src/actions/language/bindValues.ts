@@ -20,14 +20,18 @@ export function checkValue(action: string, param: ParamSpec, value: Literal): vo
  * number was a float literal, so it is shown the way Python prints that float (`1e+300`).
  */
 function shown(value: Literal): string {
-  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 1e16 ? value.toExponential() : pyRepr(value);
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 1e16
+    ? value.toExponential()
+    : pyRepr(value);
 }
 
 function describeProblem(param: ParamSpec, value: Literal): string | undefined {
   switch (param.kind) {
     case 'string':
       if (!param.allowed) return typeof value === 'string' ? undefined : 'a string';
-      return typeof value === 'string' && param.allowed.includes(value) ? undefined : `one of ${quoteAll(param.allowed)}`;
+      return typeof value === 'string' && param.allowed.includes(value)
+        ? undefined
+        : `one of ${quoteAll(param.allowed)}`;
     case 'number': {
       const range = param.range;
       if (!range) return typeof value === 'number' && Number.isFinite(value) ? undefined : 'a finite number';

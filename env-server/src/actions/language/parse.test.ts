@@ -4,7 +4,9 @@ import { ActionError } from '../types.js';
 
 /** Each call as `name(args; kwargs)` so tables stay readable. */
 function summarize(text: string, options: ParseOptions = {}): string[] {
-  return parseActions(text, options).map((call) => `${call.name}${JSON.stringify(call.args)}${JSON.stringify(call.kwargs)}`);
+  return parseActions(text, options).map(
+    (call) => `${call.name}${JSON.stringify(call.args)}${JSON.stringify(call.kwargs)}`,
+  );
 }
 
 function errorOf(text: string, options: ParseOptions = {}): string {
@@ -29,7 +31,7 @@ describe('calls in either mode', () => {
     ["click('12')\nfill('3', 'x')", ['click["12"]{}', 'fill["3","x"]{}']],
     ["click('12'); fill('3', 'x')", ['click["12"]{}', 'fill["3","x"]{}']],
     ["# first the button\nclick('12')  # then done\n", ['click["12"]{}']],
-    ["send_msg_to_user('click(\"1\") is # not a call')", ['send_msg_to_user["click(\\"1\\") is # not a call"]{}']],
+    ['send_msg_to_user(\'click("1") is # not a call\')', ['send_msg_to_user["click(\\"1\\") is # not a call"]{}']],
     ["échelle('x')", ['échelle["x"]{}']],
   ])('%j', (text, expected) => {
     expect(summarize(text, { strict: true })).toEqual(expected);
@@ -37,7 +39,7 @@ describe('calls in either mode', () => {
   });
 
   it('keeps the exact source of each call', () => {
-    const text = "Sure.\n```\nclick( '12' ,button = \"left\")  # go\nnoop(  )\n```";
+    const text = 'Sure.\n```\nclick( \'12\' ,button = "left")  # go\nnoop(  )\n```';
     expect(parseActions(text).map((call) => call.source)).toEqual([`click( '12' ,button = "left")`, 'noop(  )']);
   });
 
@@ -60,7 +62,7 @@ describe('non-strict mode skips prose', () => {
     ["# Plan\n1. open the menu (left side)\n2. press('9', 'Enter')", ['press["9","Enter"]{}']],
     ["Thought: the form is done.\nAction: click('a51', button='right')", ['click["a51"]{"button":"right"}']],
     ["first click('1') then click('2')", ['click["1"]{}', 'click["2"]{}']],
-    ["unknown_action(1) is still a call", ['unknown_action[1]{}']],
+    ['unknown_action(1) is still a call', ['unknown_action[1]{}']],
   ])('%j', (text, expected) => {
     expect(summarize(text)).toEqual(expected);
   });
@@ -69,18 +71,27 @@ describe('non-strict mode skips prose', () => {
 describe('strict mode accepts only calls', () => {
   it.each<[string, string]>([
     ["I will click.\nclick('12')", "SyntaxError: expected '(' after I at line 1, column 3: 'will click.'"],
-    ["```click('12')```", "SyntaxError: expected an action call at line 1, column 1: \"```click('12')```\""],
-    ["click('12') click('13')", "SyntaxError: expected a newline or ';' between calls at line 1, column 13: \"click('13')\""],
+    ["```click('12')```", 'SyntaxError: expected an action call at line 1, column 1: "```click(\'12\')```"'],
+    [
+      "click('12') click('13')",
+      "SyntaxError: expected a newline or ';' between calls at line 1, column 13: \"click('13')\"",
+    ],
     ["click('12')\nthen stop", "SyntaxError: expected '(' after then at line 2, column 6: 'stop'"],
     ["page.click('12')", "SyntaxError: expected '(' after page at line 1, column 5: \".click('12')\""],
     ["click('12'", "SyntaxError: expected ',' or ')' at line 1, column 11: end of input"],
     ["click(\n'12',", 'SyntaxError: expected a literal value at line 2, column 6: end of input'],
-    ["click(bid='1', 'x')", "SyntaxError: positional argument follows keyword argument at line 1, column 16: \"'x')\""],
-    ["click(bid='1', bid='2')", "SyntaxError: keyword argument repeated: bid at line 1, column 16: \"bid='2')\""],
+    ["click(bid='1', 'x')", 'SyntaxError: positional argument follows keyword argument at line 1, column 16: "\'x\')"'],
+    ["click(bid='1', bid='2')", 'SyntaxError: keyword argument repeated: bid at line 1, column 16: "bid=\'2\')"'],
     ['click(True=1)', "SyntaxError: expected ',' or ')' at line 1, column 11: '=1)'"],
     ["click('1')\n\n  x\n", "SyntaxError: expected '(' after x at line 4, column 1: end of input"],
-    ["fill('1', 'a very long value that goes on and on')\nand on", "SyntaxError: expected '(' after and at line 2, column 5: 'on'"],
-    ["hover('1')\nThis sentence is longer than the snippet", "SyntaxError: expected '(' after This at line 2, column 6: 'sentence is longer than '..."],
+    [
+      "fill('1', 'a very long value that goes on and on')\nand on",
+      "SyntaxError: expected '(' after and at line 2, column 5: 'on'",
+    ],
+    [
+      "hover('1')\nThis sentence is longer than the snippet",
+      "SyntaxError: expected '(' after This at line 2, column 6: 'sentence is longer than '...",
+    ],
   ])('%j', (text, expected) => {
     expect(errorOf(text, { strict: true })).toBe(expected);
   });
@@ -91,8 +102,16 @@ describe('action counts', () => {
     ['', {}, 'ValueError: Received an empty action.'],
     ['   \n# only a comment\n', { strict: true }, 'ValueError: Received an empty action.'],
     ['I am not sure what to do (yet).', {}, 'ValueError: Received an empty action.'],
-    ["click('1')\nclick('2')", { multiAction: false }, 'ValueError: Received a multi-action, only single-actions are allowed.'],
-    ["click('1'); click('2')", { multiAction: false, strict: true }, 'ValueError: Received a multi-action, only single-actions are allowed.'],
+    [
+      "click('1')\nclick('2')",
+      { multiAction: false },
+      'ValueError: Received a multi-action, only single-actions are allowed.',
+    ],
+    [
+      "click('1'); click('2')",
+      { multiAction: false, strict: true },
+      'ValueError: Received a multi-action, only single-actions are allowed.',
+    ],
   ])('%j %j', (text, options, expected) => {
     expect(errorOf(text, options)).toBe(expected);
   });
@@ -138,12 +157,16 @@ describe('hostile action strings', () => {
   });
 
   it('refuses an action longer than the cap before reading it', () => {
-    expect(errorOf("click('1')" + ' '.repeat(100), { maxChars: 100 })).toBe('ValueError: Received an action of 110 characters; the server accepts at most 100.');
+    expect(errorOf("click('1')" + ' '.repeat(100), { maxChars: 100 })).toBe(
+      'ValueError: Received an action of 110 characters; the server accepts at most 100.',
+    );
     expect(summarize("click('1')", { maxChars: 10 })).toEqual(['click["1"]{}']);
   });
 
   it('refuses more calls per step than the cap, running none', () => {
-    expect(errorOf("new_tab()\n".repeat(17), { maxCalls: 16 })).toBe('ValueError: Received 17 actions in one step; the server runs at most 16 per step, so none was run.');
-    expect(summarize("noop()\n".repeat(16), { maxCalls: 16 })).toHaveLength(16);
+    expect(errorOf('new_tab()\n'.repeat(17), { maxCalls: 16 })).toBe(
+      'ValueError: Received 17 actions in one step; the server runs at most 16 per step, so none was run.',
+    );
+    expect(summarize('noop()\n'.repeat(16), { maxCalls: 16 })).toHaveLength(16);
   });
 });

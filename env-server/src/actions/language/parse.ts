@@ -24,7 +24,10 @@ const CALL_START = /(?<![\p{ID_Continue}.])[\p{ID_Start}_][\p{ID_Continue}]*\(/g
 /** Parses an action string into calls; never evaluates anything. Throws ActionError. */
 export function parseActions(text: string, options: ParseOptions = {}): ParsedCall[] {
   if (options.maxChars !== undefined && text.length > options.maxChars) {
-    throw new ActionError('ValueError', `Received an action of ${text.length} characters; the server accepts at most ${options.maxChars}.`);
+    throw new ActionError(
+      'ValueError',
+      `Received an action of ${text.length} characters; the server accepts at most ${options.maxChars}.`,
+    );
   }
   const calls = options.strict ? parseStrictOrThrow(text) : scanForCalls(text);
   if (calls.length === 0) throw new ActionError('ValueError', 'Received an empty action.');
@@ -32,7 +35,10 @@ export function parseActions(text: string, options: ParseOptions = {}): ParsedCa
     throw new ActionError('ValueError', 'Received a multi-action, only single-actions are allowed.');
   }
   if (options.maxCalls !== undefined && calls.length > options.maxCalls) {
-    throw new ActionError('ValueError', `Received ${calls.length} actions in one step; the server runs at most ${options.maxCalls} per step, so none was run.`);
+    throw new ActionError(
+      'ValueError',
+      `Received ${calls.length} actions in one step; the server runs at most ${options.maxCalls} per step, so none was run.`,
+    );
   }
   return calls;
 }

@@ -16,12 +16,15 @@ export function parseCallAt(text: string, start: number): { call: ParsedCall; en
     const first = lexer.peek();
     if (first.kind === 'name' && !isConstantName(first.text)) {
       lexer.next();
-      if (!acceptOp(lexer, '=')) throw new ParseFailure(first.start, `expected a literal value, found the name ${first.text}`);
-      if (Object.hasOwn(kwargs, first.text)) throw new ParseFailure(first.start, `keyword argument repeated: ${first.text}`);
+      if (!acceptOp(lexer, '='))
+        throw new ParseFailure(first.start, `expected a literal value, found the name ${first.text}`);
+      if (Object.hasOwn(kwargs, first.text))
+        throw new ParseFailure(first.start, `keyword argument repeated: ${first.text}`);
       kwargs[first.text] = parseLiteral(lexer);
     } else {
       const value = parseLiteral(lexer);
-      if (Object.keys(kwargs).length > 0) throw new ParseFailure(first.start, 'positional argument follows keyword argument');
+      if (Object.keys(kwargs).length > 0)
+        throw new ParseFailure(first.start, 'positional argument follows keyword argument');
       args.push(value);
     }
   });

@@ -120,8 +120,12 @@ describe('constants and containers', () => {
   });
 
   it('accepts 100 nested brackets and rejects the 101st', () => {
-    expect(literal(`${'['.repeat(99)}(1,)${']'.repeat(99)}`)).toEqual(JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`));
-    expect(syntaxMessage(`f(${'['.repeat(101)}`)).toBe("SyntaxError: too many nested brackets at line 1, column 103: '['");
+    expect(literal(`${'['.repeat(99)}(1,)${']'.repeat(99)}`)).toEqual(
+      JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`),
+    );
+    expect(syntaxMessage(`f(${'['.repeat(101)}`)).toBe(
+      "SyntaxError: too many nested brackets at line 1, column 103: '['",
+    );
   });
 
   it('stores a "__proto__" dict key as plain data', () => {
@@ -133,17 +137,29 @@ describe('constants and containers', () => {
 
 describe('rejected literals', () => {
   it.each<[string, string]>([
-    ["f(b'x')", "SyntaxError: bytes literals are not supported at line 1, column 3: \"b'x')\""],
-    ["f(f'{x}')", "SyntaxError: f-strings are not supported: arguments must be literals at line 1, column 3: \"f'{x}')\""],
-    ["f('abc)", "SyntaxError: unterminated string literal at line 1, column 3: \"'abc)\""],
-    ["f('a\nb')", "SyntaxError: unterminated string literal at line 1, column 3: \"'a\""],
+    ["f(b'x')", 'SyntaxError: bytes literals are not supported at line 1, column 3: "b\'x\')"'],
+    [
+      "f(f'{x}')",
+      'SyntaxError: f-strings are not supported: arguments must be literals at line 1, column 3: "f\'{x}\')"',
+    ],
+    ["f('abc)", 'SyntaxError: unterminated string literal at line 1, column 3: "\'abc)"'],
+    ["f('a\nb')", 'SyntaxError: unterminated string literal at line 1, column 3: "\'a"'],
     ["f('''abc)", "SyntaxError: unterminated triple-quoted string literal at line 1, column 3: \"'''abc)\""],
-    ["f(r'\\')", "SyntaxError: unterminated string literal at line 1, column 3: \"r'\\\\')\""],
-    ["f('\\x4')", "SyntaxError: truncated \\xXX escape at line 1, column 4: \"\\\\x4')\""],
-    ["f('\\u12')", "SyntaxError: truncated \\uXXXX escape at line 1, column 4: \"\\\\u12')\""],
-    ["f('\\U00110000')", "SyntaxError: illegal Unicode character in \\U escape at line 1, column 4: \"\\\\U00110000')\""],
-    ["f('\\N{DASH}')", "SyntaxError: named unicode escapes (\\N{...}) are not supported at line 1, column 4: \"\\\\N{DASH}')\""],
-    ['f(012)', 'SyntaxError: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers at line 1, column 3: \'012)\''],
+    ["f(r'\\')", 'SyntaxError: unterminated string literal at line 1, column 3: "r\'\\\\\')"'],
+    ["f('\\x4')", 'SyntaxError: truncated \\xXX escape at line 1, column 4: "\\\\x4\')"'],
+    ["f('\\u12')", 'SyntaxError: truncated \\uXXXX escape at line 1, column 4: "\\\\u12\')"'],
+    [
+      "f('\\U00110000')",
+      'SyntaxError: illegal Unicode character in \\U escape at line 1, column 4: "\\\\U00110000\')"',
+    ],
+    [
+      "f('\\N{DASH}')",
+      'SyntaxError: named unicode escapes (\\N{...}) are not supported at line 1, column 4: "\\\\N{DASH}\')"',
+    ],
+    [
+      'f(012)',
+      "SyntaxError: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers at line 1, column 3: '012)'",
+    ],
     ['f(1j)', "SyntaxError: complex numbers are not supported at line 1, column 3: '1j)'"],
     ['f(12abc)', "SyntaxError: invalid number literal at line 1, column 3: '12abc)'"],
     ['f(1_)', "SyntaxError: invalid number literal at line 1, column 3: '1_)'"],

@@ -2,7 +2,11 @@ import { ParseFailure } from './parseErrors.js';
 import type { Lexer, Token } from './parseTokens.js';
 import type { Literal } from '../types.js';
 
-const CONSTANTS: ReadonlyMap<string, Literal> = new Map<string, Literal>([['True', true], ['False', false], ['None', null]]);
+const CONSTANTS: ReadonlyMap<string, Literal> = new Map<string, Literal>([
+  ['True', true],
+  ['False', false],
+  ['None', null],
+]);
 // Degenerate completions ("[[[[…" repeated) must fail as a SyntaxError, not overflow the stack.
 // CPython's own parser stops at 200 nested brackets.
 const MAX_DEPTH = 100;
@@ -24,7 +28,8 @@ export function parseLiteral(lexer: Lexer, depth = 0): Literal {
       return token.value;
     case 'name': {
       const constant = CONSTANTS.get(token.text);
-      if (constant === undefined) throw new ParseFailure(token.start, `expected a literal value, found the name ${token.text}`);
+      if (constant === undefined)
+        throw new ParseFailure(token.start, `expected a literal value, found the name ${token.text}`);
       return constant;
     }
     case 'op':

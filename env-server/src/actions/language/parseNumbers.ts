@@ -3,7 +3,11 @@ import { ParseFailure } from './parseErrors.js';
 const DIGITS = '[0-9](?:_?[0-9])*';
 const EXPONENT = `[eE][+-]?${DIGITS}`;
 const PREFIXED = /0(?:[xX](?:_?[0-9a-fA-F])+|[oO](?:_?[0-7])+|[bB](?:_?[01])+)/y;
-const FLOAT_FORMS = [`(?:${DIGITS})?\\.${DIGITS}(?:${EXPONENT})?`, `${DIGITS}\\.(?:${EXPONENT})?`, `${DIGITS}${EXPONENT}`];
+const FLOAT_FORMS = [
+  `(?:${DIGITS})?\\.${DIGITS}(?:${EXPONENT})?`,
+  `${DIGITS}\\.(?:${EXPONENT})?`,
+  `${DIGITS}${EXPONENT}`,
+];
 const FLOAT = new RegExp(FLOAT_FORMS.join('|'), 'y');
 const DECIMAL = /0(?:_?0)*|[1-9](?:_?[0-9])*/y;
 const TRAILING_NAME_CHAR = /[\p{ID_Continue}]/u;

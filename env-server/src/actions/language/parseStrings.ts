@@ -1,7 +1,16 @@
 import { ParseFailure } from './parseErrors.js';
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
 };
 
 export interface StringToken {
@@ -21,7 +30,8 @@ export function readString(text: string, start: number, prefix: string): StringT
   const open = start + prefix.length;
   const quote = text[open] ?? '';
   const closer = text.startsWith(quote.repeat(3), open) ? quote.repeat(3) : quote;
-  const unterminated = closer.length === 3 ? 'unterminated triple-quoted string literal' : 'unterminated string literal';
+  const unterminated =
+    closer.length === 3 ? 'unterminated triple-quoted string literal' : 'unterminated string literal';
   let value = '';
   let i = open + closer.length;
   for (;;) {

@@ -65,7 +65,8 @@ function navigationEnd(frame: Frame): { ended: Promise<void>; stop: () => void }
     const onFrame = (f: Frame) => f === frame && finish();
     // A failed navigation request still commits Chromium's error page (framenavigated), except
     // when it was aborted (a download, a 204, a newer navigation): only then is nothing coming.
-    const onFailed = (r: Request) => r.isNavigationRequest() && safeFrame(r) === frame && r.failure()?.errorText === 'net::ERR_ABORTED' && finish();
+    const onFailed = (r: Request) =>
+      r.isNavigationRequest() && safeFrame(r) === frame && r.failure()?.errorText === 'net::ERR_ABORTED' && finish();
     const finish = () => {
       stop();
       resolve();

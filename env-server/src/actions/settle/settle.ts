@@ -76,26 +76,32 @@ function unvisited(watch: NavigationWatch, settled: Set<Frame>) {
  */
 async function flushTasks(page: Page, frame: boolean, since: number): Promise<boolean> {
   if (page.isClosed()) return false;
-  return page
-    .evaluate(([waitForFrame, probeKey, actionStart]) => new Promise<boolean>((resolve) => {
-      const requestedAt = (window as unknown as Record<symbol, (() => number) | undefined>)[Symbol.for(probeKey)];
-      let navigating = (requestedAt?.() ?? 0) >= actionStart;
-      const history = (window as { navigation?: EventTarget }).navigation;
-      const onNavigate = (event: Event) => {
-        navigating ||= !(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument;
-      };
-      const done = () => {
-        history?.removeEventListener('navigate', onNavigate);
-        resolve(navigating);
-      };
-      history?.addEventListener('navigate', onNavigate);
-      // Two task turns let handlers' setTimeout(0) work and script navigations start; waiting for
-      // an animation frame instead would cost ~16 ms a step, and observation forces layout anyway.
-      const turns = () => setTimeout(() => setTimeout(done, 0), 0);
-      if (waitForFrame) requestAnimationFrame(turns);
-      else turns();
-      setTimeout(done, 100);
-    }), [frame, NAVIGATION_PROBE_KEY, since] as const)
-    // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
-    .catch(() => false);
+  return (
+    page
+      .evaluate(
+        ([waitForFrame, probeKey, actionStart]) =>
+          new Promise<boolean>((resolve) => {
+            const requestedAt = (window as unknown as Record<symbol, (() => number) | undefined>)[Symbol.for(probeKey)];
+            let navigating = (requestedAt?.() ?? 0) >= actionStart;
+            const history = (window as { navigation?: EventTarget }).navigation;
+            const onNavigate = (event: Event) => {
+              navigating ||= !(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument;
+            };
+            const done = () => {
+              history?.removeEventListener('navigate', onNavigate);
+              resolve(navigating);
+            };
+            history?.addEventListener('navigate', onNavigate);
+            // Two task turns let handlers' setTimeout(0) work and script navigations start; waiting for
+            // an animation frame instead would cost ~16 ms a step, and observation forces layout anyway.
+            const turns = () => setTimeout(() => setTimeout(done, 0), 0);
+            if (waitForFrame) requestAnimationFrame(turns);
+            else turns();
+            setTimeout(done, 100);
+          }),
+        [frame, NAVIGATION_PROBE_KEY, since] as const,
+      )
+      // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
+      .catch(() => false)
+  );
 }

@@ -30,12 +30,22 @@ export function singleGoal(type: ChallengeType): string {
 /** `gauntlet` (the 30-step run) and `gauntlet:<type>` (one challenge), all on one SPA. */
 export function gauntletTasks(): TaskDefinition[] {
   return [
-    defineTask('gauntlet', undefined, `The ${GAUNTLET_STEPS}-step Gauntlet: every challenge type at least once, codes gate each step. Options: start_step, shaping, terminal_bonus.`, 400),
+    defineTask(
+      'gauntlet',
+      undefined,
+      `The ${GAUNTLET_STEPS}-step Gauntlet: every challenge type at least once, codes gate each step. Options: start_step, shaping, terminal_bonus.`,
+      400,
+    ),
     ...CHALLENGE_TYPES.map((type) => defineTask(`gauntlet:${type}`, type, `One Gauntlet step of type ${type}.`, 40)),
   ];
 }
 
-function defineTask(name: string, only: ChallengeType | undefined, description: string, maxSteps: number): TaskDefinition {
+function defineTask(
+  name: string,
+  only: ChallengeType | undefined,
+  description: string,
+  maxSteps: number,
+): TaskDefinition {
   return {
     name,
     benchmark: 'gauntlet',
@@ -43,13 +53,17 @@ function defineTask(name: string, only: ChallengeType | undefined, description: 
     maxSteps,
     defaultActionSubsets: ACTION_SUBSETS,
     // The fast-forward plays every skipped step through the browser: budget for it per step.
-    setupTimeoutMs: (raw) => 30_000 + 2_000 * (typeof raw.start_step === 'number' ? Math.min(raw.start_step, GAUNTLET_STEPS) : 0),
+    setupTimeoutMs: (raw) =>
+      30_000 + 2_000 * (typeof raw.start_step === 'number' ? Math.min(raw.start_step, GAUNTLET_STEPS) : 0),
     async setup(page: Page, seed: number, raw: Record<string, unknown>, deadline?: Deadline) {
       if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
       const plan = planRun(seed, only);
       const options = parseGauntletOptions(raw, plan.steps.length, name);
       const run = new GauntletRun(plan, options);
-      await openApp(page, plan.steps.some((s) => s.type === 'websocket'));
+      await openApp(
+        page,
+        plan.steps.some((s) => s.type === 'websocket'),
+      );
       await run.start(page);
       await resetBidCounters(page);
       runs.set(page, run);
@@ -64,7 +78,13 @@ function defineTask(name: string, only: ChallengeType | undefined, description: 
     },
     status(page: Page): Promise<TaskStatus> {
       const run = runs.get(page);
-      if (!run) return Promise.resolve({ rawReward: 0, done: false, reward: 0, reason: 'no Gauntlet run on this page; reset first' });
+      if (!run)
+        return Promise.resolve({
+          rawReward: 0,
+          done: false,
+          reward: 0,
+          reason: 'no Gauntlet run on this page; reset first',
+        });
       return run.status(page);
     },
     oracle: (view: OracleView) => gauntletPolicy(view),

@@ -25,11 +25,27 @@ export async function fastForward(page: Page, startStep: number, deadline: Deadl
     deadline.throwIfAborted();
     const status = await deadline.race(GauntletRun.readPage(page));
     if (status?.view === 'step' && status.step >= startStep) return;
-    if (actions >= ACTIONS_PER_STEP * startStep) throw new Error(`start_step ${startStep}: the solver was still on step ${status?.step} after ${actions} actions`);
-    const seen = await observePage(page, { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none', deadline });
-    const action = gauntletPolicy({ goal: '', axtree_txt: seen.axtree_txt, pruned_html: '', url: seen.url, focused_element_bid: seen.focused_element_bid });
+    if (actions >= ACTIONS_PER_STEP * startStep)
+      throw new Error(`start_step ${startStep}: the solver was still on step ${status?.step} after ${actions} actions`);
+    const seen = await observePage(page, {
+      axtree: true,
+      pruned_html: false,
+      extra_properties: false,
+      screenshot: 'none',
+      deadline,
+    });
+    const action = gauntletPolicy({
+      goal: '',
+      axtree_txt: seen.axtree_txt,
+      pruned_html: '',
+      url: seen.url,
+      focused_element_bid: seen.focused_element_bid,
+    });
     try {
-      await executeActions(parseActions(action).map((call) => bindCall(call, ALL_ACTIONS)), context);
+      await executeActions(
+        parseActions(action).map((call) => bindCall(call, ALL_ACTIONS)),
+        context,
+      );
     } catch (error) {
       // A missed action (a moving target, a covered button) is retried from the next observation.
       if (!(error instanceof ActionError)) throw error;
@@ -51,7 +67,8 @@ function solverContext(page: Page, deadline: Deadline): ActionContext {
     sendMessageToUser: () => undefined,
     reportInfeasible: refuse('give up'),
     checkNavigation: (url) => {
-      if (!url.startsWith(TASK_ORIGIN + '/')) throw new ActionError('PermissionError', `the fast-forward solver stays on ${TASK_ORIGIN}`);
+      if (!url.startsWith(TASK_ORIGIN + '/'))
+        throw new ActionError('PermissionError', `the fast-forward solver stays on ${TASK_ORIGIN}`);
     },
     actionTimeoutMs: 500,
     allowScriptActions: false,

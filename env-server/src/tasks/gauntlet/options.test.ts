@@ -8,7 +8,11 @@ describe('parseGauntletOptions', () => {
   });
 
   it('progress shaping pays 1/steps; the bonus is taken as given', () => {
-    expect(parseGauntletOptions({ shaping: 'progress', terminal_bonus: 2, start_step: 30 }, 30, 'gauntlet')).toEqual({ startStep: 30, stepReward: 1 / 30, terminalBonus: 2 });
+    expect(parseGauntletOptions({ shaping: 'progress', terminal_bonus: 2, start_step: 30 }, 30, 'gauntlet')).toEqual({
+      startStep: 30,
+      stepReward: 1 / 30,
+      terminalBonus: 2,
+    });
   });
 
   it('reports the option, the rule and the value, with a request path', () => {

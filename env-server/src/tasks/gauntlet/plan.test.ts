@@ -10,16 +10,19 @@ describe('planRun', () => {
     expect(planRun(7).steps.map((s) => s.code)).not.toEqual(planRun(8).steps.map((s) => s.code));
   });
 
-  it.each([0, 1, 99, 2 ** 31 - 1, Number.MAX_SAFE_INTEGER])('seed %d: 30 steps, every type, unique well-formed codes, no type twice in a row', (seed) => {
-    const { steps } = planRun(seed);
-    expect(steps).toHaveLength(GAUNTLET_STEPS);
-    expect(new Set(steps.map((s) => s.type))).toEqual(new Set(CHALLENGE_TYPES));
-    expect(new Set(steps.map((s) => s.code)).size).toBe(GAUNTLET_STEPS);
-    for (const [i, s] of steps.entries()) {
-      expect(s.code).toMatch(CODE_PATTERN);
-      if (i > 0) expect(s.type).not.toBe(steps[i - 1]!.type);
-    }
-  });
+  it.each([0, 1, 99, 2 ** 31 - 1, Number.MAX_SAFE_INTEGER])(
+    'seed %d: 30 steps, every type, unique well-formed codes, no type twice in a row',
+    (seed) => {
+      const { steps } = planRun(seed);
+      expect(steps).toHaveLength(GAUNTLET_STEPS);
+      expect(new Set(steps.map((s) => s.type))).toEqual(new Set(CHALLENGE_TYPES));
+      expect(new Set(steps.map((s) => s.code)).size).toBe(GAUNTLET_STEPS);
+      for (const [i, s] of steps.entries()) {
+        expect(s.code).toMatch(CODE_PATTERN);
+        if (i > 0) expect(s.type).not.toBe(steps[i - 1]!.type);
+      }
+    },
+  );
 
   it('never puts a code into the params the page receives (200 seeds, every type)', () => {
     for (let seed = 0; seed < 200; seed++) {
@@ -32,7 +35,13 @@ describe('planRun', () => {
   });
 
   it('different seeds order the types differently', () => {
-    const orders = new Set(Array.from({ length: 20 }, (_, seed) => planRun(seed).steps.map((s) => s.type).join()));
+    const orders = new Set(
+      Array.from({ length: 20 }, (_, seed) =>
+        planRun(seed)
+          .steps.map((s) => s.type)
+          .join(),
+      ),
+    );
     expect(orders.size).toBe(20);
   });
 });

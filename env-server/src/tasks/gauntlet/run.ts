@@ -8,7 +8,9 @@ import type { RunPlan } from './plan.js';
 import { VIDEO_PATH } from './site.js';
 import { CodeSocketServer } from './socket/code-server.js';
 
-type AppWindow = Window & { gauntletApp?: { start(plan: PagePlan): void; status(): PageStatus; clearCounters(): void } };
+type AppWindow = Window & {
+  gauntletApp?: { start(plan: PagePlan): void; status(): PageStatus; clearCounters(): void };
+};
 
 /**
  * One episode's run on one page: the plan, the reward options, and the best progress paid so
@@ -21,7 +23,10 @@ export class GauntletRun {
   best = 0;
   private bonusPaid = false;
 
-  constructor(readonly plan: RunPlan, readonly options: GauntletOptions) {}
+  constructor(
+    readonly plan: RunPlan,
+    readonly options: GauntletOptions,
+  ) {}
 
   get total(): number {
     return this.plan.steps.length;
@@ -34,7 +39,12 @@ export class GauntletRun {
     const steps = this.plan.steps.map((step) => {
       if (step.type !== 'websocket') return { type: step.type, code: step.code, params: step.params };
       const delayMs = (step.params as { delayMs: number }).delayMs;
-      return { type: step.type, code: '', params: step.params, socket: { url: server!.url, ticket: server!.register(step.code, delayMs) } };
+      return {
+        type: step.type,
+        code: '',
+        params: step.params,
+        socket: { url: server!.url, ticket: server!.register(step.code, delayMs) },
+      };
     });
     return { runId: this.runId, steps, media: { videoUrl: VIDEO_PATH } };
   }
@@ -61,7 +71,13 @@ export class GauntletRun {
   async status(page: Page): Promise<TaskStatus> {
     const seen = await GauntletRun.readPage(page);
     if (!seen || seen.runId !== this.runId) {
-      return { rawReward: this.best / this.total, done: false, reward: 0, reason: `not on this run's Gauntlet page (${page.url()})`, info: this.info(null) };
+      return {
+        rawReward: this.best / this.total,
+        done: false,
+        reward: 0,
+        reason: `not on this run's Gauntlet page (${page.url()})`,
+        info: this.info(null),
+      };
     }
     const advanced = Math.max(0, seen.solved - this.best);
     this.best += advanced;
@@ -71,7 +87,11 @@ export class GauntletRun {
       this.bonusPaid = true;
       reward += this.options.terminalBonus;
     }
-    const reason = done ? `all ${this.total} steps solved` : seen.error ? `page error: ${seen.error}` : `on step ${seen.step} of ${this.total}`;
+    const reason = done
+      ? `all ${this.total} steps solved`
+      : seen.error
+        ? `page error: ${seen.error}`
+        : `on step ${seen.step} of ${this.total}`;
     return { rawReward: this.best / this.total, done, reward, reason, info: this.info(seen) };
   }
 

@@ -14,8 +14,15 @@ export const VIDEO_PATH = '/gauntlet/media/clock.mp4';
  */
 export function gauntletSite(extra: ReadonlyMap<string, SiteAsset> = new Map()): TaskSite {
   const challenges = [...CHALLENGES.values()];
-  const html: SiteAsset = { contentType: 'text/html; charset=utf-8', body: shellHtml(challenges.map((c) => c.css ?? '').join('\n')) };
-  const routes = [GAUNTLET_ENTRY, '/gauntlet/complete', ...Array.from({ length: GAUNTLET_STEPS }, (_, i) => `/gauntlet/step/${i + 1}`)];
+  const html: SiteAsset = {
+    contentType: 'text/html; charset=utf-8',
+    body: shellHtml(challenges.map((c) => c.css ?? '').join('\n')),
+  };
+  const routes = [
+    GAUNTLET_ENTRY,
+    '/gauntlet/complete',
+    ...Array.from({ length: GAUNTLET_STEPS }, (_, i) => `/gauntlet/step/${i + 1}`),
+  ];
   return new Map<string, SiteAsset>([
     ...routes.map((path) => [path, html] as const),
     ['/gauntlet/app.js', { contentType: 'text/javascript; charset=utf-8', body: buildAppScript(challenges) }],

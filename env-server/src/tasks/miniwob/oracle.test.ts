@@ -12,13 +12,25 @@ import {
 
 /** An observation shaped like BrowserGym's real AXTree text (tabs, StaticText children, extras). */
 function view(goal: string, ...lines: string[]): OracleView {
-  const axtree_txt = [`RootWebArea 'Task', focused`, `\tStaticText ${pyString(goal)}`, ...lines.map((l) => `\t${l}`)].join('\n');
-  return { goal, axtree_txt, pruned_html: '', url: 'http://tasks.gauntlet.test/miniwob/task.html', focused_element_bid: '' };
+  const axtree_txt = [
+    `RootWebArea 'Task', focused`,
+    `\tStaticText ${pyString(goal)}`,
+    ...lines.map((l) => `\t${l}`),
+  ].join('\n');
+  return {
+    goal,
+    axtree_txt,
+    pruned_html: '',
+    url: 'http://tasks.gauntlet.test/miniwob/task.html',
+    focused_element_bid: '',
+  };
 }
 
 describe('click oracles', () => {
   it('click-test clicks the "Click Me!" button', () => {
-    expect(clickTestOracle(view('Click the button.', `[13] button 'Click Me!', clickable, visible`))).toBe(`click('13')`);
+    expect(clickTestOracle(view('Click the button.', `[13] button 'Click Me!', clickable, visible`))).toBe(
+      `click('13')`,
+    );
   });
 
   it('click-button clicks the named button, not a neighbour', () => {
@@ -27,7 +39,13 @@ describe('click oracles', () => {
   });
 
   it('click-link clicks the named link among words', () => {
-    const v = view('Click on the link "tree".', `[4] paragraph ''`, `\tStaticText 'line reed'`, `\t[6] link 'pear', url='#'`, `\t[7] link 'tree'`);
+    const v = view(
+      'Click on the link "tree".',
+      `[4] paragraph ''`,
+      `\tStaticText 'line reed'`,
+      `\t[6] link 'pear', url='#'`,
+      `\t[7] link 'tree'`,
+    );
     expect(clickLinkOracle(v)).toBe(`click('7')`);
   });
 
@@ -41,14 +59,27 @@ describe('multi-step oracles pick the next needed action', () => {
 
   it('enter-text fills, then submits once the field shows the text', () => {
     expect(enterTextOracle(view(goal, `[14] textbox ''`, `[16] button 'Submit'`))).toBe(`fill('14', 'Leaf')`);
-    expect(enterTextOracle(view(goal, `[14] textbox '' value='Lea'`, `[16] button 'Submit'`))).toBe(`fill('14', 'Leaf')`);
-    expect(enterTextOracle(view(goal, `[14] textbox '' value='Leaf', focused`, `\t\tStaticText 'Leaf'`, `[16] button 'Submit'`))).toBe(`click('16')`);
+    expect(enterTextOracle(view(goal, `[14] textbox '' value='Lea'`, `[16] button 'Submit'`))).toBe(
+      `fill('14', 'Leaf')`,
+    );
+    expect(
+      enterTextOracle(
+        view(goal, `[14] textbox '' value='Leaf', focused`, `\t\tStaticText 'Leaf'`, `[16] button 'Submit'`),
+      ),
+    ).toBe(`click('16')`);
   });
 
   it('login-user fills username, then password (masked by Chrome), then logs in', () => {
     const login = 'Enter the username "mina" and the password "able57" into the text fields and press login.';
     const page = (user: string, pass: string) =>
-      view(login, `[20] LabelText ''`, `\tStaticText 'Username'`, `[21] textbox 'Username'${user}`, `[23] textbox 'Password'${pass}`, `[25] button 'Login'`);
+      view(
+        login,
+        `[20] LabelText ''`,
+        `\tStaticText 'Username'`,
+        `[21] textbox 'Username'${user}`,
+        `[23] textbox 'Password'${pass}`,
+        `[25] button 'Login'`,
+      );
     expect(loginUserOracle(page('', ''))).toBe(`fill('21', 'mina')`);
     expect(loginUserOracle(page(` value='mina'`, ''))).toBe(`fill('23', 'able57')`);
     expect(loginUserOracle(page(` value='mina'`, ` value='•••'`))).toBe(`fill('23', 'able57')`);

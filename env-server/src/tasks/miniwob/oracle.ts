@@ -53,7 +53,8 @@ function find(nodes: AxNode[], role: string, nameMatches: (name: string) => bool
 /** The `index`-th double-quoted string in the goal (our goals quote every value to type or click). */
 function quotedInGoal(goal: string, index: number): string {
   const found = [...goal.matchAll(/"([^"]*)"/g)][index]?.[1];
-  if (found === undefined) throw new OracleError(`expected ${index + 1} quoted value(s) in goal ${JSON.stringify(goal)}`);
+  if (found === undefined)
+    throw new OracleError(`expected ${index + 1} quoted value(s) in goal ${JSON.stringify(goal)}`);
   return found;
 }
 

@@ -10,6 +10,9 @@ export class OracleError extends Error {
 
 /** A Python string literal the action parser accepts (single quotes, escapes as in repr). */
 export function pyString(text: string): string {
-  const escaped = text.replace(/[\\'\n\r\t]/g, (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!);
+  const escaped = text.replace(
+    /[\\'\n\r\t]/g,
+    (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c]!,
+  );
   return `'${escaped}'`;
 }

@@ -3,7 +3,9 @@ import { AxtreeParseError, parseAxtree, parseAxtreeLine } from './axtree-lines.j
 
 describe('parseAxtreeLine', () => {
   it('reads a BrowserGym line with bid, name, value and properties', () => {
-    const node = parseAxtreeLine(`\t\t[21] textbox 'To:' value='Elmira, NY', clickable, visible, focused, box="(1,2,3,4)", level=2`);
+    const node = parseAxtreeLine(
+      `\t\t[21] textbox 'To:' value='Elmira, NY', clickable, visible, focused, box="(1,2,3,4)", level=2`,
+    );
     expect(node).toEqual({
       depth: 2,
       bid: '21',
@@ -21,8 +23,18 @@ describe('parseAxtreeLine', () => {
   });
 
   it('reads lines without a bid, without a name, and frame-prefixed bids', () => {
-    expect(parseAxtreeLine(`RootWebArea 'Login User Task', focused`)).toMatchObject({ depth: 0, bid: undefined, role: 'RootWebArea', name: 'Login User Task' });
-    expect(parseAxtreeLine(`\t[a12] textbox`)).toMatchObject({ bid: 'a12', role: 'textbox', name: '', value: undefined });
+    expect(parseAxtreeLine(`RootWebArea 'Login User Task', focused`)).toMatchObject({
+      depth: 0,
+      bid: undefined,
+      role: 'RootWebArea',
+      name: 'Login User Task',
+    });
+    expect(parseAxtreeLine(`\t[a12] textbox`)).toMatchObject({
+      bid: 'a12',
+      role: 'textbox',
+      name: '',
+      value: undefined,
+    });
   });
 
   it('decodes Python repr quoting: double quotes around a single quote, escapes', () => {

@@ -18,15 +18,47 @@ export const evalCommand: Command = {
     'the table; --out also writes it to a file.',
   ].join('\n'),
   options: {
-    env: { type: 'string', valueName: 'URL', description: 'Env server (grpc://, http://, ws://)', multiple: true, env: 'GAUNTLET_ENV_URLS' },
-    policy: { type: 'string', valueName: 'URL', description: `Policy server, or "${RANDOM_POLICY}"`, multiple: true, env: 'GAUNTLET_POLICY_URLS' },
+    env: {
+      type: 'string',
+      valueName: 'URL',
+      description: 'Env server (grpc://, http://, ws://)',
+      multiple: true,
+      env: 'GAUNTLET_ENV_URLS',
+    },
+    policy: {
+      type: 'string',
+      valueName: 'URL',
+      description: `Policy server, or "${RANDOM_POLICY}"`,
+      multiple: true,
+      env: 'GAUNTLET_POLICY_URLS',
+    },
     task: { type: 'string', valueName: 'NAME', description: 'Task to evaluate', multiple: true },
     episodes: { type: 'string', valueName: 'N', description: 'Episodes per task', defaultText: '10' },
-    'first-seed': { type: 'string', valueName: 'N', description: 'Seed of each task\'s first episode', defaultText: '0' },
+    'first-seed': {
+      type: 'string',
+      valueName: 'N',
+      description: "Seed of each task's first episode",
+      defaultText: '0',
+    },
     concurrency: { type: 'string', valueName: 'N', description: 'Episodes played at once', defaultText: '4' },
-    attempts: { type: 'string', valueName: 'N', description: 'Tries per episode while it hits infrastructure errors', defaultText: '3' },
-    'env-token': { type: 'string', valueName: 'TOKEN', description: 'Bearer token of the env servers', env: 'GAUNTLET_TOKEN' },
-    'policy-api-key': { type: 'string', valueName: 'KEY', description: 'API key of the policy servers', env: 'VLLM_API_KEY' },
+    attempts: {
+      type: 'string',
+      valueName: 'N',
+      description: 'Tries per episode while it hits infrastructure errors',
+      defaultText: '3',
+    },
+    'env-token': {
+      type: 'string',
+      valueName: 'TOKEN',
+      description: 'Bearer token of the env servers',
+      env: 'GAUNTLET_TOKEN',
+    },
+    'policy-api-key': {
+      type: 'string',
+      valueName: 'KEY',
+      description: 'API key of the policy servers',
+      env: 'VLLM_API_KEY',
+    },
     json: { type: 'boolean', description: 'Print the JSON report instead of the table' },
     out: { type: 'string', valueName: 'FILE', description: 'Also write the JSON report here' },
     ...EPISODE_OPTIONS,
@@ -48,17 +80,54 @@ export const evalCommand: Command = {
     const policy = policyRef(values, policyUrls[0] === RANDOM_POLICY ? RANDOM_POLICY : 'tiny');
     await envs.start();
     try {
-      const report = await evaluate({
-        tasks, episodesPerTask: intValue(values, 'episodes', 10, 1), firstSeed: intValue(values, 'first-seed', 0, 0), policy, settings: episodeSettings(values),
-        concurrency, attempts: intValue(values, 'attempts', 3, 1),
-      }, { envs, policies }, (done, total, t) => io.err(`[${done}/${total}] ${t.task} seed ${t.seed}: ${t.outcome}, reward ${t.reward}, ${t.turns.length} turns`), signal);
+      const report = await evaluate(
+        {
+          tasks,
+          episodesPerTask: intValue(values, 'episodes', 10, 1),
+          firstSeed: intValue(values, 'first-seed', 0, 0),
+          policy,
+          settings: episodeSettings(values),
+          concurrency,
+          attempts: intValue(values, 'attempts', 3, 1),
+        },
+        { envs, policies },
+        (done, total, t) =>
+          io.err(
+            `[${done}/${total}] ${t.task} seed ${t.seed}: ${t.outcome}, reward ${t.reward}, ${t.turns.length} turns`,
+          ),
+        signal,
+      );
       const json = JSON.stringify(report, null, 2);
       if (stringValue(values, 'out')) await writeFile(stringValue(values, 'out')!, `${json}\n`);
       if (values.json) {
         io.out(json);
       } else {
-        io.out(table(['task', 'episodes', 'success rate', 'success', 'fail', 'timeout', 'infra_error', 'mean reward', 'mean turns'],
-          report.tasks.map((t) => [t.task, t.episodes, `${(t.success_rate * 100).toFixed(1)}%`, t.success, t.fail, t.timeout, t.infra_error, t.mean_reward, t.mean_turns])));
+        io.out(
+          table(
+            [
+              'task',
+              'episodes',
+              'success rate',
+              'success',
+              'fail',
+              'timeout',
+              'infra_error',
+              'mean reward',
+              'mean turns',
+            ],
+            report.tasks.map((t) => [
+              t.task,
+              t.episodes,
+              `${(t.success_rate * 100).toFixed(1)}%`,
+              t.success,
+              t.fail,
+              t.timeout,
+              t.infra_error,
+              t.mean_reward,
+              t.mean_turns,
+            ]),
+          ),
+        );
       }
       return 0;
     } finally {

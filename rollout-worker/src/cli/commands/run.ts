@@ -14,31 +14,109 @@ export const runCommand: Command = {
   description: [
     'Plays episode jobs from the queue, --concurrency at a time, each on the next healthy env server',
     '(round robin; a full or unreachable server passes the episode on) with the next policy server (an',
-    'episode\'s turns all go to one server). Infra errors are retried with backoff, never scored; a group',
+    "episode's turns all go to one server). Infra errors are retried with backoff, never scored; a group",
     'whose episode runs out of tries is dropped whole. A group whose episodes are all done is handed to',
-    'the trainer\'s queue. A killed worker\'s episodes go back to the queue once their locks expire.',
+    "the trainer's queue. A killed worker's episodes go back to the queue once their locks expire.",
     'SIGTERM/SIGINT drains: no new episodes, the running ones get --drain-ms to finish and are then',
     'handed back to the queue; a second signal stops at once. Prometheus figures at /metrics.',
   ].join('\n'),
   options: {
     ...QUEUE_OPTIONS,
-    env: { type: 'string', valueName: 'URL', description: 'Env server (grpc://host:50051 recommended, http://, ws://)', multiple: true, env: 'GAUNTLET_ENV_URLS' },
-    docker: { type: 'string', valueName: 'IMAGE', description: 'Start env servers as containers of this image (Dockerfile.env), labelled and removed on exit; orphans of a crashed worker are removed first' },
+    env: {
+      type: 'string',
+      valueName: 'URL',
+      description: 'Env server (grpc://host:50051 recommended, http://, ws://)',
+      multiple: true,
+      env: 'GAUNTLET_ENV_URLS',
+    },
+    docker: {
+      type: 'string',
+      valueName: 'IMAGE',
+      description:
+        'Start env servers as containers of this image (Dockerfile.env), labelled and removed on exit; orphans of a crashed worker are removed first',
+    },
     replicas: { type: 'string', valueName: 'N', description: 'Containers to start with --docker', defaultText: '1' },
-    'docker-env': { type: 'string', valueName: 'KEY=VALUE', description: 'Environment of the --docker containers (e.g. MAX_CONCURRENT_ENVS=16); repeat it for more (values may hold commas)', multiple: true },
-    policy: { type: 'string', valueName: 'URL', description: `Policy server (gauntlet-trainer serve or vLLM), or "${RANDOM_POLICY}" for the random-click baseline`, multiple: true, env: 'GAUNTLET_POLICY_URLS' },
-    concurrency: { type: 'string', valueName: 'N', description: 'Episodes played at once (each holds one env session)', defaultText: '4' },
-    'metrics-port': { type: 'string', valueName: 'N', description: 'Port of /metrics and /health (0 = any free port)', defaultText: '9464' },
+    'docker-env': {
+      type: 'string',
+      valueName: 'KEY=VALUE',
+      description:
+        'Environment of the --docker containers (e.g. MAX_CONCURRENT_ENVS=16); repeat it for more (values may hold commas)',
+      multiple: true,
+    },
+    policy: {
+      type: 'string',
+      valueName: 'URL',
+      description: `Policy server (gauntlet-trainer serve or vLLM), or "${RANDOM_POLICY}" for the random-click baseline`,
+      multiple: true,
+      env: 'GAUNTLET_POLICY_URLS',
+    },
+    concurrency: {
+      type: 'string',
+      valueName: 'N',
+      description: 'Episodes played at once (each holds one env session)',
+      defaultText: '4',
+    },
+    'metrics-port': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Port of /metrics and /health (0 = any free port)',
+      defaultText: '9464',
+    },
     'no-metrics': { type: 'boolean', description: 'Serve no /metrics' },
-    'metrics-host': { type: 'string', valueName: 'ADDR', description: 'Address /metrics binds', defaultText: '127.0.0.1' },
-    'drain-ms': { type: 'string', valueName: 'MS', description: 'On SIGTERM, how long running episodes may finish before they are handed back', defaultText: '30000' },
-    'lock-ms': { type: 'string', valueName: 'MS', description: 'Job lock lifetime: a killed worker\'s episodes are re-run about this long after it died', defaultText: '30000' },
-    'stalled-interval-ms': { type: 'string', valueName: 'MS', description: 'How often this worker looks for episodes of dead workers', defaultText: '30000' },
-    'call-timeout-ms': { type: 'string', valueName: 'MS', description: 'Deadline of each env call', defaultText: '60000' },
-    'policy-timeout-ms': { type: 'string', valueName: 'MS', description: 'Deadline of each policy call, retries included', defaultText: '120000' },
-    'probe-interval-ms': { type: 'string', valueName: 'MS', description: 'How often env servers are health-checked', defaultText: '5000' },
-    'env-token': { type: 'string', valueName: 'TOKEN', description: 'Bearer token of the env servers', env: 'GAUNTLET_TOKEN' },
-    'policy-api-key': { type: 'string', valueName: 'KEY', description: 'API key of the policy servers (vLLM --api-key)', env: 'VLLM_API_KEY' },
+    'metrics-host': {
+      type: 'string',
+      valueName: 'ADDR',
+      description: 'Address /metrics binds',
+      defaultText: '127.0.0.1',
+    },
+    'drain-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'On SIGTERM, how long running episodes may finish before they are handed back',
+      defaultText: '30000',
+    },
+    'lock-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: "Job lock lifetime: a killed worker's episodes are re-run about this long after it died",
+      defaultText: '30000',
+    },
+    'stalled-interval-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'How often this worker looks for episodes of dead workers',
+      defaultText: '30000',
+    },
+    'call-timeout-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'Deadline of each env call',
+      defaultText: '60000',
+    },
+    'policy-timeout-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'Deadline of each policy call, retries included',
+      defaultText: '120000',
+    },
+    'probe-interval-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'How often env servers are health-checked',
+      defaultText: '5000',
+    },
+    'env-token': {
+      type: 'string',
+      valueName: 'TOKEN',
+      description: 'Bearer token of the env servers',
+      env: 'GAUNTLET_TOKEN',
+    },
+    'policy-api-key': {
+      type: 'string',
+      valueName: 'KEY',
+      description: 'API key of the policy servers (vLLM --api-key)',
+      env: 'VLLM_API_KEY',
+    },
     name: { type: 'string', valueName: 'NAME', description: 'Worker name shown by status', defaultText: 'host:pid' },
   },
   examples: [
@@ -49,7 +127,10 @@ export const runCommand: Command = {
     const envUrls = listValue(values, 'env');
     const policyUrls = listValue(values, 'policy');
     const image = stringValue(values, 'docker');
-    if (envUrls.length === 0 && !image) throw new UsageError('--env is required: the env servers to play on (e.g. --env grpc://127.0.0.1:50051), or --docker IMAGE');
+    if (envUrls.length === 0 && !image)
+      throw new UsageError(
+        '--env is required: the env servers to play on (e.g. --env grpc://127.0.0.1:50051), or --docker IMAGE',
+      );
     if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
     const connection = connectionFrom(values);
     // Every flag is read before anything starts: a typo fails now, not at shutdown.
@@ -62,35 +143,69 @@ export const runCommand: Command = {
     const lockMs = intValue(values, 'lock-ms', 30_000, 100);
     const stalledIntervalMs = intValue(values, 'stalled-interval-ms', 30_000, 100);
     const replicas = intValue(values, 'replicas', 1, 1);
-    const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key'), timeoutMs: policyTimeoutMs });
-    const docker = image ? new DockerEnvProvider({ image, replicas, env: repeatedValue(values, 'docker-env') }) : undefined;
+    const policies = new PolicyPool(policyUrls, {
+      apiKey: stringValue(values, 'policy-api-key'),
+      timeoutMs: policyTimeoutMs,
+    });
+    const docker = image
+      ? new DockerEnvProvider({ image, replicas, env: repeatedValue(values, 'docker-env') })
+      : undefined;
     try {
       if (docker) {
         io.err(`starting ${replicas} env server container(s) of ${image} …`);
         envUrls.push(...(await docker.start()));
       }
       const metrics = new WorkerMetrics();
-      const envs = new EnvPool(envUrls, { token: stringValue(values, 'env-token'), callTimeoutMs, probeIntervalMs, maxIdle: concurrency, metrics });
+      const envs = new EnvPool(envUrls, {
+        token: stringValue(values, 'env-token'),
+        callTimeoutMs,
+        probeIntervalMs,
+        maxIdle: concurrency,
+        metrics,
+      });
       let server: MetricsServer | undefined;
       await envs.start();
       const worker = new RolloutWorker({
-        connection, concurrency, metrics, name: stringValue(values, 'name') ?? `${hostname()}:${process.pid}`,
-        players: { envs, policies, callTimeoutMs }, lockMs, stalledIntervalMs,
+        connection,
+        concurrency,
+        metrics,
+        name: stringValue(values, 'name') ?? `${hostname()}:${process.pid}`,
+        players: { envs, policies, callTimeoutMs },
+        lockMs,
+        stalledIntervalMs,
         events: {
-          episode: (t, attempt) => io.err(`episode ${t.episode_id} ${t.outcome} reward ${t.reward} in ${t.turns.length} turns, ${(t.wall_ms / 1000).toFixed(1)} s${attempt > 1 ? ` (attempt ${attempt})` : ''}`),
-          episodeFailed: (id, reason, final) => io.err(`episode ${id} ${final ? 'failed for good' : 'will be retried'}: ${reason}`),
-          groupCompleted: (s) => io.err(`group ${s.group_id} done: ${s.successes}/${s.episodes} succeeded, mean reward ${s.mean_reward.toFixed(3)}; handed to the trainer queue`),
+          episode: (t, attempt) =>
+            io.err(
+              `episode ${t.episode_id} ${t.outcome} reward ${t.reward} in ${t.turns.length} turns, ${(t.wall_ms / 1000).toFixed(1)} s${attempt > 1 ? ` (attempt ${attempt})` : ''}`,
+            ),
+          episodeFailed: (id, reason, final) =>
+            io.err(`episode ${id} ${final ? 'failed for good' : 'will be retried'}: ${reason}`),
+          groupCompleted: (s) =>
+            io.err(
+              `group ${s.group_id} done: ${s.successes}/${s.episodes} succeeded, mean reward ${s.mean_reward.toFixed(3)}; handed to the trainer queue`,
+            ),
           groupDropped: (id, reason) => io.err(`group ${id} dropped: ${reason}`),
           error: (error) => io.err(`worker error: ${error.message}`),
         },
       });
       try {
         await worker.waitUntilReady();
-        if (metricsPort >= 0) server = await serveMetrics(metrics.registry, metricsPort, stringValue(values, 'metrics-host') ?? '127.0.0.1');
+        if (metricsPort >= 0)
+          server = await serveMetrics(
+            metrics.registry,
+            metricsPort,
+            stringValue(values, 'metrics-host') ?? '127.0.0.1',
+          );
         const healthy = envs.servers.filter((s) => s.healthy).length;
-        io.out(`worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.servers.join(', ')}${server ? `; metrics ${server.url}/metrics` : ''}`);
-        await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-        io.err(`draining: ${(await metrics.episodesInFlight.get()).values[0]?.value ?? 0} running episodes get ${drainMs} ms to finish, then go back to the queue (signal again to stop now)`);
+        io.out(
+          `worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.servers.join(', ')}${server ? `; metrics ${server.url}/metrics` : ''}`,
+        );
+        await new Promise<void>((resolve) =>
+          signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        io.err(
+          `draining: ${(await metrics.episodesInFlight.get()).values[0]?.value ?? 0} running episodes get ${drainMs} ms to finish, then go back to the queue (signal again to stop now)`,
+        );
         const force = () => void worker.close();
         process.once('SIGINT', force);
         process.once('SIGTERM', force);

@@ -8,7 +8,7 @@ export const statusCommand: Command = {
   name: 'status',
   summary: 'Show queue depths, connected workers, and groups done or dropped',
   description: [
-    'Reads one deployment\'s queues (same --redis and --prefix as the workers): jobs per state in the',
+    "Reads one deployment's queues (same --redis and --prefix as the workers): jobs per state in the",
     'groups, episodes and trainer queues, the workers connected to the episodes queue, and how many',
     'groups completed or were dropped (dropped groups stay listed as failed jobs until they expire).',
   ].join('\n'),
@@ -20,11 +20,28 @@ export const statusCommand: Command = {
       io.out(JSON.stringify(status, null, 2));
       return 0;
     }
-    const rows = Object.entries(status.queues).map(([key, d]) => [QUEUES[key as keyof typeof QUEUES], d.waiting + d.prioritized, d.delayed, d.active, d['waiting-children'], d.completed, d.failed]);
+    const rows = Object.entries(status.queues).map(([key, d]) => [
+      QUEUES[key as keyof typeof QUEUES],
+      d.waiting + d.prioritized,
+      d.delayed,
+      d.active,
+      d['waiting-children'],
+      d.completed,
+      d.failed,
+    ]);
     io.out(table(['queue', 'waiting', 'delayed', 'active', 'waiting-children', 'completed', 'failed'], rows));
     io.out('');
-    io.out(`groups: ${status.groups.in_flight} in flight, ${status.groups.completed} completed, ${status.groups.dropped} dropped; ${status.trainer_backlog} waiting for the trainer`);
-    io.out(status.workers.length ? `workers (${status.workers.length}):\n${table(['name', 'address', 'idle s'], status.workers.map((w) => [w.name, w.addr, w.idle_s]))}` : 'workers: none connected');
+    io.out(
+      `groups: ${status.groups.in_flight} in flight, ${status.groups.completed} completed, ${status.groups.dropped} dropped; ${status.trainer_backlog} waiting for the trainer`,
+    );
+    io.out(
+      status.workers.length
+        ? `workers (${status.workers.length}):\n${table(
+            ['name', 'address', 'idle s'],
+            status.workers.map((w) => [w.name, w.addr, w.idle_s]),
+          )}`
+        : 'workers: none connected',
+    );
     return 0;
   },
 };

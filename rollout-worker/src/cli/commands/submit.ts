@@ -3,14 +3,25 @@ import { DEFAULT_RETRY_POLICY } from '../../queue/flow.js';
 import { GroupTracker, type GroupFate } from '../../queue/group-tracker.js';
 import { GroupSubmitter } from '../../queue/submitter.js';
 import { UsageError, type Command } from '../command.js';
-import { checkId, connectionFrom, EPISODE_OPTIONS, episodeSettings, intValue, listValue, policyRef, QUEUE_OPTIONS, seedsValue, stringValue } from '../options.js';
+import {
+  checkId,
+  connectionFrom,
+  EPISODE_OPTIONS,
+  episodeSettings,
+  intValue,
+  listValue,
+  policyRef,
+  QUEUE_OPTIONS,
+  seedsValue,
+  stringValue,
+} from '../options.js';
 
 export const submitCommand: Command = {
   name: 'submit',
   summary: 'Enqueue GRPO groups (tasks × seeds, G episodes each), as the trainer does',
   description: [
     'Adds one group per task and seed: a flow of --group-size episode jobs that any worker may play,',
-    'and a parent that hands the finished TrajectoryGroup to the trainer\'s queue. The group id is',
+    "and a parent that hands the finished TrajectoryGroup to the trainer's queue. The group id is",
     '<id-prefix>-<task>-<seed>; a group id already in Redis (waiting, running, done or dropped) is',
     'skipped, so running the same submit twice plays nothing twice. --max-in-flight holds further groups',
     'back while that many are unfinished (backpressure). --wait follows the groups to the end, prints',
@@ -18,13 +29,43 @@ export const submitCommand: Command = {
   ].join('\n'),
   options: {
     ...QUEUE_OPTIONS,
-    task: { type: 'string', valueName: 'NAME', description: 'Task to play (e.g. click-test, gauntlet)', multiple: true },
-    seeds: { type: 'string', valueName: 'LIST', description: 'Task seeds: numbers and ranges (0-9,20)', defaultText: '0' },
+    task: {
+      type: 'string',
+      valueName: 'NAME',
+      description: 'Task to play (e.g. click-test, gauntlet)',
+      multiple: true,
+    },
+    seeds: {
+      type: 'string',
+      valueName: 'LIST',
+      description: 'Task seeds: numbers and ranges (0-9,20)',
+      defaultText: '0',
+    },
     'group-size': { type: 'string', valueName: 'G', description: 'Episodes per group', defaultText: '8' },
-    'id-prefix': { type: 'string', valueName: 'TEXT', description: 'Start of every group id (e.g. the training step: step12)', defaultText: 'g' },
-    'max-in-flight': { type: 'string', valueName: 'N', description: 'Most groups unfinished at once before submit waits (0 = no cap)', defaultText: '0' },
-    attempts: { type: 'string', valueName: 'N', description: 'Tries per episode before its group is dropped', defaultText: String(DEFAULT_RETRY_POLICY.attempts) },
-    'backoff-ms': { type: 'string', valueName: 'MS', description: 'First retry delay (doubles per retry)', defaultText: String(DEFAULT_RETRY_POLICY.backoffMs) },
+    'id-prefix': {
+      type: 'string',
+      valueName: 'TEXT',
+      description: 'Start of every group id (e.g. the training step: step12)',
+      defaultText: 'g',
+    },
+    'max-in-flight': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Most groups unfinished at once before submit waits (0 = no cap)',
+      defaultText: '0',
+    },
+    attempts: {
+      type: 'string',
+      valueName: 'N',
+      description: 'Tries per episode before its group is dropped',
+      defaultText: String(DEFAULT_RETRY_POLICY.attempts),
+    },
+    'backoff-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'First retry delay (doubles per retry)',
+      defaultText: String(DEFAULT_RETRY_POLICY.backoffMs),
+    },
     wait: { type: 'boolean', description: 'Wait for every group to complete or be dropped; print a JSON summary' },
     ...EPISODE_OPTIONS,
   },
@@ -42,8 +83,24 @@ export const submitCommand: Command = {
     const settings = episodeSettings(values);
     const policy = policyRef(values);
     const connection = connectionFrom(values);
-    const groups = tasks.flatMap((task) => seeds.map((seed) => GroupJob.parse({ group_id: checkId('group id', `${prefix}-${task}-${seed}`), task, seed, size, policy, settings, submitted_at: new Date().toISOString() })));
-    const submitter = new GroupSubmitter(connection, { ...DEFAULT_RETRY_POLICY, attempts: intValue(values, 'attempts', DEFAULT_RETRY_POLICY.attempts, 1), backoffMs: intValue(values, 'backoff-ms', DEFAULT_RETRY_POLICY.backoffMs, 0) });
+    const groups = tasks.flatMap((task) =>
+      seeds.map((seed) =>
+        GroupJob.parse({
+          group_id: checkId('group id', `${prefix}-${task}-${seed}`),
+          task,
+          seed,
+          size,
+          policy,
+          settings,
+          submitted_at: new Date().toISOString(),
+        }),
+      ),
+    );
+    const submitter = new GroupSubmitter(connection, {
+      ...DEFAULT_RETRY_POLICY,
+      attempts: intValue(values, 'attempts', DEFAULT_RETRY_POLICY.attempts, 1),
+      backoffMs: intValue(values, 'backoff-ms', DEFAULT_RETRY_POLICY.backoffMs, 0),
+    });
     const tracker = new GroupTracker(connection);
     const fates = new Map<string, GroupFate>();
     const wanted = new Set(groups.map((g) => g.group_id));
@@ -51,7 +108,9 @@ export const submitCommand: Command = {
     const started = performance.now();
     const progress = () => {
       const done = [...fates.values()];
-      io.err(`groups ${done.length}/${groups.length} finished: ${done.filter((f) => f === 'completed').length} completed, ${done.filter((f) => f === 'dropped').length} dropped (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      io.err(
+        `groups ${done.length}/${groups.length} finished: ${done.filter((f) => f === 'completed').length} completed, ${done.filter((f) => f === 'dropped').length} dropped (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
     };
     const finished = new Promise<void>((resolve) => {
       const check = () => fates.size === groups.length && resolve();
@@ -68,13 +127,27 @@ export const submitCommand: Command = {
         if (cap > 0) await tracker.belowCap(cap, signal);
         if ((await submitter.submit(group)) === 'exists') existing += 1;
       }
-      io.err(`submitted ${groups.length - existing} groups of ${size} (${existing} already known: not replayed) to ${connection.prefix}`);
+      io.err(
+        `submitted ${groups.length - existing} groups of ${size} (${existing} already known: not replayed) to ${connection.prefix}`,
+      );
       if (!values.wait) return 0;
       // Groups that finished before we listened (or earlier runs') are read from Redis.
       await tracker.replay(wanted);
-      await Promise.race([finished, new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]);
+      await Promise.race([
+        finished,
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+      ]);
       const completed = [...fates.values()].filter((f) => f === 'completed').length;
-      io.out(JSON.stringify({ groups: groups.length, newly_submitted: groups.length - existing, completed, dropped: groups.length - completed, dropped_ids: [...fates].filter(([, f]) => f === 'dropped').map(([id]) => id), wall_s: Math.round(performance.now() - started) / 1000 }));
+      io.out(
+        JSON.stringify({
+          groups: groups.length,
+          newly_submitted: groups.length - existing,
+          completed,
+          dropped: groups.length - completed,
+          dropped_ids: [...fates].filter(([, f]) => f === 'dropped').map(([id]) => id),
+          wall_s: Math.round(performance.now() - started) / 1000,
+        }),
+      );
       return completed === groups.length ? 0 : 1;
     } finally {
       await submitter.close();

@@ -11,7 +11,13 @@ import { stringOption } from '../options.js';
 import { prepareOutputDir } from '../output-dir.js';
 
 // Everything a server needs besides config and weights; copied as-is into a merged export.
-const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'chat_template.jinja', 'special_tokens_map.json', 'generation_config.json'];
+const TOKENIZER_FILES = [
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'chat_template.jinja',
+  'special_tokens_map.json',
+  'generation_config.json',
+];
 
 export const exportAdapterCommand: Command = {
   name: 'export-adapter',
@@ -23,12 +29,21 @@ export const exportAdapterCommand: Command = {
     '(W + scale·B·A, float32), for servers that do not support LoRA.',
   ].join('\n'),
   positionals: [
-    { name: 'adapter-dir', description: 'The adapter folder to export (e.g. a training checkpoint\'s adapter)' },
+    { name: 'adapter-dir', description: "The adapter folder to export (e.g. a training checkpoint's adapter)" },
     { name: 'out-dir', description: 'Folder to write' },
   ],
   options: {
-    model: { type: 'string', valueName: 'DIR', description: 'Base model folder: the adapter is checked against its shapes; required with --merge' },
-    'base-model': { type: 'string', valueName: 'NAME', description: 'base_model_name_or_path to record (e.g. a hub id the server can resolve)', defaultText: 'the adapter\'s own, else --model' },
+    model: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'Base model folder: the adapter is checked against its shapes; required with --merge',
+    },
+    'base-model': {
+      type: 'string',
+      valueName: 'NAME',
+      description: 'base_model_name_or_path to record (e.g. a hub id the server can resolve)',
+      defaultText: "the adapter's own, else --model",
+    },
     merge: { type: 'boolean', description: 'Write a full model folder with the adapter merged into the weights' },
     force: { type: 'boolean', description: 'Write into a folder that already has files, overwriting them' },
   },
@@ -41,7 +56,11 @@ export const exportAdapterCommand: Command = {
     const modelOption = stringOption(context, 'model');
     const modelDir = modelOption === undefined ? undefined : resolve(modelOption);
     const merge = context.options.merge === true;
-    if (merge && !modelDir) throw new UsageError('export-adapter: --merge needs --model DIR (the base weights to merge into)', 'export-adapter');
+    if (merge && !modelDir)
+      throw new UsageError(
+        'export-adapter: --merge needs --model DIR (the base weights to merge into)',
+        'export-adapter',
+      );
     const model = modelDir ? await loadModel(modelDir) : undefined;
     const adapter = await loadAdapter(adapterDir, model ? { model: model.config } : {});
     await prepareOutputDir(outDir, context.options.force === true, 'export-adapter');
@@ -56,6 +75,8 @@ export const exportAdapterCommand: Command = {
     }
     const baseModel = stringOption(context, 'base-model') ?? adapter.baseModelNameOrPath ?? modelDir ?? null;
     await saveAdapter(outDir, adapter, { baseModelNameOrPath: baseModel });
-    context.io.out(`Wrote PEFT adapter (rank ${adapter.config.rank}, ${adapter.modules.size} modules, base ${baseModel ?? '-'}) to ${outDir}`);
+    context.io.out(
+      `Wrote PEFT adapter (rank ${adapter.config.rank}, ${adapter.modules.size} modules, base ${baseModel ?? '-'}) to ${outDir}`,
+    );
   },
 };

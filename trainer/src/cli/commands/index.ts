@@ -9,4 +9,10 @@ import { sftCommand } from './sft.js';
  * Every subcommand, in the order `--help` lists them. To add one (serve, grpo): write
  * `commands/<name>.ts` exporting a `Command`, and add it here.
  */
-export const COMMANDS: readonly Command[] = [initTinyCommand, inspectCommand, sftCommand, exportAdapterCommand, serveCommand];
+export const COMMANDS: readonly Command[] = [
+  initTinyCommand,
+  inspectCommand,
+  sftCommand,
+  exportAdapterCommand,
+  serveCommand,
+];

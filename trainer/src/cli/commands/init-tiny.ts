@@ -21,21 +21,52 @@ export const initTinyCommand: Command = {
   ].join('\n'),
   positionals: [{ name: 'dir', description: 'Folder to write (created if missing)' }],
   options: {
-    arch: { type: 'string', valueName: 'NAME', description: 'Architecture: llama, qwen2 (q/k/v bias) or qwen3 (q/k norm)', defaultText: 'qwen2' },
+    arch: {
+      type: 'string',
+      valueName: 'NAME',
+      description: 'Architecture: llama, qwen2 (q/k/v bias) or qwen3 (q/k norm)',
+      defaultText: 'qwen2',
+    },
     seed: { type: 'string', valueName: 'N', description: 'Seed for the random weights', defaultText: '0' },
     'hidden-size': { type: 'string', valueName: 'N', description: 'Width of the residual stream', defaultText: '64' },
     layers: { type: 'string', valueName: 'N', description: 'Number of decoder layers', defaultText: '2' },
     heads: { type: 'string', valueName: 'N', description: 'Attention (query) heads', defaultText: '4' },
-    'kv-heads': { type: 'string', valueName: 'N', description: 'Key/value heads (grouped-query attention); must divide --heads', defaultText: 'heads / 2' },
-    'head-dim': { type: 'string', valueName: 'N', description: 'Width of one head; must be even', defaultText: 'hidden-size / heads' },
-    'intermediate-size': { type: 'string', valueName: 'N', description: 'Width of the SwiGLU MLP', defaultText: '2 × hidden-size' },
-    'tie-embeddings': { type: 'string', valueName: 'true|false', description: 'Share the embedding matrix with the output head', defaultText: 'true for qwen2/qwen3, false for llama' },
+    'kv-heads': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Key/value heads (grouped-query attention); must divide --heads',
+      defaultText: 'heads / 2',
+    },
+    'head-dim': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Width of one head; must be even',
+      defaultText: 'hidden-size / heads',
+    },
+    'intermediate-size': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Width of the SwiGLU MLP',
+      defaultText: '2 × hidden-size',
+    },
+    'tie-embeddings': {
+      type: 'string',
+      valueName: 'true|false',
+      description: 'Share the embedding matrix with the output head',
+      defaultText: 'true for qwen2/qwen3, false for llama',
+    },
     force: { type: 'boolean', description: 'Write into a folder that already has files, overwriting them' },
   },
-  examples: ['gauntlet-trainer init-tiny ./models/tiny', 'gauntlet-trainer init-tiny ./models/tiny-llama --arch llama --seed 7 --layers 4'],
+  examples: [
+    'gauntlet-trainer init-tiny ./models/tiny',
+    'gauntlet-trainer init-tiny ./models/tiny-llama --arch llama --seed 7 --layers 4',
+  ],
   async run(context) {
     const dir = resolve(context.positionals[0]!);
-    const tie = context.options['tie-embeddings'] === undefined ? undefined : choiceOption(context, 'tie-embeddings', ['true', 'false'], 'true') === 'true';
+    const tie =
+      context.options['tie-embeddings'] === undefined
+        ? undefined
+        : choiceOption(context, 'tie-embeddings', ['true', 'false'], 'true') === 'true';
     const options = {
       architecture: choiceOption(context, 'arch', ARCHITECTURES, 'qwen2'),
       seed: integerOption(context, 'seed', 0, 0),
@@ -56,7 +87,9 @@ export const initTinyCommand: Command = {
     await prepareOutputDir(dir, context.options.force === true, 'init-tiny');
     const { config, files } = await writeTinyModel(dir, options);
     const parameters = [...expectedWeightShapes(config).values()].reduce((sum, shape) => sum + elementCount(shape), 0);
-    context.io.out(`Wrote a tiny ${config.architecture} model (${formatCount(parameters)} parameters, seed ${options.seed}) to ${dir}`);
+    context.io.out(
+      `Wrote a tiny ${config.architecture} model (${formatCount(parameters)} parameters, seed ${options.seed}) to ${dir}`,
+    );
     for (const file of files) context.io.out(`  ${file}`);
   },
 };

@@ -30,7 +30,10 @@ export async function describeModel(dir: string): Promise<Report> {
   for (const [name, shape] of expectedWeightShapes(config)) {
     const found = byName.get(name);
     if (!found) problems.push(`tensor ${name} is missing (expected ${formatShape(shape)})`);
-    else if (!sameShape(found.shape, shape)) problems.push(`${found.file}: tensor ${name} has shape ${formatShape(found.shape)}, expected ${formatShape(shape)}`);
+    else if (!sameShape(found.shape, shape))
+      problems.push(
+        `${found.file}: tensor ${name} has shape ${formatShape(found.shape)}, expected ${formatShape(shape)}`,
+      );
   }
   const scaling = config.ropeScaling ? `${config.ropeScaling.type} ×${config.ropeScaling.factor}` : 'no scaling';
   const lines = [
@@ -39,13 +42,17 @@ export async function describeModel(dir: string): Promise<Report> {
     `  rope θ ${config.ropeTheta} (${scaling}), rms eps ${config.rmsNormEps}, max positions ${config.maxPositionEmbeddings}, dtype ${config.torchDtype}`,
     `  ${config.tieWordEmbeddings ? 'tied' : 'untied'} embeddings${config.attentionBias ? ', q/k/v bias' : ''}${config.qkNorm ? ', q/k norm' : ''}; bos ${config.bosTokenId ?? '-'}, eos ${config.eosTokenIds.join(', ') || '-'}`,
     ...tensorTable(tensors),
-    problems.length === 0 ? 'check: every expected tensor present with the expected shape' : `check: ${problems.length} problem(s)`,
+    problems.length === 0
+      ? 'check: every expected tensor present with the expected shape'
+      : `check: ${problems.length} problem(s)`,
   ];
   return { lines, problems, json: { kind: 'model', path: dir, config, tensors: tensorsJson(tensors), problems } };
 }
 
 export async function describeAdapter(dir: string): Promise<Report> {
-  const { lora, baseModelNameOrPath } = parsePeftAdapterConfig(await JsonObjectReader.read(join(dir, ADAPTER_CONFIG_FILE)));
+  const { lora, baseModelNameOrPath } = parsePeftAdapterConfig(
+    await JsonObjectReader.read(join(dir, ADAPTER_CONFIG_FILE)),
+  );
   const file = join(dir, ADAPTER_WEIGHTS_FILE);
   const tensors = (await readSafetensorsHeader(file)).entries.map((e) => ({ ...e, file }));
   const lines = [
@@ -54,18 +61,27 @@ export async function describeAdapter(dir: string): Promise<Report> {
     `  targets ${lora.targets.join(', ')}; base model ${baseModelNameOrPath ?? '-'}`,
     ...tensorTable(tensors),
   ];
-  return { lines, problems: [], json: { kind: 'adapter', path: dir, config: lora, baseModelNameOrPath, tensors: tensorsJson(tensors) } };
+  return {
+    lines,
+    problems: [],
+    json: { kind: 'adapter', path: dir, config: lora, baseModelNameOrPath, tensors: tensorsJson(tensors) },
+  };
 }
 
 export async function describeSafetensorsFile(file: string): Promise<Report> {
   const header = await readSafetensorsHeader(file);
   const tensors = header.entries.map((e) => ({ ...e, file }));
-  return { lines: [`safetensors ${file}`, ...tensorTable(tensors)], problems: [], json: { kind: 'safetensors', path: file, metadata: header.metadata, tensors: tensorsJson(tensors) } };
+  return {
+    lines: [`safetensors ${file}`, ...tensorTable(tensors)],
+    problems: [],
+    json: { kind: 'safetensors', path: file, metadata: header.metadata, tensors: tensorsJson(tensors) },
+  };
 }
 
 async function listModelTensors(dir: string): Promise<ListedTensor[]> {
   const single = join(dir, SINGLE_FILE);
-  if (await pathExists(single)) return (await readSafetensorsHeader(single)).entries.map((e) => ({ ...e, file: single }));
+  if (await pathExists(single))
+    return (await readSafetensorsHeader(single)).entries.map((e) => ({ ...e, file: single }));
   const listed: ListedTensor[] = [];
   for (const shard of (await readShardIndex(join(dir, SHARD_INDEX))).keys()) {
     const file = join(dir, shard);
@@ -79,7 +95,10 @@ function tensorTable(tensors: ListedTensor[]): string[] {
   const files = new Set(tensors.map((t) => t.file)).size;
   return [
     `tensors: ${tensors.length}, ${formatCount(parameters)} parameters, ${files} file${files === 1 ? '' : 's'}`,
-    ...formatTable([['name', 'dtype', 'shape'], ...[...tensors].sort(byNaturalName).map((t) => [t.name, t.dtype, formatShape(t.shape)])]),
+    ...formatTable([
+      ['name', 'dtype', 'shape'],
+      ...[...tensors].sort(byNaturalName).map((t) => [t.name, t.dtype, formatShape(t.shape)]),
+    ]),
   ];
 }
 

@@ -7,14 +7,16 @@ import { describeAdapter, describeModel, describeSafetensorsFile, type Report } 
 
 export const inspectCommand: Command = {
   name: 'inspect',
-  summary: 'Print a model or adapter folder\'s config and tensor table, and check the shapes',
+  summary: "Print a model or adapter folder's config and tensor table, and check the shapes",
   description: [
     'Reads only headers, so it is instant even for large checkpoints. For a model folder: the',
     'normalised config and every tensor (name, dtype, shape), checked against the shapes the config',
     'implies. For a PEFT adapter folder: rank, alpha, scale, targets and the lora_A/lora_B tensors.',
     'A single .safetensors file prints its tensor table. Exits 1 when a check fails.',
   ].join('\n'),
-  positionals: [{ name: 'path', description: 'Model folder, adapter folder (adapter_config.json), or a .safetensors file' }],
+  positionals: [
+    { name: 'path', description: 'Model folder, adapter folder (adapter_config.json), or a .safetensors file' },
+  ],
   options: {
     json: { type: 'boolean', description: 'Print one JSON object instead of text' },
   },
@@ -35,10 +37,17 @@ async function inspectPath(path: string): Promise<Report> {
   const info = await stat(path).catch(() => undefined);
   if (!info) throw new UsageError(`inspect: ${path} does not exist`, 'inspect');
   if (info.isFile()) {
-    if (!path.endsWith('.safetensors')) throw new UsageError(`inspect: ${path} is a file but not .safetensors; pass a model or adapter folder`, 'inspect');
+    if (!path.endsWith('.safetensors'))
+      throw new UsageError(
+        `inspect: ${path} is a file but not .safetensors; pass a model or adapter folder`,
+        'inspect',
+      );
     return describeSafetensorsFile(path);
   }
   if (await pathExists(join(path, ADAPTER_CONFIG_FILE))) return describeAdapter(path);
   if (await pathExists(join(path, 'config.json'))) return describeModel(path);
-  throw new UsageError(`inspect: ${path} has neither config.json (model) nor ${ADAPTER_CONFIG_FILE} (adapter)`, 'inspect');
+  throw new UsageError(
+    `inspect: ${path} has neither config.json (model) nor ${ADAPTER_CONFIG_FILE} (adapter)`,
+    'inspect',
+  );
 }

@@ -2,7 +2,14 @@ import { LOGPROBS_MODES } from '../../generate/sampler.js';
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { UsageError, type Command, type CommandContext } from '../command.js';
-import { choiceOption, integerOption, multipleOption, optionalIntegerOption, repeatedOption, stringOption } from '../options.js';
+import {
+  choiceOption,
+  integerOption,
+  multipleOption,
+  optionalIntegerOption,
+  repeatedOption,
+  stringOption,
+} from '../options.js';
 
 /** `--api-key` flags, else VLLM_API_KEY (as vLLM reads it), else GAUNTLET_TOKEN (the env server's name). */
 function apiKeysOf(context: Pick<CommandContext, 'options'>): string[] {
@@ -14,47 +21,83 @@ function apiKeysOf(context: Pick<CommandContext, 'options'>): string[] {
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Serve a model and LoRA adapters over vLLM/OpenAI-compatible HTTP and TRL\'s /generate/',
+  summary: "Serve a model and LoRA adapters over vLLM/OpenAI-compatible HTTP and TRL's /generate/",
   description: [
     'Starts the generation engine (KV-cache decode, continuous batching) and an HTTP server with',
     '/v1/completions, /v1/chat/completions, /v1/models, /tokenize, /detokenize, /health, /metrics, runtime',
-    '/v1/load_lora_adapter and /v1/unload_lora_adapter, and TRL\'s /generate/, /health/ and',
-    '/get_world_size/. Requests pick an adapter by putting its name in `model`; the base model\'s',
+    "/v1/load_lora_adapter and /v1/unload_lora_adapter, and TRL's /generate/, /health/ and",
+    "/get_world_size/. Requests pick an adapter by putting its name in `model`; the base model's",
     'name means no adapter. Without --model it serves the built-in tiny model (named `tiny`).',
     'Adapters load at start from --adapter NAME=PATH, repeated, comma-separated, or listed after one',
-    '--adapter as vLLM\'s --lora-modules does; at runtime only from inside --adapter-root folders.',
+    "--adapter as vLLM's --lora-modules does; at runtime only from inside --adapter-root folders.",
     'With --api-key (or VLLM_API_KEY / GAUNTLET_TOKEN), every route but /health and /health/ needs',
     '"Authorization: Bearer KEY"; without one every route is open, so bind a public --host only with a key.',
     'For GRPO rollouts use --logprobs-mode processed_logprobs: sampled logprobs are then the',
     'temperature-scaled log-probs the trainer computes. Runs until interrupted (Ctrl-C).',
   ].join('\n'),
-  positionals: [{ name: 'NAME=PATH', description: 'More adapters after --adapter (vLLM --lora-modules style)', optional: true, variadic: true }],
+  positionals: [
+    {
+      name: 'NAME=PATH',
+      description: 'More adapters after --adapter (vLLM --lora-modules style)',
+      optional: true,
+      variadic: true,
+    },
+  ],
   options: {
-    model: { type: 'string', valueName: 'DIR', description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)', defaultText: 'built-in tiny model' },
-    adapter: { type: 'string', valueName: 'NAME=PATH', description: 'A PEFT LoRA folder to load at start, served as NAME', multiple: true },
+    model: {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)',
+      defaultText: 'built-in tiny model',
+    },
+    adapter: {
+      type: 'string',
+      valueName: 'NAME=PATH',
+      description: 'A PEFT LoRA folder to load at start, served as NAME',
+      multiple: true,
+    },
     'adapter-root': {
       type: 'string',
       valueName: 'DIR',
-      description: 'A folder /v1/load_lora_adapter may read adapters from, symlinks resolved (no roots: runtime loading is off)',
+      description:
+        'A folder /v1/load_lora_adapter may read adapters from, symlinks resolved (no roots: runtime loading is off)',
       defaultText: 'the --adapter folders',
       multiple: true,
     },
     'api-key': {
       type: 'string',
       valueName: 'KEY',
-      description: 'Require "Authorization: Bearer KEY" on every route but /health and /health/; several keys: any of them. VLLM_API_KEY or GAUNTLET_TOKEN in the environment keep it out of ps',
+      description:
+        'Require "Authorization: Bearer KEY" on every route but /health and /health/; several keys: any of them. VLLM_API_KEY or GAUNTLET_TOKEN in the environment keep it out of ps',
       defaultText: 'none: open',
       multiple: true,
     },
     port: { type: 'string', valueName: 'N', description: 'Port to listen on (0 = any free port)', defaultText: '8001' },
     host: { type: 'string', valueName: 'ADDR', description: 'Address to bind', defaultText: '127.0.0.1' },
-    'served-model-name': { type: 'string', valueName: 'NAME', description: 'Name of the base model in requests and /v1/models', defaultText: 'the folder name, or tiny' },
-    'max-batch': { type: 'string', valueName: 'N', description: 'Sequences decoded together per step', defaultText: '32' },
-    'max-waiting': { type: 'string', valueName: 'N', description: 'Sequences queued behind a full batch before requests get 503 (a request needing more than --max-batch + --max-waiting at once gets 400)', defaultText: '256' },
+    'served-model-name': {
+      type: 'string',
+      valueName: 'NAME',
+      description: 'Name of the base model in requests and /v1/models',
+      defaultText: 'the folder name, or tiny',
+    },
+    'max-batch': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Sequences decoded together per step',
+      defaultText: '32',
+    },
+    'max-waiting': {
+      type: 'string',
+      valueName: 'N',
+      description:
+        'Sequences queued behind a full batch before requests get 503 (a request needing more than --max-batch + --max-waiting at once gets 400)',
+      defaultText: '256',
+    },
     'prefix-cache-tokens': {
       type: 'string',
       valueName: 'N',
-      description: 'Tokens of keys and values kept so prompts that extend an earlier one prefill only their new tokens (least recently used dropped first; 0 = off)',
+      description:
+        'Tokens of keys and values kept so prompts that extend an earlier one prefill only their new tokens (least recently used dropped first; 0 = off)',
       defaultText: 'what 512 MiB holds',
     },
     'logprobs-mode': {
@@ -64,20 +107,34 @@ export const serveCommand: Command = {
         "What sampled tokens' logprobs are, as vLLM's flag: raw_logprobs (the model's), processed_logprobs (the distribution the token was drawn from: temperature, penalty, top-k/top-p/min-p and structured outputs applied; rollouts for GRPO need this), raw_logits or processed_logits. Prompt logprobs are always the model's",
       defaultText: 'raw_logprobs',
     },
-    'return-tokens-as-token-ids': { type: 'boolean', description: 'Name tokens "token_id:N" in logprob lists unless a request sets return_tokens_as_token_ids' },
-    threads: { type: 'string', valueName: 'N', description: 'onnxruntime intra-op threads', defaultText: 'one per core' },
+    'return-tokens-as-token-ids': {
+      type: 'boolean',
+      description: 'Name tokens "token_id:N" in logprob lists unless a request sets return_tokens_as_token_ids',
+    },
+    threads: {
+      type: 'string',
+      valueName: 'N',
+      description: 'onnxruntime intra-op threads',
+      defaultText: 'one per core',
+    },
   },
-  examples: ['gauntlet-trainer serve', 'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001',
+  examples: [
+    'gauntlet-trainer serve',
+    'gauntlet-trainer serve --model ./models/tiny --adapter step100=./runs/step-100/adapter --port 8001',
     'gauntlet-trainer serve --adapter a=./adapters/a --adapter b=./adapters/b',
     'VLLM_API_KEY=secret gauntlet-trainer serve --adapter-root ./runs --logprobs-mode processed_logprobs',
   ],
   async run(context) {
     if (context.positionals.length > 0 && repeatedOption(context, 'adapter').length === 0) {
-      throw new UsageError(`serve: unexpected argument ${JSON.stringify(context.positionals[0])} (adapters go after --adapter)`, 'serve');
+      throw new UsageError(
+        `serve: unexpected argument ${JSON.stringify(context.positionals[0])} (adapters go after --adapter)`,
+        'serve',
+      );
     }
     const adapters = [...repeatedOption(context, 'adapter'), ...context.positionals].map((pair) => {
       const at = pair.indexOf('=');
-      if (at <= 0 || at === pair.length - 1) throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`, 'serve');
+      if (at <= 0 || at === pair.length - 1)
+        throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`, 'serve');
       return { name: pair.slice(0, at), path: pair.slice(at + 1) };
     });
     const twice = adapters.find((a, i) => adapters.findIndex((b) => b.name === a.name) !== i);
@@ -99,8 +156,14 @@ export const serveCommand: Command = {
       prefixCacheTokens,
       ...(threads ? { runtime: { intraOpNumThreads: threads } } : {}),
     });
-    const server = await listen(ctx, integerOption(context, 'port', 8001, 0), stringOption(context, 'host') ?? '127.0.0.1');
-    context.io.out(`serving ${ctx.adapters.baseName}${adapters.length ? ` + ${adapters.map((a) => a.name).join(', ')}` : ''} at ${server.url}`);
+    const server = await listen(
+      ctx,
+      integerOption(context, 'port', 8001, 0),
+      stringOption(context, 'host') ?? '127.0.0.1',
+    );
+    context.io.out(
+      `serving ${ctx.adapters.baseName}${adapters.length ? ` + ${adapters.map((a) => a.name).join(', ')}` : ''} at ${server.url}`,
+    );
     await new Promise<void>((resolve) => {
       if (context.signal.aborted) resolve();
       context.signal.addEventListener('abort', () => resolve(), { once: true });

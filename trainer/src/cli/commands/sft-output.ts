@@ -16,7 +16,8 @@ export async function checkAdapterOutDir(dir: string, force: boolean): Promise<v
     if (error.code === 'ENOTDIR') throw new UsageError(`sft: --out ${dir} exists and is not a folder`, 'sft');
     throw error;
   });
-  if (entries.length > 0 && !force) throw new UsageError(`sft: --out ${dir} is not empty (pass --force to overwrite the adapter there)`, 'sft');
+  if (entries.length > 0 && !force)
+    throw new UsageError(`sft: --out ${dir} is not empty (pass --force to overwrite the adapter there)`, 'sft');
 }
 
 /**

@@ -2,7 +2,14 @@ import { resolve } from 'node:path';
 import type { ExecutionProvider } from '../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
 import { UsageError, type CommandContext } from '../command.js';
-import { choiceOption, integerOption, listOption, numberOption, optionalIntegerOption, stringOption } from '../options.js';
+import {
+  choiceOption,
+  integerOption,
+  listOption,
+  numberOption,
+  optionalIntegerOption,
+  stringOption,
+} from '../options.js';
 
 export const SCHEDULES = ['constant', 'linear', 'cosine'] as const;
 export const DEVICES: readonly ExecutionProvider[] = ['cpu', 'cuda'];
@@ -77,7 +84,9 @@ export function parseSftSettings(context: Pick<CommandContext, 'options'>): SftS
     if (value !== undefined) settings[key as keyof typeof optional] = value;
   }
   if (settings.steps !== undefined && settings.schedule !== 'constant' && settings.steps <= settings.warmup) {
-    throw usage(`--schedule ${settings.schedule} decays after warmup, so --steps (${settings.steps}) must exceed --warmup (${settings.warmup})`);
+    throw usage(
+      `--schedule ${settings.schedule} decays after warmup, so --steps (${settings.steps}) must exceed --warmup (${settings.warmup})`,
+    );
   }
   return settings;
 }

@@ -24,7 +24,14 @@ export function causalMaskBias(attentionMask: Tensor, dtype: DType): Tensor {
  * [batch, kvHeads, seq, d]; bias broadcastable to [batch, kvHeads, groups, seq, seq]. Query heads
  * are viewed as [kvHeads, groups] so K and V broadcast over the group instead of being copied.
  */
-export function attention(q: Tensor, k: Tensor, v: Tensor, bias: Tensor, kvHeads: number, queriesScaled = false): Tensor {
+export function attention(
+  q: Tensor,
+  k: Tensor,
+  v: Tensor,
+  bias: Tensor,
+  kvHeads: number,
+  queriesScaled = false,
+): Tensor {
   const heads = q.shape[1] as number;
   const qg = groupedQueries(q, kvHeads, queriesScaled);
   const probs = softmax(o.add(o.matmul(qg, transposeLast2(o.unsqueeze(k, [2]))), bias));
@@ -53,7 +60,14 @@ export function attentionFeatureMajor(q: Tensor, k: Tensor, v: Tensor, bias: Ten
  * which made the step time grow with the context. Same arguments as `attention`, with k and v split
  * into `past` and `fresh` along the sequence axis; `bias` covers past + fresh keys.
  */
-export function attentionWithPast(q: Tensor, past: KeysValues, fresh: KeysValues, bias: Tensor, kvHeads: number, queriesScaled = false): Tensor {
+export function attentionWithPast(
+  q: Tensor,
+  past: KeysValues,
+  fresh: KeysValues,
+  bias: Tensor,
+  kvHeads: number,
+  queriesScaled = false,
+): Tensor {
   const heads = q.shape[1] as number;
   const qg = groupedQueries(q, kvHeads, queriesScaled);
   const scores = (k: Tensor) => o.matmul(qg, transposeLast2(o.unsqueeze(k, [2])));
@@ -64,7 +78,10 @@ export function attentionWithPast(q: Tensor, past: KeysValues, fresh: KeysValues
     [...lead, past.key.shape[2]!],
     [...lead, fresh.key.shape[2]!],
   ]);
-  const attended = o.add(o.matmul(pastProbs!, o.unsqueeze(past.value, [2])), o.matmul(freshProbs!, o.unsqueeze(fresh.value, [2])));
+  const attended = o.add(
+    o.matmul(pastProbs!, o.unsqueeze(past.value, [2])),
+    o.matmul(freshProbs!, o.unsqueeze(fresh.value, [2])),
+  );
   return o.reshape(attended, [0, heads, -1, q.shape[3] as number]);
 }
 

@@ -32,8 +32,14 @@ export function ropeTables(positions: Tensor, inverseFrequencies: ArrayLike<numb
     const [cos, sin] = [o.cos(full), o.sin(full)];
     return { cos, sin, query: { cos: o.mul(cos, scale), sin: o.mul(sin, scale) } };
   };
-  const rowMajor = tables(o.mul(o.unsqueeze(position, [-1]), g.constant(Array.from(inverseFrequencies), dtype, [1, 1, half])), -1);
-  const featureMajor = tables(o.mul(o.unsqueeze(position, [1]), g.constant(Array.from(inverseFrequencies), dtype, [1, half, 1])), 1);
+  const rowMajor = tables(
+    o.mul(o.unsqueeze(position, [-1]), g.constant(Array.from(inverseFrequencies), dtype, [1, 1, half])),
+    -1,
+  );
+  const featureMajor = tables(
+    o.mul(o.unsqueeze(position, [1]), g.constant(Array.from(inverseFrequencies), dtype, [1, half, 1])),
+    1,
+  );
   return {
     ...rowMajor,
     rotation: g.constant(rotation, dtype, [d, d]),

@@ -24,7 +24,10 @@ export interface AdvantageResult {
 export function computeAdvantages(items: readonly GroupedReward[], scale: ScaleRewards): AdvantageResult {
   if (items.length === 0) throw new RangeError('GRPO advantages: the batch is empty');
   items.forEach((item, i) => {
-    if (!Number.isFinite(item.reward)) throw new RangeError(`GRPO advantages: completion ${i} has reward ${item.reward}; rewards must be finite numbers`);
+    if (!Number.isFinite(item.reward))
+      throw new RangeError(
+        `GRPO advantages: completion ${i} has reward ${item.reward}; rewards must be finite numbers`,
+      );
   });
   const groups = new Map<string, number[]>();
   items.forEach((item, i) => {
@@ -48,14 +51,24 @@ export function computeAdvantages(items: readonly GroupedReward[], scale: ScaleR
     const centred = r - groupMean[i]!;
     return scale === 'none' ? centred : centred / (stdUsed[i]! + ADVANTAGE_EPSILON);
   });
-  return { advantages, metrics: { reward: average(rewards), reward_std: average(stdUsed as number[]), frac_reward_zero_std: zeroStdGroups / groups.size } };
+  return {
+    advantages,
+    metrics: {
+      reward: average(rewards),
+      reward_std: average(stdUsed as number[]),
+      frac_reward_zero_std: zeroStdGroups / groups.size,
+    },
+  };
 }
 
 /**
  * A completion's reward from weighted parts (TRL's reward functions with `reward_weights`); a
  * part that is missing (null, undefined or NaN: that function had nothing to say) adds nothing.
  */
-export function weightedReward(parts: Readonly<Record<string, number | null | undefined>>, weights: Readonly<Record<string, number>> = {}): number {
+export function weightedReward(
+  parts: Readonly<Record<string, number | null | undefined>>,
+  weights: Readonly<Record<string, number>> = {},
+): number {
   let total = 0;
   for (const [name, value] of Object.entries(parts)) {
     if (value === null || value === undefined || Number.isNaN(value)) continue;

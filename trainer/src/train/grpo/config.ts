@@ -60,7 +60,8 @@ export const DEFAULT_SAMPLER_CORRECTION: SamplerCorrection = { level: 'sequence'
 
 const oneOf = <T extends string>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T => {
   const v = value ?? fallback;
-  if (!allowed.includes(v)) throw new RangeError(`GRPO ${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`);
+  if (!allowed.includes(v))
+    throw new RangeError(`GRPO ${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`);
   return v;
 };
 
@@ -75,15 +76,27 @@ export function resolveGrpoConfig(options: GrpoOptions = {}): GrpoConfig {
   check(epsilonLow >= 0 && epsilonLow < 1, `epsilon must be in [0, 1); got ${epsilonLow}`);
   check(epsilonHigh >= 0 && Number.isFinite(epsilonHigh), `epsilonHigh must be ≥ 0; got ${epsilonHigh}`);
   const delta = options.delta ?? null;
-  check(delta === null || (Number.isFinite(delta) && delta > 1), `delta must be > 1 (it caps a ratio that is 1 on-policy); got ${delta}`);
+  check(
+    delta === null || (Number.isFinite(delta) && delta > 1),
+    `delta must be > 1 (it caps a ratio that is 1 on-policy); got ${delta}`,
+  );
   const beta = options.beta ?? 0;
   check(Number.isFinite(beta) && beta >= 0, `beta must be ≥ 0; got ${beta}`);
   const numIterations = options.numIterations ?? 1;
-  check(Number.isInteger(numIterations) && numIterations >= 1, `numIterations must be an integer ≥ 1; got ${numIterations}`);
+  check(
+    Number.isInteger(numIterations) && numIterations >= 1,
+    `numIterations must be an integer ≥ 1; got ${numIterations}`,
+  );
   const lossType = oneOf('lossType', options.lossType, ['grpo', 'bnpo', 'dr_grpo', 'dapo'], 'dapo');
   const maxCompletionLength = options.maxCompletionLength ?? null;
-  check(maxCompletionLength === null || (Number.isInteger(maxCompletionLength) && maxCompletionLength > 0), `maxCompletionLength must be a positive integer; got ${maxCompletionLength}`);
-  check(lossType !== 'dr_grpo' || maxCompletionLength !== null, `lossType dr_grpo needs maxCompletionLength (its normaliser)`);
+  check(
+    maxCompletionLength === null || (Number.isInteger(maxCompletionLength) && maxCompletionLength > 0),
+    `maxCompletionLength must be a positive integer; got ${maxCompletionLength}`,
+  );
+  check(
+    lossType !== 'dr_grpo' || maxCompletionLength !== null,
+    `lossType dr_grpo needs maxCompletionLength (its normaliser)`,
+  );
   return {
     scaleRewards: oneOf('scaleRewards', options.scaleRewards, ['group', 'batch', 'none'], 'group'),
     lossType,
@@ -104,6 +117,14 @@ function resolveCorrection(c: Partial<SamplerCorrection>): SamplerCorrection {
   const d = DEFAULT_SAMPLER_CORRECTION;
   const min = c.min ?? d.min;
   const max = c.max ?? d.max;
-  check(Number.isFinite(min) && min >= 0 && Number.isFinite(max) && max > min, `samplerCorrection bounds must satisfy 0 ≤ min < max < ∞; got [${min}, ${max}]`);
-  return { level: oneOf('samplerCorrection.level', c.level, ['token', 'sequence'], d.level), mode: oneOf('samplerCorrection.mode', c.mode, ['truncate', 'mask'], d.mode), min, max };
+  check(
+    Number.isFinite(min) && min >= 0 && Number.isFinite(max) && max > min,
+    `samplerCorrection bounds must satisfy 0 ≤ min < max < ∞; got [${min}, ${max}]`,
+  );
+  return {
+    level: oneOf('samplerCorrection.level', c.level, ['token', 'sequence'], d.level),
+    mode: oneOf('samplerCorrection.mode', c.mode, ['truncate', 'mask'], d.mode),
+    min,
+    max,
+  };
 }

@@ -13,7 +13,13 @@ export const SAMPLER_LOGPROBS = 'sampler_logprobs';
 export const REF_LOGPROBS = 'ref_logprobs';
 
 /** Loss metrics computed in the graph (masked means over the whole optimizer batch). */
-export const GRAPH_METRICS = ['kl', 'entropy', 'clip_ratio/low_mean', 'clip_ratio/high_mean', 'clip_ratio/region_mean'] as const;
+export const GRAPH_METRICS = [
+  'kl',
+  'entropy',
+  'clip_ratio/low_mean',
+  'clip_ratio/high_mean',
+  'clip_ratio/region_mean',
+] as const;
 
 /**
  * GRPO's clipped, importance-weighted surrogate as a {@link LossFn}, from engine primitives:
@@ -42,7 +48,8 @@ function buildGrpoLoss(c: LossContext, cfg: GrpoConfig): LossOutput {
   const metrics: Record<string, Tensor> = {};
   const tokenMean = (x: Tensor) => o.div(o.reduceSum(o.mul(x, m), [], false), c.totalTokens());
   // Sequence-level ratios are one per row: their clip fractions are over sequences (as TRL's).
-  const ratioMean = (x: Tensor) => (cfg.ratioLevel === 'token' ? tokenMean(x) : o.div(o.reduceSum(x, [], false), c.totalSequences()));
+  const ratioMean = (x: Tensor) =>
+    cfg.ratioLevel === 'token' ? tokenMean(x) : o.div(o.reduceSum(x, [], false), c.totalSequences());
   if (cfg.beta > 0) {
     const d = o.mul(o.sub(c.tokenInput(REF_LOGPROBS), lp), m);
     const k3 = o.sub(o.sub(o.exp(d), d), 1);

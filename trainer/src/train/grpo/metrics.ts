@@ -10,12 +10,24 @@ import type { GrpoSample } from './samples.js';
 export const METRIC_SOURCES = {
   graph: GRAPH_METRICS,
   host: [
-    'reward', 'reward_std', 'frac_reward_zero_std',
-    'completions/mean_length', 'completions/min_length', 'completions/max_length', 'completions/clipped_ratio',
-    'completions/mean_terminated_length', 'completions/min_terminated_length', 'completions/max_terminated_length',
-    'sampling/sampling_logp_difference/mean', 'sampling/sampling_logp_difference/max',
-    'sampling/importance_sampling_ratio/min', 'sampling/importance_sampling_ratio/mean', 'sampling/importance_sampling_ratio/max',
-    'loss', 'grad_norm', 'learning_rate',
+    'reward',
+    'reward_std',
+    'frac_reward_zero_std',
+    'completions/mean_length',
+    'completions/min_length',
+    'completions/max_length',
+    'completions/clipped_ratio',
+    'completions/mean_terminated_length',
+    'completions/min_terminated_length',
+    'completions/max_terminated_length',
+    'sampling/sampling_logp_difference/mean',
+    'sampling/sampling_logp_difference/max',
+    'sampling/importance_sampling_ratio/min',
+    'sampling/importance_sampling_ratio/mean',
+    'sampling/importance_sampling_ratio/max',
+    'loss',
+    'grad_norm',
+    'learning_rate',
   ],
 } as const;
 
@@ -23,7 +35,10 @@ export const METRIC_SOURCES = {
 export function completionMetrics(samples: readonly GrpoSample[]): Record<string, number> {
   const lengths = samples.map((s) => s.completionIds.length);
   const terminated = samples.filter((s) => !s.truncated).map((s) => s.completionIds.length);
-  const stats = (values: number[]) => (values.length ? { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) } : { mean: 0, min: 0, max: 0 });
+  const stats = (values: number[]) =>
+    values.length
+      ? { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) }
+      : { mean: 0, min: 0, max: 0 };
   const [all, ended] = [stats(lengths), stats(terminated)];
   return {
     'completions/mean_length': all.mean,
@@ -55,7 +70,11 @@ export interface SamplingInput {
  * tokens) and the correction weights that result: over trained tokens at token level, over
  * sequences at sequence level. Empty selections report 0.
  */
-export function samplingMetrics(samples: readonly GrpoSample[], input: SamplingInput, corr: SamplerCorrection): Record<string, number> {
+export function samplingMetrics(
+  samples: readonly GrpoSample[],
+  input: SamplingInput,
+  corr: SamplerCorrection,
+): Record<string, number> {
   const diffs: number[] = [];
   const weights: number[] = [];
   samples.forEach((s, i) => {

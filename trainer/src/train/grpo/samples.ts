@@ -31,14 +31,17 @@ export interface GrpoSample {
 export function validateSample(s: GrpoSample, i: number, config: GrpoConfig): void {
   const where = `GRPO sample ${i}`;
   const n = s.completionIds.length;
-  if (s.promptIds.length === 0) throw new RangeError(`${where}: promptIds is empty (the first completion token needs a context)`);
+  if (s.promptIds.length === 0)
+    throw new RangeError(`${where}: promptIds is empty (the first completion token needs a context)`);
   if (n === 0) throw new RangeError(`${where}: completionIds is empty`);
   if (typeof s.group !== 'string' || s.group === '') throw new RangeError(`${where}: group must be a non-empty string`);
   if (!Number.isFinite(s.reward)) throw new RangeError(`${where}: reward must be a finite number, got ${s.reward}`);
-  if (s.advantage !== undefined && !Number.isFinite(s.advantage)) throw new RangeError(`${where}: advantage must be a finite number, got ${s.advantage}`);
+  if (s.advantage !== undefined && !Number.isFinite(s.advantage))
+    throw new RangeError(`${where}: advantage must be a finite number, got ${s.advantage}`);
   const aligned = (name: string, values: readonly number[] | undefined, ok: (v: number) => boolean, want: string) => {
     if (values === undefined) return;
-    if (values.length !== n) throw new RangeError(`${where}: ${name} has ${values.length} entries for ${n} completion tokens`);
+    if (values.length !== n)
+      throw new RangeError(`${where}: ${name} has ${values.length} entries for ${n} completion tokens`);
     const bad = values.findIndex((v) => !ok(v));
     if (bad >= 0) throw new RangeError(`${where}: ${name}[${bad}] is ${values[bad]}; ${want}`);
   };
@@ -46,7 +49,10 @@ export function validateSample(s: GrpoSample, i: number, config: GrpoConfig): vo
   aligned('samplerLogprobs', s.samplerLogprobs, Number.isFinite, 'log-probs must be finite');
   aligned('oldLogprobs', s.oldLogprobs, Number.isFinite, 'log-probs must be finite');
   aligned('refLogprobs', s.refLogprobs, Number.isFinite, 'log-probs must be finite');
-  if (config.samplerCorrection && !s.samplerLogprobs) throw new RangeError(`${where}: samplerLogprobs are missing; the sampler correction needs them (or set samplerCorrection: null)`);
+  if (config.samplerCorrection && !s.samplerLogprobs)
+    throw new RangeError(
+      `${where}: samplerLogprobs are missing; the sampler correction needs them (or set samplerCorrection: null)`,
+    );
 }
 
 /** What the loss trains on: completion tokens the policy sampled, unless the completion is truncated and those are masked. */
@@ -56,7 +62,12 @@ export function trainedMask(s: GrpoSample, config: GrpoConfig): number[] {
 }
 
 /** Per-token values for the completion, placed at the completion's positions of the whole sequence and 0 wherever the mask is 0. */
-export function alignToSequence(s: GrpoSample, mask: readonly number[], values: ArrayLike<number> | undefined, offset = 0): number[] {
+export function alignToSequence(
+  s: GrpoSample,
+  mask: readonly number[],
+  values: ArrayLike<number> | undefined,
+  offset = 0,
+): number[] {
   const out = new Array<number>(s.promptIds.length + s.completionIds.length).fill(0);
   if (!values) return out;
   mask.forEach((m, t) => (out[s.promptIds.length + t] = m ? values[offset + t]! : 0));

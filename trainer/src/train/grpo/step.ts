@@ -38,11 +38,25 @@ export class GrpoLearner {
    * adapter being trained by default — lp_old, when taken before an update — or, with null, the
    * adapter-free model (the KL reference).
    */
-  async logprobs(samples: readonly GrpoSample[], adapter: LoraAdapter | null = this.trainer.adapter, options: RunOptions = {}): Promise<Float32Array[]> {
+  async logprobs(
+    samples: readonly GrpoSample[],
+    adapter: LoraAdapter | null = this.trainer.adapter,
+    options: RunOptions = {},
+  ): Promise<Float32Array[]> {
     const { config: model, weights, temperature, microBatchSize, runtime } = this.options;
-    this.scorer ??= LogprobScorer.create({ config: model, weights, lora: this.trainer.adapter.config, ...(temperature ? { temperature } : {}), ...(microBatchSize ? { microBatchSize } : {}), ...(runtime ? { runtime } : {}) });
+    this.scorer ??= LogprobScorer.create({
+      config: model,
+      weights,
+      lora: this.trainer.adapter.config,
+      ...(temperature ? { temperature } : {}),
+      ...(microBatchSize ? { microBatchSize } : {}),
+      ...(runtime ? { runtime } : {}),
+    });
     const scorer = await this.scorer;
-    const sequences = samples.map((s) => ({ tokens: [...s.promptIds, ...s.completionIds], mask: [...s.promptIds.map(() => 0), ...trainedMask(s, this.config)] }));
+    const sequences = samples.map((s) => ({
+      tokens: [...s.promptIds, ...s.completionIds],
+      mask: [...s.promptIds.map(() => 0), ...trainedMask(s, this.config)],
+    }));
     const scored = await scorer.score(sequences, adapter, options);
     return scored.map((lp, i) => lp.subarray(samples[i]!.promptIds.length));
   }
@@ -69,7 +83,11 @@ export interface GrpoStepResult {
  * `numIterations` optimizer steps (each micro-batched, clipped, AdamW). The first step's pass
  * gives lp_old for the replays and the sampler-correction metrics.
  */
-export async function grpoStep(learner: GrpoLearner, samples: readonly GrpoSample[], options: RunOptions = {}): Promise<GrpoStepResult> {
+export async function grpoStep(
+  learner: GrpoLearner,
+  samples: readonly GrpoSample[],
+  options: RunOptions = {},
+): Promise<GrpoStepResult> {
   const { config } = learner;
   if (samples.length === 0) throw new RangeError('GRPO step: the batch is empty');
   samples.forEach((s, i) => validateSample(s, i, config));
@@ -79,14 +97,24 @@ export async function grpoStep(learner: GrpoLearner, samples: readonly GrpoSampl
   const started = performance.now();
   let ref: number[][] | null = null;
   if (config.beta > 0) {
-    const given = allOrNone(samples, 'refLogprobs') ? samples.map((s) => s.refLogprobs!) : await learner.logprobs(samples, null, options);
+    const given = allOrNone(samples, 'refLogprobs')
+      ? samples.map((s) => s.refLogprobs!)
+      : await learner.logprobs(samples, null, options);
     ref = samples.map((s, i) => alignToSequence(s, masks[i]!, given[i]));
   }
   const referenceDone = performance.now();
-  let old = allOrNone(samples, 'oldLogprobs') ? samples.map((s, i) => alignToSequence(s, masks[i]!, s.oldLogprobs)) : null;
+  let old = allOrNone(samples, 'oldLogprobs')
+    ? samples.map((s, i) => alignToSequence(s, masks[i]!, s.oldLogprobs))
+    : null;
   const updates: StepResult[] = [];
   for (let iteration = 0; iteration < config.numIterations; iteration++) {
-    const rows = samples.map((s, i) => grpoSequence(s, config, { advantage: advantages[i]!, oldLogprobs: old?.[i] ?? null, refLogprobs: ref?.[i] ?? null }));
+    const rows = samples.map((s, i) =>
+      grpoSequence(s, config, {
+        advantage: advantages[i]!,
+        oldLogprobs: old?.[i] ?? null,
+        refLogprobs: ref?.[i] ?? null,
+      }),
+    );
     const result = await learner.trainer.trainStep(rows, options);
     updates.push(result);
     // The pass before the first update scored the trained tokens (0 elsewhere): exactly lp_old.
@@ -99,13 +127,23 @@ export async function grpoStep(learner: GrpoLearner, samples: readonly GrpoSampl
   }
   const mean = (pick: (u: StepResult) => number) => updates.reduce((a, u) => a + pick(u), 0) / updates.length;
   for (const name of Object.keys(updates[0]!.metrics)) metrics[name] = mean((u) => u.metrics[name]!);
-  Object.assign(metrics, { loss: mean((u) => u.loss), grad_norm: mean((u) => u.gradNorm), learning_rate: updates.at(-1)!.lr });
-  return { metrics, advantages, updates, timings: { reference_ms: referenceDone - started, update_ms: performance.now() - referenceDone } };
+  Object.assign(metrics, {
+    loss: mean((u) => u.loss),
+    grad_norm: mean((u) => u.gradNorm),
+    learning_rate: updates.at(-1)!.lr,
+  });
+  return {
+    metrics,
+    advantages,
+    updates,
+    timings: { reference_ms: referenceDone - started, update_ms: performance.now() - referenceDone },
+  };
 }
 
 /** Whether every sample sets the field; some but not all is refused (the batch would mix two sources). */
 function allOrNone(samples: readonly GrpoSample[], field: 'advantage' | 'oldLogprobs' | 'refLogprobs'): boolean {
   const set = samples.filter((s) => s[field] !== undefined).length;
-  if (set !== 0 && set !== samples.length) throw new RangeError(`GRPO step: ${field} is set on ${set} of ${samples.length} samples; set it on all or none`);
+  if (set !== 0 && set !== samples.length)
+    throw new RangeError(`GRPO step: ${field} is set on ${set} of ${samples.length} samples; set it on all or none`);
   return set === samples.length;
 }

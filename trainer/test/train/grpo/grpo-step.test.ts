@@ -27,7 +27,10 @@ describe('grpoStep: lp_old, replays and the reference', () => {
 
     const given = await learner({ numIterations: 2, samplerCorrection: null }, { adapter: copyAdapter(start) });
     const old = await given.logprobs(groups);
-    const replayed = await grpoStep(given, groups.map((s, i) => ({ ...s, oldLogprobs: Array.from(old[i]!) })));
+    const replayed = await grpoStep(
+      given,
+      groups.map((s, i) => ({ ...s, oldLogprobs: Array.from(old[i]!) })),
+    );
     replayed.updates.forEach((u, k) => expect(u.loss).toBeCloseTo(result.updates[k]!.loss, 5));
     const path = [...start.modules.keys()][0]!;
     const [x, y] = [auto.trainer.adapter.modules.get(path)!.b.data, given.trainer.adapter.modules.get(path)!.b.data];
@@ -75,12 +78,16 @@ describe('grpoStep: metrics', () => {
   test('every documented metric is reported; sampling metrics measure the sampler’s offset', async () => {
     const l = await learner({ beta: 0.01, samplerCorrection: { level: 'token', mode: 'truncate' } });
     // the sampler's log-probs sit 0.1 below the trainer's on every token: d = 0.1, w = e^0.1
-    const samples = (await sampledBy(l, groups)).map((s) => ({ ...s, samplerLogprobs: s.samplerLogprobs!.map((v) => v - 0.1) }));
+    const samples = (await sampledBy(l, groups)).map((s) => ({
+      ...s,
+      samplerLogprobs: s.samplerLogprobs!.map((v) => v - 0.1),
+    }));
     const { metrics } = await grpoStep(l, samples);
     expect(Object.keys(metrics).sort()).toEqual([...METRIC_SOURCES.graph, ...METRIC_SOURCES.host].sort());
     expect(metrics['sampling/sampling_logp_difference/mean']).toBeCloseTo(0.1, 5);
     expect(metrics['sampling/sampling_logp_difference/max']).toBeCloseTo(0.1, 5);
-    for (const k of ['min', 'mean', 'max']) expect(metrics[`sampling/importance_sampling_ratio/${k}`]).toBeCloseTo(Math.exp(0.1), 5);
+    for (const k of ['min', 'mean', 'max'])
+      expect(metrics[`sampling/importance_sampling_ratio/${k}`]).toBeCloseTo(Math.exp(0.1), 5);
     expect(metrics['completions/mean_length']).toBeCloseTo(TOKENS / 8, 12);
     expect(metrics['reward']).toBeCloseTo(3 / 8, 12);
     await l.release();
@@ -88,11 +95,17 @@ describe('grpoStep: metrics', () => {
 
   test('sequence-level correction weights are exp(Σ d) per sequence', async () => {
     const l = await learner({ samplerCorrection: { level: 'sequence', mode: 'mask' } });
-    const samples = (await sampledBy(l, groups)).map((s) => ({ ...s, samplerLogprobs: s.samplerLogprobs!.map((v) => v - 0.1) }));
+    const samples = (await sampledBy(l, groups)).map((s) => ({
+      ...s,
+      samplerLogprobs: s.samplerLogprobs!.map((v) => v - 0.1),
+    }));
     const { metrics } = await grpoStep(l, samples);
     expect(metrics['sampling/importance_sampling_ratio/min']).toBeCloseTo(Math.exp(0.4), 4);
     expect(metrics['sampling/importance_sampling_ratio/max']).toBeCloseTo(Math.exp(0.5), 4);
-    expect(metrics['sampling/importance_sampling_ratio/mean']).toBeCloseTo((5 * Math.exp(0.4) + 3 * Math.exp(0.5)) / 8, 4);
+    expect(metrics['sampling/importance_sampling_ratio/mean']).toBeCloseTo(
+      (5 * Math.exp(0.4) + 3 * Math.exp(0.5)) / 8,
+      4,
+    );
     await l.release();
   });
 
@@ -148,13 +161,38 @@ describe('grpoStep: bad input', () => {
     const l = await learner({});
     const ok = await sampledBy(l, groups);
     await expect(grpoStep(l, [])).rejects.toThrow(/the batch is empty/);
-    await expect(grpoStep(l, groups)).rejects.toThrow(/GRPO sample 0: samplerLogprobs are missing; the sampler correction needs them/);
-    await expect(grpoStep(l, ok.map((s, i) => (i === 2 ? { ...s, envMask: [1, 2, 1, 1, 1] } : s)))).rejects.toThrow(/GRPO sample 2: envMask\[1\] is 2; must be 0 or 1/);
-    await expect(grpoStep(l, ok.map((s, i) => (i === 1 ? { ...s, samplerLogprobs: [0] } : s)))).rejects.toThrow(/GRPO sample 1: samplerLogprobs has 1 entries for 5 completion tokens/);
-    await expect(grpoStep(l, ok.map((s, i) => (i === 3 ? { ...s, advantage: 1 } : s)))).rejects.toThrow(/advantage is set on 1 of 8 samples; set it on all or none/);
-    await expect(grpoStep(l, ok.map((s, i) => (i === 3 ? { ...s, completionIds: [] } : s)))).rejects.toThrow(/GRPO sample 3: completionIds is empty/);
+    await expect(grpoStep(l, groups)).rejects.toThrow(
+      /GRPO sample 0: samplerLogprobs are missing; the sampler correction needs them/,
+    );
+    await expect(
+      grpoStep(
+        l,
+        ok.map((s, i) => (i === 2 ? { ...s, envMask: [1, 2, 1, 1, 1] } : s)),
+      ),
+    ).rejects.toThrow(/GRPO sample 2: envMask\[1\] is 2; must be 0 or 1/);
+    await expect(
+      grpoStep(
+        l,
+        ok.map((s, i) => (i === 1 ? { ...s, samplerLogprobs: [0] } : s)),
+      ),
+    ).rejects.toThrow(/GRPO sample 1: samplerLogprobs has 1 entries for 5 completion tokens/);
+    await expect(
+      grpoStep(
+        l,
+        ok.map((s, i) => (i === 3 ? { ...s, advantage: 1 } : s)),
+      ),
+    ).rejects.toThrow(/advantage is set on 1 of 8 samples; set it on all or none/);
+    await expect(
+      grpoStep(
+        l,
+        ok.map((s, i) => (i === 3 ? { ...s, completionIds: [] } : s)),
+      ),
+    ).rejects.toThrow(/GRPO sample 3: completionIds is empty/);
     expect(l.trainer.step).toBe(0);
-    const given = await grpoStep(l, ok.map((s, i) => ({ ...s, advantage: i - 3.5 })));
+    const given = await grpoStep(
+      l,
+      ok.map((s, i) => ({ ...s, advantage: i - 3.5 })),
+    );
     expect(given.advantages).toEqual(ok.map((_, i) => i - 3.5));
     expect(l.trainer.step).toBe(1);
     await l.release();

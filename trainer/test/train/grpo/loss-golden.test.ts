@@ -14,17 +14,32 @@ import { evaluateLoss, type LossData } from './loss-harness.js';
  */
 const ln = Math.log;
 const old = -1;
-const ratios = [[1.5, 0.5, 1], [1.1, 0.7, 1.3]];
-const mask = [[1, 1, 0], [1, 1, 1]];
+const ratios = [
+  [1.5, 0.5, 1],
+  [1.1, 0.7, 1.3],
+];
+const mask = [
+  [1, 1, 0],
+  [1, 1, 1],
+];
 const data: LossData = {
   // The masked position is unscored (lp 0) and carries a stray lp_old: it must not reach the loss.
   lp: ratios.map((row, b) => row.map((r, t) => (mask[b]![t] ? old + ln(r) : 0))),
   old: mask.map((row) => row.map((m) => (m ? old : -1000))),
   mask,
   advantage: [1, -1],
-  sampler: [[old - ln(2), old - ln(4), 50], [old, old - ln(0.5), old]],
-  ref: [[old + ln(1.5) + ln(2), old + ln(0.5), 0], [old + ln(1.1), old + ln(0.7) + ln(0.5), old + ln(1.3)]],
-  entropy: [[0.5, 1.5, 9], [1, 2, 3]],
+  sampler: [
+    [old - ln(2), old - ln(4), 50],
+    [old, old - ln(0.5), old],
+  ],
+  ref: [
+    [old + ln(1.5) + ln(2), old + ln(0.5), 0],
+    [old + ln(1.1), old + ln(0.7) + ln(0.5), old + ln(1.3)],
+  ],
+  entropy: [
+    [0.5, 1.5, 9],
+    [1, 2, 3],
+  ],
   totalTokens: 12,
   totalSequences: 4,
 };
@@ -36,7 +51,11 @@ describe('GRPO loss: normalisations', () => {
     ['dapo: Σ / tokens in the whole batch', { lossType: 'dapo' }, 1.5 / 12],
     ['bnpo: Σ / tokens in this micro-batch × its share of sequences', { lossType: 'bnpo' }, (1.5 / 5) * (2 / 4)],
     ['grpo: per-sequence token means, / sequences in the batch', { lossType: 'grpo' }, (-1.7 / 2 + 3.2 / 3) / 4],
-    ['dr_grpo: Σ / (sequences × max completion length)', { lossType: 'dr_grpo', maxCompletionLength: 4 }, 1.5 / (4 * 4)],
+    [
+      'dr_grpo: Σ / (sequences × max completion length)',
+      { lossType: 'dr_grpo', maxCompletionLength: 4 },
+      1.5 / (4 * 4),
+    ],
   ] as const)('%s', async (_label, options, expected) => {
     expect((await run(options)).loss).toBeCloseTo(expected, 12);
   });
@@ -92,8 +111,16 @@ describe('GRPO loss: sampler → trainer correction', () => {
   test.each([
     ['token truncate [0, 3]: 4 → 3', { level: 'token', mode: 'truncate' }, -1.2 * 2 - 0.5 * 3 + 1.1 + 0.8 * 0.5 + 1.3],
     ['token mask [0, 3]: 4 → 0', { level: 'token', mode: 'mask' }, -1.2 * 2 + 1.1 + 0.8 * 0.5 + 1.3],
-    ['token truncate [0.6, 3]: 0.5 → 0.6', { level: 'token', mode: 'truncate', min: 0.6 }, -1.2 * 2 - 0.5 * 3 + 1.1 + 0.8 * 0.6 + 1.3],
-    ['sequence truncate [0, 3]: row 0 exp(ln 2 + ln 4) = 8 → 3, row 1 0.5', { level: 'sequence', mode: 'truncate' }, -1.7 * 3 + 3.2 * 0.5],
+    [
+      'token truncate [0.6, 3]: 0.5 → 0.6',
+      { level: 'token', mode: 'truncate', min: 0.6 },
+      -1.2 * 2 - 0.5 * 3 + 1.1 + 0.8 * 0.6 + 1.3,
+    ],
+    [
+      'sequence truncate [0, 3]: row 0 exp(ln 2 + ln 4) = 8 → 3, row 1 0.5',
+      { level: 'sequence', mode: 'truncate' },
+      -1.7 * 3 + 3.2 * 0.5,
+    ],
     ['sequence mask [0, 3]: row 0 → 0', { level: 'sequence', mode: 'mask' }, 3.2 * 0.5],
     ['sequence mask [0.6, 3]: both rows → 0', { level: 'sequence', mode: 'mask', min: 0.6 }, 0],
   ] as const)('%s', async (_label, samplerCorrection, sum) => {
@@ -122,7 +149,10 @@ describe('GRPO loss: old log-probs', () => {
 
   test('with current lp_old the sampler weight is exp(lp − lp_sampler): r·w', async () => {
     // row 0: 1.5·2 = 3, 0.5·4 = 2; row 1: 1.1·1, 0.7·0.5, 1.3·1 (truncate at 3 leaves them)
-    const { loss } = await run({ samplerCorrection: { level: 'token', mode: 'truncate' } }, { ...data, oldIsCurrent: [1, 1] });
+    const { loss } = await run(
+      { samplerCorrection: { level: 'token', mode: 'truncate' } },
+      { ...data, oldIsCurrent: [1, 1] },
+    );
     expect(loss).toBeCloseTo((-3 - 2 + 1.1 + 0.35 + 1.3) / 12, 12);
   });
 });
@@ -139,6 +169,10 @@ describe('GRPO loss: KL and entropy', () => {
     const { metrics } = await run({});
     expect(metrics['entropy']).toBeCloseTo((0.5 + 1.5 + 1 + 2 + 3) / 12, 12);
     expect(metrics['kl']).toBeUndefined();
-    expect(Object.keys((await run({ logEntropy: false })).metrics)).toEqual(['clip_ratio/low_mean', 'clip_ratio/high_mean', 'clip_ratio/region_mean']);
+    expect(Object.keys((await run({ logEntropy: false })).metrics)).toEqual([
+      'clip_ratio/low_mean',
+      'clip_ratio/high_mean',
+      'clip_ratio/region_mean',
+    ]);
   });
 });

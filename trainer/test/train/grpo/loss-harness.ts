@@ -3,7 +3,14 @@ import { Graph, type Tensor } from '../../../src/engine/graph.js';
 import { f64, type HostTensor } from '../../../src/engine/host-tensor.js';
 import { Runtime } from '../../../src/engine/runtime.js';
 import type { GrpoConfig } from '../../../src/train/grpo/config.js';
-import { ADVANTAGE, grpoLoss, OLD_IS_CURRENT, OLD_LOGPROBS, REF_LOGPROBS, SAMPLER_LOGPROBS } from '../../../src/train/grpo/loss.js';
+import {
+  ADVANTAGE,
+  grpoLoss,
+  OLD_IS_CURRENT,
+  OLD_LOGPROBS,
+  REF_LOGPROBS,
+  SAMPLER_LOGPROBS,
+} from '../../../src/train/grpo/loss.js';
 import type { LossContext, LossOutput } from '../../../src/train/loss.js';
 
 /**

@@ -17,11 +17,20 @@ export const animatedButton = defineChallenge<Params>({
   title: 'Moving button',
   generate(rng) {
     const [label, decoy] = rng.sample(WORDS, 2);
-    return { label: `Catch ${label}`, decoy: `Catch ${decoy}`, ampX: rng.int(120, 260), ampY: rng.int(30, 60), periodMs: rng.round(2400, 4000, 100), phase: rng.int(0, 628) / 100 };
+    return {
+      label: `Catch ${label}`,
+      decoy: `Catch ${decoy}`,
+      ampX: rng.int(120, 260),
+      ampY: rng.int(30, 60),
+      periodMs: rng.round(2400, 4000, 100),
+      phase: rng.int(0, 628) / 100,
+    };
   },
   render: (ctx) => {
     const { label, decoy, ampX, ampY, periodMs, phase } = ctx.params;
-    ctx.instruct(`Click the moving "${label}" button. It keeps moving the whole time; "${decoy}" stands still and is a decoy.`);
+    ctx.instruct(
+      `Click the moving "${label}" button. It keeps moving the whole time; "${decoy}" stands still and is a decoy.`,
+    );
     const mover = ctx.el('button', { type: 'button', class: 'mover' }, label);
     const still = ctx.el('button', { type: 'button', class: 'still' }, decoy);
     mover.addEventListener('click', () => ctx.reveal());

@@ -33,7 +33,8 @@ export const audio = defineChallenge<Params>({
     view.setUint16(34, 8, true);
     tag(36, 'data');
     view.setUint32(40, samples, true);
-    for (let i = 0; i < samples; i++) wav[44 + i] = 128 + Math.round(90 * Math.sin((2 * Math.PI * frequency * i) / rate));
+    for (let i = 0; i < samples; i++)
+      wav[44 + i] = 128 + Math.round(90 * Math.sin((2 * Math.PI * frequency * i) / rate));
     const url = URL.createObjectURL(new Blob([wav], { type: 'audio/wav' }));
     ctx.onCleanup(() => URL.revokeObjectURL(url));
     const clip = ctx.el('audio', { src: url, preload: 'auto' }) as HTMLAudioElement;

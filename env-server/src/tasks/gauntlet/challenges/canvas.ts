@@ -20,13 +20,23 @@ export const canvas = defineChallenge<Params>({
     const height = rng.round(160, 220, 20);
     const count = rng.int(3, 4);
     const slot = Math.floor((width - 60) / count);
-    const points = Array.from({ length: count }, (_, i) => [30 + i * slot + rng.int(0, slot - 20), rng.int(25, height - 25)] as [number, number]);
+    const points = Array.from(
+      { length: count },
+      (_, i) => [30 + i * slot + rng.int(0, slot - 20), rng.int(25, height - 25)] as [number, number],
+    );
     return { width, height, radius: 14, points: rng.chance(0.5) ? points.reverse() : points };
   },
   render: (ctx) => {
     const { width, height, radius, points } = ctx.params;
-    ctx.instruct(`Draw one stroke on the canvas (press, move, release) that passes through the marked points in this order: ${points.map(([x, y]) => `(${x}, ${y})`).join(', ')}. Points are in canvas pixels from its top-left corner; the stroke must pass within ${radius} px of each.`);
-    const board = ctx.el('canvas', { width, height, 'aria-label': 'Drawing canvas', class: 'board' }) as HTMLCanvasElement;
+    ctx.instruct(
+      `Draw one stroke on the canvas (press, move, release) that passes through the marked points in this order: ${points.map(([x, y]) => `(${x}, ${y})`).join(', ')}. Points are in canvas pixels from its top-left corner; the stroke must pass within ${radius} px of each.`,
+    );
+    const board = ctx.el('canvas', {
+      width,
+      height,
+      'aria-label': 'Drawing canvas',
+      class: 'board',
+    }) as HTMLCanvasElement;
     const where = ctx.el('p', { 'aria-label': 'Canvas position' });
     const g = board.getContext('2d')!;
     const paint = (stroke: [number, number][]) => {
@@ -51,7 +61,8 @@ export const canvas = defineChallenge<Params>({
     };
     // Segment-to-point distance, so a stroke sampled only at its corners still counts.
     const near = ([ax, ay]: number[], [bx, by]: number[], [px, py]: number[]) => {
-      const dx = bx! - ax!, dy = by! - ay!;
+      const dx = bx! - ax!,
+        dy = by! - ay!;
       const t = dx || dy ? Math.max(0, Math.min(1, ((px! - ax!) * dx + (py! - ay!) * dy) / (dx * dx + dy * dy))) : 0;
       return Math.hypot(ax! + t * dx - px!, ay! + t * dy - py!) <= radius;
     };

@@ -18,7 +18,9 @@ export const clickSequence = defineChallenge<Params>({
   },
   render: (ctx) => {
     const { order, buttons, columns } = ctx.params;
-    ctx.instruct(`Click the buttons in this order: ${order.map((name) => `"${name}"`).join(', ')}. A wrong button starts the sequence over.`);
+    ctx.instruct(
+      `Click the buttons in this order: ${order.map((name) => `"${name}"`).join(', ')}. A wrong button starts the sequence over.`,
+    );
     let done = 0;
     const progress = () => `Progress: ${done} of ${order.length} clicked in order.`;
     const grid = ctx.el('div', { class: 'grid', style: `grid-template-columns: repeat(${columns}, max-content)` });

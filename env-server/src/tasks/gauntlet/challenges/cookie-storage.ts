@@ -24,13 +24,19 @@ export const cookieStorage = defineChallenge<Params>({
   generate(rng) {
     const names = rng.sample(WORDS, 4).map((w) => `${w.toLowerCase()}_${rng.pick(['token', 'key', 'pass', 'code'])}`);
     const where = () => rng.pick(['cookie', 'local storage'] as const);
-    const entries = names.map((name, i) => ({ name, where: where(), value: i === 0 ? '' : rng.string(CODE_ALPHABET, 6) }));
+    const entries = names.map((name, i) => ({
+      name,
+      where: where(),
+      value: i === 0 ? '' : rng.string(CODE_ALPHABET, 6),
+    }));
     return { key: names[0]!, entries: rng.shuffle(entries) };
   },
   render: (ctx) => {
     const { key, entries } = ctx.params;
     const real = entries.find((e) => e.name === key)!;
-    ctx.instruct(`The code is stored in this site's ${real.where === 'cookie' ? 'cookies' : 'local storage'} under the name "${key}". Open "Settings", then "Stored data", and show that entry's value. Other entries hold decoys.`);
+    ctx.instruct(
+      `The code is stored in this site's ${real.where === 'cookie' ? 'cookies' : 'local storage'} under the name "${key}". Open "Settings", then "Stored data", and show that entry's value. Other entries hold decoys.`,
+    );
     for (const entry of entries) {
       const value = entry.value || ctx.code();
       if (entry.where === 'cookie') document.cookie = `${entry.name}=${value}; path=/`;
@@ -42,7 +48,13 @@ export const cookieStorage = defineChallenge<Params>({
         localStorage.removeItem(entry.name);
       }
     });
-    const read = (entry: Entry) => (entry.where === 'cookie' ? document.cookie.split('; ').find((c) => c.startsWith(`${entry.name}=`))?.slice(entry.name.length + 1) : localStorage.getItem(entry.name)) ?? '(missing)';
+    const read = (entry: Entry) =>
+      (entry.where === 'cookie'
+        ? document.cookie
+            .split('; ')
+            .find((c) => c.startsWith(`${entry.name}=`))
+            ?.slice(entry.name.length + 1)
+        : localStorage.getItem(entry.name)) ?? '(missing)';
     const settings = ctx.el('button', { type: 'button' }, 'Settings');
     const panel = ctx.el('section', { 'aria-label': 'Settings' });
     const storedData = ctx.el('button', { type: 'button' }, 'Stored data');
@@ -59,7 +71,11 @@ export const cookieStorage = defineChallenge<Params>({
     });
     settings.addEventListener('click', () => {
       if (!panel.isConnected) ctx.area.append(panel);
-      panel.replaceChildren(ctx.el('h4', {}, 'Settings'), ctx.el('p', {}, 'Theme: light. Language: English.'), storedData);
+      panel.replaceChildren(
+        ctx.el('h4', {}, 'Settings'),
+        ctx.el('p', {}, 'Theme: light. Language: English.'),
+        storedData,
+      );
     });
     ctx.area.append(settings);
   },

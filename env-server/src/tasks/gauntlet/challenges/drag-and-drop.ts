@@ -21,10 +21,17 @@ export const dragAndDrop = defineChallenge<Params>({
   },
   render: (ctx) => {
     const { zone, items, wanted } = ctx.params;
-    ctx.instruct(`Drag these items into the "${zone}" drop zone: ${wanted.map((w) => `"${w}"`).join(', ')}. The other items are not wanted.`);
+    ctx.instruct(
+      `Drag these items into the "${zone}" drop zone: ${wanted.map((w) => `"${w}"`).join(', ')}. The other items are not wanted.`,
+    );
     const source = ctx.el('ul', { 'aria-label': 'Items', class: 'items' });
     const dropped = ctx.el('ul', { 'aria-label': `In ${zone}`, class: 'items' });
-    const target = ctx.el('section', { 'aria-label': `${zone} drop zone`, class: 'zone' }, ctx.el('p', {}, `${zone}: drop here`), dropped);
+    const target = ctx.el(
+      'section',
+      { 'aria-label': `${zone} drop zone`, class: 'zone' },
+      ctx.el('p', {}, `${zone}: drop here`),
+      dropped,
+    );
     let dragging: HTMLElement | null = null;
     const progress = () => `${dropped.children.length} of ${wanted.length} wanted items are in "${zone}".`;
     for (const name of items) {
@@ -42,8 +49,10 @@ export const dragAndDrop = defineChallenge<Params>({
       if (!item) return;
       item.classList.remove('dragging');
       const { clientX, clientY } = event as MouseEvent;
-      if (!document.elementFromPoint(clientX, clientY)?.closest('.zone')) return ctx.say(`"${item.textContent}" was dropped outside "${zone}". ${progress()}`);
-      if (!wanted.includes(item.textContent ?? '')) return ctx.fail(`"${item.textContent}" is not wanted in "${zone}". ${progress()}`);
+      if (!document.elementFromPoint(clientX, clientY)?.closest('.zone'))
+        return ctx.say(`"${item.textContent}" was dropped outside "${zone}". ${progress()}`);
+      if (!wanted.includes(item.textContent ?? ''))
+        return ctx.fail(`"${item.textContent}" is not wanted in "${zone}". ${progress()}`);
       dropped.append(item);
       ctx.say(progress());
       if (dropped.children.length === wanted.length) ctx.reveal();

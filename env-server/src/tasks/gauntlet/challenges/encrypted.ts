@@ -12,7 +12,9 @@ interface Params {
 export function encrypt(code: string, cipher: Cipher): string {
   switch (cipher.kind) {
     case 'shift':
-      return [...code].map((c) => CODE_ALPHABET[(CODE_ALPHABET.indexOf(c) + cipher.shift) % CODE_ALPHABET.length]).join('');
+      return [...code]
+        .map((c) => CODE_ALPHABET[(CODE_ALPHABET.indexOf(c) + cipher.shift) % CODE_ALPHABET.length])
+        .join('');
     case 'base64':
       return Buffer.from(code, 'ascii').toString('base64');
     case 'xor':
@@ -26,16 +28,18 @@ export const encrypted = defineChallenge<Params>({
   title: 'Encrypted',
   generate(rng, code) {
     const kind = rng.pick(['shift', 'base64', 'xor'] as const);
-    const cipher: Cipher = kind === 'shift' ? { kind, shift: rng.int(1, 35) } : kind === 'xor' ? { kind, key: rng.int(16, 127) } : { kind };
+    const cipher: Cipher =
+      kind === 'shift' ? { kind, shift: rng.int(1, 35) } : kind === 'xor' ? { kind, key: rng.int(16, 127) } : { kind };
     return { cipher, ciphertext: encrypt(code, cipher) };
   },
   render: (ctx) => {
     const { cipher, ciphertext } = ctx.params;
-    const how = cipher.kind === 'shift'
-      ? `each character was shifted forward by ${cipher.shift} places in the alphabet "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" (wrapping around)`
-      : cipher.kind === 'base64'
-        ? 'the code was encoded as base64 (ASCII)'
-        : `each character's ASCII code was XORed with the key ${cipher.key} (0x${cipher.key.toString(16)}) and written as two hex digits`;
+    const how =
+      cipher.kind === 'shift'
+        ? `each character was shifted forward by ${cipher.shift} places in the alphabet "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" (wrapping around)`
+        : cipher.kind === 'base64'
+          ? 'the code was encoded as base64 (ASCII)'
+          : `each character's ASCII code was XORed with the key ${cipher.key} (0x${cipher.key.toString(16)}) and written as two hex digits`;
     ctx.instruct(`The code is encrypted: ${how}. Decrypt it and enter the 6-character result.`);
     ctx.area.append(ctx.el('p', {}, 'Ciphertext: ', ctx.el('code', {}, ciphertext)));
   },

@@ -28,8 +28,13 @@ export const formFill = defineChallenge<Params>({
       { label: 'Age', kind: 'number', value: String(rng.int(18, 90)) },
       { label: 'Plan', kind: 'select', value: plans[rng.int(0, 3)]!, options: plans },
     ];
-    if (rng.chance(0.5)) fields.push({ label: 'City', kind: 'text', value: rng.pick(WORDS) + rng.pick(['ford', 'ton', 'ville', 'burg']) });
-    return { fields: rng.shuffle(fields), terms: rng.pick(['I accept the terms', 'I agree to the rules', 'I confirm these details']), submit: rng.pick(['Register', 'Send form', 'Sign up']) };
+    if (rng.chance(0.5))
+      fields.push({ label: 'City', kind: 'text', value: rng.pick(WORDS) + rng.pick(['ford', 'ton', 'ville', 'burg']) });
+    return {
+      fields: rng.shuffle(fields),
+      terms: rng.pick(['I accept the terms', 'I agree to the rules', 'I confirm these details']),
+      submit: rng.pick(['Register', 'Send form', 'Sign up']),
+    };
   },
   render: (ctx) => {
     const { fields, terms, submit } = ctx.params;
@@ -37,7 +42,12 @@ export const formFill = defineChallenge<Params>({
     ctx.instruct(`Fill in the form: ${wanted}. Tick "${terms}", then press "${submit}".`);
     const inputs = fields.map((field) => {
       if (field.kind === 'select') {
-        const select = ctx.el('select', { name: field.label }, ctx.el('option', { value: '' }, 'Choose…'), ...field.options!.map((o) => ctx.el('option', { value: o }, o)));
+        const select = ctx.el(
+          'select',
+          { name: field.label },
+          ctx.el('option', { value: '' }, 'Choose…'),
+          ...field.options!.map((o) => ctx.el('option', { value: o }, o)),
+        );
         return { field, control: select as HTMLSelectElement };
       }
       const attrs: Record<string, string | number> = { type: field.kind, name: field.label, required: 'required' };
@@ -45,10 +55,13 @@ export const formFill = defineChallenge<Params>({
       return { field, control: ctx.el('input', attrs) as HTMLInputElement };
     });
     const tick = ctx.el('input', { type: 'checkbox', name: 'terms' }) as HTMLInputElement;
-    const form = ctx.el('form', { 'aria-label': 'Details', novalidate: true },
+    const form = ctx.el(
+      'form',
+      { 'aria-label': 'Details', novalidate: true },
       ...inputs.map(({ field, control }) => ctx.el('label', {}, `${field.label} `, control)),
       ctx.el('label', {}, tick, ` ${terms}`),
-      ctx.el('button', { type: 'submit' }, submit));
+      ctx.el('button', { type: 'submit' }, submit),
+    );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const wrong = inputs.find(({ field, control }) => control.value.trim() !== field.value);

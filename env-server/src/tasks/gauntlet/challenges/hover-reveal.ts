@@ -17,7 +17,9 @@ export const hoverReveal = defineChallenge<Params>({
   },
   render: (ctx) => {
     const { cards, target, dwellMs } = ctx.params;
-    ctx.instruct(`Hover over the "${target}" card and keep the pointer there for ${dwellMs} ms to reveal the code. Moving away earlier cancels; the other cards hide nothing.`);
+    ctx.instruct(
+      `Hover over the "${target}" card and keep the pointer there for ${dwellMs} ms to reveal the code. Moving away earlier cancels; the other cards hide nothing.`,
+    );
     let round = 0;
     const row = ctx.el('div', { class: 'cards' });
     for (const name of cards) {

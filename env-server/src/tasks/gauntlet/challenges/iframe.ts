@@ -23,12 +23,17 @@ export const iframe = defineChallenge<Params>({
   render: (ctx) => {
     const { chain, decoy, decoyFirst } = ctx.params;
     const innermost = chain[chain.length - 1]!;
-    ctx.instruct(`The code is in the frame "${innermost}", nested as ${chain.map((c) => `"${c}"`).join(' › ')}. Press "Reveal code" inside that frame. The frame "${decoy}" is a decoy.`);
+    ctx.instruct(
+      `The code is in the frame "${innermost}", nested as ${chain.map((c) => `"${c}"`).join(' › ')}. Press "Reveal code" inside that frame. The frame "${decoy}" is a decoy.`,
+    );
     const attr = (html: string) => html.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     const frameTag = (name: string, height: number, inner: string) =>
       `<iframe title="Frame ${name}" data-frame="${name}" style="width: 100%; height: ${height}px; border: 2px solid #779; box-sizing: border-box;" srcdoc="${attr(`<!DOCTYPE html><body style="margin: 6px; font: 14px system-ui, sans-serif;"><h4 style="margin: 0 0 4px">Frame ${name}</h4>${inner}</body>`)}"></iframe>`;
     let html = '<button type="button">Reveal code</button>';
-    chain.slice().reverse().forEach((name, i) => (html = frameTag(name, 110 + 100 * i, html)));
+    chain
+      .slice()
+      .reverse()
+      .forEach((name, i) => (html = frameTag(name, 110 + 100 * i, html)));
     const decoyHtml = frameTag(decoy, 90, '<button type="button">Reveal code</button>');
     const holder = ctx.el('div', {});
     holder.innerHTML = decoyFirst ? decoyHtml + html : html + decoyHtml;
@@ -40,7 +45,9 @@ export const iframe = defineChallenge<Params>({
         if (!doc || !ctx.live()) return;
         const name = frame.dataset['frame']!;
         for (const button of doc.querySelectorAll('body > button')) {
-          button.addEventListener('click', () => (name === innermost ? ctx.reveal(undefined, doc.body) : ctx.fail(`Frame "${name}" holds no code.`)));
+          button.addEventListener('click', () =>
+            name === innermost ? ctx.reveal(undefined, doc.body) : ctx.fail(`Frame "${name}" holds no code.`),
+          );
         }
         doc.querySelectorAll('iframe').forEach((child) => wire(child));
         if (--pending === 0) ctx.say('All frames loaded.');

@@ -23,8 +23,27 @@ import { video } from './video.js';
 import { websocket } from './websocket.js';
 
 const ALL: AnyChallenge[] = [
-  scrollToFind, clickSequence, hoverReveal, formFill, dragAndDrop, slider, shadowDom, iframe, computedStyle, mutationObserver,
-  timer, animatedButton, websocket, canvas, audio, video, multiStep, obfuscated, encrypted, cookieStorage, modalDecoy,
+  scrollToFind,
+  clickSequence,
+  hoverReveal,
+  formFill,
+  dragAndDrop,
+  slider,
+  shadowDom,
+  iframe,
+  computedStyle,
+  mutationObserver,
+  timer,
+  animatedButton,
+  websocket,
+  canvas,
+  audio,
+  video,
+  multiStep,
+  obfuscated,
+  encrypted,
+  cookieStorage,
+  modalDecoy,
 ];
 
 /** Every challenge type, by type (the spec's order). */

@@ -39,21 +39,37 @@ export const modalDecoy = defineChallenge<Params>({
   },
   render: (ctx) => {
     const { popups, target } = ctx.params;
-    ctx.instruct(`Several popups are open. Dismiss the "${target}" popup with its real close button; the fake "×" buttons do something else. Popups listed later sit on top of earlier ones. Codes printed inside popups are decoys: the real code appears once "${target}" is dismissed.`);
+    ctx.instruct(
+      `Several popups are open. Dismiss the "${target}" popup with its real close button; the fake "×" buttons do something else. Popups listed later sit on top of earlier ones. Codes printed inside popups are decoys: the real code appears once "${target}" is dismissed.`,
+    );
     for (const popup of popups) {
       const close = ctx.el('button', { type: 'button', class: 'x', 'aria-label': `Close ${popup.title}` }, '×');
-      const fake = ctx.el('button', { type: 'button', class: 'x', 'aria-label': `${popup.fake} (${popup.title})` }, '×');
-      const dialog = ctx.el('div', { role: 'dialog', 'aria-label': popup.title, class: 'popup', style: `left: ${popup.left}px; top: ${popup.top}px;` },
+      const fake = ctx.el(
+        'button',
+        { type: 'button', class: 'x', 'aria-label': `${popup.fake} (${popup.title})` },
+        '×',
+      );
+      const dialog = ctx.el(
+        'div',
+        {
+          role: 'dialog',
+          'aria-label': popup.title,
+          class: 'popup',
+          style: `left: ${popup.left}px; top: ${popup.top}px;`,
+        },
         ctx.el('div', { class: 'bar' }, fake, close),
         ctx.el('h4', {}, popup.title),
-        ctx.el('p', {}, `Your code: ${popup.decoyCode}`));
+        ctx.el('p', {}, `Your code: ${popup.decoyCode}`),
+      );
       close.addEventListener('click', () => {
         dialog.remove();
         if (popup.title !== target) return ctx.say(`"${popup.title}" dismissed.`);
         ctx.say(`"${popup.title}" dismissed properly.`);
         ctx.reveal();
       });
-      fake.addEventListener('click', () => ctx.fail(`That "×" was "${popup.fake}", not a close button; "${popup.title}" is still open.`));
+      fake.addEventListener('click', () =>
+        ctx.fail(`That "×" was "${popup.fake}", not a close button; "${popup.title}" is still open.`),
+      );
       ctx.area.append(dialog);
     }
   },

@@ -17,22 +17,45 @@ export const multiStep = defineChallenge<Params>({
     const names = rng.sample(WORDS, 8);
     const tabs = names.slice(0, rng.int(3, 4));
     const options = names.slice(4, 8);
-    return { tabs, tab: rng.pick(tabs), setting: rng.pick(['Security level', 'Access tier', 'Vault mode']), options, choice: rng.pick(options) };
+    return {
+      tabs,
+      tab: rng.pick(tabs),
+      setting: rng.pick(['Security level', 'Access tier', 'Vault mode']),
+      options,
+      choice: rng.pick(options),
+    };
   },
   render: (ctx) => {
     const { tabs, tab, setting, options, choice } = ctx.params;
-    ctx.instruct(`Three stages: open the "${tab}" tab, press its "Open settings" button, then in the dialog choose "${choice}" for "${setting}" and press "Confirm".`);
+    ctx.instruct(
+      `Three stages: open the "${tab}" tab, press its "Open settings" button, then in the dialog choose "${choice}" for "${setting}" and press "Confirm".`,
+    );
     const list = ctx.el('div', { role: 'tablist', 'aria-label': 'Sections' });
     const panels = ctx.el('div', {});
     let stage = 1;
     const progress = () => ctx.say(`Stage ${stage} of 3.`);
     const openDialog = () => {
-      const select = ctx.el('select', { 'aria-label': setting }, ctx.el('option', { value: '' }, 'Choose…'), ...options.map((o) => ctx.el('option', { value: o }, o))) as HTMLSelectElement;
+      const select = ctx.el(
+        'select',
+        { 'aria-label': setting },
+        ctx.el('option', { value: '' }, 'Choose…'),
+        ...options.map((o) => ctx.el('option', { value: o }, o)),
+      ) as HTMLSelectElement;
       const confirm = ctx.el('button', { type: 'button' }, 'Confirm');
       const cancel = ctx.el('button', { type: 'button' }, 'Cancel');
-      const dialog = ctx.el('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': `${tab} settings`, class: 'dialog' }, ctx.el('h4', {}, `${tab} settings`), ctx.el('label', {}, `${setting} `, select), ' ', confirm, ' ', cancel);
+      const dialog = ctx.el(
+        'div',
+        { role: 'dialog', 'aria-modal': 'true', 'aria-label': `${tab} settings`, class: 'dialog' },
+        ctx.el('h4', {}, `${tab} settings`),
+        ctx.el('label', {}, `${setting} `, select),
+        ' ',
+        confirm,
+        ' ',
+        cancel,
+      );
       confirm.addEventListener('click', () => {
-        if (select.value !== choice) return ctx.fail(`"${select.value || 'nothing'}" is not the requested ${setting.toLowerCase()}.`);
+        if (select.value !== choice)
+          return ctx.fail(`"${select.value || 'nothing'}" is not the requested ${setting.toLowerCase()}.`);
         dialog.remove();
         stage = 3;
         ctx.say('All three stages done.');
@@ -42,9 +65,18 @@ export const multiStep = defineChallenge<Params>({
       ctx.area.append(dialog);
     };
     tabs.forEach((name, i) => {
-      const button = ctx.el('button', { type: 'button', role: 'tab', 'aria-selected': i === 0 ? 'true' : 'false' }, name);
+      const button = ctx.el(
+        'button',
+        { type: 'button', role: 'tab', 'aria-selected': i === 0 ? 'true' : 'false' },
+        name,
+      );
       const open = ctx.el('button', { type: 'button' }, 'Open settings');
-      const panel = ctx.el('div', { role: 'tabpanel', 'aria-label': name }, ctx.el('p', {}, `The ${name} section.`), open);
+      const panel = ctx.el(
+        'div',
+        { role: 'tabpanel', 'aria-label': name },
+        ctx.el('p', {}, `The ${name} section.`),
+        open,
+      );
       panel.hidden = i !== 0;
       open.addEventListener('click', () => {
         if (name !== tab) return ctx.fail(`The ${name} section has no settings for this step.`);

@@ -12,7 +12,9 @@ export const mutationObserver = defineChallenge<Params>({
   generate: (rng) => ({ gapMs: rng.round(250, 400, 50), windowMs: rng.round(150, 250, 25) }),
   render: (ctx) => {
     const { gapMs, windowMs } = ctx.params;
-    ctx.instruct(`The code flashes in the box below for ${windowMs} ms, then disappears for ${gapMs} ms, over and over. Catch it while it is shown.`);
+    ctx.instruct(
+      `The code flashes in the box below for ${windowMs} ms, then disappears for ${gapMs} ms, over and over. Catch it while it is shown.`,
+    );
     const box = ctx.el('section', { 'aria-label': 'Flash box', class: 'flash' }, ctx.el('p', {}, 'Watch this box.'));
     const cycle = () => {
       ctx.later(gapMs, () => {

@@ -2,7 +2,8 @@ import { CODE_ALPHABET } from '../challenge-types.js';
 import { defineChallenge } from '../challenge.js';
 import type { Rng } from '../rng.js';
 
-type Rule = { kind: 'reverse' } | { kind: 'every_other' } | { kind: 'strip_noise' } | { kind: 'positions'; positions: number[] };
+type Rule =
+  { kind: 'reverse' } | { kind: 'every_other' } | { kind: 'strip_noise' } | { kind: 'positions'; positions: number[] };
 
 interface Params {
   rule: Rule;
@@ -35,7 +36,16 @@ export const obfuscated = defineChallenge<Params>({
   title: 'Obfuscated',
   generate(rng, code) {
     const kind = rng.pick(['reverse', 'every_other', 'strip_noise', 'positions'] as const);
-    const rule: Rule = kind === 'positions' ? { kind, positions: rng.sample(Array.from({ length: 14 }, (_, i) => i + 1), 6) } : { kind };
+    const rule: Rule =
+      kind === 'positions'
+        ? {
+            kind,
+            positions: rng.sample(
+              Array.from({ length: 14 }, (_, i) => i + 1),
+              6,
+            ),
+          }
+        : { kind };
     return { rule, text: obfuscate(code, rule, rng) };
   },
   render: (ctx) => {

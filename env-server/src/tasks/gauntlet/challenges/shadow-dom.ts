@@ -21,7 +21,7 @@ export const shadowDom = defineChallenge<Params>({
     const names = rng.shuffle(WORDS);
     const panels = growPanels(rng, names, depth, depth === 3 ? 2 : 3);
     const path: string[] = [];
-    for (let level: Panel[] | undefined = panels; level; ) {
+    for (let level: Panel[] | undefined = panels; level;) {
       const next: Panel = rng.pick(level);
       path.push(next.name);
       level = next.children;
@@ -30,12 +30,18 @@ export const shadowDom = defineChallenge<Params>({
   },
   render: (ctx) => {
     const { panels, path } = ctx.params;
-    ctx.instruct(`The code is inside nested panels, each in its own shadow root. Go into ${path.map((p) => `"${p}"`).join(' › ')} and press "Reveal code" inside the innermost panel "${path[path.length - 1]}". The other panels are empty.`);
+    ctx.instruct(
+      `The code is inside nested panels, each in its own shadow root. Go into ${path.map((p) => `"${p}"`).join(' › ')} and press "Reveal code" inside the innermost panel "${path[path.length - 1]}". The other panels are empty.`,
+    );
     const build = (level: Panel[], parent: ParentNode, trail: string[]) => {
       for (const panel of level) {
         const host = ctx.el('div', { class: 'shadow-host' });
         const root = host.attachShadow({ mode: 'open' });
-        const section = ctx.el('section', { 'aria-label': panel.name, style: 'border: 1px solid #99b; margin: 6px; padding: 6px;' }, ctx.el('h4', { style: 'margin: 0 0 4px' }, `Panel ${panel.name}`));
+        const section = ctx.el(
+          'section',
+          { 'aria-label': panel.name, style: 'border: 1px solid #99b; margin: 6px; padding: 6px;' },
+          ctx.el('h4', { style: 'margin: 0 0 4px' }, `Panel ${panel.name}`),
+        );
         root.append(section);
         const here = [...trail, panel.name];
         if (panel.children) build(panel.children, section, here);

@@ -21,8 +21,17 @@ export const slider = defineChallenge<Params>({
   },
   render: (ctx) => {
     const { label, max, start, target } = ctx.params;
-    ctx.instruct(`Set the "${label}" slider to exactly ${target} (it runs from 0 to ${max}). The code unlocks when the slider is set to that value.`);
-    const input = ctx.el('input', { type: 'range', min: 0, max, step: 1, value: start, 'aria-label': label }) as HTMLInputElement;
+    ctx.instruct(
+      `Set the "${label}" slider to exactly ${target} (it runs from 0 to ${max}). The code unlocks when the slider is set to that value.`,
+    );
+    const input = ctx.el('input', {
+      type: 'range',
+      min: 0,
+      max,
+      step: 1,
+      value: start,
+      'aria-label': label,
+    }) as HTMLInputElement;
     const shown = ctx.el('output', {}, `Current value: ${start}`);
     let unlocked = false;
     input.addEventListener('input', () => {

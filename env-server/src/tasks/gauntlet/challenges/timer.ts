@@ -11,7 +11,9 @@ export const timer = defineChallenge<Params>({
   generate: (rng) => ({ delayMs: rng.round(100, 400, 50) }),
   render: (ctx) => {
     const { delayMs } = ctx.params;
-    ctx.instruct(`The code unlocks ${delayMs} ms after the countdown starts; it starts when this step opens. Press "Reveal code" once the countdown has finished. Pressing it early restarts the countdown.`);
+    ctx.instruct(
+      `The code unlocks ${delayMs} ms after the countdown starts; it starts when this step opens. Press "Reveal code" once the countdown has finished. Pressing it early restarts the countdown.`,
+    );
     let round = 0;
     let ready = false;
     const startCountdown = () => {

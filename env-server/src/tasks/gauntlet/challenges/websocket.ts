@@ -14,11 +14,14 @@ export const websocket = defineChallenge<Params>({
   generate: (rng) => ({ delayMs: rng.round(100, 300, 50) }),
   render: (ctx) => {
     const { delayMs } = ctx.params;
-    ctx.instruct(`Press "Connect" to open a WebSocket to the code server, then press "Request code". The server sends the code about ${delayMs} ms after the request.`);
+    ctx.instruct(
+      `Press "Connect" to open a WebSocket to the code server, then press "Request code". The server sends the code about ${delayMs} ms after the request.`,
+    );
     const log = ctx.el('ol', { 'aria-label': 'Messages' });
     const note = (text: string) => log.append(ctx.el('li', {}, text));
     let socket: WebSocket | null = null;
-    let state: 'Disconnected' | 'Connecting' | 'Connected' | 'Waiting for the server' | 'Code received' = 'Disconnected';
+    let state: 'Disconnected' | 'Connecting' | 'Connected' | 'Waiting for the server' | 'Code received' =
+      'Disconnected';
     const set = (next: typeof state) => {
       state = next;
       ctx.say(`Connection: ${next}.`);

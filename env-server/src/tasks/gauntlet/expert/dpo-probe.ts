@@ -21,14 +21,26 @@ interface Probe {
  * shows it failed (no reward, and a wrong-code flag, a puzzle mistake or an action error), and
  * lets the expert carry on from wherever that left the page.
  */
-export async function collectPreferencePairs(env: EpisodeEnv, task: string, seed: number, perStep = 2, maxActions = 600): Promise<DpoRecord[]> {
+export async function collectPreferencePairs(
+  env: EpisodeEnv,
+  task: string,
+  seed: number,
+  perStep = 2,
+  maxActions = 600,
+): Promise<DpoRecord[]> {
   const pairs: DpoRecord[] = [];
   /** Rejected actions already tried, per step and kind: each is tried once, `perStep` puzzle ones and one wrong code per step. */
   const tried = new Map<string, Set<string>>();
   let probe: Probe | undefined;
   const prober = scriptedPolicy(`${EXPERT_MODEL}-probe`, () => ({ result, observation }) => {
     const before = gauntletInfo(taskInfo(result));
-    const chosen = gauntletPolicy({ goal: result.observation.goal, axtree_txt: result.observation.axtree_txt, pruned_html: '', url: result.observation.url, focused_element_bid: '' });
+    const chosen = gauntletPolicy({
+      goal: result.observation.goal,
+      axtree_txt: result.observation.axtree_txt,
+      pruned_html: '',
+      url: result.observation.url,
+      focused_element_bid: '',
+    });
     const view = readView(result.observation.axtree_txt);
     const candidates = view.kind === 'step' ? rejectedCandidates(view) : { kind: 'puzzle' as const, actions: [] };
     const key = `${before.step ?? 0}/${candidates.kind}`;
@@ -51,14 +63,29 @@ export async function collectPreferencePairs(env: EpisodeEnv, task: string, seed
     const step = before.step ?? 0;
     pairs.push({
       id: `${episodeKey(task, seed)}/step${step}.dpo${pairs.length}`,
-      episode: episodeKey(task, seed), task, seed, step, type: before.type ?? '',
-      prompt: [{ role: 'system', content: GAUNTLET_SYSTEM_PROMPT }, { role: 'user', content: observation }],
+      episode: episodeKey(task, seed),
+      task,
+      seed,
+      step,
+      type: before.type ?? '',
+      prompt: [
+        { role: 'system', content: GAUNTLET_SYSTEM_PROMPT },
+        { role: 'user', content: observation },
+      ],
       chosen: [{ role: 'assistant', content: chosen }],
       rejected: [{ role: 'assistant', content: rejected }],
       rejected_outcome: outcome,
     });
   };
-  await runEpisode(env, prober, { task, seed, observation: EXPERT_OBSERVATION, actionSet: EXPERT_ACTION_SET, maxTurns: maxActions, deadlineMs: 60 * 60_000, onResult: judge });
+  await runEpisode(env, prober, {
+    task,
+    seed,
+    observation: EXPERT_OBSERVATION,
+    actionSet: EXPERT_ACTION_SET,
+    maxTurns: maxActions,
+    deadlineMs: 60 * 60_000,
+    onResult: judge,
+  });
   return pairs;
 }
 

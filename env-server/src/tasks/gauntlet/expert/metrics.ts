@@ -20,7 +20,15 @@ export interface RunMetrics {
   per_step: Record<string, StepStats>;
   per_type: Record<string, StepStats>;
   /** Episodes that did not succeed, with their outcome (fail, timeout, infra_error) and why. */
-  failures: { task: string; seed: number; solved: number; total: number; outcome: string; error?: string; stuck_type?: string }[];
+  failures: {
+    task: string;
+    seed: number;
+    solved: number;
+    total: number;
+    outcome: string;
+    error?: string;
+    stuck_type?: string;
+  }[];
 }
 
 /** One attempt at one gauntlet step: its turns, and whether one of them advanced the run. */
@@ -38,7 +46,8 @@ export function attempts(episode: Trajectory): Attempt[] {
     const step = info.step ?? 0;
     const type = info.type ?? '';
     const last = out[out.length - 1];
-    if (last && last.step === step && last.type === type && !last.turns.some((t) => t.reward > 0)) last.turns.push(turn);
+    if (last && last.step === step && last.type === type && !last.turns.some((t) => t.reward > 0))
+      last.turns.push(turn);
     else out.push({ step, type, turns: [turn] });
   }
   return out;
@@ -62,11 +71,16 @@ export function runMetrics(episodes: Trajectory[]): RunMetrics {
     wall_ms_mean: round(mean(episodes.map((e) => e.wall_ms))),
     per_step: Object.fromEntries([...byStep].sort(([a], [b]) => Number(a) - Number(b)).map(([k, v]) => [k, stats(v)])),
     per_type: Object.fromEntries([...byType].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, stats(v)])),
-    failures: episodes.filter((e) => e.outcome !== 'success').map((e) => ({
-      task: e.task, seed: e.seed, ...progress(e), outcome: e.outcome,
-      ...(e.error ? { error: e.error.message } : {}),
-      ...(e.turns.length ? { stuck_type: gauntletInfo(e.turns[e.turns.length - 1]!.task_info).type ?? '' } : {}),
-    })),
+    failures: episodes
+      .filter((e) => e.outcome !== 'success')
+      .map((e) => ({
+        task: e.task,
+        seed: e.seed,
+        ...progress(e),
+        outcome: e.outcome,
+        ...(e.error ? { error: e.error.message } : {}),
+        ...(e.turns.length ? { stuck_type: gauntletInfo(e.turns[e.turns.length - 1]!.task_info).type ?? '' } : {}),
+      })),
   };
 }
 

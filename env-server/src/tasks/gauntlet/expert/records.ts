@@ -54,7 +54,10 @@ export function sftRecords(episode: Trajectory): SftRecord[] {
       reward: a.turns.reduce((sum, t) => sum + t.reward, 0),
       messages: [
         { role: 'system', content: GAUNTLET_SYSTEM_PROMPT },
-        ...a.turns.flatMap((t): ChatMessage[] => [{ role: 'user', content: t.observation }, { role: 'assistant', content: t.action_text, reward: t.reward }]),
+        ...a.turns.flatMap((t): ChatMessage[] => [
+          { role: 'user', content: t.observation },
+          { role: 'assistant', content: t.action_text, reward: t.reward },
+        ]),
       ],
     }));
 }

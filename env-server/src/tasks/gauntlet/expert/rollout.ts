@@ -21,19 +21,36 @@ export function expertPolicy(): EpisodePolicy {
       const info = gauntletInfo(taskInfo(result));
       onStep = info.step === step ? onStep + 1 : 1;
       step = info.step;
-      if (onStep > MAX_ACTIONS_PER_STEP) throw new PolicyGaveUpError(`stuck on step ${info.step} (${info.type}) after ${MAX_ACTIONS_PER_STEP} actions`);
+      if (onStep > MAX_ACTIONS_PER_STEP)
+        throw new PolicyGaveUpError(`stuck on step ${info.step} (${info.type}) after ${MAX_ACTIONS_PER_STEP} actions`);
       const o = result.observation;
-      return gauntletPolicy({ goal: o.goal, axtree_txt: o.axtree_txt, pruned_html: '', url: o.url, focused_element_bid: '' });
+      return gauntletPolicy({
+        goal: o.goal,
+        axtree_txt: o.axtree_txt,
+        pruned_html: '',
+        url: o.url,
+        focused_element_bid: '',
+      });
     };
   });
 }
 
 /** Plays one episode with the built-in expert through `env`, recorded as any policy's episode is. */
-export function runExpertEpisode(env: EpisodeEnv, task: string, seed: number, options: Record<string, unknown> = {}): Promise<Trajectory> {
+export function runExpertEpisode(
+  env: EpisodeEnv,
+  task: string,
+  seed: number,
+  options: Record<string, unknown> = {},
+): Promise<Trajectory> {
   return runEpisode(env, expertPolicy(), {
-    task, seed, resetOptions: options, observation: EXPERT_OBSERVATION, actionSet: EXPERT_ACTION_SET,
+    task,
+    seed,
+    resetOptions: options,
+    observation: EXPERT_OBSERVATION,
+    actionSet: EXPERT_ACTION_SET,
     // The env's own step budget (400 actions for a full run) ends an episode; timing puzzles make a full run minutes long.
-    maxTurns: Infinity, deadlineMs: 60 * 60_000,
+    maxTurns: Infinity,
+    deadlineMs: 60 * 60_000,
   });
 }
 

@@ -22,13 +22,16 @@ export const LEVEL = 10;
 
 export function sequenceParameterSet(width: number, height: number): Uint8Array {
   const w = new BitWriter()
-    .bits(PROFILE_BASELINE, 8).bits(0xc0, 8).bits(LEVEL, 8) // constraint_set0/1: plain Baseline
+    .bits(PROFILE_BASELINE, 8)
+    .bits(0xc0, 8)
+    .bits(LEVEL, 8) // constraint_set0/1: plain Baseline
     .ue(0) // seq_parameter_set_id
     .ue(0) // log2_max_frame_num_minus4
     .ue(2) // pic_order_cnt_type 2: output order = decode order
     .ue(0) // max_num_ref_frames (intra only)
     .flag(false) // gaps_in_frame_num_value_allowed
-    .ue(width / 16 - 1).ue(height / 16 - 1)
+    .ue(width / 16 - 1)
+    .ue(height / 16 - 1)
     .flag(true) // frame_mbs_only
     .flag(true) // direct_8x8_inference
     .flag(false) // frame_cropping
@@ -38,15 +41,21 @@ export function sequenceParameterSet(width: number, height: number): Uint8Array 
 
 export function pictureParameterSet(): Uint8Array {
   const w = new BitWriter()
-    .ue(0).ue(0) // pps id, sps id
+    .ue(0)
+    .ue(0) // pps id, sps id
     .flag(false) // CAVLC
     .flag(false) // bottom_field_pic_order_in_frame_present
     .ue(0) // num_slice_groups_minus1
-    .ue(0).ue(0) // num_ref_idx_l0/l1_default_active_minus1
-    .flag(false).bits(0, 2) // weighted prediction off
-    .se(0).se(0).se(0) // pic_init_qp/qs, chroma_qp_index_offset
+    .ue(0)
+    .ue(0) // num_ref_idx_l0/l1_default_active_minus1
+    .flag(false)
+    .bits(0, 2) // weighted prediction off
+    .se(0)
+    .se(0)
+    .se(0) // pic_init_qp/qs, chroma_qp_index_offset
     .flag(true) // deblocking_filter_control_present: lets slices turn the filter off
-    .flag(false).flag(false); // constrained_intra_pred, redundant_pic_cnt_present
+    .flag(false)
+    .flag(false); // constrained_intra_pred, redundant_pic_cnt_present
   return nalUnit(NAL_PPS, w.finish());
 }
 
@@ -58,7 +67,8 @@ export function idrSlice(frame: YuvFrame, width: number, height: number, idrPicI
     .ue(0) // pps id
     .bits(0, 4) // frame_num (IDR)
     .ue(idrPicId)
-    .flag(false).flag(false) // no_output_of_prior_pics, long_term_reference
+    .flag(false)
+    .flag(false) // no_output_of_prior_pics, long_term_reference
     .se(0) // slice_qp_delta
     .ue(1); // disable_deblocking_filter_idc: PCM samples are shown as stored
   for (let my = 0; my < height / 16; my++) {

@@ -7,7 +7,9 @@ describe('BitWriter', () => {
   it('writes Exp-Golomb codes as the H.264 spec tabulates them', () => {
     // ue: 0 → 1, 1 → 010, 2 → 011, 3 → 00100; se: 1 → 010, -1 → 011. Then the stop bit and zero padding.
     const bytes = new BitWriter().ue(0).ue(1).ue(2).ue(3).se(1).se(-1).finish();
-    expect([...bytes].map((b) => b.toString(2).padStart(8, '0')).join('')).toBe('1' + '010' + '011' + '00100' + '010' + '011' + '1' + '00000');
+    expect([...bytes].map((b) => b.toString(2).padStart(8, '0')).join('')).toBe(
+      '1' + '010' + '011' + '00100' + '010' + '011' + '1' + '00000',
+    );
   });
 });
 
@@ -22,7 +24,8 @@ describe('clockVideo', () => {
     const file = clockVideo();
     const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
     const boxes: [string, number, number][] = [];
-    for (let at = 0; at < file.length; at += view.getUint32(at)) boxes.push([String.fromCharCode(...file.subarray(at + 4, at + 8)), at, view.getUint32(at)]);
+    for (let at = 0; at < file.length; at += view.getUint32(at))
+      boxes.push([String.fromCharCode(...file.subarray(at + 4, at + 8)), at, view.getUint32(at)]);
     expect(boxes.map(([type]) => type)).toEqual(['ftyp', 'moov', 'mdat']);
     const stco = Buffer.from(file).indexOf('stco');
     const offset = view.getUint32(stco + 12);

@@ -60,21 +60,64 @@ export function writeMp4(track: Mp4Track): Uint8Array {
   const duration = samples.length * track.sampleDuration;
   const identity = u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);
   const moov = (dataOffset: number) => {
-    const avcC = box('avcC', Uint8Array.of(1, track.profile, 0xc0, track.level, 0xff, 0xe1), u16(track.sps.length), track.sps, Uint8Array.of(1), u16(track.pps.length), track.pps);
-    const avc1 = box('avc1', new Uint8Array(6), u16(1), new Uint8Array(16), u16(track.width, track.height), u32(0x480000, 0x480000, 0), u16(1), new Uint8Array(32), u16(0x18, 0xffff), avcC);
-    const stbl = box('stbl',
+    const avcC = box(
+      'avcC',
+      Uint8Array.of(1, track.profile, 0xc0, track.level, 0xff, 0xe1),
+      u16(track.sps.length),
+      track.sps,
+      Uint8Array.of(1),
+      u16(track.pps.length),
+      track.pps,
+    );
+    const avc1 = box(
+      'avc1',
+      new Uint8Array(6),
+      u16(1),
+      new Uint8Array(16),
+      u16(track.width, track.height),
+      u32(0x480000, 0x480000, 0),
+      u16(1),
+      new Uint8Array(32),
+      u16(0x18, 0xffff),
+      avcC,
+    );
+    const stbl = box(
+      'stbl',
       fullBox('stsd', 0, u32(1), avc1),
       fullBox('stts', 0, u32(1, samples.length, track.sampleDuration)),
       fullBox('stsc', 0, u32(1, 1, samples.length, 1)),
       fullBox('stsz', 0, u32(0, samples.length, ...samples.map((s) => s.length))),
-      fullBox('stco', 0, u32(1, dataOffset)));
-    const minf = box('minf', fullBox('vmhd', 1, u16(0, 0, 0, 0)), box('dinf', fullBox('dref', 0, u32(1), fullBox('url ', 1))), stbl);
-    const mdia = box('mdia',
+      fullBox('stco', 0, u32(1, dataOffset)),
+    );
+    const minf = box(
+      'minf',
+      fullBox('vmhd', 1, u16(0, 0, 0, 0)),
+      box('dinf', fullBox('dref', 0, u32(1), fullBox('url ', 1))),
+      stbl,
+    );
+    const mdia = box(
+      'mdia',
       fullBox('mdhd', 0, u32(0, 0, track.timescale, duration), u16(0x55c4, 0)),
       fullBox('hdlr', 0, u32(0), enc('vide'), u32(0, 0, 0), enc('Gauntlet clip\0')),
-      minf);
-    const tkhd = fullBox('tkhd', 3, u32(0, 0, 1, 0, duration, 0, 0), u16(0, 0, 0, 0), identity, u32(track.width << 16, track.height << 16));
-    const mvhd = fullBox('mvhd', 0, u32(0, 0, track.timescale, duration, 0x10000), u16(0x100, 0), u32(0, 0), identity, u32(0, 0, 0, 0, 0, 0, 2));
+      minf,
+    );
+    const tkhd = fullBox(
+      'tkhd',
+      3,
+      u32(0, 0, 1, 0, duration, 0, 0),
+      u16(0, 0, 0, 0),
+      identity,
+      u32(track.width << 16, track.height << 16),
+    );
+    const mvhd = fullBox(
+      'mvhd',
+      0,
+      u32(0, 0, track.timescale, duration, 0x10000),
+      u16(0x100, 0),
+      u32(0, 0),
+      identity,
+      u32(0, 0, 0, 0, 0, 0, 2),
+    );
     return box('moov', mvhd, box('trak', tkhd, mdia));
   };
   const ftyp = box('ftyp', enc('isom'), u32(0x200), enc('isomiso2avc1mp41'));

@@ -10,10 +10,14 @@ describe('buildAppScript', () => {
   });
 
   it('refuses page code written as a method (its source is not an expression)', () => {
-    const holder = { render(x: number) {
-      return x;
-    } };
-    expect(() => functionSource(holder.render, 'demo')).toThrow(/demo: page code must be an arrow function or function expression/);
+    const holder = {
+      render(x: number) {
+        return x;
+      },
+    };
+    expect(() => functionSource(holder.render, 'demo')).toThrow(
+      /demo: page code must be an arrow function or function expression/,
+    );
     expect(functionSource((x: number) => x, 'arrow')).toBe('(x) => x');
   });
 });

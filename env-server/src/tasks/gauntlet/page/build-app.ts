@@ -7,7 +7,9 @@ import { makePuzzleContext } from './runtime-context.js';
  * source so the page code is type-checked TypeScript like the rest of the server.
  */
 export function buildAppScript(challenges: readonly AnyChallenge[]): string {
-  const renderers = challenges.map((c) => `  ${JSON.stringify(c.type)}: ${functionSource(c.render, c.type)}`).join(',\n');
+  const renderers = challenges
+    .map((c) => `  ${JSON.stringify(c.type)}: ${functionSource(c.render, c.type)}`)
+    .join(',\n');
   const titles = JSON.stringify(Object.fromEntries(challenges.map((c) => [c.type, c.title])));
   return `'use strict';\n(${functionSource(runGauntletApp, 'runGauntletApp')})(\n${functionSource(makePuzzleContext, 'makePuzzleContext')},\n{\n${renderers}\n},\n${titles});\n`;
 }
@@ -16,7 +18,9 @@ export function buildAppScript(challenges: readonly AnyChallenge[]): string {
 export function functionSource(fn: (...args: never[]) => unknown, label: string): string {
   const source = fn.toString();
   if (!/^(async\s+)?(function\b|\(|[A-Za-z_$][\w$]*\s*=>)/.test(source)) {
-    throw new Error(`${label}: page code must be an arrow function or function expression, got ${source.slice(0, 40)}…`);
+    throw new Error(
+      `${label}: page code must be an arrow function or function expression, got ${source.slice(0, 40)}…`,
+    );
   }
   return source;
 }

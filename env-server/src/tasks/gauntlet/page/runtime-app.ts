@@ -7,7 +7,11 @@ import type { StepHandle, makePuzzleContext } from './runtime-context.js';
  * only by solving step N-1; a fresh load can open step 1 alone (progress restarts, since it
  * lives in this page, not the URL) and shows a locked page for any later step.
  */
-export function runGauntletApp(makeContext: typeof makePuzzleContext, renderers: Record<string, Renderer<unknown>>, titles: Record<string, string>): void {
+export function runGauntletApp(
+  makeContext: typeof makePuzzleContext,
+  renderers: Record<string, Renderer<unknown>>,
+  titles: Record<string, string>,
+): void {
   const STORAGE_KEY = 'gauntlet.run';
   const root = document.getElementById('app') as HTMLElement;
   let plan: PagePlan | null = null;
@@ -29,7 +33,8 @@ export function runGauntletApp(makeContext: typeof makePuzzleContext, renderers:
   };
   const total = () => plan?.steps.length ?? 0;
   const stepUrl = (n: number) => `/gauntlet/step/${n}`;
-  const canonicalUrl = () => (view === 'done' ? '/gauntlet/complete' : view === 'step' ? stepUrl(index + 1) : location.pathname);
+  const canonicalUrl = () =>
+    view === 'done' ? '/gauntlet/complete' : view === 'step' ? stepUrl(index + 1) : location.pathname;
 
   function navigate(url: string, replace: boolean): void {
     if (location.pathname === url) return;
@@ -68,7 +73,13 @@ export function runGauntletApp(makeContext: typeof makePuzzleContext, renderers:
     document.title = `The Gauntlet — step ${i + 1} of ${steps.length}`;
     const instructions = el('section', { 'aria-label': 'Instructions' });
     const revealSlot = el('div', { class: 'reveal-slot' });
-    const input = el('input', { type: 'text', name: 'code', 'aria-label': 'Code', autocomplete: 'off', spellcheck: 'false' }) as HTMLInputElement;
+    const input = el('input', {
+      type: 'text',
+      name: 'code',
+      'aria-label': 'Code',
+      autocomplete: 'off',
+      spellcheck: 'false',
+    }) as HTMLInputElement;
     const form = el('form', { 'aria-label': 'Code entry' }, input, el('button', { type: 'submit' }, 'Submit code'));
     const alertSlot = el('div', { class: 'alert-slot' });
     const status = el('p', { role: 'status', 'aria-label': 'Puzzle status' });
@@ -79,12 +90,25 @@ export function runGauntletApp(makeContext: typeof makePuzzleContext, renderers:
     });
     root.replaceChildren(
       el('header', {}, el('h1', {}, 'The Gauntlet'), el('p', {}, `Solved ${solved} of ${steps.length}`)),
-      el('main', {}, el('h2', {}, `Step ${i + 1} of ${steps.length}: ${titles[step.type] ?? step.type} (${step.type})`), instructions, revealSlot, form, alertSlot, status, area),
+      el(
+        'main',
+        {},
+        el('h2', {}, `Step ${i + 1} of ${steps.length}: ${titles[step.type] ?? step.type} (${step.type})`),
+        instructions,
+        revealSlot,
+        form,
+        alertSlot,
+        status,
+        area,
+      ),
     );
     window.scrollTo(0, 0);
     const render = renderers[step.type];
     current = makeContext(step, area, {
-      revealSlot, instructions, status, media: plan!.media,
+      revealSlot,
+      instructions,
+      status,
+      media: plan!.media,
       onReveal: (code) => {
         accepted = code;
       },
@@ -116,7 +140,13 @@ export function runGauntletApp(makeContext: typeof makePuzzleContext, renderers:
     wrongCount += 1;
     lastWrong = true;
     const said = typed === '' ? 'An empty code' : `"${typed.slice(0, 12)}"`;
-    alertSlot.replaceChildren(el('p', { role: 'alert' }, `${said} is not the code for step ${index + 1}. Solve the puzzle to reveal the right one.`));
+    alertSlot.replaceChildren(
+      el(
+        'p',
+        { role: 'alert' },
+        `${said} is not the code for step ${index + 1}. Solve the puzzle to reveal the right one.`,
+      ),
+    );
   }
 
   function start(next: PagePlan): void {
@@ -134,8 +164,16 @@ export function runGauntletApp(makeContext: typeof makePuzzleContext, renderers:
   function status(): PageStatus {
     const step = plan?.steps[index];
     return {
-      runId: plan?.runId ?? '', view, step: view === 'done' ? total() + 1 : index + 1, total: total(),
-      type: view === 'step' ? step?.type ?? '' : '', solved, wrongCount, lastWrong, failCount, error,
+      runId: plan?.runId ?? '',
+      view,
+      step: view === 'done' ? total() + 1 : index + 1,
+      total: total(),
+      type: view === 'step' ? (step?.type ?? '') : '',
+      solved,
+      wrongCount,
+      lastWrong,
+      failCount,
+      error,
     };
   }
 
@@ -150,7 +188,12 @@ export function runGauntletApp(makeContext: typeof makePuzzleContext, renderers:
       showStep(0, true);
     } else {
       const what = wanted ? `Step ${wanted}` : 'This page';
-      showMessage('locked', `${what} cannot be opened directly`, el('p', {}, 'Steps open only by solving the ones before them, starting at step 1.'), el('a', { href: '/gauntlet/' }, 'Go to step 1'));
+      showMessage(
+        'locked',
+        `${what} cannot be opened directly`,
+        el('p', {}, 'Steps open only by solving the ones before them, starting at step 1.'),
+        el('a', { href: '/gauntlet/' }, 'Go to step 1'),
+      );
     }
   }
 

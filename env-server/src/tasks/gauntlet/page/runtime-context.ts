@@ -25,7 +25,11 @@ export interface StepHandle {
 export function makePuzzleContext(step: PageStep, area: HTMLElement, hooks: StepHooks): StepHandle {
   let alive = true;
   const cleanups: (() => void)[] = [];
-  const el = (tag: string, attrs: Record<string, string | number | boolean> = {}, ...children: (Node | string)[]): HTMLElement => {
+  const el = (
+    tag: string,
+    attrs: Record<string, string | number | boolean> = {},
+    ...children: (Node | string)[]
+  ): HTMLElement => {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) {
       if (value === false) continue;
@@ -47,7 +51,12 @@ export function makePuzzleContext(step: PageStep, area: HTMLElement, hooks: Step
       const shown = code ?? step.code;
       revealed?.remove();
       // A fresh region each time: the code is never in the DOM before this call.
-      revealed = el('section', { 'aria-label': 'Revealed code', class: 'revealed' }, el('span', {}, 'Code: '), el('output', {}, shown));
+      revealed = el(
+        'section',
+        { 'aria-label': 'Revealed code', class: 'revealed' },
+        el('span', {}, 'Code: '),
+        el('output', {}, shown),
+      );
       (where ?? hooks.revealSlot).append(revealed);
       hooks.onReveal(shown);
     },

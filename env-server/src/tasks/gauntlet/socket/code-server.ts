@@ -26,7 +26,10 @@ export class CodeSocketServer {
   /** Connections accepted so far (tests check the browser really connected). */
   connections = 0;
 
-  private constructor(http: Server, readonly url: string) {
+  private constructor(
+    http: Server,
+    readonly url: string,
+  ) {
     const wss = new WebSocketServer({ server: http, maxPayload: 4096 });
     wss.on('connection', (socket, request) => {
       this.connections += 1;
@@ -75,7 +78,12 @@ export class CodeSocketServer {
       }
       if (message.type === 'request' && ticket) {
         const { code, delayMs } = ticket;
-        timers.push(setTimeout(() => socket.readyState === socket.OPEN && socket.send(JSON.stringify({ type: 'code', code })), delayMs).unref());
+        timers.push(
+          setTimeout(
+            () => socket.readyState === socket.OPEN && socket.send(JSON.stringify({ type: 'code', code })),
+            delayMs,
+          ).unref(),
+        );
         return;
       }
       socket.close(4400, 'say hello with a ticket first');

@@ -20,15 +20,26 @@ export function region(nodes: readonly AxNode[], role: string, name: string): Ax
 
 /** Every StaticText under `nodes`, joined with newlines. */
 export function textOf(nodes: readonly AxNode[]): string {
-  return nodes.filter((n) => n.role === 'StaticText').map((n) => n.name).join('\n');
+  return nodes
+    .filter((n) => n.role === 'StaticText')
+    .map((n) => n.name)
+    .join('\n');
 }
 
-export function findAll(nodes: readonly AxNode[], role: string, name?: string | ((name: string) => boolean)): Actionable[] {
+export function findAll(
+  nodes: readonly AxNode[],
+  role: string,
+  name?: string | ((name: string) => boolean),
+): Actionable[] {
   const matches = typeof name === 'function' ? name : (n: string) => name === undefined || n === name;
   return nodes.filter((n): n is Actionable => n.bid !== undefined && n.role === role && matches(n.name));
 }
 
-export function find(nodes: readonly AxNode[], role: string, name?: string | ((name: string) => boolean)): Actionable | undefined {
+export function find(
+  nodes: readonly AxNode[],
+  role: string,
+  name?: string | ((name: string) => boolean),
+): Actionable | undefined {
   return findAll(nodes, role, name)[0];
 }
 

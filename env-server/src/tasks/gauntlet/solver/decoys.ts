@@ -61,7 +61,8 @@ export interface RejectedCandidates {
 
 export function rejectedCandidates(view: StepView): RejectedCandidates {
   const move = view.revealed ? { code: view.revealed } : SOLVERS[view.type](view);
-  if ('code' in move) return { kind: 'code', actions: [act.chain(act.fill(view.codeBox, nearMiss(move.code)), act.click(view.submit))] };
+  if ('code' in move)
+    return { kind: 'code', actions: [act.chain(act.fill(view.codeBox, nearMiss(move.code)), act.click(view.submit))] };
   const actions = [DECOYS[view.type]?.(view)].filter((a): a is string => a !== undefined);
   // Submitting before the puzzle is solved; not when a caught code is typed already (that would succeed).
   if (!view.codeBox.value) actions.push(act.click(view.submit));

@@ -26,10 +26,15 @@ export function gauntletPolicy(view: OracleView): string {
 }
 
 /** The code, once known (revealed on the page or derived by the type's solver), goes in the box and is submitted. */
-export function stepAction(view: StepView, solvers: Readonly<Record<ChallengeType, ChallengeSolver>> = SOLVERS): string {
+export function stepAction(
+  view: StepView,
+  solvers: Readonly<Record<ChallengeType, ChallengeSolver>> = SOLVERS,
+): string {
   const move: Move = view.revealed ? { code: view.revealed } : solvers[view.type](view);
   if ('code' in move) {
-    return view.codeBox.value === move.code ? act.click(view.submit) : act.chain(act.fill(view.codeBox, move.code), act.click(view.submit));
+    return view.codeBox.value === move.code
+      ? act.click(view.submit)
+      : act.chain(act.fill(view.codeBox, move.code), act.click(view.submit));
   }
   // A code caught in passing (the flashing one) may be gone by now: it is already in the box.
   const typed = view.codeBox.value ?? '';

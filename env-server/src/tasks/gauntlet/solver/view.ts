@@ -36,7 +36,10 @@ export function readView(axtree: string): StepView | OtherView {
   const nodes = parseAxtree(axtree);
   const heading = nodes.find((n) => n.role === 'heading' && HEADING.test(n.name));
   if (!heading) {
-    const titles = nodes.filter((n) => n.role === 'heading').map((n) => n.name).join(' | ');
+    const titles = nodes
+      .filter((n) => n.role === 'heading')
+      .map((n) => n.name)
+      .join(' | ');
     if (/cannot be opened directly/.test(titles)) return { kind: 'locked', nodes };
     if (/steps solved/.test(titles)) return { kind: 'done', nodes };
     return { kind: 'empty', nodes };
@@ -54,7 +57,10 @@ export function readView(axtree: string): StepView | OtherView {
     instructions: textOf(region(nodes, 'region', 'Instructions') ?? []),
     status: textOf(region(nodes, 'status', 'Puzzle status') ?? []),
     puzzle: region(nodes, 'region', 'Puzzle') ?? [],
-    revealed: revealedText.split('\n').map((t) => t.trim()).find((t) => CODE_PATTERN.test(t)),
+    revealed: revealedText
+      .split('\n')
+      .map((t) => t.trim())
+      .find((t) => CODE_PATTERN.test(t)),
     codeBox: must(find(codeForm, 'textbox', 'Code'), 'textbox "Code"'),
     submit: must(find(codeForm, 'button', 'Submit code'), 'button "Submit code"'),
     wrongAlert: nodes.some((n) => n.role === 'alert'),

@@ -24,7 +24,9 @@ export const solveCookieStorage: ChallengeSolver = (view) => {
   const [key] = quotedValues(view.instructions);
   const entry = region(view.puzzle, 'listitem', key!);
   if (entry) {
-    const value = textOf(entry).split(/[:\s]+/).find((t) => CODE_PATTERN.test(t));
+    const value = textOf(entry)
+      .split(/[:\s]+/)
+      .find((t) => CODE_PATTERN.test(t));
     if (value) return code(value);
     return action(act.click(must(find(entry, 'button', `Show ${key}`), `button "Show ${key}"`)));
   }

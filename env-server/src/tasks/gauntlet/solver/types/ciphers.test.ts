@@ -37,7 +37,8 @@ describe('ciphers and obfuscation rules round-trip through the page wording', ()
 
 function wording(cipher: Parameters<typeof encrypt>[1]): string {
   if (cipher.kind === 'shift') return `each character was shifted forward by ${cipher.shift} places in the alphabet`;
-  if (cipher.kind === 'xor') return `each character's ASCII code was XORed with the key ${cipher.key} (0x${cipher.key.toString(16)})`;
+  if (cipher.kind === 'xor')
+    return `each character's ASCII code was XORed with the key ${cipher.key} (0x${cipher.key.toString(16)})`;
   return 'the code was encoded as base64 (ASCII)';
 }
 

@@ -18,6 +18,10 @@ export function decrypt(instructions: string, ciphertext: string): string {
   }
   if (/base64/.test(instructions)) return Buffer.from(ciphertext, 'base64').toString('ascii');
   const key = numberIn(instructions, /XORed with the key (\d+)/);
-  if (key !== undefined) return ciphertext.split(/\s+/).map((hex) => String.fromCharCode(parseInt(hex, 16) ^ key)).join('');
+  if (key !== undefined)
+    return ciphertext
+      .split(/\s+/)
+      .map((hex) => String.fromCharCode(parseInt(hex, 16) ^ key))
+      .join('');
   throw new OracleError(`no known cipher in the instructions: ${instructions}`);
 }

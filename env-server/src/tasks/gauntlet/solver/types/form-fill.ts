@@ -12,8 +12,13 @@ export const solveFormFill: ChallengeSolver = (view) => {
   const edits: string[] = [];
   for (const [, label, value] of must(fieldsPart, 'field list').matchAll(/([A-Za-z ]+) = "([^"]*)"/g)) {
     const name = label!.trim();
-    const control = must(view.puzzle.find((n) => n.bid !== undefined && n.name === name && ['textbox', 'spinbutton', 'combobox'].includes(n.role)), `field "${name}"`);
-    const shown = control.role === 'spinbutton' ? control.props.get('valuetext') ?? control.value : control.value;
+    const control = must(
+      view.puzzle.find(
+        (n) => n.bid !== undefined && n.name === name && ['textbox', 'spinbutton', 'combobox'].includes(n.role),
+      ),
+      `field "${name}"`,
+    );
+    const shown = control.role === 'spinbutton' ? (control.props.get('valuetext') ?? control.value) : control.value;
     if (shown === value) continue;
     const target = control as typeof control & { bid: string };
     edits.push(control.role === 'combobox' ? act.select(target, value!) : act.fill(target, value!));

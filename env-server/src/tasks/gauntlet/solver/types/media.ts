@@ -13,12 +13,20 @@ export const solveCanvas: ChallengeSolver = (view) => {
   const at = points.map(([x, y]) => [x + Number(left), y + Number(top)] as const);
   const [first, ...rest] = at;
   const last = at[at.length - 1]!;
-  return action(act.chain(act.mouseMove(...first!), act.mouseDown(...first!), ...rest.map((p) => act.mouseMove(...p)), act.mouseUp(...last)));
+  return action(
+    act.chain(
+      act.mouseMove(...first!),
+      act.mouseDown(...first!),
+      ...rest.map((p) => act.mouseMove(...p)),
+      act.mouseUp(...last),
+    ),
+  );
 };
 
 /** Presses Play, then waits roughly the clip's length until it has ended. */
 export const solveAudio: ChallengeSolver = (view) => {
-  if (/Clip: (not played|playback failed)/.test(view.status)) return action(act.click(must(find(view.puzzle, 'button', 'Play clip'), 'button "Play clip"')));
+  if (/Clip: (not played|playback failed)/.test(view.status))
+    return action(act.click(must(find(view.puzzle, 'button', 'Play clip'), 'button "Play clip"')));
   const duration = must(numberIn(view.instructions, /the (\d+) ms clip/), 'clip length');
   // Playback starts a little after the click (the element buffers first): wait the clip plus that.
   return action(act.noop(duration + 150));

@@ -28,6 +28,9 @@ export const solveShadowDom: ChallengeSolver = (view) => {
 export const solveIframe: ChallengeSolver = (view) => {
   if (!/All frames loaded/.test(view.status)) return action(act.noop(30));
   const path = quotedValues(/nested as (.*)\. Press/.exec(view.instructions)?.[1] ?? '');
-  const inner = walk(view.puzzle, must(path.length ? path : undefined, 'frame path'), (name) => ['Iframe', `Frame ${name}`]);
+  const inner = walk(view.puzzle, must(path.length ? path : undefined, 'frame path'), (name) => [
+    'Iframe',
+    `Frame ${name}`,
+  ]);
   return action(act.click(must(find(inner, 'button', 'Reveal code'), 'button "Reveal code" in the innermost frame')));
 };
