@@ -98,8 +98,10 @@ describe(`env server boundaries under seeded fuzzing (seed ${seed})`, () => {
     expect(health.failures).toBe(0);
     // The frozen-loop defects held /health for seconds; a scheduling hiccup on a loaded 2-core
     // machine can cost one probe tens of milliseconds, so the bound is on the 99th percentile.
-    expect(health.p99, JSON.stringify(health)).toBeLessThan(100);
-    expect(health.max, JSON.stringify(health)).toBeLessThan(1_000);
+    // CI runs other test files (Chromium, onnxruntime) on the same two cores, so the bound sits
+    // well under the seconds-long stalls it guards against, not at a quiet machine's figure.
+    expect(health.p99, JSON.stringify(health)).toBeLessThan(250);
+    expect(health.max, JSON.stringify(health)).toBeLessThan(2_000);
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).toMatch(/^gauntlet_env_sessions_active 0$/m);
     expect(metrics).toMatch(/^gauntlet_env_unexpected_errors 0$/m);
