@@ -39,3 +39,17 @@ export const ACTION_NAMES = [
   'tab_focus',
 ] as const;
 export type ActionName = (typeof ACTION_NAMES)[number];
+
+/** Actions whose leading arguments are element ids (bids), and how many: drag_and_drop takes two. */
+export const BID_ARGUMENTS = {
+  click: 1,
+  dblclick: 1,
+  hover: 1,
+  fill: 1,
+  select_option: 1,
+  press: 1,
+  focus: 1,
+  clear: 1,
+  drag_and_drop: 2,
+  upload_file: 1,
+} as const satisfies Partial<Record<ActionName, number>>;

@@ -1,10 +1,15 @@
-import { ACTION_NAMES } from './action-names.js';
+import { ACTION_NAMES, BID_ARGUMENTS } from './action-names.js';
 
 export interface ActionRegexOptions {
   /** Actions allowed (default: every BrowserGym action). */
   names?: readonly string[];
   /** Allow several calls, one per line (the env's multi_action). */
   multiAction?: boolean;
+  /**
+   * Element ids on the page now: the element arguments of bid actions (click, fill, …) may only
+   * name one of them. Bid actions are left out when the list is empty.
+   */
+  bids?: readonly string[];
 }
 
 // Python literals as the env's action parser reads them. Plain syntax only (groups, classes,
@@ -25,9 +30,31 @@ export function actionRegex(options: ActionRegexOptions = {}): string {
   if (names.length === 0) throw new RangeError('actionRegex needs at least one action name');
   for (const name of names)
     if (!/^[a-z_]+$/.test(name)) throw new RangeError(`${JSON.stringify(name)} is not an action name`);
-  const call = String.raw`(?:${names.join('|')})\((?:${ARGUMENT}(?:, ?${ARGUMENT})*)?\)`;
+  const call = options.bids ? bidCalls(names, options.bids) : anyCall(names);
   return options.multiAction ? `${call}(?:\\n${call})*` : call;
 }
+
+const anyCall = (names: readonly string[]): string =>
+  String.raw`(?:${names.join('|')})\((?:${ARGUMENT}(?:, ?${ARGUMENT})*)?\)`;
+
+/** Calls whose leading element arguments are one of `bids` (quoted either way); other actions as anyCall. */
+function bidCalls(names: readonly string[], bids: readonly string[]): string {
+  const free = names.filter((name) => !(name in BID_ARGUMENTS));
+  const usable = bids.filter((b) => SAFE_BID.test(b));
+  const bound = usable.length ? names.filter((name) => name in BID_ARGUMENTS) : [];
+  const bid = `(?:${usable.map((b) => `'${b.replaceAll('.', '\\.')}'|"${b.replaceAll('.', '\\.')}"`).join('|')})`;
+  const calls = bound.map((name) => {
+    const leading = Array.from({ length: BID_ARGUMENTS[name as keyof typeof BID_ARGUMENTS] }, () => bid).join(', ?');
+    return String.raw`${name}\(${leading}(?:, ?${ARGUMENT})*\)`;
+  });
+  if (free.length) calls.push(anyCall(free));
+  if (calls.length === 0)
+    throw new RangeError(`actionRegex: no bids on the page, and every allowed action (${names.join(', ')}) needs one`);
+  return calls.length === 1 ? calls[0]! : `(?:${calls.join('|')})`;
+}
+
+/** Bids as BrowserGym writes them; any other is left out rather than escaped (regex backends differ on escapes). */
+const SAFE_BID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** One call of any BrowserGym action. */
 export const ACTION_REGEX = actionRegex();

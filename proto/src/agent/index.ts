@@ -1,7 +1,8 @@
-export { ACTION_NAMES, type ActionName } from './action-names.js';
+export { ACTION_NAMES, BID_ARGUMENTS, type ActionName } from './action-names.js';
 export { ACTION_REGEX, actionRegex, type ActionRegexOptions } from './action-regex.js';
 export { ChatTemplateError, ChatTokens, type Tokenizer } from './chat-tokens.js';
 export { LlmPolicy, type LlmPolicyOptions } from './llm-policy.js';
+export { observationBids } from './observation-bids.js';
 export { parseAction, type ParseActionOptions, type ParsedAction } from './parse-action.js';
 export type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
 export { renderObservation, type RenderOptions } from './render.js';

@@ -19,8 +19,8 @@ export interface LlmPolicyOptions {
   seed?: number | null;
   /** Prompt + reply tokens allowed per turn; older exchanges are trimmed to fit. Never more than the server's max_model_len. */
   contextTokens?: number | null;
-  /** Constrain every reply to this regex (e.g. actionRegex()). */
-  regex?: string;
+  /** Constrain every reply to this regex (e.g. actionRegex()), or to one made from each turn's observation. */
+  regex?: string | ((turn: TurnInput) => string);
   stop?: string[];
   /** chat_template_kwargs for every render (e.g. {enable_thinking: false}). */
   templateVariables?: Record<string, unknown>;
@@ -79,7 +79,7 @@ class LlmSession implements PolicySession {
         topP: o.topP ?? 1,
         topK: o.topK ?? -1,
         seed: o.seed === undefined || o.seed === null ? undefined : o.seed + turn.index,
-        regex: o.regex,
+        regex: typeof o.regex === 'function' ? o.regex(turn) : o.regex,
         stop: o.stop ?? [],
       },
       call,

@@ -107,6 +107,18 @@ describe('actionRegex', () => {
     expect(() => actionRegex({ names: ['click|.*'] })).toThrow(/not an action name/);
   });
 
+  it('with bids, element arguments name only elements on the page; other actions stay free', () => {
+    const onPage = full(actionRegex({ names: ['click', 'fill', 'drag_and_drop', 'scroll'], bids: ['13', 'a1.2'] }));
+    for (const ok of ["click('13')", 'click("a1.2")', "fill('13', 'x')", "drag_and_drop('13', 'a1.2')", 'scroll(0, 5)'])
+      expect(onPage.test(ok), ok).toBe(true);
+    for (const bad of ["click('14')", "click('a142')", "click('a1x2')", "fill('7', 'x')", "drag_and_drop('13', '9')"])
+      expect(onPage.test(bad), bad).toBe(false);
+    // Unusual ids are left out, not escaped into the regex.
+    expect(full(actionRegex({ names: ['click'], bids: ['5', "x')|.*"] })).test("click('5')")).toBe(true);
+    expect(() => actionRegex({ names: ['click'], bids: [] })).toThrow(/no bids on the page/);
+    expect(full(actionRegex({ names: ['click', 'noop'], bids: [] })).test('noop()')).toBe(true);
+  });
+
   it('every reply it admits parses back to itself', () => {
     for (const action of ["click('5')", "fill('12', 'a) b')", "press('3', 'Enter')"]) {
       expect(full(ACTION_REGEX).test(action)).toBe(true);

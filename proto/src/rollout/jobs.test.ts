@@ -22,8 +22,18 @@ describe('job payloads', () => {
       context_tokens: null,
       observation_chars: null,
       constrained: false,
+      action_names: null,
+      bid_choices: false,
       reset_options: {},
     });
+  });
+
+  it('narrowing constrained decoding without turning it on is refused by name', () => {
+    expect(() => group({ settings: { bid_choices: true } })).toThrow(/set constrained too/);
+    expect(() => group({ settings: { action_names: ['click'] } })).toThrow(/set constrained too/);
+    expect(() => group({ settings: { constrained: true, action_names: ['eval'] } })).toThrow();
+    const narrowed = group({ settings: { constrained: true, action_names: ['click'], bid_choices: true } }).settings;
+    expect([narrowed.action_names, narrowed.bid_choices]).toEqual([['click'], true]);
   });
 
   it('a group expands into G episode jobs with ids derived from the group id and distinct sampling seeds', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTION_NAMES } from '../agent/action-names.js';
 import { PolicyRef, RolloutId } from './trajectory.js';
 
 /**
@@ -42,10 +43,21 @@ export const EpisodeSettings = z
     observation_chars: int.min(256).nullable().default(null),
     /** Constrain replies to the action regex (structured outputs). */
     constrained: z.boolean().default(false),
+    /** Constrained replies use only these actions (null: every action). */
+    action_names: z.array(z.enum(ACTION_NAMES)).min(1).nullable().default(null),
+    /**
+     * Constrained replies name only elements the current observation shows (its bids): a small
+     * policy's first successes come from choosing among the page's elements, not guessing ids.
+     */
+    bid_choices: z.boolean().default(false),
     /** Task options passed to reset (e.g. the Gauntlet's start_step). */
     reset_options: z.record(z.string(), z.unknown()).default({}),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.constrained || (s.action_names === null && !s.bid_choices), {
+    message: 'action_names and bid_choices narrow constrained decoding: set constrained too',
+    path: ['constrained'],
+  });
 export type EpisodeSettings = z.infer<typeof EpisodeSettings>;
 
 /** Group ids leave room for the episode suffix within RolloutId's 128 characters. */

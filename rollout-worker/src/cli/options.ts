@@ -55,6 +55,16 @@ export const EPISODE_OPTIONS: Record<string, OptionSpec> = {
     defaultText: 'no budget',
   },
   constrained: { type: 'boolean', description: 'Constrain replies to the action grammar (structured outputs)' },
+  'action-names': {
+    type: 'string',
+    valueName: 'A,B,…',
+    description: 'With --constrained: only these actions (comma-separated, e.g. click,fill)',
+    defaultText: 'every action',
+  },
+  'bid-choices': {
+    type: 'boolean',
+    description: 'With --constrained: element arguments only name bids the current page shows',
+  },
   model: { type: 'string', valueName: 'NAME', description: "The policy's base model as served", defaultText: 'tiny' },
   adapter: {
     type: 'string',
@@ -150,6 +160,11 @@ export function episodeSettings(values: Values): EpisodeSettings {
     context_tokens: optionalInt(values, 'context-tokens', 1),
     observation_chars: optionalInt(values, 'observation-chars', 1),
     constrained: values.constrained === true ? true : undefined,
+    action_names: stringValue(values, 'action-names')
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+    bid_choices: values['bid-choices'] === true ? true : undefined,
   };
   const parsed = EpisodeSettings.safeParse(JSON.parse(JSON.stringify(candidate)));
   if (!parsed.success) {

@@ -1,5 +1,13 @@
 import { ValidationError } from '@gauntlet/proto';
-import { LlmPolicy, actionRegex, type EpisodePolicy } from '@gauntlet/proto/agent';
+import {
+  ACTION_NAMES,
+  BID_ARGUMENTS,
+  LlmPolicy,
+  actionRegex,
+  observationBids,
+  type EpisodePolicy,
+  type TurnInput,
+} from '@gauntlet/proto/agent';
 import { PolicyClient } from '@gauntlet/proto/policy';
 import type { EpisodeSettings, PolicyRef } from '@gauntlet/proto/rollout';
 import { randomPolicy } from './random-policy.js';
@@ -67,8 +75,20 @@ export class PolicyPool {
       topK: sampling.top_k,
       seed: sampling.seed,
       contextTokens: settings.context_tokens,
-      ...(settings.constrained ? { regex: actionRegex() } : {}),
+      ...(settings.constrained ? { regex: replyRegex(settings) } : {}),
     });
     return { policy: llm, server: client.baseUrl };
   }
+}
+
+/** The constrained-decoding regex: fixed, or rebuilt each turn from the bids the page shows. */
+function replyRegex(settings: EpisodeSettings): string | ((turn: TurnInput) => string) {
+  const names = settings.action_names ?? undefined;
+  if (!settings.bid_choices) return actionRegex({ ...(names ? { names } : {}) });
+  return (turn) => {
+    const bids = observationBids(turn.result);
+    // A page with no element to name leaves only the actions that need none (noop, at least).
+    const allowed = bids.length ? names : (names ?? ACTION_NAMES).filter((n) => !(n in BID_ARGUMENTS));
+    return actionRegex({ names: allowed?.length ? allowed : ['noop'], bids });
+  };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_REGEX, parseAction } from '@gauntlet/proto/agent';
+import { ACTION_REGEX, actionRegex, parseAction } from '@gauntlet/proto/agent';
 import { PolicyClient, PolicyRequestError, PolicyUnavailableError } from '@gauntlet/proto/policy';
 import { spawnPolicyServer, type Spawned } from './services.js';
 
@@ -61,6 +61,18 @@ describe('PolicyClient ↔ gauntlet-trainer serve', () => {
       expect(new RegExp(`^(?:${ACTION_REGEX})$`).test(reply.text), reply.text).toBe(true);
       expect(parseAction(reply.text)).toEqual({ action: reply.text, fallback: false });
     }
+  });
+
+  it("constrained to the page's bids, a reply only ever names one of them", async () => {
+    const { tokens } = await client.tokenize({ messages, add_generation_prompt: true });
+    const regex = actionRegex({ names: ['click', 'fill'], bids: ['12', '13', '27'] });
+    const named = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const reply = await client.generate({ promptIds: tokens, maxTokens: 40, temperature: 1, seed, regex });
+      expect(new RegExp(`^(?:${regex})$`).test(reply.text), reply.text).toBe(true);
+      named.add(/^\w+\(['"](\d+)['"]/.exec(reply.text)![1]!);
+    }
+    expect([...named].every((bid) => ['12', '13', '27'].includes(bid))).toBe(true);
   });
 
   it('a wrong model is a PolicyRequestError at once; a server gone is PolicyUnavailableError after its retries', async () => {
