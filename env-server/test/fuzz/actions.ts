@@ -1,43 +1,9 @@
+import { ACTION_NAMES } from '@gauntlet/proto/agent';
 import { HOSTILE_NUMBERS, hostileString } from './values.js';
 import type { Rng } from './rng.js';
 
-const NAMES = [
-  'noop',
-  'click',
-  'dblclick',
-  'hover',
-  'fill',
-  'select_option',
-  'press',
-  'focus',
-  'clear',
-  'drag_and_drop',
-  'upload_file',
-  'scroll',
-  'scroll_at',
-  'mouse_move',
-  'mouse_down',
-  'mouse_up',
-  'mouse_click',
-  'mouse_dblclick',
-  'mouse_drag_and_drop',
-  'mouse_upload_file',
-  'keyboard_down',
-  'keyboard_up',
-  'keyboard_press',
-  'keyboard_type',
-  'keyboard_insert_text',
-  'goto',
-  'go_back',
-  'go_forward',
-  'new_tab',
-  'tab_close',
-  'tab_focus',
-  'send_msg_to_user',
-  'report_infeasible',
-  'not_an_action',
-  '__proto__',
-];
+// Every action an agent may name, plus names the parser must refuse.
+const NAMES = [...ACTION_NAMES, 'not_an_action', '__proto__'];
 
 const URLS = [
   'http://tasks.gauntlet.test/miniwob/click-test.html',
