@@ -8,9 +8,7 @@
 //  - prefill per turn with and without the prefix cache: the same seeded episodes played on each
 //    server, one at a time; around every turn's request the server's /metrics are read, so a turn's
 //    figures are the server's own counters (prefilled and cached prompt tokens, time to first token).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { LlmPolicy } from '../proto/dist/agent/index.js';
 import { PolicyClient } from '../proto/dist/policy/index.js';
 import { EpisodeSettings, GroupJob, QUEUES, SEED_STRIDE } from '../proto/dist/rollout/index.js';
@@ -24,8 +22,8 @@ import {
   queueConnection,
 } from '../rollout-worker/dist/index.js';
 import { Queue } from 'bullmq';
+import { startBin as start } from './support/processes.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIZE = 8;
 const POLICY = { model: 'tiny', adapter: null, version: 0 };
 const median = (xs) => {
@@ -33,43 +31,6 @@ const median = (xs) => {
   return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
 };
 const round = (x, digits = 3) => (x === null ? null : +x.toFixed(digits));
-
-/** Starts a bin as its own process; resolves with the first match of `ready` in its output. */
-function start(service, args, ready, timeoutMs = 120_000) {
-  const child = spawn(process.execPath, [`${ROOT}${service}/bin/cli.js`, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(
-      () =>
-        void stop().then(() =>
-          reject(new Error(`${service} ${args[0]} not ready within ${timeoutMs} ms:\n${output.slice(-2000)}`)),
-        ),
-      timeoutMs,
-    );
-    const read = (chunk) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ match, stop });
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${service} ${args[0]} exited (${code}) before it was ready:\n${output.slice(-2000)}`));
-    });
-  });
-}
 
 async function startEnvServer(maxSessions) {
   const env = await start(
