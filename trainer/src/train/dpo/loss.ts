@@ -1,17 +1,17 @@
 import { softplus } from '../../engine/composites/losses.js';
 import type { Tensor } from '../../engine/graph.js';
 import * as o from '../../engine/ops.js';
+import { REF_LOGPROBS } from '../grpo/loss.js';
 import type { LossContext, LossFn, LossOutput } from '../loss.js';
 import type { DpoConfig } from './config.js';
 
 /**
  * Per-sequence inputs: which pair a row belongs to (any number, equal for the two rows of a pair
  * and distinct between pairs of one micro-batch), and 1 on the chosen row, 0 on the rejected one.
+ * The reference's log-probs come per token as GRPO's REF_LOGPROBS (0 where the mask is 0).
  */
 export const PAIR_ID = 'dpo_pair';
 export const IS_CHOSEN = 'dpo_chosen';
-/** Per-token input: the reference model's log-probs, aligned with the tokens (0 where the mask is 0). */
-export const REF_LOGPROBS = 'ref_logprobs';
 
 /** Metrics with TRL's names: means over the pairs of the whole optimizer batch. */
 export const DPO_METRICS = [

@@ -3,7 +3,8 @@ import { Graph, type Tensor } from '../../../src/engine/graph.js';
 import { f64, type HostTensor } from '../../../src/engine/host-tensor.js';
 import { Runtime } from '../../../src/engine/runtime.js';
 import type { DpoConfig } from '../../../src/train/dpo/config.js';
-import { dpoLoss, IS_CHOSEN, PAIR_ID, REF_LOGPROBS } from '../../../src/train/dpo/loss.js';
+import { dpoLoss, IS_CHOSEN, PAIR_ID } from '../../../src/train/dpo/loss.js';
+import { REF_LOGPROBS } from '../../../src/train/grpo/loss.js';
 import { contextFrom } from '../grpo/loss-harness.js';
 
 /** The DPO loss on small hand-made tensors: log-probs are an input, no model. Rows may be in any order. */
