@@ -4,3 +4,5 @@ export * from './loss.js';
 export * from './pairs.js';
 export * from './learner.js';
 export * from './run.js';
+export * from './data.js';
+export * from './encode.js';
