@@ -1,5 +1,5 @@
 // LoRA training: training graph (log-probs, pluggable loss, LoRA gradients), AdamW, clipping,
-// schedules, micro-batched accumulation, forward-only scoring, the SFT loop and GRPO.
+// schedules, micro-batched accumulation, forward-only scoring, the SFT loop, GRPO and DPO.
 export * from './loss.js';
 export * from './train-graph.js';
 export * from './batch.js';
@@ -12,3 +12,4 @@ export * from './sft.js';
 export * from './sft-data.js';
 export * from './sft-encode.js';
 export * from './grpo/index.js';
+export * from './dpo/index.js';

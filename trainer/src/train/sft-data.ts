@@ -44,7 +44,15 @@ export async function readSftJsonl(file: string): Promise<SftRecord[]> {
  * naming the line and the field.
  */
 export function parseSftJsonl(file: string, text: string): SftRecord[] {
-  const records: SftRecord[] = [];
+  return parseJsonLines(file, text, (line, value) => parseRecord(file, line, value));
+}
+
+/**
+ * Each non-blank line of a JSONL file parsed as JSON and handed to `parse` with its 1-based line
+ * number; a line that is not JSON, or a file with no line at all, is a DataFileError.
+ */
+export function parseJsonLines<T>(file: string, text: string, parse: (line: number, value: unknown) => T): T[] {
+  const records: T[] = [];
   text.split('\n').forEach((raw, index) => {
     if (raw.trim() === '') return;
     const line = index + 1;
@@ -54,7 +62,7 @@ export function parseSftJsonl(file: string, text: string): SftRecord[] {
     } catch (error) {
       throw new DataFileError(file, line, `is not valid JSON (${(error as Error).message})`);
     }
-    records.push(parseRecord(file, line, value));
+    records.push(parse(line, value));
   });
   if (records.length === 0)
     throw new DataFileError(file, undefined, 'holds no examples (expected one JSON object per line)');
@@ -112,9 +120,11 @@ function parseRecord(file: string, line: number, value: unknown): SftRecord {
   );
 }
 
-type Fail = (field: string | undefined, detail: string) => DataFileError;
+/** Builds the error for the line being parsed: `field` (when given) starts the detail. */
+export type Fail = (field: string | undefined, detail: string) => DataFileError;
 
-function parseMessages(value: unknown, field: string, fail: Fail): ChatMessage[] {
+/** A non-empty list of {role, content} messages (roles system, user, assistant); other keys ride along. */
+export function parseMessages(value: unknown, field: string, fail: Fail): ChatMessage[] {
   if (!Array.isArray(value) || value.length === 0)
     throw fail(field, `must be a non-empty list of {"role", "content"} objects (got ${describeValue(value)})`);
   return value.map((message, i) => {

@@ -43,20 +43,32 @@ export async function runSftSequences(
   options: SftOptions,
 ): Promise<StepResult[]> {
   if (sequences.length === 0) throw new RangeError('SFT needs at least one example');
-  const random = seededRandom(options.seed ?? 0);
+  const batches = shuffledBatches(sequences.length, options.batchSize, options.seed ?? 0);
   const history: StepResult[] = [];
-  let order: number[] = [];
   for (let step = 0; step < options.steps; step++) {
-    const batch: TrainSequence[] = [];
-    while (batch.length < Math.min(options.batchSize, sequences.length)) {
-      if (order.length === 0) order = shuffle(sequences.length, random);
-      batch.push(sequences[order.pop()!]!);
-    }
+    const batch = batches.next().value.map((i) => sequences[i]!);
     const result = await trainer.trainStep(batch, options);
     history.push(result);
     await options.onStep?.(result, batch);
   }
   return history;
+}
+
+/**
+ * Endless batches of min(size, n) indices into n examples, drawn from reshuffled passes (a batch
+ * may straddle two passes): same seed, same batches.
+ */
+export function* shuffledBatches(n: number, size: number, seed: number): Generator<number[], never> {
+  const random = seededRandom(seed);
+  let order: number[] = [];
+  for (;;) {
+    const batch: number[] = [];
+    while (batch.length < Math.min(size, n)) {
+      if (order.length === 0) order = shuffle(n, random);
+      batch.push(order.pop()!);
+    }
+    yield batch;
+  }
 }
 
 function shuffle(n: number, random: () => number): number[] {

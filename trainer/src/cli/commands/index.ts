@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { dpoCommand } from './dpo.js';
 import { exportAdapterCommand } from './export-adapter.js';
 import { initTinyCommand } from './init-tiny.js';
 import { inspectCommand } from './inspect.js';
@@ -13,6 +14,7 @@ export const COMMANDS: readonly Command[] = [
   initTinyCommand,
   inspectCommand,
   sftCommand,
+  dpoCommand,
   exportAdapterCommand,
   serveCommand,
 ];

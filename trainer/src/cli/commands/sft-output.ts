@@ -10,14 +10,17 @@ import { UsageError } from '../command.js';
  * a typo must not cost a run, nor overwrite a finished adapter. Nothing is created yet, so an
  * interrupted run leaves no folder behind.
  */
-export async function checkAdapterOutDir(dir: string, force: boolean): Promise<void> {
+export async function checkAdapterOutDir(dir: string, force: boolean, command = 'sft'): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
-    if (error.code === 'ENOTDIR') throw new UsageError(`sft: --out ${dir} exists and is not a folder`, 'sft');
+    if (error.code === 'ENOTDIR') throw new UsageError(`${command}: --out ${dir} exists and is not a folder`, command);
     throw error;
   });
   if (entries.length > 0 && !force)
-    throw new UsageError(`sft: --out ${dir} is not empty (pass --force to overwrite the adapter there)`, 'sft');
+    throw new UsageError(
+      `${command}: --out ${dir} is not empty (pass --force to overwrite the adapter there)`,
+      command,
+    );
 }
 
 /**

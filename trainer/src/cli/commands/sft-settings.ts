@@ -39,9 +39,17 @@ export interface SftSettings {
   device: ExecutionProvider;
 }
 
-const usage = (message: string) => new UsageError(`sft: ${message}`, 'sft');
+/** Which command reads the settings (dpo shares them): names its usage errors and sets its --lr default. */
+export interface TrainingCommand {
+  name: string;
+  lr: number;
+}
 
-export function parseSftSettings(context: Pick<CommandContext, 'options'>): SftSettings {
+export function parseSftSettings(
+  context: Pick<CommandContext, 'options'>,
+  command: TrainingCommand = { name: 'sft', lr: 2e-4 },
+): SftSettings {
+  const usage = (message: string) => new UsageError(`${command.name}: ${message}`, command.name);
   const required = (name: string, what: string): string => {
     const value = stringOption(context, name);
     if (value === undefined || value === '') throw usage(`--${name} ${what} is required`);
@@ -70,7 +78,7 @@ export function parseSftSettings(context: Pick<CommandContext, 'options'>): SftS
     batchSize,
     gradAccum: integerOption(context, 'grad-accum', 1, 1),
     microBatch: optionalIntegerOption(context, 'micro-batch') ?? batchSize,
-    lr: numberOption(context, 'lr', 2e-4),
+    lr: numberOption(context, 'lr', command.lr),
     warmup: integerOption(context, 'warmup', 0, 0),
     schedule: choiceOption(context, 'schedule', SCHEDULES, 'linear'),
     lora,

@@ -32,3 +32,12 @@ export function tokenEntropy(logits: Tensor, temperature: number | Tensor = 1): 
   const p = softmax(z, -1);
   return o.sub(o.squeeze(logSumExp(z, -1), [-1]), o.reduceSum(o.mul(p, z), [-1], false));
 }
+
+/**
+ * softplus(x) = log(1 + eˣ) = −log σ(−x), stable for any x as max(x, 0) + log(1 + e^−|x|). At
+ * x = 0 the backward rules of Max (ties to the first input) and Abs (+1 at 0) both take the
+ * right-hand branch, so the gradient there is σ(0) = ½ as it should be.
+ */
+export function softplus(x: Tensor): Tensor {
+  return o.add(o.max(x, 0), o.log(o.add(o.exp(o.neg(o.abs(x))), 1)));
+}

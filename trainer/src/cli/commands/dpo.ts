@@ -1,0 +1,117 @@
+import type { Command, OptionSpec } from '../command.js';
+import { runDpoJob } from './dpo-job.js';
+import { DPO_DEFAULT_LR, parseDpoSettings } from './dpo-settings.js';
+import { sftCommand } from './sft.js';
+
+// The training flags are SFT's (one parser reads both); those whose meaning shifts say so here.
+const sft = sftCommand.options;
+const shaped = (spec: OptionSpec): OptionSpec => ({
+  ...spec,
+  description: `${spec.description} (not with --init-adapter)`,
+});
+
+export const dpoCommand: Command = {
+  name: 'dpo',
+  summary: 'Train a LoRA adapter by DPO on preference pairs (chosen vs rejected) in JSONL',
+  description: [
+    'Direct Preference Optimization: raises the log-probability of each chosen completion over',
+    'the rejected one, relative to a frozen reference, and writes the adapter as a PEFT folder.',
+    '',
+    "Data: TRL's preference JSONL, one pair per line (what `gauntlet-env collect` writes to dpo.jsonl):",
+    '  {"prompt": [messages], "chosen": [messages], "rejected": [messages]}',
+    "    rendered with the model's chat template; the assistant messages of each completion are",
+    '    compared, the prompt is context;',
+    '  {"chosen": [messages], "rejected": [messages]}   the shared leading messages are the prompt;',
+    '  {"prompt": "...", "chosen": "...", "rejected": "..."}   plain text, no template.',
+    'Other keys on a line are ignored; blank lines are skipped. A bad line is reported as',
+    'file:line with the field to fix. Pairs cut to --max-length are reported; pairs left with',
+    'nothing to compare are left out and reported by line.',
+    '',
+    'Reference: the starting adapter (--init-adapter), frozen; else the base model. Its',
+    'log-probs are computed once, before training. --ref-adapter or --ref-base choose another.',
+    '',
+    'Loss (TRL names): sigmoid  −log σ(β·z), with --label-smoothing ε as cDPO;  ipo  (z − 1/(2β))²',
+    'on length-averaged log-probs; z = (policy − reference log-prob of chosen) − (same for rejected).',
+    '',
+    'Progress goes to stderr, one line per optimizer step (loss, reward margin, accuracy); --metrics',
+    'writes every step as JSONL (loss, rewards/chosen, rewards/rejected, rewards/margins,',
+    'rewards/accuracies, logps/chosen, logps/rejected, grad_norm, learning_rate). Ctrl-C stops',
+    'at the next micro-batch and writes nothing more; exit code 130.',
+  ].join('\n'),
+  positionals: [],
+  options: {
+    model: {
+      ...sft['model']!,
+      defaultText: 'the built-in tiny model (qwen2, seed 0; the adapter records it as `tiny`)',
+    },
+    data: { type: 'string', valueName: 'FILE', description: 'Preference pairs, JSONL (required)' },
+    out: sft['out']!,
+    'init-adapter': {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'PEFT adapter to start from (e.g. an SFT run); also the reference unless told otherwise',
+      defaultText: 'a fresh LoRA adapter',
+    },
+    'ref-adapter': {
+      type: 'string',
+      valueName: 'DIR',
+      description: 'PEFT adapter whose frozen log-probs are the reference',
+      defaultText: '--init-adapter, else none',
+    },
+    'ref-base': { type: 'boolean', description: 'Use the base model (no adapter) as the reference' },
+    beta: {
+      type: 'string',
+      valueName: 'X',
+      description: 'β: the reward scale; higher keeps the policy closer to the reference',
+      defaultText: '0.1',
+    },
+    'label-smoothing': {
+      type: 'string',
+      valueName: 'X',
+      description: 'cDPO: probability in [0, 0.5) that a preference is flipped (sigmoid only)',
+      defaultText: '0',
+    },
+    'loss-type': { type: 'string', valueName: 'NAME', description: 'sigmoid or ipo', defaultText: 'sigmoid' },
+    epochs: {
+      type: 'string',
+      valueName: 'N',
+      description: 'Passes over the pairs (when --steps is not given)',
+      defaultText: '1',
+    },
+    steps: { ...sft['steps']!, defaultText: 'epochs × pairs / pairs per step' },
+    'batch-size': { ...sft['batch-size']!, description: 'Pairs per batch' },
+    'grad-accum': {
+      ...sft['grad-accum']!,
+      description: 'Batches whose gradients are summed per optimizer step (a step sees batch-size × N pairs)',
+    },
+    'micro-batch': {
+      ...sft['micro-batch']!,
+      description: 'Pairs per forward/backward pass (both sides together); lower it to bound memory',
+    },
+    lr: { ...sft['lr']!, defaultText: DPO_DEFAULT_LR.toExponential() },
+    warmup: sft['warmup']!,
+    schedule: sft['schedule']!,
+    rank: shaped(sft['rank']!),
+    alpha: shaped(sft['alpha']!),
+    targets: shaped(sft['targets']!),
+    rslora: shaped(sft['rslora']!),
+    seed: sft['seed']!,
+    'max-length': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Keep the first N tokens of each side (prompt + completion); longer pairs are reported',
+      defaultText: "the model's max positions",
+    },
+    'save-every': sft['save-every']!,
+    metrics: { type: 'string', valueName: 'FILE', description: "Write every step's metrics as JSONL" },
+    threads: sft['threads']!,
+    device: sft['device']!,
+    force: sft['force']!,
+  },
+  examples: [
+    'gauntlet-trainer dpo --data runs/collect/dpo.jsonl --out runs/dpo --steps 50 --lr 1e-4',
+    'gauntlet-trainer dpo --model models/qwen2.5-0.5b --init-adapter runs/sft --data dpo.jsonl --out runs/dpo \\',
+    '    --beta 0.1 --batch-size 4 --grad-accum 4 --metrics runs/dpo-metrics.jsonl',
+  ],
+  run: (context) => runDpoJob(parseDpoSettings(context), context.io, context.signal),
+};

@@ -1,0 +1,94 @@
+import type { ChatMessage } from '../../model/chat-template.js';
+import { readTextFile } from '../../model/files.js';
+import { describeValue, isPlainObject } from '../../model/json-reader.js';
+import { DataFileError, parseJsonLines, parseMessages, type Fail, type SftRecord } from '../sft-data.js';
+
+/** One line of a preference file: the same prompt completed two ways, each as an SFT record to encode. */
+export interface DpoRecord {
+  line: number;
+  chosen: SftRecord;
+  rejected: SftRecord;
+}
+
+export async function readDpoJsonl(file: string): Promise<DpoRecord[]> {
+  return parseDpoJsonl(file, await readTextFile(file));
+}
+
+/**
+ * Parses TRL's preference formats, one pair per line:
+ *   {"prompt": [messages], "chosen": [messages], "rejected": [messages]}  conversational, explicit prompt
+ *   {"chosen": [messages], "rejected": [messages]}   implicit prompt: the messages both share at the start
+ *   {"prompt": "…", "chosen": "…", "rejected": "…"}   plain text, no chat template
+ * Assistant messages of each completion are trained. Blank lines are skipped, other keys
+ * (task, seed, rejected_outcome, …) tolerated; anything else is an error naming line and field.
+ */
+export function parseDpoJsonl(file: string, text: string): DpoRecord[] {
+  return parseJsonLines(file, text, (line, value) => parseDpoRecord(file, line, value));
+}
+
+function parseDpoRecord(file: string, line: number, value: unknown): DpoRecord {
+  const fail: Fail = (field, detail) =>
+    new DataFileError(file, line, field === undefined ? detail : `${field} ${detail}`, field);
+  if (!isPlainObject(value))
+    throw fail(undefined, `must be a JSON object with "chosen" and "rejected" (got ${describeValue(value)})`);
+  const { prompt, chosen, rejected } = value;
+  for (const [field, v] of [
+    ['chosen', chosen],
+    ['rejected', rejected],
+  ] as const) {
+    if (v === undefined)
+      throw fail(undefined, `needs "chosen" and "rejected" (got keys ${describeValue(Object.keys(value))})`);
+    if (typeof v !== 'string' && !Array.isArray(v))
+      throw fail(field, `must be a string or a list of messages (got ${describeValue(v)})`);
+  }
+  if (typeof chosen === 'string' || typeof rejected === 'string') {
+    for (const [field, v] of [
+      ['prompt', prompt],
+      ['chosen', chosen],
+      ['rejected', rejected],
+    ] as const)
+      if (typeof v !== 'string')
+        throw fail(field, `must be a string like the other fields of a text pair (got ${describeValue(v)})`);
+    for (const field of ['chosen', 'rejected'] as const)
+      if (value[field] === '') throw fail(field, 'is empty (nothing to compare)');
+    const side = (completion: string): SftRecord => ({ line, kind: 'text', prompt: prompt as string, completion });
+    return { line, chosen: side(chosen as string), rejected: side(rejected as string) };
+  }
+  let before: ChatMessage[];
+  let sides: [ChatMessage[], ChatMessage[]];
+  if (prompt === undefined) {
+    const [c, r] = [parseMessages(chosen, 'chosen', fail), parseMessages(rejected, 'rejected', fail)];
+    let shared = 0;
+    while (shared < Math.min(c.length, r.length) - 1 && sameMessage(c[shared]!, r[shared]!)) shared++;
+    if (shared === 0)
+      throw fail(
+        undefined,
+        'has no "prompt" and chosen and rejected share no first message to take as one; add "prompt"',
+      );
+    before = c.slice(0, shared);
+    sides = [c.slice(shared), r.slice(shared)];
+  } else {
+    if (!Array.isArray(prompt))
+      throw fail('prompt', `must be a list of messages like chosen and rejected (got ${describeValue(prompt)})`);
+    before = parseMessages(prompt, 'prompt', fail);
+    sides = [parseMessages(chosen, 'chosen', fail), parseMessages(rejected, 'rejected', fail)];
+  }
+  if (before[0]!.role === 'assistant')
+    throw fail('prompt[0]', 'is an assistant turn with nothing before it; start with a system or user message');
+  const [chosenRecord, rejectedRecord] = (['chosen', 'rejected'] as const).map((field, k) => {
+    const after = sides[k]!;
+    if (!after.some((m) => m.role === 'assistant')) throw fail(field, 'has no assistant message to compare');
+    const record: SftRecord = {
+      line,
+      kind: 'chat',
+      messages: [...before, ...after],
+      trained: [...before.map(() => false), ...after.map((m) => m.role === 'assistant')],
+    };
+    return record;
+  });
+  return { line, chosen: chosenRecord!, rejected: rejectedRecord! };
+}
+
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  return a.role === b.role && a.content === b.content;
+}
