@@ -7,7 +7,7 @@ import { StepProgress } from '../progress.js';
 import { loadSftData, sftMaxLength } from './sft-inputs.js';
 import { loadSftModel } from './sft-model.js';
 import { checkAdapterOutDir, writeAdapterFolder } from './sft-output.js';
-import type { SftSettings } from './sft-settings.js';
+import { defaultMicroBatch, type SftSettings } from './sft-settings.js';
 
 /**
  * The sft command's work: check the output folder, load model, tokenizer and data (failing before
@@ -20,6 +20,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, s.maxLength !== undefined, io);
 
   const perStep = s.batchSize * s.gradAccum;
+  const microBatch = s.microBatch ?? defaultMicroBatch(s.batchSize, maxLength);
   const steps = s.steps ?? Math.ceil(data.sequences.length / perStep);
   if (s.schedule !== 'constant' && steps <= s.warmup) {
     throw new UsageError(
@@ -33,13 +34,13 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
     lora: s.lora,
     seed: s.seed,
     schedule: { lr: s.lr, warmupSteps: s.warmup, decay: s.schedule, totalSteps: steps },
-    microBatchSize: s.microBatch,
+    microBatchSize: microBatch,
     runtime: { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) },
   });
   const tokens = data.sequences.reduce((n, q) => n + q.tokens.length, 0);
   const { rank, alpha, targets } = s.lora;
   io.err(
-    `sft: ${data.sequences.length} examples (${tokens} tokens) from ${s.dataFile}; ${steps} steps of ${Math.min(perStep, data.sequences.length)} sequences`,
+    `sft: ${data.sequences.length} examples (${tokens} tokens) from ${s.dataFile}; ${steps} steps of ${Math.min(perStep, data.sequences.length)} sequences, ${microBatch} per pass`,
   );
   io.err(
     `sft: LoRA r ${rank}, alpha ${alpha} (scale ${+loraScale(s.lora).toFixed(4)}) on ${targets.join(', ')}; model ${baseModel}`,

@@ -31,7 +31,7 @@ export const sftCommand: Command = {
       type: 'string',
       valueName: 'DIR',
       description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)',
-      defaultText: 'the built-in tiny model (recorded as base model "tiny")',
+      defaultText: 'the built-in tiny model, recorded as base model "tiny"',
     },
     data: { type: 'string', valueName: 'FILE', description: 'Training data, JSONL (required)' },
     out: {
@@ -51,7 +51,7 @@ export const sftCommand: Command = {
       type: 'string',
       valueName: 'N',
       description: 'Sequences per forward/backward pass; lower it to bound memory, results do not change',
-      defaultText: 'batch-size',
+      defaultText: 'batch-size, at most 8192 / max-length',
     },
     lr: { type: 'string', valueName: 'X', description: 'Peak learning rate (AdamW)', defaultText: '2e-4' },
     warmup: { type: 'string', valueName: 'N', description: 'Steps of linear warmup from 0 to --lr', defaultText: '0' },
