@@ -26,6 +26,7 @@ const { values } = parseArgs({
     eval: { type: 'string' },
     steps: { type: 'string', default: '30' },
     lr: { type: 'string', default: '1e-2' },
+    warmup: { type: 'string', default: '0' },
     'batch-size': { type: 'string', default: '2' },
     rank: { type: 'string', default: '16' },
     'hidden-size': { type: 'string', default: '256' },
@@ -60,7 +61,7 @@ try {
 
   const rank = Number(values.rank);
   const sftFlags = [
-    ...['--lr', values.lr, '--steps', values.steps, '--batch-size', values['batch-size']],
+    ...['--lr', values.lr, '--warmup', values.warmup, '--steps', values.steps, '--batch-size', values['batch-size']],
     ...['--rank', String(rank), '--alpha', String(2 * rank), '--schedule', 'constant', '--seed', '0'],
     ...(values['max-length'] ? ['--max-length', values['max-length']] : []),
   ];

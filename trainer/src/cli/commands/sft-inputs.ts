@@ -27,7 +27,7 @@ export async function loadSftData(
   tokenizer: ModelTokenizer,
   config: ModelConfig,
   maxLength: number,
-  flagged: boolean,
+  belowModel: boolean,
   io: CommandIo,
 ): Promise<SftEncoded> {
   const data = encodeSftRecords(dataFile, await readSftJsonl(dataFile), tokenizer, {
@@ -43,7 +43,7 @@ export async function loadSftData(
     io.err(`sft: ${data.truncated} text example(s) longer than ${maxLength} tokens were truncated`);
   if (data.dropped.length > 0)
     io.err(`sft: dropped line(s) ${lineList(data.dropped)}: nothing left to train within ${maxLength} tokens`);
-  const remedy = flagged
+  const remedy = belowModel
     ? `raise --max-length (the model allows up to ${config.maxPositionEmbeddings})`
     : `the model allows no more (max_position_embeddings ${config.maxPositionEmbeddings}); use a --model with more positions, e.g. one written by 'gauntlet-trainer init-tiny DIR --max-positions 16384'`;
   if (data.tooLong.length > 0)

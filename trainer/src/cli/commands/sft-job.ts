@@ -17,7 +17,8 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   await checkAdapterOutDir(s.outDir, s.force);
   const { config, weights, tokenizer, baseModel } = await loadSftModel(s.modelDir, io);
   const maxLength = sftMaxLength(s.maxLength, config);
-  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, s.maxLength !== undefined, io);
+  const belowModel = maxLength < config.maxPositionEmbeddings; // then --max-length is what to raise
+  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io);
 
   const perStep = s.batchSize * s.gradAccum;
   const microBatch = s.microBatch ?? defaultMicroBatch(s.batchSize, maxLength);
