@@ -9,7 +9,7 @@
 //     the adapter, in the same run. Exact match: the reply equals the expert's action string;
 //     same_action: its first action names the same function (click, fill, noop, …).
 // Prints one JSON document. Run `npm run build` first; Chromium must be installed (as for collect).
-// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 30] [--lr 1e-2]
+// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 30] [--lr 3e-3] [--warmup 3]
 //          [--train FILE --eval FILE (reuse collected sft.jsonl files)] [--keep DIR]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -25,8 +25,8 @@ const { values } = parseArgs({
     train: { type: 'string' },
     eval: { type: 'string' },
     steps: { type: 'string', default: '30' },
-    lr: { type: 'string', default: '1e-2' },
-    warmup: { type: 'string', default: '0' },
+    lr: { type: 'string', default: '3e-3' },
+    warmup: { type: 'string', default: '3' },
     'batch-size': { type: 'string', default: '2' },
     rank: { type: 'string', default: '16' },
     'hidden-size': { type: 'string', default: '256' },
