@@ -33,6 +33,13 @@ export interface TinyModelOptions extends TinyWeightOptions {
   maxPositionEmbeddings?: number;
 }
 
+/**
+ * The name of the built-in tiny model (qwen2, seed 0): what `serve` calls it without --model and
+ * what an adapter trained on it records as `base_model_name_or_path` (its files are only ever
+ * written to a temp folder, so no path would stay valid). `init-tiny DIR` writes the same model.
+ */
+export const BUILTIN_TINY_MODEL_NAME = 'tiny';
+
 const specialTokenId = (token: (typeof TINY_SPECIAL_TOKENS)[number]): number =>
   256 + TINY_SPECIAL_TOKENS.indexOf(token);
 const END_OF_TEXT = specialTokenId('<|endoftext|>');

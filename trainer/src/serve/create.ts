@@ -6,7 +6,7 @@ import { GenerationEngine } from '../generate/engine.js';
 import { KvModel } from '../generate/kv-model.js';
 import type { LogprobsMode } from '../generate/sampler.js';
 import { constraintCompiler } from '../generate/structured.js';
-import { writeTinyModel } from '../model/tiny.js';
+import { BUILTIN_TINY_MODEL_NAME, writeTinyModel } from '../model/tiny.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
 import { loadModel } from '../model/weights.js';
 import { AdapterRoots } from './adapter-roots.js';
@@ -66,7 +66,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     bodyBytes: 8 * 1024 * 1024,
     ...options.limits,
   };
-  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : 'tiny');
+  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : BUILTIN_TINY_MODEL_NAME);
   const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   // Started while the folder exists: the built-in model's is removed once everything is read.

@@ -2,9 +2,13 @@ import type { ChatMessage } from '../model/chat-template.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { TrainSequence } from './batch.js';
 import { DataFileError, type SftRecord } from './sft-data.js';
+import { trimConversation } from './sft-trim.js';
 
 export interface SftEncodeOptions {
-  /** Longer examples keep their first maxLength tokens (as TRL truncates). */
+  /**
+   * Longer conversations drop their oldest exchanges until they fit (see sft-trim.ts); longer
+   * text examples keep their first maxLength tokens (as TRL truncates).
+   */
   maxLength: number;
   /** Token ids must be below this (the model's vocabulary). */
   vocabSize: number;
@@ -14,9 +18,14 @@ export interface SftEncoded {
   sequences: TrainSequence[];
   /** Source line of each sequence, for messages about it. */
   lines: number[];
+  /** Text examples cut to maxLength tokens. */
   truncated: number;
+  /** Conversations that fit only without some of their oldest exchanges, and how many exchanges that took. */
+  trimmed: { conversations: number; exchanges: number };
   /** Lines dropped because truncation left none of their trained tokens. */
   dropped: number[];
+  /** Conversations whose system prompt, goal turn and final actions alone exceed maxLength. */
+  tooLong: number[];
 }
 
 /** Tokenises every record and masks all but the trained tokens; errors name the file and line. */
@@ -26,24 +35,37 @@ export function encodeSftRecords(
   tokenizer: ModelTokenizer,
   options: SftEncodeOptions,
 ): SftEncoded {
-  const out: SftEncoded = { sequences: [], lines: [], truncated: 0, dropped: [] };
+  const out: SftEncoded = {
+    sequences: [],
+    lines: [],
+    truncated: 0,
+    trimmed: { conversations: 0, exchanges: 0 },
+    dropped: [],
+    tooLong: [],
+  };
   for (const record of records) {
-    const full =
-      record.kind === 'chat'
-        ? encodeChat(file, record.line, record.messages, record.trained, tokenizer)
-        : encodeText(file, record, tokenizer);
-    const bad = full.tokens.findIndex((t) => t >= options.vocabSize);
-    if (bad >= 0)
-      throw new DataFileError(
-        file,
-        record.line,
-        `token ${bad} is id ${full.tokens[bad]}, outside the model's vocabulary of ${options.vocabSize} (tokenizer and model do not match)`,
+    let sequence: TrainSequence;
+    if (record.kind === 'chat') {
+      const fit = trimConversation(record, options.maxLength, (c) =>
+        checkVocabulary(file, record.line, encodeChat(file, record.line, c.messages, c.trained, tokenizer), options),
       );
-    const sequence =
-      full.tokens.length > options.maxLength
-        ? { tokens: full.tokens.slice(0, options.maxLength), mask: full.mask.slice(0, options.maxLength) }
-        : full;
-    if (sequence !== full) out.truncated++;
+      if (!fit) {
+        out.tooLong.push(record.line);
+        continue;
+      }
+      if (fit.droppedExchanges > 0) {
+        out.trimmed.conversations++;
+        out.trimmed.exchanges += fit.droppedExchanges;
+      }
+      sequence = fit.encoded;
+    } else {
+      const full = checkVocabulary(file, record.line, encodeText(file, record, tokenizer), options);
+      sequence =
+        full.tokens.length > options.maxLength
+          ? { tokens: full.tokens.slice(0, options.maxLength), mask: full.mask.slice(0, options.maxLength) }
+          : full;
+      if (sequence !== full) out.truncated++;
+    }
     // Position 0 is never a target (nothing predicts it), so it does not count as trained.
     if (!sequence.mask.some((m, i) => i > 0 && m === 1)) {
       out.dropped.push(record.line);
@@ -53,6 +75,22 @@ export function encodeSftRecords(
     out.lines.push(record.line);
   }
   return out;
+}
+
+function checkVocabulary(
+  file: string,
+  line: number,
+  sequence: TrainSequence,
+  options: SftEncodeOptions,
+): TrainSequence {
+  const bad = sequence.tokens.findIndex((t) => t >= options.vocabSize);
+  if (bad >= 0)
+    throw new DataFileError(
+      file,
+      line,
+      `token ${bad} is id ${sequence.tokens[bad]}, outside the model's vocabulary of ${options.vocabSize} (tokenizer and model do not match)`,
+    );
+  return sequence;
 }
 
 /**

@@ -90,6 +90,8 @@ describe('init-tiny', () => {
       '3',
       '--tie-embeddings',
       'true',
+      '--max-positions',
+      '8192',
     );
     expect((await loadModel(dir)).config).toMatchObject({
       architecture: 'llama',
@@ -99,6 +101,7 @@ describe('init-tiny', () => {
       numKvHeads: 3,
       headDim: 8,
       tieWordEmbeddings: true,
+      maxPositionEmbeddings: 8192,
     });
     const again = await runInProcess(['init-tiny', dir]);
     expect(again.code).toBe(2);

@@ -28,9 +28,13 @@ export const BIN = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
 const BUILT = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** Runs `node trainer/bin/cli.js` as a user would; needs the build (`npm run build` / `npx tsc -b trainer`). */
-export function runBin(argv: string[]): CliResult {
+export function runBin(argv: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
   if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: build first (npx tsc -b trainer)`);
-  const result = spawnSync(process.execPath, [BIN, ...argv], { encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, [BIN, ...argv], {
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 30_000,
+    env: { ...process.env, ...options.env },
+  });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -79,8 +79,38 @@ describe('encodeSftRecords', () => {
       [line({ prompt: 'abcdefgh', completion: 'ij' }), line({ prompt: 'ab', completion: 'cdefghij' })].join('\n'),
     );
     const encoded = encodeSftRecords('d.jsonl', records, tokenizer, { maxLength: 6, vocabSize: 259 });
-    expect(encoded).toMatchObject({ truncated: 2, dropped: [1], lines: [2] });
+    expect(encoded).toMatchObject({ truncated: 2, dropped: [1], lines: [2], tooLong: [] });
     expect(encoded.sequences[0]!.tokens).toHaveLength(6);
+  });
+
+  it('fits long chats by dropping their oldest exchanges, and leaves out those whose kept parts are too long', async () => {
+    const tokenizer = await tinyTokenizer();
+    const exchange = (i: number, size: number) => [
+      { role: 'user', content: `observation ${i} `.padEnd(size, '.') },
+      { role: 'assistant', content: `action(${i})` },
+    ];
+    const long = [{ role: 'system', content: 'Act.' }, ...[1, 2, 3, 4, 5].flatMap((i) => exchange(i, 100))];
+    const short = [{ role: 'system', content: 'Act.' }, ...exchange(1, 10)];
+    const records = parseSftJsonl(
+      'd.jsonl',
+      [line({ messages: long }), line({ messages: short }), line({ messages: [long[0], ...exchange(1, 900)] })].join(
+        '\n',
+      ),
+    );
+    const encoded = encodeSftRecords('d.jsonl', records, tokenizer, { maxLength: 410, vocabSize: 259 });
+    expect(encoded).toMatchObject({ lines: [1, 2], tooLong: [3], truncated: 0, trimmed: { conversations: 1 } });
+    const trimmed = encoded.sequences[0]!;
+    expect(trimmed.tokens.length).toBeLessThanOrEqual(410);
+    // Each exchange is 130 tokens and the system turn 14: three exchanges (404) fit, so two go.
+    expect(encoded.trimmed.exchanges).toBe(2);
+    const kept = [...long.slice(0, 3), ...long.slice(7)];
+    // Exactly the conversation without its oldest middle exchanges, trained on the replies kept.
+    expect(tokenizer.decode(trimmed.tokens)).toBe(tokenizer.applyChatTemplate(kept));
+    expect(trainedText(tokenizer, trimmed)).toEqual([
+      'action(1)<|im_end|>',
+      'action(4)<|im_end|>',
+      'action(5)<|im_end|>',
+    ]);
   });
 
   it('names the line for a template that refuses the messages, one that is not prefix-stable, and tokens outside the vocabulary', async () => {

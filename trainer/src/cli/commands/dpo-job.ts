@@ -22,9 +22,8 @@ import { loadTrainingModel } from './training-model.js';
  */
 export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
   await checkAdapterOutDir(s.outDir, s.force, 'dpo');
-  const model = await loadTrainingModel(s.modelDir);
+  const model = await loadTrainingModel(s.modelDir, (line) => io.err(`dpo: ${line}`));
   const { config, weights, tokenizer } = model;
-  if (!s.modelDir) io.err(`dpo: no --model given, so training the built-in tiny model (qwen2, seed 0)`);
   if (s.maxLength !== undefined && s.maxLength > config.maxPositionEmbeddings)
     throw new UsageError(
       `dpo: --max-length ${s.maxLength} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
@@ -54,7 +53,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
     seed: s.seed,
     dpo: s.dpo,
     schedule: { lr: s.lr, warmupSteps: s.warmup, decay: s.schedule, totalSteps: steps },
-    microBatchPairs: s.microBatch,
+    microBatchPairs: s.microBatch ?? s.batchSize,
     runtime: { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) },
   });
   const lora = learner.trainer.adapter.config;
@@ -63,7 +62,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
     `dpo: ${data.pairs.length} pairs from ${s.dataFile}; ${steps} steps of ${Math.min(perStep, data.pairs.length)} pairs; ${lossType} loss, beta ${beta}${labelSmoothing ? `, label smoothing ${labelSmoothing}` : ''}`,
   );
   io.err(
-    `dpo: LoRA r ${lora.rank}, alpha ${lora.alpha} (scale ${+loraScale(lora).toFixed(4)}) on ${lora.targets.join(', ')}${init ? ` from ${s.initAdapter}` : ''}; model ${model.name}`,
+    `dpo: LoRA r ${lora.rank}, alpha ${lora.alpha} (scale ${+loraScale(lora).toFixed(4)}) on ${lora.targets.join(', ')}${init ? ` from ${s.initAdapter}` : ''}; model ${model.baseModel}`,
   );
   io.err(`dpo: scoring ${data.pairs.length} pairs under the reference (${describeReference(s)})`);
   if (s.metricsFile) await writeFile(s.metricsFile, '');
@@ -84,7 +83,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
           await appendFile(s.metricsFile, `${JSON.stringify({ step: result.step, ...result.metrics })}\n`);
         if (s.saveEvery && result.step % s.saveEvery === 0 && result.step < steps && !signal.aborted) {
           const dir = join(s.outDir, `checkpoint-${result.step}`);
-          await writeAdapterFolder(dir, learner.trainer.adapter, model.name);
+          await writeAdapterFolder(dir, learner.trainer.adapter, model.baseModel);
           io.err(`dpo: saved checkpoint ${dir}`);
         }
       },
@@ -98,7 +97,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
     io.err(`dpo: interrupted after ${history.length} of ${steps} steps; ${s.outDir} holds no final adapter`);
     return EXIT_INTERRUPTED;
   }
-  await writeAdapterFolder(s.outDir, learner.trainer.adapter, model.name);
+  await writeAdapterFolder(s.outDir, learner.trainer.adapter, model.baseModel);
   const [first, last] = [history[0]!.metrics, history.at(-1)!.metrics];
   io.out(
     `Wrote PEFT adapter (r ${lora.rank}, ${learner.trainer.adapter.modules.size} modules) to ${s.outDir}; loss ${first['loss']!.toFixed(4)} → ${last['loss']!.toFixed(4)}, reward margin ${first['rewards/margins']!.toFixed(4)} → ${last['rewards/margins']!.toFixed(4)} in ${steps} steps`,

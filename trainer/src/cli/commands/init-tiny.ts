@@ -49,6 +49,12 @@ export const initTinyCommand: Command = {
       description: 'Width of the SwiGLU MLP',
       defaultText: '2 × hidden-size',
     },
+    'max-positions': {
+      type: 'string',
+      valueName: 'N',
+      description: 'max_position_embeddings: the longest sequence the model takes (RoPE; no weights depend on it)',
+      defaultText: '4096',
+    },
     'tie-embeddings': {
       type: 'string',
       valueName: 'true|false',
@@ -60,6 +66,7 @@ export const initTinyCommand: Command = {
   examples: [
     'gauntlet-trainer init-tiny ./models/tiny',
     'gauntlet-trainer init-tiny ./models/tiny-llama --arch llama --seed 7 --layers 4',
+    'gauntlet-trainer init-tiny ./models/tiny-2m --hidden-size 256 --layers 4 --max-positions 8192',
   ],
   async run(context) {
     const dir = resolve(context.positionals[0]!);
@@ -77,6 +84,7 @@ export const initTinyCommand: Command = {
       headDim: optionalIntegerOption(context, 'head-dim'),
       intermediateSize: optionalIntegerOption(context, 'intermediate-size'),
       tieWordEmbeddings: tie,
+      maxPositionEmbeddings: optionalIntegerOption(context, 'max-positions'),
     };
     try {
       tinyModelConfig(options);

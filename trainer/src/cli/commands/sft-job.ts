@@ -1,18 +1,13 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loraScale } from '../../lora/config.js';
-import { ModelTokenizer } from '../../model/tokenizer.js';
-import { writeTinyModel } from '../../model/tiny.js';
-import { loadModel } from '../../model/weights.js';
-import { DataFileError, readSftJsonl } from '../../train/sft-data.js';
-import { encodeSftRecords } from '../../train/sft-encode.js';
 import { runSftSequences } from '../../train/sft.js';
 import { LoraTrainer } from '../../train/trainer.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
 import { StepProgress } from '../progress.js';
+import { loadSftData, sftMaxLength } from './sft-inputs.js';
+import { loadTrainingModel } from './training-model.js';
 import { checkAdapterOutDir, writeAdapterFolder } from './sft-output.js';
-import type { SftSettings } from './sft-settings.js';
+import { defaultMicroBatch, type SftSettings } from './sft-settings.js';
 
 /**
  * The sft command's work: check the output folder, load model, tokenizer and data (failing before
@@ -20,31 +15,15 @@ import type { SftSettings } from './sft-settings.js';
  */
 export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
   await checkAdapterOutDir(s.outDir, s.force);
-  const modelDir = s.modelDir ?? (await freshTinyModel(io));
-  const { config, weights } = await loadModel(modelDir);
-  const tokenizer = await ModelTokenizer.load(modelDir);
-  if (s.maxLength !== undefined && s.maxLength > config.maxPositionEmbeddings) {
-    throw new UsageError(
-      `sft: --max-length ${s.maxLength} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
-      'sft',
-    );
-  }
-  const maxLength = s.maxLength ?? Math.min(1024, config.maxPositionEmbeddings);
-  const data = encodeSftRecords(s.dataFile, await readSftJsonl(s.dataFile), tokenizer, {
-    maxLength,
-    vocabSize: config.vocabSize,
-  });
-  if (data.truncated > 0) io.err(`sft: ${data.truncated} example(s) longer than ${maxLength} tokens were truncated`);
-  if (data.dropped.length > 0)
-    io.err(`sft: dropped line(s) ${data.dropped.join(', ')}: nothing left to train within ${maxLength} tokens`);
-  if (data.sequences.length === 0)
-    throw new DataFileError(
-      s.dataFile,
-      undefined,
-      `no example has a trained token within the first ${maxLength} tokens`,
-    );
+  const { config, weights, tokenizer, baseModel } = await loadTrainingModel(s.modelDir, (line) =>
+    io.err(`sft: ${line}`),
+  );
+  const maxLength = sftMaxLength(s.maxLength, config);
+  const belowModel = maxLength < config.maxPositionEmbeddings; // then --max-length is what to raise
+  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io);
 
   const perStep = s.batchSize * s.gradAccum;
+  const microBatch = s.microBatch ?? defaultMicroBatch(s.batchSize, maxLength);
   const steps = s.steps ?? Math.ceil(data.sequences.length / perStep);
   if (s.schedule !== 'constant' && steps <= s.warmup) {
     throw new UsageError(
@@ -58,16 +37,16 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
     lora: s.lora,
     seed: s.seed,
     schedule: { lr: s.lr, warmupSteps: s.warmup, decay: s.schedule, totalSteps: steps },
-    microBatchSize: s.microBatch,
+    microBatchSize: microBatch,
     runtime: { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) },
   });
   const tokens = data.sequences.reduce((n, q) => n + q.tokens.length, 0);
   const { rank, alpha, targets } = s.lora;
   io.err(
-    `sft: ${data.sequences.length} examples (${tokens} tokens) from ${s.dataFile}; ${steps} steps of ${Math.min(perStep, data.sequences.length)} sequences`,
+    `sft: ${data.sequences.length} examples (${tokens} tokens) from ${s.dataFile}; ${steps} steps of ${Math.min(perStep, data.sequences.length)} sequences, ${microBatch} per pass`,
   );
   io.err(
-    `sft: LoRA r ${rank}, alpha ${alpha} (scale ${+loraScale(s.lora).toFixed(4)}) on ${targets.join(', ')}; model ${modelDir}`,
+    `sft: LoRA r ${rank}, alpha ${alpha} (scale ${+loraScale(s.lora).toFixed(4)}) on ${targets.join(', ')}; model ${baseModel}`,
   );
 
   const progress = new StepProgress(steps);
@@ -92,7 +71,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
         );
         if (s.saveEvery && result.step % s.saveEvery === 0 && result.step < steps && !signal.aborted) {
           const dir = join(s.outDir, `checkpoint-${result.step}`);
-          await writeAdapterFolder(dir, trainer.adapter, modelDir);
+          await writeAdapterFolder(dir, trainer.adapter, baseModel);
           io.err(`sft: saved checkpoint ${dir}`);
         }
       },
@@ -106,19 +85,10 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
     io.err(`sft: interrupted after ${losses.length} of ${steps} steps; ${s.outDir} holds no final adapter`);
     return EXIT_INTERRUPTED;
   }
-  await writeAdapterFolder(s.outDir, trainer.adapter, modelDir);
+  await writeAdapterFolder(s.outDir, trainer.adapter, baseModel);
   const [first, last] = [losses[0]!, losses.at(-1)!];
   io.out(
     `Wrote PEFT adapter (r ${rank}, ${trainer.adapter.modules.size} modules) to ${s.outDir}; loss ${first.toFixed(4)} → ${last.toFixed(4)} in ${steps} steps`,
   );
   return EXIT_OK;
-}
-
-async function freshTinyModel(io: CommandIo): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'gauntlet-tiny-model-'));
-  await writeTinyModel(dir);
-  io.err(
-    `sft: no --model given, so training the built-in tiny model (qwen2, seed 0) written to ${dir}; 'gauntlet-trainer init-tiny DIR' writes the same model`,
-  );
-  return dir;
 }

@@ -25,8 +25,8 @@ export interface SftSettings {
   /** Sequences per optimizer step = batchSize × gradAccum. */
   batchSize: number;
   gradAccum: number;
-  /** Sequences per forward/backward pass (bounds memory); defaults to batchSize. */
-  microBatch: number;
+  /** Sequences per forward/backward pass (bounds memory); undefined: see {@link defaultMicroBatch}. */
+  microBatch?: number;
   lr: number;
   warmup: number;
   schedule: (typeof SCHEDULES)[number];
@@ -77,7 +77,6 @@ export function parseSftSettings(
     outDir: required('out', 'DIR (where the adapter goes)'),
     batchSize,
     gradAccum: integerOption(context, 'grad-accum', 1, 1),
-    microBatch: optionalIntegerOption(context, 'micro-batch') ?? batchSize,
     lr: numberOption(context, 'lr', command.lr),
     warmup: integerOption(context, 'warmup', 0, 0),
     schedule: choiceOption(context, 'schedule', SCHEDULES, 'linear'),
@@ -86,7 +85,13 @@ export function parseSftSettings(
     force: context.options['force'] === true,
     device: choiceOption(context, 'device', DEVICES, 'cpu'),
   };
-  const optional = { steps: 'steps', maxLength: 'max-length', threads: 'threads', saveEvery: 'save-every' } as const;
+  const optional = {
+    steps: 'steps',
+    microBatch: 'micro-batch',
+    maxLength: 'max-length',
+    threads: 'threads',
+    saveEvery: 'save-every',
+  } as const;
   for (const [key, flag] of Object.entries(optional)) {
     const value = optionalIntegerOption(context, flag);
     if (value !== undefined) settings[key as keyof typeof optional] = value;
@@ -97,4 +102,16 @@ export function parseSftSettings(
     );
   }
   return settings;
+}
+
+/** Tokens one forward/backward pass may hold when --micro-batch is not given. */
+export const MICRO_BATCH_TOKENS = 8192;
+
+/**
+ * Sequences per pass by default: the whole batch, but no more than MICRO_BATCH_TOKENS at the
+ * longest length, since attention's memory grows with the square of it (a batch of 8 × 4096
+ * tokens took ~10 GB in one pass). Results do not depend on it.
+ */
+export function defaultMicroBatch(batchSize: number, maxLength: number): number {
+  return Math.max(1, Math.min(batchSize, Math.floor(MICRO_BATCH_TOKENS / maxLength)));
 }

@@ -18,7 +18,9 @@ export const sftCommand: Command = {
     '    context, the completion and an end-of-sequence token are trained. prompt and completion',
     "    may also both be message lists (TRL's conversational form): the completion is trained.",
     'Other keys on a line are ignored; blank lines are skipped. A bad line is reported as',
-    'file:line with the field to fix.',
+    'file:line with the field to fix. A conversation longer than --max-length loses its oldest',
+    'exchanges (a user turn and its replies) until it fits: the system prompt, the first user turn',
+    '(the goal) and the final actions always stay; the counts are reported.',
     '',
     'Progress goes to stderr, one line per optimizer step. Ctrl-C stops at the next micro-batch',
     'and writes nothing more (checkpoints already saved stay complete); exit code 130.',
@@ -29,7 +31,7 @@ export const sftCommand: Command = {
       type: 'string',
       valueName: 'DIR',
       description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)',
-      defaultText: 'a fresh built-in tiny model in a temp folder',
+      defaultText: 'the built-in tiny model, recorded as base model "tiny"',
     },
     data: { type: 'string', valueName: 'FILE', description: 'Training data, JSONL (required)' },
     out: {
@@ -49,7 +51,7 @@ export const sftCommand: Command = {
       type: 'string',
       valueName: 'N',
       description: 'Sequences per forward/backward pass; lower it to bound memory, results do not change',
-      defaultText: 'batch-size',
+      defaultText: 'batch-size, at most 8192 / max-length',
     },
     lr: { type: 'string', valueName: 'X', description: 'Peak learning rate (AdamW)', defaultText: '2e-4' },
     warmup: { type: 'string', valueName: 'N', description: 'Steps of linear warmup from 0 to --lr', defaultText: '0' },
@@ -82,8 +84,9 @@ export const sftCommand: Command = {
     'max-length': {
       type: 'string',
       valueName: 'N',
-      description: 'Keep the first N tokens of longer examples; examples left with nothing to train are dropped',
-      defaultText: "min(1024, the model's max positions)",
+      description:
+        'Longest sequence trained. Longer conversations drop their oldest exchanges (system prompt, goal turn and final actions kept) and are left out if still too long; longer text examples keep their first N tokens',
+      defaultText: "the model's max_position_embeddings",
     },
     'save-every': {
       type: 'string',
