@@ -31,7 +31,6 @@ export function realMiniwobTask(spec: RealTaskSpec): TaskDefinition {
       ? `MiniWoB++ ${name} (real-time: moves on its own clock; BrowserGym leaves it out).`
       : `MiniWoB++ ${name}, served from ${url.slice(0, url.lastIndexOf('/') + 1)}`,
     maxSteps: 10,
-    defaultActionSubsets: ['miniwob_all'],
     display: MINIWOB_DISPLAY,
     ...(spec.realtime ? { flags: ['realtime'] } : {}),
     async setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode> {
