@@ -94,6 +94,8 @@ describe('an episode, as BrowserGym plays it', () => {
     expect(result.metadata.browsergym_info['raw_reward']).toBe(1);
     expect(result.metadata.browsergym_info['task_info']).toMatchObject({ RAW_REWARD_GLOBAL: 1, DONE_GLOBAL: true });
     expect(result.observation.axtree_txt).not.toMatch(/START|Last reward/);
+    // BrowserGym never truncates: no step limit of ours.
+    expect(service.state(session).max_steps).toBeNull();
   });
 
   it("keeps BrowserGym's default action set; miniwob_all takes coordinates in screenshot pixels (scale 1.5)", async () => {
