@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_FLAGS, findChromium } from './executable.js';
 import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
+import { ResponseCache } from './response-cache.js';
 import { installSiteRoutes, type OriginPolicy } from './routes.js';
 import type { SiteMount, TaskSite } from '../tasks/site.js';
 import type { TaskDisplay } from '../tasks/task.js';
@@ -21,6 +22,8 @@ export interface PoolOptions {
   site: TaskSite;
   /** Folders served on the task origin (real MiniWoB++ from disk). */
   mounts?: readonly SiteMount[];
+  /** Static origins whose GET responses are kept in memory for every context (real MiniWoB++ behind a URL). */
+  cachedOrigins?: readonly string[];
   origins: OriginPolicy;
   executablePath?: string;
   extraArgs?: string[];
@@ -56,6 +59,7 @@ export class BrowserPool extends EventEmitter<{
   private warm: ContextLease[] = [];
   private readonly crashed = new WeakSet<Page>();
   private refilling: Promise<void> | undefined;
+  private readonly cache: ResponseCache;
   private closed = false;
   private pid: number | undefined;
   restarts = 0;
@@ -64,6 +68,7 @@ export class BrowserPool extends EventEmitter<{
 
   constructor(private readonly options: PoolOptions) {
     super();
+    this.cache = new ResponseCache(options.cachedOrigins ?? []);
   }
 
   get currentGeneration(): number {
@@ -187,7 +192,7 @@ export class BrowserPool extends EventEmitter<{
       acceptDownloads: false,
     });
     context.setDefaultTimeout(this.options.pageTimeoutMs);
-    await installSiteRoutes(context, this.options.site, this.options.origins, this.options.mounts);
+    await installSiteRoutes(context, this.options.site, this.options.origins, this.options.mounts, this.cache);
     await installNavigationProbe(context);
     const page = await context.newPage();
     const lease = { context, page, generation, display };

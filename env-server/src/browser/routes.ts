@@ -1,6 +1,7 @@
 import type { BrowserContext, Route } from 'playwright-core';
 import { TASK_ORIGIN, type SiteMount, type TaskSite } from '../tasks/site.js';
 import { fulfillFromMount, mountFor } from './file-mount.js';
+import type { ResponseCache } from './response-cache.js';
 import { installSocketRoutes } from './socket-routes.js';
 
 /** Which origins pages may load; everything else is aborted (no SSRF through goto or subresources). */
@@ -46,12 +47,19 @@ export async function installSiteRoutes(
   site: TaskSite,
   policy: OriginPolicy,
   mounts: readonly SiteMount[] = [],
+  cache?: ResponseCache,
 ): Promise<void> {
-  await context.route('**/*', (route) => handle(route, site, policy, mounts));
+  await context.route('**/*', (route) => handle(route, site, policy, mounts, cache));
   await installSocketRoutes(context, policy);
 }
 
-async function handle(route: Route, site: TaskSite, policy: OriginPolicy, mounts: readonly SiteMount[]): Promise<void> {
+async function handle(
+  route: Route,
+  site: TaskSite,
+  policy: OriginPolicy,
+  mounts: readonly SiteMount[],
+  cache: ResponseCache | undefined,
+): Promise<void> {
   const url = route.request().url();
   if (url.startsWith(TASK_ORIGIN + '/')) {
     const path = new URL(url).pathname;
@@ -62,7 +70,7 @@ async function handle(route: Route, site: TaskSite, policy: OriginPolicy, mounts
     if (!asset) return route.fulfill({ status: 404, contentType: 'text/plain', body: `No task asset at ${path}` });
     return route.fulfill({ status: 200, contentType: asset.contentType, body: Buffer.from(asset.body) });
   }
-  if (isOriginAllowed(url, policy)) return route.continue();
+  if (isOriginAllowed(url, policy)) return cache?.covers(route) ? cache.fulfill(route) : route.continue();
   return route.abort('blockedbyclient');
 }
 

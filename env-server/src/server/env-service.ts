@@ -41,6 +41,7 @@ export class EnvService {
       pageTimeoutMs: config.pageTimeoutMs,
       site: registry.site,
       mounts: registry.mounts,
+      cachedOrigins: this.config.cachedOrigins,
       origins: { extra: this.config.allowedOrigins },
       extraArgs: config.chromiumArgs,
       ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),

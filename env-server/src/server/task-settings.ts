@@ -8,6 +8,8 @@ export interface EnvConfig extends ServerConfig {
   baseDisplay: TaskDisplay;
   /** The display warm contexts are made with: the default task's, so its first reset needs no new context. */
   warmDisplay: TaskDisplay;
+  /** Static origins whose responses the browser pool keeps in memory (real MiniWoB++ behind MINIWOB_URL). */
+  cachedOrigins: string[];
 }
 
 /**
@@ -33,6 +35,7 @@ export function withTaskSettings(config: ServerConfig, registry: TaskRegistry): 
     allowedOrigins: [...config.allowedOrigins, ...miniwobOrigin(config.miniwobUrl)],
     baseDisplay,
     warmDisplay: defaultTask.display ?? baseDisplay,
+    cachedOrigins: miniwobOrigin(config.miniwobUrl),
   };
 }
 
