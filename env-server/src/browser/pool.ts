@@ -3,8 +3,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_FLAGS, findChromium } from './executable.js';
 import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
+import { ResponseCache } from './response-cache.js';
 import { installSiteRoutes, type OriginPolicy } from './routes.js';
-import type { TaskSite } from '../tasks/site.js';
+import type { SiteMount, TaskSite } from '../tasks/site.js';
+import type { TaskDisplay } from '../tasks/task.js';
 import { within } from '../deadline/deadline.js';
 
 /** A live page answers an evaluate in about a millisecond; a crashed one fails at once. */
@@ -12,11 +14,16 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 export interface PoolOptions {
   headless: boolean;
-  viewport: { width: number; height: number };
+  /** The display of warm contexts (and of sessions whose task asks for none). */
+  display: TaskDisplay;
   /** Contexts kept ready so a new session costs one hand-over, not a context launch. */
   warm: number;
   pageTimeoutMs: number;
   site: TaskSite;
+  /** Folders served on the task origin (real MiniWoB++ from disk). */
+  mounts?: readonly SiteMount[];
+  /** Static origins whose GET responses are kept in memory for every context (real MiniWoB++ behind a URL). */
+  cachedOrigins?: readonly string[];
   origins: OriginPolicy;
   executablePath?: string;
   extraArgs?: string[];
@@ -27,6 +34,12 @@ export interface ContextLease {
   context: BrowserContext;
   page: Page;
   generation: number;
+  /** Viewport and scale the context was made with (fixed for its life). */
+  display: TaskDisplay;
+}
+
+export function sameDisplay(a: TaskDisplay, b: TaskDisplay): boolean {
+  return a.width === b.width && a.height === b.height && a.deviceScaleFactor === b.deviceScaleFactor;
 }
 
 /**
@@ -46,6 +59,7 @@ export class BrowserPool extends EventEmitter<{
   private warm: ContextLease[] = [];
   private readonly crashed = new WeakSet<Page>();
   private refilling: Promise<void> | undefined;
+  private readonly cache: ResponseCache;
   private closed = false;
   private pid: number | undefined;
   restarts = 0;
@@ -54,6 +68,7 @@ export class BrowserPool extends EventEmitter<{
 
   constructor(private readonly options: PoolOptions) {
     super();
+    this.cache = new ResponseCache(options.cachedOrigins ?? []);
   }
 
   get currentGeneration(): number {
@@ -66,8 +81,13 @@ export class BrowserPool extends EventEmitter<{
     await this.refill();
   }
 
-  async acquire(): Promise<ContextLease> {
+  /**
+   * A context for one session: a warm one with the pool's display, or a new one when `display`
+   * differs (a device scale factor is fixed when a context is made).
+   */
+  async acquire(display: TaskDisplay = this.options.display): Promise<ContextLease> {
     if (this.closed) throw new Error('browser pool is closed');
+    if (!sameDisplay(display, this.options.display)) return this.createLease(display);
     for (let ready = this.takeWarm(); ready; ready = this.takeWarm()) {
       // The crash event of a renderer killed a moment ago may still be on its way: one round trip
       // to the page proves it alive before a session gets it.
@@ -162,19 +182,20 @@ export class BrowserPool extends EventEmitter<{
     return refilling;
   }
 
-  private async createLease(): Promise<ContextLease> {
+  private async createLease(display: TaskDisplay = this.options.display): Promise<ContextLease> {
     const browser = await this.ensureBrowser();
     const generation = this.generation;
     const context = await browser.newContext({
-      viewport: this.options.viewport,
+      viewport: { width: display.width, height: display.height },
+      deviceScaleFactor: display.deviceScaleFactor,
       serviceWorkers: 'block',
       acceptDownloads: false,
     });
     context.setDefaultTimeout(this.options.pageTimeoutMs);
-    await installSiteRoutes(context, this.options.site, this.options.origins);
+    await installSiteRoutes(context, this.options.site, this.options.origins, this.options.mounts, this.cache);
     await installNavigationProbe(context);
     const page = await context.newPage();
-    const lease = { context, page, generation };
+    const lease = { context, page, generation, display };
     page.once('crash', () => this.onCrash(lease));
     return lease;
   }
