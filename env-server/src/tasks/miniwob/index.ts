@@ -8,6 +8,7 @@ import { clickLinkHtml } from './pages/click-link.js';
 import { clickTestHtml } from './pages/click-test.js';
 import { enterTextHtml } from './pages/enter-text.js';
 import { loginUserHtml } from './pages/login-user.js';
+import { folderTasks } from './new-tasks.js';
 
 export { miniwobPath } from './define-task.js';
 
@@ -42,6 +43,7 @@ const specs: MiniwobTaskSpec[] = [
     html: loginUserHtml,
     oracle: loginUserOracle,
   },
+  ...folderTasks,
 ];
 
 /** Our own MiniWoB-style tasks (written from scratch), named after their MiniWoB counterparts. */

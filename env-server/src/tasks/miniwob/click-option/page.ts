@@ -1,0 +1,26 @@
+import { taskPageHtml } from '../page-shell.js';
+
+/** 3–6 labelled radio buttons, none chosen, and Submit; Submit wins only on the named option. */
+export const clickOptionHtml = taskPageHtml(
+  'Click Option Task',
+  String.raw`
+gauntletTask.define({
+  render(rng, area, end) {
+    const { el, words } = gauntletTask;
+    const labels = rng.sample(words, rng.int(3, 6));
+    const target = rng.pick(labels);
+    const radios = labels.map((label) => el('input', { type: 'radio', name: 'option', value: label }));
+    const list = el('div', { style: 'margin: ' + rng.int(0, 20) + 'px 0 0 ' + rng.int(2, 40) + 'px;' },
+      labels.map((label, i) => el('div', {}, [el('label', {}, [radios[i], label])])));
+    const submit = el('button', { style: 'margin: 4px 0 0 ' + rng.int(2, 40) + 'px;' }, ['Submit']);
+    submit.addEventListener('click', () => {
+      const chosen = labels.find((_, i) => radios[i].checked);
+      if (chosen === target) end(1, 'submitted "' + chosen + '"');
+      else end(-1, 'submitted ' + (chosen ? '"' + chosen + '"' : 'nothing') + ' instead of "' + target + '"');
+    });
+    area.append(list, submit);
+    return 'Select "' + target + '" and click Submit.';
+  },
+});
+`,
+);
