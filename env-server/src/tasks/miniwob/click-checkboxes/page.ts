@@ -10,10 +10,12 @@ export const clickCheckboxesHtml = taskPageHtml(
 gauntletTask.define({
   render(rng, area, end) {
     const { el, words } = gauntletTask;
+    // The shell's 120px input width is for text fields.
+    const BOX = 'width: auto; margin: 1px 4px 1px 0;';
     const labels = rng.sample(words, rng.int(3, 6));
     const wanted = rng.sample(labels, rng.int(0, labels.length)).sort((a, b) => labels.indexOf(a) - labels.indexOf(b));
-    const boxes = labels.map((label) => el('input', { type: 'checkbox', id: 'ch-' + label }));
-    const list = el('div', { style: 'margin: ' + rng.int(0, 20) + 'px 0 0 ' + rng.int(2, 40) + 'px;' },
+    const boxes = labels.map((label) => el('input', { type: 'checkbox', id: 'ch-' + label, style: BOX }));
+    const list = el('div', { style: 'margin: ' + rng.int(0, 12) + 'px 0 0 ' + rng.int(2, 40) + 'px;' },
       labels.map((label, i) => el('div', {}, [el('label', {}, [boxes[i], label])])));
     const submit = el('button', { style: 'margin: 4px 0 0 ' + rng.int(2, 40) + 'px;' }, ['Submit']);
     submit.addEventListener('click', () => {

@@ -7,10 +7,12 @@ export const clickOptionHtml = taskPageHtml(
 gauntletTask.define({
   render(rng, area, end) {
     const { el, words } = gauntletTask;
+    // The shell's 120px input width is for text fields.
+    const BOX = 'width: auto; margin: 1px 4px 1px 0;';
     const labels = rng.sample(words, rng.int(3, 6));
     const target = rng.pick(labels);
-    const radios = labels.map((label) => el('input', { type: 'radio', name: 'option', value: label }));
-    const list = el('div', { style: 'margin: ' + rng.int(0, 20) + 'px 0 0 ' + rng.int(2, 40) + 'px;' },
+    const radios = labels.map((label) => el('input', { type: 'radio', name: 'option', value: label, style: BOX }));
+    const list = el('div', { style: 'margin: ' + rng.int(0, 12) + 'px 0 0 ' + rng.int(2, 40) + 'px;' },
       labels.map((label, i) => el('div', {}, [el('label', {}, [radios[i], label])])));
     const submit = el('button', { style: 'margin: 4px 0 0 ' + rng.int(2, 40) + 'px;' }, ['Submit']);
     submit.addEventListener('click', () => {
