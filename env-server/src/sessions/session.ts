@@ -24,6 +24,7 @@ import { OVERRUN_GRACE_MS, supervise } from './supervise.js';
 import { resolveActionOptions } from './action-options.js';
 import { runStep } from './step.js';
 import { buildResult } from './result.js';
+import { resetBidCounters } from '../observe/mark.js';
 
 export interface SessionDeps {
   pool: BrowserPool;
@@ -202,14 +203,18 @@ export class EnvSession {
     );
     const seed = request.seed ?? Math.floor(Math.random() * 2 ** 31);
     const tabs = this.tabs!;
-    const { goal, info } = await this.guardInfra(async () => {
+    const taskEpisode = await this.guardInfra(async () => {
       await deadline.race(tabs.keepOnlyFirst());
-      return deadline.race(task.setup(tabs.active, seed, request.options ?? {}, deadline));
+      const started = await deadline.race(task.setup(tabs.active, seed, request.options ?? {}, deadline));
+      // Bids restart with every episode, so the same seed shows the same bids on a reused page.
+      await deadline.race(resetBidCounters(tabs.active));
+      return started;
     });
     // Work given up on (deadline, cancel) must not replace the episode a later reset starts.
     deadline.throwIfAborted();
-    this.episode = new Episode(task, seed, request.episode_id ?? randomUUID(), goal, observation, actions);
-    return this.guardInfra(() => buildResult(this.episode!, tabs, 0, { resetMs: 0, task_info: info ?? {} }, deadline));
+    this.episode = new Episode(task, seed, request.episode_id ?? randomUUID(), taskEpisode, observation, actions);
+    const info = { resetMs: 0, task_info: taskEpisode.info ?? {} };
+    return this.guardInfra(() => buildResult(this.episode!, tabs, 0, info, deadline));
   }
 
   private async doStep(actionText: string, deadline: Deadline): Promise<StepResult> {

@@ -1,8 +1,8 @@
 import { gauntletFamily } from './gauntlet/index.js';
-import { miniwobSite, miniwobTasks } from './miniwob/index.js';
+import { miniwobFamily } from './miniwob/index.js';
 import type { TaskFamily } from './registry.js';
 
 /** Every task family built into the server. */
 export function builtinFamilies(): TaskFamily[] {
-  return [{ benchmark: 'miniwob', tasks: miniwobTasks, site: miniwobSite }, gauntletFamily()];
+  return [miniwobFamily(), gauntletFamily()];
 }

@@ -1,8 +1,14 @@
-import type { OraclePolicy } from '../oracle.js';
-import type { AxNode } from '../../policy/axtree-lines.js';
-import { parseAxtree } from '../../policy/axtree-lines.js';
-import { OracleError } from '../../policy/action-text.js';
-import { act, findOne, fromGoal, quotedValues, type Actionable } from '../../policy/ax-query.js';
+import {
+  find,
+  click,
+  fill,
+  parseAxtree,
+  OracleError,
+  type Actionable,
+  type AxNode,
+  type OraclePolicy,
+} from '../oracle.js';
+import { quotedValues, fromGoal, selectOption } from '../oracle-extras.js';
 
 interface Offer {
   book: Actionable;
@@ -35,13 +41,13 @@ export const bookFlightOracle: OraclePolicy = (view) => {
   const found = offers(nodes);
   if (found.length > 0) {
     const key = (offer: Offer) => (criterion === 'shortest' ? offer.minutes : offer.price);
-    return act.click(found.reduce((best, offer) => (key(offer) < key(best) ? offer : best)).book);
+    return click(found.reduce((best, offer) => (key(offer) < key(best) ? offer : best)).book);
   }
-  const fromList = findOne(nodes, 'combobox', (name) => name === 'From');
-  if (fromList.value !== from) return act.select(fromList, from!);
-  const toList = findOne(nodes, 'combobox', (name) => name === 'To');
-  if (toList.value !== to) return act.select(toList, to!);
-  const dateField = findOne(nodes, 'textbox', (name) => name === 'Departure date');
-  if (dateField.value !== date) return act.fill(dateField, date);
-  return act.click(findOne(nodes, 'button', (name) => name === 'Search'));
+  const fromList = find(nodes, 'combobox', (name) => name === 'From');
+  if (fromList.value !== from) return selectOption(fromList, from!);
+  const toList = find(nodes, 'combobox', (name) => name === 'To');
+  if (toList.value !== to) return selectOption(toList, to!);
+  const dateField = find(nodes, 'textbox', (name) => name === 'Departure date');
+  if (dateField.value !== date) return fill(dateField, date);
+  return click(find(nodes, 'button', (name) => name === 'Search'));
 };

@@ -2,7 +2,7 @@ import type { MiniwobTaskSpec } from '../define-task.js';
 import { chooseListOracle } from './oracle.js';
 import { chooseListHtml } from './page.js';
 
-export const chooseList: MiniwobTaskSpec = {
+export const task: MiniwobTaskSpec = {
   name: 'choose-list',
   description: 'Select the named entry of a drop-down list and press Submit.',
   html: chooseListHtml,

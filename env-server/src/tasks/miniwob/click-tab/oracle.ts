@@ -1,8 +1,7 @@
-import type { OraclePolicy } from '../oracle.js';
-import { parseAxtree } from '../../policy/axtree-lines.js';
-import { act, findOne, fromGoal } from '../../policy/ax-query.js';
+import { find, click, parseAxtree, type OraclePolicy } from '../oracle.js';
+import { fromGoal } from '../oracle-extras.js';
 
 export const clickTabOracle: OraclePolicy = (view) => {
   const tab = fromGoal(view.goal, /^Click on (Tab #\d+)\.$/);
-  return act.click(findOne(parseAxtree(view.axtree_txt), 'tab', (name) => name === tab));
+  return click(find(parseAxtree(view.axtree_txt), 'tab', (name) => name === tab));
 };

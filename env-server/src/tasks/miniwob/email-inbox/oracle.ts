@@ -1,7 +1,5 @@
-import type { OraclePolicy } from '../oracle.js';
-import { parseAxtree } from '../../policy/axtree-lines.js';
-import { OracleError } from '../../policy/action-text.js';
-import { act, findOne, fromGoal, maybeFind } from '../../policy/ax-query.js';
+import { find, click, fill, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
+import { maybeFind, fromGoal } from '../oracle-extras.js';
 
 type Wish = { kind: 'Delete' | 'Star' } | { kind: 'Reply'; text: string } | { kind: 'Forward'; to: string };
 
@@ -19,15 +17,15 @@ export const emailInboxOracle: OraclePolicy = (view) => {
   const sender = fromGoal(view.goal, /^Find the email by (\S+) and /);
   const want = wish(view.goal);
   const nodes = parseAxtree(view.axtree_txt);
-  const button = (label: string) => findOne(nodes, 'button', (name) => name === label);
+  const button = (label: string) => find(nodes, 'button', (name) => name === label);
   const message = maybeFind(nodes, 'textbox', (name) => name === 'Message');
   if (message && want.kind === 'Reply')
-    return message.value === want.text ? act.click(button('Send')) : act.fill(message, want.text);
+    return message.value === want.text ? click(button('Send')) : fill(message, want.text);
   if (message && want.kind === 'Forward') {
-    const to = findOne(nodes, 'textbox', (name) => name === 'To:');
-    return to.value === want.to ? act.click(button('Send')) : act.fill(to, want.to);
+    const to = find(nodes, 'textbox', (name) => name === 'To:');
+    return to.value === want.to ? click(button('Send')) : fill(to, want.to);
   }
   const from = nodes.map((n) => (n.role === 'StaticText' ? /^From: (.+)$/.exec(n.name)?.[1] : undefined)).find(Boolean);
-  if (from !== undefined) return act.click(button(from === sender ? want.kind : 'Back'));
-  return act.click(findOne(nodes, 'link', (name) => name.startsWith(`${sender} `)));
+  if (from !== undefined) return click(button(from === sender ? want.kind : 'Back'));
+  return click(find(nodes, 'link', (name) => name.startsWith(`${sender} `)));
 };

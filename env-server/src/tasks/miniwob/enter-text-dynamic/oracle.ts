@@ -1,14 +1,13 @@
-import type { OraclePolicy } from '../oracle.js';
-import { parseAxtree } from '../../policy/axtree-lines.js';
-import { act, findOne, quoted } from '../../policy/ax-query.js';
+import { find, click, fill, quotedInGoal, parseAxtree, type OraclePolicy } from '../oracle.js';
+import { clear } from '../oracle-extras.js';
 
 /** Clear a wrong value, fill the text, Submit. */
 export const enterTextDynamicOracle: OraclePolicy = (view) => {
-  const text = quoted(view.goal, 0);
+  const text = quotedInGoal(view.goal, 0);
   const nodes = parseAxtree(view.axtree_txt);
-  const field = findOne(nodes, 'textbox');
+  const field = find(nodes, 'textbox', () => true);
   const value = field.value ?? '';
-  if (value === text) return act.click(findOne(nodes, 'button', (name) => name === 'Submit'));
-  if (value !== '') return act.clear(field);
-  return act.fill(field, text);
+  if (value === text) return click(find(nodes, 'button', (name) => name === 'Submit'));
+  if (value !== '') return clear(field);
+  return fill(field, text);
 };

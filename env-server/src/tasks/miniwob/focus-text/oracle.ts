@@ -1,7 +1,5 @@
-import type { OraclePolicy } from '../oracle.js';
-import { parseAxtree } from '../../policy/axtree-lines.js';
-import { act, allWithBid } from '../../policy/ax-query.js';
-import { OracleError } from '../../policy/action-text.js';
+import { parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
+import { allWithBid, focus } from '../oracle-extras.js';
 
 /** Focus the textbox the goal counts to ("the 2nd input textbox"; the only one otherwise). */
 export const focusTextOracle: OraclePolicy = (view) => {
@@ -9,5 +7,5 @@ export const focusTextOracle: OraclePolicy = (view) => {
   const fields = allWithBid(parseAxtree(view.axtree_txt), 'textbox');
   const field = fields[ordinal === undefined ? 0 : Number(ordinal) - 1];
   if (!field) throw new OracleError(`no textbox number ${ordinal ?? 1} among ${fields.length}`);
-  return act.focus(field);
+  return focus(field);
 };

@@ -1,15 +1,13 @@
-import type { OraclePolicy } from '../oracle.js';
-import { parseAxtree } from '../../policy/axtree-lines.js';
-import { OracleError } from '../../policy/action-text.js';
-import { act, allWithBid, hasState, quoted } from '../../policy/ax-query.js';
+import { find, click, quotedInGoal, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
+import { allWithBid, hasState } from '../oracle-extras.js';
 
 /** Click the named item once visible; until then open the first closed folder (depth-first search). */
 export const navigateTreeOracle: OraclePolicy = (view) => {
-  const wanted = quoted(view.goal, 0);
+  const wanted = quotedInGoal(view.goal, 0);
   const items = allWithBid(parseAxtree(view.axtree_txt), 'treeitem');
   const hit = items.find((item) => item.name === wanted);
-  if (hit) return act.click(hit);
+  if (hit) return click(hit);
   const closed = items.find((item) => item.props.has('expanded') && !hasState(item, 'expanded'));
   if (!closed) throw new OracleError(`every folder is open and "${wanted}" is not in the tree`);
-  return act.click(closed);
+  return click(closed);
 };

@@ -5,41 +5,42 @@ import { sessionEnv } from '../../src/cli/env-pool.js';
 import { DEFAULTS } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { folderTasks } from '../../src/tasks/miniwob/new-tasks.js';
 import { oraclePolicy, oracleView } from '../../src/tasks/policy/oracle-policy.js';
 import { WRONG_MOVES } from './wrong-moves.js';
 
-// The one-folder MiniWoB-style tasks through the real env (Chromium, reset/step, observations):
-// each oracle wins seeds, a seed always draws the same page, and a wrong terminal move scores
-// as in MiniWoB (raw reward -1, reward 0, done).
+// MiniWoB-style tasks through the real env (Chromium, reset/step, observations), beside the
+// family conformance suite: each oracle wins 8 seeds with reward 1, raw reward 1 and no action
+// error, and a wrong terminal move scores as in MiniWoB (raw reward -1, reward 0, done).
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+const TASKS = [
+  'choose-list',
+  'click-checkboxes',
+  'click-option',
+  'click-tab',
+  'click-collapsible',
+  'click-dialog',
+  'enter-password',
+  'enter-text-dynamic',
+  'focus-text',
+  'use-autocomplete',
+  'choose-date',
+  'navigate-tree',
+  'search-engine',
+  'email-inbox',
+  'book-flight',
+];
 const OBSERVATION = { pruned_html: true, axtree: true } as const;
 
 let service: EnvService;
 let session: EnvSession;
-let other: EnvSession;
 beforeAll(async () => {
-  service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 2, maxSessions: 3 });
+  service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 1, maxSessions: 2 });
   await service.start();
   session = await service.openSession('inproc');
-  other = await service.openSession('inproc');
 });
 afterAll(() => service.shutdown());
 
-/** What an agent is shown, bids numbered in order of appearance (reset keeps counting bids today). */
-function shown(result: StepResult) {
-  const numbering = new Map<string, number>();
-  const renumber = (text: string) =>
-    text.replace(/\[(\w+)\]|bid="(\w+)"/g, (whole, a?: string, b?: string) => {
-      const bid = (a ?? b)!;
-      if (!numbering.has(bid)) numbering.set(bid, numbering.size);
-      return whole.replace(bid, `#${numbering.get(bid)}`);
-    });
-  const o = result.observation;
-  return { goal: o.goal, url: o.url, axtree: renumber(o.axtree_txt), html: renumber(o.pruned_html) };
-}
-
-describe.each(folderTasks.map((t) => t.name))('%s', (taskName) => {
+describe.each(TASKS)('%s', (taskName) => {
   it(`its oracle wins ${SEEDS.length} seeds through reset/step`, async () => {
     const task = service.registry.resolve(taskName);
     for (const seed of SEEDS) {
@@ -59,16 +60,6 @@ describe.each(folderTasks.map((t) => t.name))('%s', (taskName) => {
       expect(trajectory, where).toMatchObject({ outcome: 'success', reward: 1, error: null });
       expect(last!.metadata.browsergym_info.raw_reward, where).toBe(1);
     }
-  });
-
-  it('draws the same observation for a seed on a fresh session and on a reused one', async () => {
-    const request = { task_name: taskName, seed: 5, ...OBSERVATION };
-    const first = shown(await service.reset(other, request));
-    await service.reset(session, { ...request, seed: 6 });
-    expect(shown(await service.reset(session, request))).toEqual(first);
-    await service.reset(other, { ...request, seed: 6 });
-    expect(shown(await service.reset(other, request))).toEqual(first);
-    expect(shown(await service.reset(session, { ...request, seed: 6 }))).not.toEqual(first);
   });
 
   const wrong = WRONG_MOVES[taskName];
