@@ -1,4 +1,4 @@
-import { find, click, quotedInGoal, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
+import { click, quotedInGoal, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
 import { allWithBid, hasState } from '../oracle-extras.js';
 
 /** Click the named item once visible; until then open the first closed folder (depth-first search). */
