@@ -40,6 +40,10 @@ beforeAll(async () => {
 });
 afterAll(() => service.shutdown());
 
+it('has a wrong move for every task but click-collapsible, which has no losing move', () => {
+  expect(Object.keys(WRONG_MOVES).sort()).toEqual(TASKS.filter((name) => name !== 'click-collapsible').sort());
+});
+
 describe.each(TASKS)('%s', (taskName) => {
   it(`its oracle wins ${SEEDS.length} seeds through reset/step`, async () => {
     const task = service.registry.resolve(taskName);
