@@ -10,8 +10,8 @@ const USAGE = `gauntlet-env — BrowserGym-compatible browser environment server
 Usage:
   gauntlet-env serve [flags]     start the server (default command)
   gauntlet-env tasks [flags]     list the tasks serve would offer (the MiniWoB++ flags count)
-  gauntlet-env solve [flags]     play Gauntlet tasks with the expert solver, report success (solve --help)
-  gauntlet-env collect [flags]   write expert SFT trajectories and DPO pairs as JSONL (collect --help)
+  gauntlet-env solve [flags]     play Gauntlet tasks with their oracle, report success (solve --help)
+  gauntlet-env collect [flags]   write oracle SFT trajectories and DPO pairs as JSONL (collect --help)
   gauntlet-env --help            this help
 
 Flags for serve (each also read from the environment variable shown):

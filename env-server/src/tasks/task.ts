@@ -16,7 +16,7 @@ export interface TaskStatus {
   info?: Record<string, unknown>;
 }
 
-/** What an oracle solver sees: the same observation an agent gets. */
+/** What an oracle sees: the same observation an agent gets. */
 export interface OracleView {
   goal: string;
   axtree_txt: string;
@@ -66,7 +66,7 @@ export interface TaskDefinition {
    */
   setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode>;
   /**
-   * Next action of the task's scripted solver given the current observation; throws OracleError
+   * Next action of the task's oracle (its scripted solver) given the current observation; throws OracleError
    * when it cannot tell (real MiniWoB++ pages without a built-in counterpart).
    */
   oracle(view: OracleView): string;

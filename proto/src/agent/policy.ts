@@ -10,7 +10,7 @@ export interface EpisodeStart {
   systemPrompt: string;
   /** The first observation, rendered (the first user message). */
   observation: string;
-  /** The reset's reply, for policies that read the page itself (scripted experts). */
+  /** The reset's reply, for policies that read the page itself (scripted oracles). */
   result: StepResult;
 }
 
@@ -34,7 +34,7 @@ export interface PolicyReply {
   policy: PolicyRef;
 }
 
-/** One episode's policy state (an LLM's token history and server; an expert's counters). */
+/** One episode's policy state (an LLM's token history and server; an oracle's counters). */
 export interface PolicySession {
   /** Turn 0's prompt ids (system + first observation + generation prompt); empty without tokens. */
   readonly promptIds: readonly number[];
@@ -47,7 +47,7 @@ export interface PolicySession {
 }
 
 /**
- * Anything that plays episodes: a scripted expert (observation in, action text out) or an LLM
+ * Anything that plays episodes: a scripted oracle (observation in, action text out) or an LLM
  * behind a PolicyClient with token-exact bookkeeping. runEpisode drives either.
  */
 export interface EpisodePolicy {

@@ -15,7 +15,7 @@ const approximateTokens = (text: string): number => Math.ceil(Buffer.byteLength(
 
 /**
  * One observation as the user turn of a conversation, in BrowserGym's usual sections: goal,
- * current page, last action (with the env's error), accessibility tree. The expert's SFT data
+ * current page, last action (with the env's error), accessibility tree. The oracle's SFT data
  * and rollouts render through this one function, so they read (and tokenise) the same.
  *
  * Over a budget, the accessibility tree is cut (whole lines, from the bottom) and says how much

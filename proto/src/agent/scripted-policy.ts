@@ -5,7 +5,7 @@ import type { EpisodePolicy, EpisodeStart, PolicySession, TurnInput } from './po
 export type ScriptedChooser = (turn: TurnInput) => string;
 
 /**
- * A policy without tokens: `begin` makes one chooser per episode (experts, oracles, test
+ * A policy without tokens: `begin` makes one chooser per episode (oracles, test
  * harnesses). Its actions are sent exactly as chosen (not parsed); its turns record `model` as
  * the policy and no adapter. A chooser that throws PolicyGaveUpError ends the episode as `fail`.
  */

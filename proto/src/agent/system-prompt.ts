@@ -1,6 +1,6 @@
 /**
  * The system prompt of a Gauntlet episode: the task and the action language. SFT data from the
- * expert and rollouts use this same text, so a warm-started policy sees what it was trained on.
+ * oracle and rollouts use this same text, so a warm-started policy sees what it was trained on.
  */
 export const GAUNTLET_SYSTEM_PROMPT = `You are a web agent playing the Gauntlet, a sequence of browser puzzles. Each step's puzzle reveals a 6-character code (letters A-Z and digits); type it into the "Code" box and press "Submit code" to advance.
 

@@ -24,7 +24,7 @@ export class EpisodeTimeoutError extends EpisodeLimitError {}
 /** Even with every older exchange trimmed, the prompt and its reply do not fit the context budget. */
 export class ContextBudgetError extends EpisodeLimitError {}
 
-/** The policy declares the episode lost (a scripted expert stuck on a step): it ends as `fail`. */
+/** The policy declares the episode lost (a scripted oracle stuck on a step): it ends as `fail`. */
 export class PolicyGaveUpError extends ExecutionError {}
 
 /** Codes that mean the job itself is wrong (unknown task, bad option, wrong model name, bad token). */

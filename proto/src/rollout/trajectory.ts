@@ -73,7 +73,7 @@ export type TrajectoryTurn = z.infer<typeof TrajectoryTurn>;
 export const Trajectory = z
   .object({
     episode_id: RolloutId,
-    /** The group it belongs to (null outside a GRPO group, e.g. evaluation or expert data). */
+    /** The group it belongs to (null outside a GRPO group, e.g. evaluation or oracle data). */
     group_id: RolloutId.nullable(),
     task: z.string().min(1),
     seed: count,

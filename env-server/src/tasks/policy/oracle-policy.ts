@@ -14,7 +14,7 @@ export function oracleView(result: StepResult): OracleView {
   };
 }
 
-/** A task's oracle solver as an episode policy, for runEpisode (tests, harnesses, data collection). */
+/** A task's oracle as an episode policy, for runEpisode (tests, harnesses, data collection). */
 export function oraclePolicy(task: Pick<TaskDefinition, 'name' | 'oracle'>): EpisodePolicy {
   return scriptedPolicy(
     `${task.name}-oracle`,
