@@ -65,7 +65,7 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
     tasks: service.registry.list().map((t) => ({
       name: `${t.benchmark}.${t.name}`,
       description: t.description,
-      max_steps: t.maxSteps,
+      max_steps: Number.isFinite(t.maxSteps) ? t.maxSteps : null,
       ...(t.flags?.length ? { flags: [...t.flags] } : {}),
     })),
   }));

@@ -47,6 +47,7 @@ export interface TaskDefinition {
   readonly name: string;
   readonly benchmark: string;
   readonly description: string;
+  /** Steps before the episode is truncated; Infinity = never (state reports `max_steps: null`). */
   readonly maxSteps: number;
   /**
    * Action subsets (or presets) used when the reset request names none; BrowserGym's default set

@@ -1,6 +1,7 @@
 import { ValidationError, type StepResult } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, resolveConfig, type ServerConfig } from '../../src/config.js';
+import { metadataDocument } from '../../src/server/describe.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
 import { miniwobPages } from './miniwob-plusplus-source.js';
@@ -52,6 +53,12 @@ describe('the task list', () => {
     expect(service.registry.resolve('miniwob-builtin.click-test').display).toBeUndefined();
   });
 
+  it('lists every task in /metadata too', () => {
+    const readme = String(metadataDocument(service.registry.names())['readme_content']);
+    expect(readme).toContain('miniwob.click-test');
+    expect(readme).toContain('miniwob-builtin.click-test');
+  });
+
   it('flags the real-time tasks BrowserGym leaves out', () => {
     const chase = service.registry.resolve('miniwob.chase-circle');
     expect(chase.flags).toEqual(['realtime']);
@@ -87,17 +94,21 @@ describe('an episode, as BrowserGym plays it', () => {
     expect(result.metadata.browsergym_info['raw_reward']).toBe(1);
     expect(result.metadata.browsergym_info['task_info']).toMatchObject({ RAW_REWARD_GLOBAL: 1, DONE_GLOBAL: true });
     expect(result.observation.axtree_txt).not.toMatch(/START|Last reward/);
+    // BrowserGym never truncates: no step limit of ours.
+    expect(service.state(session).max_steps).toBeNull();
   });
 
-  it('uses the miniwob_all action set by default and takes coordinates in screenshot pixels (scale 1.5)', async () => {
+  it("keeps BrowserGym's default action set; miniwob_all takes coordinates in screenshot pixels (scale 1.5)", async () => {
+    await reset('click-test', 3);
+    expect((await step(`send_msg_to_user('hi')`)).observation.last_action_error).toBe(false);
     const first = await service.reset(session, {
       task_name: 'click-test',
       seed: 3,
       observation: { axtree: true, extra_properties: true, screenshot: 'png' },
+      action_set: { subsets: ['miniwob_all'] },
     });
     expect(first.metadata.screenshot_encoded).toMatchObject({ width: 498, height: 321 });
-    const missing = await step(`send_msg_to_user('hi')`);
-    expect(missing.observation.last_action_error).toBe(true);
+    expect((await step(`send_msg_to_user('hi')`)).observation.last_action_error).toBe(true);
     const bid = bidOf(first, /\[(\w+)\] button 'Click Me!'/);
     const [x, y, w, h] = first.metadata.browsergym_obs.extra_element_properties[bid]!.bbox!;
     const inCss = await taskPage().evaluate(() => document.querySelector('button')!.getBoundingClientRect().left);

@@ -30,8 +30,8 @@ export function realMiniwobTask(spec: RealTaskSpec): TaskDefinition {
     description: spec.realtime
       ? `MiniWoB++ ${name} (real-time: moves on its own clock; BrowserGym leaves it out).`
       : `MiniWoB++ ${name}, served from ${url.slice(0, url.lastIndexOf('/') + 1)}`,
-    maxSteps: 10,
-    defaultActionSubsets: ['miniwob_all'],
+    // BrowserGym never truncates: the episode ends when MiniWoB says done (its own clock included).
+    maxSteps: Number.POSITIVE_INFINITY,
     display: MINIWOB_DISPLAY,
     ...(spec.realtime ? { flags: ['realtime'] } : {}),
     async setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode> {
