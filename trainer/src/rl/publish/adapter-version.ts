@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { LoraAdapter } from '../../lora/adapter.js';
 import { ADAPTER_WEIGHTS_FILE, saveAdapter } from '../../lora/peft.js';
 import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
 import { writeJsonFile } from '../../model/files.js';
+import { exists, flush } from '../durable.js';
 
 /** Provenance written beside the PEFT files (PEFT and vLLM ignore it). */
 export const VERSION_FILE = 'gauntlet_version.json';
@@ -51,21 +52,4 @@ export async function writeAdapterVersion(
     throw error;
   }
   return target;
-}
-
-/** fsync, so a crash after the rename cannot leave the new name pointing at unwritten data. */
-export async function flush(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
