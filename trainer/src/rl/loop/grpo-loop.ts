@@ -8,7 +8,7 @@ import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
 import { EventQueue } from './event-queue.js';
 import { GroupConsumer } from './group-consumer.js';
-import { batchMetrics, zeroCounts, type GroupCounts } from './loop-counters.js';
+import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from './loop-counters.js';
 
 /** Where new versions go: the in-process server, or external vLLM servers (verified). */
 export interface VersionPublisher {
@@ -37,11 +37,17 @@ export interface GrpoLoopOptions {
   startVersion?: number;
   /** After the last update, how long groups still in flight may finish before they are removed. */
   drainMs?: number;
-  onUpdate(step: number, metrics: Record<string, number>): void | Promise<void>;
+  onUpdate(update: LoopUpdate): void | Promise<void>;
   /** Called after update `step` when a checkpoint is due, and on an interrupt. */
   onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
   checkpointEvery?: number;
   log(line: string): void;
+}
+
+/** One update as the loop reports it (the run report's shape). */
+export interface LoopUpdate extends BatchSummary {
+  step: number;
+  version: number;
 }
 
 type LoopEvent = { kind: 'group'; group: TrajectoryGroup } | { kind: 'dropped'; id: string };
@@ -93,10 +99,11 @@ export class GrpoLoop {
         this.take(event);
         if (this.batch.length < o.groupsPerUpdate) continue;
         const waited = (performance.now() - waitStarted) / 1000;
-        await this.update(waited, signal);
+        await this.update(waited);
         waitStarted = performance.now();
       }
       if (signal.aborted) {
+        this.counts.unused += this.batch.splice(0).length;
         await o.onCheckpoint?.(this.version, 'interrupt');
         o.log(`grpo: interrupted; ${this.outstanding.size} group(s) left in flight for a resumed run`);
       } else await this.drain(tracker, submitter);
@@ -154,22 +161,23 @@ export class GrpoLoop {
     else (counts.foreign++, o.log(`grpo: ${verdict.detail}`));
   }
 
-  private async update(waitSeconds: number, signal: AbortSignal): Promise<void> {
+  private async update(waitSeconds: number): Promise<void> {
     const { o } = this;
     const taken = this.batch.splice(0, o.groupsPerUpdate);
     const groups = taken.map((t) => t.group);
     const { samples, skippedEpisodes, splitEpisodes } = groupSamples(groups, o.learner.config.scaleRewards);
     const t0 = performance.now();
-    const result = await grpoStep(o.learner, samples, { signal });
+    // Not cut short by a signal: an update runs to its end, then the loop stops and checkpoints.
+    const result = await grpoStep(o.learner, samples);
     const t1 = performance.now();
     this.version++;
     await o.publisher.publish(this.version, o.learner.trainer.adapter);
     const t2 = performance.now();
     const staleness = taken.map((t) => t.staleness);
+    const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
     const metrics: Record<string, number> = {
       ...result.metrics,
-      ...batchMetrics(groups, waitSeconds + (t2 - t0) / 1000),
-      version: this.version,
+      ...summary.metrics,
       'staleness/mean': staleness.reduce((a, b) => a + b, 0) / staleness.length,
       'staleness/max': Math.max(...staleness),
       'groups/submitted': this.counts.submitted,
@@ -183,7 +191,7 @@ export class GrpoLoop {
       'time/update_s': (t1 - t0) / 1000,
       'time/publish_s': (t2 - t1) / 1000,
     };
-    await o.onUpdate(this.version, metrics);
+    await o.onUpdate({ ...summary, metrics, step: this.version, version: this.version });
     if (o.checkpointEvery && this.version % o.checkpointEvery === 0) await o.onCheckpoint?.(this.version, 'every');
   }
 

@@ -34,18 +34,27 @@ export const zeroCounts = (): GroupCounts => ({
   bad: 0,
 });
 
-/** Outcome fractions, per-task success and throughput of the groups one update trained on. */
-export function batchMetrics(groups: readonly TrajectoryGroup[], seconds: number): Record<string, number> {
+/** What one update trained on, in the run report's terms. */
+export interface BatchSummary {
+  metrics: Record<string, number>;
+  successByTask: Record<string, number>;
+  trajectories: number;
+  envSteps: number;
+}
+
+/** Outcome fractions, success overall and per task, and throughput of the groups one update trained on. */
+export function batchSummary(groups: readonly TrajectoryGroup[], seconds: number): BatchSummary {
   const episodes = groups.flatMap((g) => g.trajectories);
-  const out: Record<string, number> = {};
+  const metrics: Record<string, number> = {};
   for (const outcome of ['success', 'fail', 'timeout'] as const)
-    out[`outcomes/${outcome}`] = episodes.filter((t) => t.outcome === outcome).length / episodes.length;
+    metrics[`outcomes/${outcome}`] = episodes.filter((t) => t.outcome === outcome).length / episodes.length;
+  metrics['success_rate'] = metrics['outcomes/success']!;
   const byTask = new Map<string, boolean[]>();
   for (const t of episodes) byTask.set(t.task, [...(byTask.get(t.task) ?? []), t.outcome === 'success']);
-  for (const [task, s] of byTask) out[`success_rate/${task}`] = s.filter(Boolean).length / s.length;
-  const turns = episodes.reduce((n, t) => n + t.turns.length, 0);
-  out['throughput/env_steps_per_s'] = turns / Math.max(seconds, 1e-9);
-  out['throughput/trajectories_per_s'] = episodes.length / Math.max(seconds, 1e-9);
-  out['episodes/mean_turns'] = turns / episodes.length;
-  return out;
+  const successByTask = Object.fromEntries([...byTask].map(([task, s]) => [task, s.filter(Boolean).length / s.length]));
+  const envSteps = episodes.reduce((n, t) => n + t.turns.length, 0);
+  metrics['throughput/env_steps_per_s'] = envSteps / Math.max(seconds, 1e-9);
+  metrics['throughput/trajectories_per_s'] = episodes.length / Math.max(seconds, 1e-9);
+  metrics['episodes/mean_turns'] = envSteps / episodes.length;
+  return { metrics, successByTask, trajectories: episodes.length, envSteps };
 }

@@ -18,7 +18,7 @@ export interface RunServer {
  * without it, /health and 404s.
  */
 export async function startRunServer(
-  routes: { metrics: () => string; others: RunRoute[] },
+  routes: { metrics: () => Promise<string>; others: RunRoute[] },
   ctx: ServeContext | null,
   port: number,
   host: string,
@@ -29,7 +29,7 @@ export async function startRunServer(
     try {
       const path = new URL(req.url ?? '/', 'http://local').pathname;
       if (req.method === 'GET' && path === '/metrics') {
-        const text = routes.metrics() + (ctx ? metricsText(ctx) : '');
+        const text = (await routes.metrics()) + (ctx ? metricsText(ctx) : '');
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(text);
         return;
       }
