@@ -95,6 +95,9 @@ function svgPlot(points) {
 }
 
 let exitCode = 0;
+// Ctrl-C ends the training early: the curve so far is still printed and everything is cleaned up.
+let stopped = false;
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => (stopped = true));
 try {
   log(`load ${loadavg()[0].toFixed(2)} on ${cpus().length} cores; output ${output}`);
   const env = await start(
@@ -158,7 +161,7 @@ try {
     );
   log('stack up; training');
   let seen = 0;
-  while (Date.now() - started < budgetMs && trainer.child.exitCode === null) {
+  while (!stopped && Date.now() - started < budgetMs && trainer.child.exitCode === null) {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const curve = readCurve();
     for (const u of curve.slice(seen))

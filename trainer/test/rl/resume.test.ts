@@ -58,14 +58,16 @@ describe('checkpointOf / restoreRun', () => {
       sampler.curriculum.record('gauntlet.gauntlet', Array(32).fill(true), 5);
       const counts = { ...zeroCounts(), submitted: 4, consumed: 4, admitted: 4 };
       const parts = { learner: first, sampler, config: { run: 'r' }, baseModel: 'tiny' };
-      await store.save(checkpointOf({ version: 2, counts }, parts));
+      const pending = { outstanding: [['r-abc-7', null]] as [string, number | null][], batch: [] };
+      await store.save(checkpointOf({ version: 2, counts, pending: () => pending }, parts));
 
       const checkpoint = (await store.latest())!;
       expect(checkpoint.version).toBe(2);
-      expect(checkpoint.counters).toEqual(counts);
+      expect(checkpoint.counters).toEqual({ counts, pending });
       resumed = await learnerFrom(checkpoint.adapter);
       const resumedSampler = new TaskSampler(tasks, new Curriculum(curriculum), 0);
-      restoreRun(checkpoint, { learner: resumed, sampler: resumedSampler });
+      // The groups in flight at the checkpoint are handed to the resumed loop.
+      expect(restoreRun(checkpoint, { learner: resumed, sampler: resumedSampler })).toEqual(pending);
 
       expect([resumedSampler.next(), resumedSampler.next()]).toEqual([sampler.next(), sampler.next()]);
       expect(resumedSampler.curriculum.resetOptions('gauntlet.gauntlet')).toEqual({ start_step: 4 });

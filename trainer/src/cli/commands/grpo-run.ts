@@ -54,7 +54,7 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
       grpo: s.grpo,
     });
     const sampler = new TaskSampler(s.tasks, new Curriculum(s.curriculum), s.seed);
-    if (checkpoint) restoreRun(checkpoint, { learner, sampler });
+    const pending = checkpoint ? restoreRun(checkpoint, { learner, sampler }) : undefined;
     const published = await createPublisher(s, {
       learner,
       modelDir,
@@ -88,6 +88,7 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
       episode: s.episode,
       drainMs: s.drainMs,
       startVersion: checkpoint?.version ?? 0,
+      resume: pending,
       checkpointEvery: s.checkpointEvery,
       onUpdate: async (update) => void (await report.record({ ...update })),
       onCheckpoint: async (step, reason) => {

@@ -1,6 +1,6 @@
 import { JOB_NAMES, QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
 import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 
 export interface ConsumerEvents {
   group(group: TrajectoryGroup): void;
@@ -16,8 +16,10 @@ export interface ConsumerEvents {
  */
 export class GroupConsumer {
   private readonly worker: Worker;
+  private readonly queue: Queue;
 
   constructor(connection: QueueConnection, events: ConsumerEvents) {
+    this.queue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
     this.worker = new Worker(
       QUEUES.trajectoryGroups,
       async (job: Job) => {
@@ -44,7 +46,13 @@ export class GroupConsumer {
     await this.worker.waitUntilReady();
   }
 
+  /** Whether the group's job on the trainer's queue was already taken (by any consumer). */
+  async taken(groupId: string): Promise<boolean> {
+    const state = await this.queue.getJobState(groupId);
+    return state === 'completed' || state === 'failed' || state === 'active';
+  }
+
   async close(): Promise<void> {
-    await this.worker.close();
+    await Promise.allSettled([this.worker.close(), this.queue.close()]);
   }
 }

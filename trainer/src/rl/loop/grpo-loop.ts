@@ -35,6 +35,8 @@ export interface GrpoLoopOptions {
   episode: Omit<EpisodeSettings, 'reset_options' | 'policy_urls'>;
   /** Version (= updates applied) the run starts from: 0, or a checkpoint's. */
   startVersion?: number;
+  /** A checkpoint's groups in flight and admitted-but-untrained groups, taken over on resume. */
+  resume?: PendingGroups | undefined;
   /** After the last update, how long groups still in flight may finish before they are removed. */
   drainMs?: number;
   onUpdate(update: LoopUpdate): void | Promise<void>;
@@ -48,6 +50,14 @@ export interface GrpoLoopOptions {
 export interface LoopUpdate extends BatchSummary {
   step: number;
   version: number;
+}
+
+/** What a checkpoint keeps of the groups between submission and training. */
+export interface PendingGroups {
+  /** Group ids still out, with the start_step each was played from (null: none). */
+  outstanding: [string, number | null][];
+  /** Admitted groups waiting for the next update, with their staleness at admission. */
+  batch: { group: TrajectoryGroup; staleness: number }[];
 }
 
 type LoopEvent = { kind: 'group'; group: TrajectoryGroup } | { kind: 'dropped'; id: string };
@@ -72,6 +82,17 @@ export class GrpoLoop {
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
     this.idPrefix = `${o.run}-${Date.now().toString(36)}`;
+    for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
+    this.batch.push(...(o.resume?.batch ?? []));
+    this.counts.adopted = this.outstanding.size + this.batch.length;
+  }
+
+  /** The groups a checkpoint must keep for a resumed run to go on exactly. */
+  pending(): PendingGroups {
+    return {
+      outstanding: [...this.outstanding].map(([id, step]) => [id, step ?? null]),
+      batch: this.batch.map((b) => ({ ...b })),
+    };
   }
 
   /** Runs until maxSteps updates are done or `signal` aborts; returns how the groups ended. */
@@ -93,7 +114,7 @@ export class GrpoLoop {
         await this.fill(submitter);
         const event = await this.events.next(10_000, signal);
         if (!event) {
-          if (!signal.aborted) await this.reconcile(tracker);
+          if (!signal.aborted) await this.reconcile(tracker, consumer);
           continue;
         }
         this.take(event);
@@ -103,10 +124,11 @@ export class GrpoLoop {
         waitStarted = performance.now();
       }
       if (signal.aborted) {
-        this.counts.unused += this.batch.splice(0).length;
         await o.onCheckpoint?.(this.version, 'interrupt');
-        o.log(`grpo: interrupted; ${this.outstanding.size} group(s) left in flight for a resumed run`);
-      } else await this.drain(tracker, submitter);
+        o.log(
+          `grpo: interrupted; ${this.outstanding.size} group(s) left in flight and ${this.batch.length} admitted, kept for a resumed run`,
+        );
+      } else await this.drain(tracker, submitter, consumer);
       return this.counts;
     } finally {
       await Promise.allSettled([consumer.close(), tracker.close(), submitter.close()]);
@@ -199,19 +221,28 @@ export class GrpoLoop {
   }
 
   /** Events can be missed across a Redis reconnect: ask for the fate of what is still out. */
-  private async reconcile(tracker: GroupTracker): Promise<void> {
-    for (const id of [...this.outstanding.keys()])
-      if ((await tracker.fate(id)) === 'dropped') this.events.push({ kind: 'dropped', id });
+  private async reconcile(tracker: GroupTracker, consumer: GroupConsumer): Promise<void> {
+    for (const id of [...this.outstanding.keys()]) {
+      const fate = await tracker.fate(id);
+      if (fate === 'dropped') this.events.push({ kind: 'dropped', id });
+      // Handed to the trainer's queue and already taken, yet never seen here (the event queue is
+      // empty now): an earlier process consumed it after its last checkpoint.
+      else if (fate === 'completed' && (await consumer.taken(id))) {
+        this.outstanding.delete(id);
+        this.counts.lost++;
+        this.o.log(`grpo: group ${id} was consumed by an earlier process after its checkpoint; counted lost`);
+      }
+    }
   }
 
   /** After the last update: let what is in flight finish (counted unused), then remove the rest. */
-  private async drain(tracker: GroupTracker, submitter: GroupSubmitter): Promise<void> {
+  private async drain(tracker: GroupTracker, submitter: GroupSubmitter, consumer: GroupConsumer): Promise<void> {
     const until = Date.now() + (this.o.drainMs ?? 60_000);
     this.counts.unused += this.batch.splice(0).length;
     while (this.outstanding.size > 0 && Date.now() < until) {
       const event = await this.events.next(Math.min(5_000, Math.max(1, until - Date.now())));
       if (!event) {
-        await this.reconcile(tracker);
+        await this.reconcile(tracker, consumer);
         continue;
       }
       const before = this.counts.consumed;

@@ -1,11 +1,13 @@
 import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
 
 /**
- * Where every group this process submitted went. At any time
- * submitted = consumed + dropped + abandoned + in flight; nothing is lost unaccounted.
+ * Where every group this process submitted (or took over from a checkpoint) went. At any time
+ * submitted + adopted = consumed + dropped + abandoned + lost + in flight (+ admitted, untrained).
  */
 export interface GroupCounts {
   submitted: number;
+  /** Taken over from the checkpoint a resumed run started from (in flight or admitted then). */
+  adopted: number;
   /** Taken off the trainer's queue (admitted, stale, or arrived after the last update). */
   consumed: number;
   admitted: number;
@@ -19,6 +21,8 @@ export interface GroupCounts {
   dropped: number;
   /** Removed from the queues at the end, still unplayed. */
   abandoned: number;
+  /** Adopted from a checkpoint but consumed by the earlier process after it: nothing to train. */
+  lost: number;
   /** Groups from an earlier process of this run, another run, or malformed jobs. */
   foreign: number;
   bad: number;
@@ -26,6 +30,7 @@ export interface GroupCounts {
 
 export const zeroCounts = (): GroupCounts => ({
   submitted: 0,
+  adopted: 0,
   consumed: 0,
   admitted: 0,
   stale: 0,
@@ -33,6 +38,7 @@ export const zeroCounts = (): GroupCounts => ({
   unused: 0,
   dropped: 0,
   abandoned: 0,
+  lost: 0,
   foreign: 0,
   bad: 0,
 });
