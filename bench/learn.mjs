@@ -95,11 +95,13 @@ function svgPlot(points) {
 }
 
 let exitCode = 0;
+let loadAtStart = 0;
 // Ctrl-C ends the training early: the curve so far is still printed and everything is cleaned up.
 let stopped = false;
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => (stopped = true));
 try {
-  log(`load ${loadavg()[0].toFixed(2)} on ${cpus().length} cores; output ${output}`);
+  loadAtStart = +loadavg()[0].toFixed(2);
+  log(`load ${loadAtStart} on ${cpus().length} cores; output ${output}`);
   const env = await start(
     'env-server/bin/cli.js',
     ['serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1'],
@@ -184,7 +186,8 @@ try {
         task: values.task,
         budget_s: budgetMs / 1000,
         cores: cpus().length,
-        load_at_start: +loadavg()[0].toFixed(2),
+        load_at_start: loadAtStart,
+        load_at_end: +loadavg()[0].toFixed(2),
         updates: curve.length,
         start_success: window(curve.slice(0, 3)),
         last_success: window(curve.slice(-3)),

@@ -84,7 +84,9 @@ export class GrpoLoop {
     this.idPrefix = `${o.run}-${Date.now().toString(36)}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
+    // Adopted admitted groups count as consumed and admitted here: the earlier process took them off the queue.
     this.counts.adopted = this.outstanding.size + this.batch.length;
+    this.counts.consumed = this.counts.admitted = this.batch.length;
   }
 
   /** The groups a checkpoint must keep for a resumed run to go on exactly. */

@@ -6,7 +6,10 @@ import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
  */
 export interface GroupCounts {
   submitted: number;
-  /** Taken over from the checkpoint a resumed run started from (in flight or admitted then). */
+  /**
+   * Taken over from the checkpoint a resumed run started from: in flight then, or admitted then
+   * (those also count as consumed and admitted).
+   */
   adopted: number;
   /** Taken off the trainer's queue (admitted, stale, or arrived after the last update). */
   consumed: number;
