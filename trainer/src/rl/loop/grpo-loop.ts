@@ -193,6 +193,12 @@ export class GrpoLoop {
     const taken = this.batch.splice(0, o.groupsPerUpdate);
     const groups = taken.map((t) => t.group);
     const { samples, skippedEpisodes, splitEpisodes } = groupSamples(groups, o.learner.config.scaleRewards);
+    if (samples.length === 0) {
+      // Scripted or empty episodes: nothing was sampled, so there is nothing to train.
+      this.counts.unused += groups.length;
+      o.log(`grpo: ${groups.length} group(s) had no sampled token to train on; no update`);
+      return;
+    }
     const t0 = performance.now();
     // Not cut short by a signal: an update runs to its end, then the loop stops and checkpoints.
     const result = await grpoStep(o.learner, samples);
@@ -253,7 +259,10 @@ export class GrpoLoop {
     }
     for (const id of [...this.outstanding.keys()]) {
       const job = await submitter.groups.getJob(id);
-      await job?.remove({ removeChildren: true }).catch(() => undefined);
+      // A group whose episodes are being played is locked: it finishes on the trainer's queue, unread.
+      await job
+        ?.remove({ removeChildren: true })
+        .catch((error: Error) => this.o.log(`grpo: group ${id} left in the queues: ${error.message}`));
       this.outstanding.delete(id);
       this.counts.abandoned++;
     }
