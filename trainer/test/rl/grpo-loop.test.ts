@@ -122,17 +122,16 @@ async function setup(options: { maxStaleness: number; maxInFlight: number; maxSt
   return { loop, updates, onUpdate, registry };
 }
 
-const firstUpdate = (hooks: ((u: LoopUpdate) => void)[]) => new Promise<void>((resolve) => hooks.push(() => resolve()));
-
 describe('GrpoLoop', () => {
   it('max_staleness 0: a group played by the previous version is dropped and counted; versions advance', async () => {
-    let updated!: Promise<void>;
+    let open!: () => void;
+    const updated = new Promise<void>((resolve) => (open = resolve));
     const s = await setup(
       { maxStaleness: 0, maxInFlight: 2, maxSteps: 2 },
       // The second group of version 0 is held until the first update is done: it arrives one version late.
       { holds: (id) => (id.endsWith('-1') ? updated : undefined) },
     );
-    updated = firstUpdate(s.onUpdate);
+    s.onUpdate.push(() => open());
     const counts = await s.loop.run(new AbortController().signal);
     expect(s.updates.map((u) => u.version)).toEqual([1, 2]);
     expect(s.loop.version).toBe(2);
