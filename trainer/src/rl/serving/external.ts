@@ -3,7 +3,6 @@ import type { LoraAdapter } from '../../lora/adapter.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
 import type { VersionPublisher } from '../loop/grpo-loop.js';
 import { ExternalPublisher, trainerProbe, writeAdapterVersion, type ProbeTokens } from '../publish/index.js';
-import { InProcessPublisher } from './in-process.js';
 import { versionName } from './versions.js';
 
 /**
@@ -40,18 +39,5 @@ export class ExternalVersionPublisher implements VersionPublisher {
 
   rotation(): string[] {
     return this.publisher.inRotation().map((t) => t.url);
-  }
-}
-
-/** The loop's view of in-process publishing: the workers sample from their own --policy list (this server). */
-export class InProcessVersionPublisher implements VersionPublisher {
-  constructor(private readonly inner: InProcessPublisher) {}
-
-  async publish(version: number, adapter: LoraAdapter): Promise<void> {
-    this.inner.publish(version, adapter);
-  }
-
-  rotation(): undefined {
-    return undefined;
   }
 }

@@ -1,5 +1,6 @@
 import type { LoraAdapter } from '../../lora/adapter.js';
 import type { AdapterRegistry } from '../../serve/adapters.js';
+import type { VersionPublisher } from '../loop/grpo-loop.js';
 import { parseVersionName, versionName } from './versions.js';
 
 /**
@@ -35,5 +36,18 @@ export class InProcessPublisher {
       .filter((p): p is { run: string; version: number } => p?.run === this.run)
       .map((p) => p.version)
       .sort((a, b) => a - b);
+  }
+}
+
+/** The loop's view of in-process publishing: the workers sample from their own --policy list (this server). */
+export class InProcessVersionPublisher implements VersionPublisher {
+  constructor(private readonly inner: InProcessPublisher) {}
+
+  async publish(version: number, adapter: LoraAdapter): Promise<void> {
+    this.inner.publish(version, adapter);
+  }
+
+  rotation(): undefined {
+    return undefined;
   }
 }
