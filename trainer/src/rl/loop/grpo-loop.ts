@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type EpisodeSettings, type GroupJobInput, type TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 import type { LoraAdapter } from '../../lora/adapter.js';
@@ -81,7 +82,7 @@ export class GrpoLoop {
 
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
-    this.idPrefix = `${o.run}-${Date.now().toString(36)}`;
+    this.idPrefix = `${o.run}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
     // Adopted admitted groups count as consumed and admitted here: the earlier process took them off the queue.
