@@ -28,7 +28,7 @@ export const grpoCommand: Command = {
   options: GRPO_OPTIONS,
   examples: [
     'gauntlet-trainer grpo --task miniwob.click-test --max-steps 50 --lr 2e-3   # then: gauntlet-worker run --policy http://127.0.0.1:8001 …',
-    'gauntlet-trainer grpo --config grpo.yaml --vllm-url http://gpu-a:8000 --vllm-url http://gpu-b:8000 --publish-dir /shared/adapters',
+    'gauntlet-trainer grpo --config grpo.yaml --vllm-url http://gpu-a:8000 --vllm-url http://gpu-b:8000 --publish-dir /mnt/runs/adapters',
   ],
   async run(context) {
     const file = typeof context.options['config'] === 'string' ? context.options['config'] : undefined;
