@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { EpisodeJob, JOB_NAMES, QUEUES, type Trajectory } from '@gauntlet/proto/rollout';
+import { queueConnection } from '@gauntlet/proto/rollout/queue';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeLoraConfig } from '../../src/lora/config.js';
+import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
+import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
+import { GrpoLoop, type LoopUpdate } from '../../src/rl/loop/grpo-loop.js';
+import { InProcessPublisher, InProcessVersionPublisher } from '../../src/rl/serving/in-process.js';
+import { AdapterRegistry } from '../../src/serve/adapters.js';
+import { GrpoLearner } from '../../src/train/grpo/index.js';
+import { tinyModel } from '../support/tiny-models.js';
+import { episode, turn } from '../support/trajectories.js';
+
+// The loop against a real Redis (fresh prefix) and a real learner (onnxruntime, tiny model). The
+// rollout side is a stand-in that plays every episode at once (one sampled turn, reward = index
+// parity) and can hold or fail chosen groups, so staleness and drops happen on cue; the real
+// workers are exercised by test/e2e/grpo.test.ts.
+const { config, weights } = tinyModel({ numLayers: 1 });
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const clean of cleanups.splice(0).reverse()) await clean();
+});
+
+interface Script {
+  /** Episodes of this group fail for good (the group is dropped). */
+  fails?(groupId: string): boolean;
+  /** Episodes of this group wait for the promise before they are played. */
+  holds?(groupId: string): Promise<void> | undefined;
+}
+
+async function setup(options: { maxStaleness: number; maxInFlight: number; maxSteps: number }, script: Script) {
+  const connection = queueConnection('redis://127.0.0.1:6379', `test-${randomUUID()}`);
+  const base = { connection: connection.redis, prefix: connection.prefix };
+  const trainerQueue = new Queue(QUEUES.trajectoryGroups, base);
+  const episodes = new Worker(
+    QUEUES.episodes,
+    async (job: Job): Promise<Trajectory> => {
+      const e = EpisodeJob.parse(job.data);
+      await script.holds?.(e.group_id);
+      if (script.fails?.(e.group_id)) throw new UnrecoverableError('the env rejected this task');
+      const played = episode(
+        e.group_id,
+        e.index,
+        [turn(0, { completion_ids: [65, 66], logprobs: [-1, -1], policy: { ...e.policy, model: e.policy.adapter! } })],
+        e.index % 2,
+      );
+      return { ...played, task: e.task, seed: e.seed };
+    },
+    { ...base, concurrency: 8 },
+  );
+  const groups = new Worker(
+    QUEUES.groups,
+    async (job: Job) => {
+      const trajectories = Object.values(await job.getChildrenValues<Trajectory>()).sort((a, b) =>
+        a.episode_id.localeCompare(b.episode_id),
+      );
+      const { group_id, task, seed, policy } = job.data as {
+        group_id: string;
+        task: string;
+        seed: number;
+        policy: never;
+      };
+      await trainerQueue.add(
+        JOB_NAMES.trajectoryGroup,
+        { group_id, task, seed, policy, trajectories, completed_at: new Date().toISOString() },
+        { jobId: group_id },
+      );
+    },
+    base,
+  );
+  const lora = makeLoraConfig({ rank: 2 });
+  const learner = await GrpoLearner.create({
+    config,
+    weights,
+    lora,
+    schedule: { lr: 1e-2 },
+    runtime: { intraOpNumThreads: 1 },
+    grpo: { samplerCorrection: null },
+  });
+  const registry = new AdapterRegistry('tiny', config);
+  const updates: LoopUpdate[] = [];
+  const onUpdate: ((u: LoopUpdate) => void)[] = [];
+  const loop = new GrpoLoop({
+    run: 'unit',
+    connection,
+    learner,
+    sampler: new TaskSampler([{ name: 'miniwob.click-test', weight: 1 }], new Curriculum(), 1),
+    publisher: new InProcessVersionPublisher(new InProcessPublisher(registry, 'unit', options.maxStaleness + 1)),
+    model: 'tiny',
+    groupSize: 2,
+    groupsPerUpdate: 1,
+    maxStaleness: options.maxStaleness,
+    maxInFlight: options.maxInFlight,
+    maxSteps: options.maxSteps,
+    episode: {
+      max_turns: 1,
+      deadline_ms: 60_000,
+      sampling: { temperature: 1, top_p: 1, top_k: -1, max_tokens: 4, seed: null },
+      context_tokens: null,
+      observation_chars: null,
+      constrained: false,
+    },
+    drainMs: 20_000,
+    onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
+    log: () => {},
+  });
+  cleanups.push(
+    () => learner.release(),
+    () => Promise.allSettled([episodes.close(), groups.close()]),
+    async () => {
+      for (const name of Object.values(QUEUES)) {
+        const q = new Queue(name, base);
+        await q.obliterate({ force: true });
+        await q.close();
+      }
+      await trainerQueue.close();
+    },
+  );
+  return { loop, updates, onUpdate, registry };
+}
+
+describe('GrpoLoop', () => {
+  it('max_staleness 0: a group played by the previous version is dropped and counted; versions advance', async () => {
+    let open!: () => void;
+    const updated = new Promise<void>((resolve) => (open = resolve));
+    const s = await setup(
+      { maxStaleness: 0, maxInFlight: 2, maxSteps: 2 },
+      // The second group of version 0 is held until the first update is done: it arrives one version late.
+      { holds: (id) => (id.endsWith('-1') ? updated : undefined) },
+    );
+    s.onUpdate.push(() => open());
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(s.updates.map((u) => u.version)).toEqual([1, 2]);
+    expect(s.loop.version).toBe(2);
+    expect(counts.stale).toBeGreaterThanOrEqual(1);
+    expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
+    expect(counts.admitted + counts.stale + counts.rejected).toBe(counts.consumed);
+    // Only the last max_staleness + 1 versions stay served.
+    expect(s.registry.list().map((l) => l.name)).toEqual(['unit@v2']);
+  }, 120_000);
+
+  it('a group the workers drop is counted, and the run goes on', async () => {
+    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, { fails: (id) => id.endsWith('-0') });
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(s.updates).toHaveLength(2);
+    expect(counts.dropped).toBe(1);
+    expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
+    expect(s.updates[0]!.metrics['staleness/max']).toBe(0);
+  }, 120_000);
+});
