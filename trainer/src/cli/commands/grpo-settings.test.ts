@@ -43,6 +43,11 @@ describe('grpo settings', () => {
     expect(s.episode).toMatchObject({ constrained: true, bid_choices: true, action_names: null });
     expect((await settingsOf(['--task', 'a'])).episode).toMatchObject({ constrained: false, bid_choices: false });
     await expect(settingsOf(['--task', 'a', '--bid-choices'])).rejects.toThrow(/give --constrained too/);
+    const clicks = await settingsOf(['--task', 'a', '--constrained', '--action-names', 'click, noop']);
+    expect(clicks.episode.action_names).toEqual(['click', 'noop']);
+    await expect(settingsOf(['--task', 'a', '--constrained', '--action-names', 'click,eval'])).rejects.toThrow(
+      /eval is not an action/,
+    );
   });
 
   it('max-staleness 0 gives strictly on-policy in-flight bounds', async () => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ACTION_NAMES, type ActionName } from '@gauntlet/proto/agent';
 import {
   DEFAULT_PREFIX,
   DEFAULT_REDIS_URL,
@@ -50,7 +51,7 @@ export interface GrpoSettings {
     context_tokens: number | null;
     observation_chars: number | null;
     constrained: boolean;
-    action_names: null;
+    action_names: ActionName[] | null;
     bid_choices: boolean;
   };
   connection: QueueConnection;
@@ -145,6 +146,12 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
   const apiKey = stringOption(context, 'api-key') ?? process.env['VLLM_API_KEY'];
   if (context.options['bid-choices'] === true && context.options['constrained'] !== true)
     throw usage('--bid-choices narrows constrained decoding: give --constrained too');
+  const actionNames = listOption(context, 'action-names') ?? null;
+  if (actionNames && context.options['constrained'] !== true)
+    throw usage('--action-names narrows constrained decoding: give --constrained too');
+  const unknown = actionNames?.filter((name) => !(ACTION_NAMES as readonly string[]).includes(name));
+  if (unknown?.length)
+    throw usage(`--action-names: ${unknown.join(', ')} is not an action (${ACTION_NAMES.join(', ')})`);
   const settings: GrpoSettings = {
     ...(model ? { modelDir: resolve(model) } : {}),
     ...(initAdapter ? { initAdapter: resolve(initAdapter) } : {}),
@@ -183,7 +190,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
       context_tokens: contextTokens ?? null,
       observation_chars: observationChars ?? null,
       constrained: context.options['constrained'] === true,
-      action_names: null,
+      action_names: actionNames as ActionName[] | null,
       bid_choices: context.options['bid-choices'] === true,
     },
     connection,
