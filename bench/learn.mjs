@@ -85,7 +85,9 @@ const stopAll = async () => {
       .pop()()
       .catch(() => {});
 };
-process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+// Ctrl-C ends training early: the curve so far is still printed, and everything is cleaned up.
+let interrupted = false;
+process.once('SIGINT', () => (interrupted = true));
 
 try {
   const env = await startBin(
@@ -156,7 +158,7 @@ try {
   let reachedAt = null;
   const deadline = started + minutes * 60_000;
   let seen = 0;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !interrupted) {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const text = await readFile(join(outputDir, 'metrics.jsonl'), 'utf8').catch(() => '');
     const lines = text.split('\n').filter(Boolean);

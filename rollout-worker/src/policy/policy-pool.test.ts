@@ -1,6 +1,7 @@
+import type { TurnInput } from '@gauntlet/proto/agent';
 import { EpisodeSettings } from '@gauntlet/proto/rollout';
 import { describe, expect, it } from 'vitest';
-import { PolicyPool } from './policy-pool.js';
+import { PolicyPool, replyRegex } from './policy-pool.js';
 
 const policy = { model: 'tiny', adapter: 'run@v3', version: 3 };
 
@@ -26,5 +27,21 @@ describe('PolicyPool', () => {
   it('a random-policy worker still plays the random baseline without policy_urls', () => {
     const pool = new PolicyPool(['random']);
     expect(pool.forEpisode(policy, EpisodeSettings.parse({})).server).toBe('random');
+  });
+
+  it('with bid_choices, each turn may name every allowed action, on the bids its page shows', () => {
+    const turn = (tree: string) =>
+      ({ index: 0, observation: '', result: { observation: { axtree_txt: tree } } }) as unknown as TurnInput;
+    const full = (source: string) => new RegExp(`^(?:${source})$`);
+    const regexFor = (settings: object) => replyRegex(EpisodeSettings.parse({ constrained: true, ...settings }));
+    const everyAction = regexFor({ bid_choices: true }) as (t: TurnInput) => string;
+    const page = full(everyAction(turn("\t[5] button 'Click Me!'")));
+    for (const ok of ["click('5')", "fill('5', 'x')", 'scroll(0, 10)', 'noop()']) expect(page.test(ok), ok).toBe(true);
+    expect(page.test("click('6')")).toBe(false);
+    const empty = full(everyAction(turn("StaticText 'nothing to click'")));
+    expect([empty.test('noop()'), empty.test("click('5')")]).toEqual([true, false]);
+    const clicksOnly = regexFor({ bid_choices: true, action_names: ['click'] }) as (t: TurnInput) => string;
+    expect(full(clicksOnly(turn("StaticText 'none'"))).test('noop()')).toBe(true);
+    expect(full(regexFor({ action_names: ['click'] }) as string).test("click('anything')")).toBe(true);
   });
 });

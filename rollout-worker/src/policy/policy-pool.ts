@@ -108,13 +108,14 @@ export class PolicyPool {
 }
 
 /** The constrained-decoding regex: fixed, or rebuilt each turn from the bids the page shows. */
-function replyRegex(settings: EpisodeSettings): string | ((turn: TurnInput) => string) {
+export function replyRegex(settings: EpisodeSettings): string | ((turn: TurnInput) => string) {
   const names = settings.action_names ?? undefined;
   if (!settings.bid_choices) return actionRegex({ ...(names ? { names } : {}) });
   return (turn) => {
     const bids = observationBids(turn.result);
+    const every = names ?? ACTION_NAMES;
     // A page with no element to name leaves only the actions that need none (noop, at least).
-    const allowed = bids.length ? names : (names ?? ACTION_NAMES).filter((n) => !(n in BID_ARGUMENTS));
-    return actionRegex({ names: allowed?.length ? allowed : ['noop'], bids });
+    const allowed = bids.length ? every : every.filter((n) => !(n in BID_ARGUMENTS));
+    return actionRegex({ names: allowed.length ? allowed : ['noop'], bids });
   };
 }
