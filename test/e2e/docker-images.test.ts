@@ -183,11 +183,11 @@ describe('Dockerfile.env', () => {
         'sh',
         baked,
         '-c',
-        'echo "$MINIWOB_DIR"; cat "$MINIWOB_DIR/miniwob/click-test.html"; ls "$MINIWOB_DIR/core"; ' +
-          'touch "$MINIWOB_DIR/miniwob/x" 2>/dev/null && echo writable; id -u',
+        'echo "$MINIWOB_DIR"; cat "$MINIWOB_DIR/click-test.html"; ls "$MINIWOB_DIR/../core"; ' +
+          'touch "$MINIWOB_DIR/x" 2>/dev/null && echo writable; id -u',
       ]);
       expect(seen.split('\n')).toEqual([
-        '/opt/miniwob/html',
+        '/opt/miniwob/html/miniwob',
         '<!doctype html><title>fixture</title>',
         'core.js',
         '1000',
@@ -234,7 +234,21 @@ describe('the Hugging Face Space (space/)', () => {
       const metadata = (await (await fetch(`http://127.0.0.1:${port}/metadata`)).json()) as { name?: unknown };
       expect(typeof metadata.name).toBe('string');
       expect(await processUids(container)).toEqual(['1000']);
+      // No gRPC server inside either (GRPC_PORT=off): the app port is the only one listening.
+      expect(await listeningPorts(container)).toEqual([8000]);
+      expect(await docker(['logs', container])).toContain('gRPC: off');
     },
     CONTAINER_MS,
   );
 });
+
+/** TCP ports listening inside a container, from the kernel's socket tables. */
+async function listeningPorts(container: string): Promise<number[]> {
+  const tables = await docker(['exec', container, 'cat', '/proc/net/tcp', '/proc/net/tcp6']);
+  const ports = tables
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[3] === '0A') // LISTEN
+    .map((fields) => Number.parseInt(fields[1]!.split(':').at(-1)!, 16));
+  return [...new Set(ports)].sort((a, b) => a - b);
+}
