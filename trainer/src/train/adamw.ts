@@ -65,6 +65,39 @@ export class AdamW {
     }
   }
 
+  /** A copy of the step count and both moments (a checkpoint must not alias arrays that keep changing). */
+  exportState(): AdamWState {
+    const copy = (map: Map<string, Float32Array>) => new Map([...map].map(([k, a]) => [k, a.slice()]));
+    return { step: this.state.step, m: copy(this.state.m), v: copy(this.state.v) };
+  }
+
+  /**
+   * Continues from an exported state: the next update is bitwise the one the exporting optimizer
+   * would have taken. With `sizes`, every moment must exist for exactly these parameters.
+   */
+  importState(state: AdamWState, sizes?: ReadonlyMap<string, number>): void {
+    if (!Number.isSafeInteger(state.step) || state.step < 0)
+      throw new RangeError(`AdamW state: step must be a non-negative integer, got ${state.step}`);
+    for (const [label, map] of [
+      ['m', state.m],
+      ['v', state.v],
+    ] as const) {
+      for (const [name, a] of map) {
+        const want = sizes?.get(name);
+        if (sizes && want === undefined) throw new RangeError(`AdamW state: ${label} has '${name}', not a parameter`);
+        if (want !== undefined && a.length !== want)
+          throw new RangeError(`AdamW state: ${label}['${name}'] is ${a.length} long, expected ${want}`);
+      }
+      const missing = sizes && state.step > 0 ? [...sizes.keys()].find((name) => !map.has(name)) : undefined;
+      if (missing !== undefined) throw new RangeError(`AdamW state: ${label} has no moment for '${missing}'`);
+    }
+    this.state.step = state.step;
+    for (const key of ['m', 'v'] as const) {
+      this.state[key].clear();
+      for (const [name, a] of state[key]) this.state[key].set(name, a.slice());
+    }
+  }
+
   private moment(map: Map<string, Float32Array>, name: string, n: number): Float32Array {
     let a = map.get(name);
     if (!a) map.set(name, (a = new Float32Array(n)));

@@ -7,7 +7,7 @@ import type { LoraConfig } from '../lora/config.js';
 import type { ModelConfig } from '../model/config.js';
 import { loraInputNames } from '../model/graph.js';
 import type { WeightMap } from '../model/weights.js';
-import type { AdamWOptions } from './adamw.js';
+import type { AdamWOptions, AdamWState } from './adamw.js';
 import { AdamW } from './adamw.js';
 import type { BatchTotals, TrainSequence } from './batch.js';
 import { batchTotals, collate, rowLogprobs, validateSequence } from './batch.js';
@@ -42,6 +42,12 @@ export interface AccumulateResult {
   metrics: Record<string, number>;
   /** Per sequence, log p(token t) at index t where token t is trained (scored); 0 elsewhere. */
   logprobs: Float32Array[];
+}
+
+/** What a checkpoint needs beyond the adapter to take the next step exactly: the step count and AdamW's moments. */
+export interface TrainerState {
+  step: number;
+  optimizer: AdamWState;
 }
 
 export interface StepResult extends AccumulateResult {
@@ -162,6 +168,22 @@ export class LoraTrainer {
     const result = await this.accumulate(batch, totals, options);
     const update = this.applyUpdate();
     return { ...result, ...update, step: this.steps, tokens: totals.tokens, sequences: totals.sequences, microBatches };
+  }
+
+  /** The optimizer's state between updates (refused while gradients are accumulated but not applied). */
+  exportState(): TrainerState {
+    if (this.pending > 0)
+      throw new RangeError('exportState: gradients are accumulated but not applied; export between updates');
+    return { step: this.steps, optimizer: this.optimizer.exportState() };
+  }
+
+  /** Continues from an exported state; the adapter's weights come from `TrainerOptions.adapter`. */
+  importState(state: TrainerState): void {
+    if (!Number.isSafeInteger(state.step) || state.step < 0)
+      throw new RangeError(`trainer state: step must be a non-negative integer, got ${state.step}`);
+    this.optimizer.importState(state.optimizer, new Map([...this.params].map(([name, p]) => [name, p.length])));
+    this.steps = state.step;
+    this.pending = 0;
   }
 
   async release(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { exportAdapterCommand } from './export-adapter.js';
+import { grpoCommand } from './grpo.js';
 import { initTinyCommand } from './init-tiny.js';
 import { inspectCommand } from './inspect.js';
 import { serveCommand } from './serve.js';
@@ -15,4 +16,5 @@ export const COMMANDS: readonly Command[] = [
   sftCommand,
   exportAdapterCommand,
   serveCommand,
+  grpoCommand,
 ];

@@ -28,6 +28,17 @@ export class GrpoLearner {
     private readonly options: GrpoLearnerOptions,
   ) {}
 
+  /** The temperature log-probs are scored at (logits / T); 1 when none was set. */
+  get temperature(): number {
+    return this.options.temperature ?? 1;
+  }
+
+  /** The model it trains on, for scorers of its own (e.g. a publishing probe at temperature 1). */
+  get model(): Pick<GrpoLearnerOptions, 'config' | 'weights' | 'runtime'> {
+    const { config, weights, runtime } = this.options;
+    return { config, weights, ...(runtime ? { runtime } : {}) };
+  }
+
   static async create(options: GrpoLearnerOptions): Promise<GrpoLearner> {
     const config = resolveGrpoConfig(options.grpo);
     return new GrpoLearner(await LoraTrainer.create({ ...options, loss: grpoLoss(config) }), config, options);

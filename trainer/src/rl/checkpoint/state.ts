@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { LoraAdapter } from '../../lora/adapter.js';
+import type { TrainerState } from '../../train/trainer.js';
+
+export type JsonValue = z.infer<ReturnType<typeof z.json>>;
+
+/** Everything a run needs to continue exactly where it stopped. */
+export interface CheckpointState {
+  /** Optimizer updates taken. */
+  step: number;
+  /** The adapter version last published (`<run>@v<N>`'s N). */
+  version: number;
+  adapter: LoraAdapter;
+  /** The trainer's step count and AdamW moments (LoraTrainer.exportState()). */
+  optimizer: TrainerState;
+  /** The run's random generator state, as the loop serialises it. */
+  rngState: JsonValue;
+  /** The run's resolved configuration. */
+  config: JsonValue;
+  /** The task sampler's / curriculum's state. */
+  curriculum: JsonValue;
+  /** Running totals (groups dropped, trajectories, ...). */
+  counters: JsonValue;
+  /** Recorded as the adapter's base_model_name_or_path. */
+  baseModel?: string | null;
+}
+
+export interface LoadedCheckpoint extends CheckpointState {
+  /** The checkpoint folder. */
+  path: string;
+}
+
+export const STATE_FILE = 'state.json';
+export const ADAPTER_DIR = 'adapter';
+export const OPTIMIZER_FILE = 'optimizer.safetensors';
+export const CHECKPOINT_FORMAT = 'gauntlet-checkpoint';
+
+const fileDigest = z.strictObject({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+
+/** state.json: the scalars and JSON parts, and a digest of every other file (written last: its presence marks a complete checkpoint). */
+export const stateFile = z.strictObject({
+  format: z.literal(CHECKPOINT_FORMAT),
+  formatVersion: z.literal(1),
+  step: z.number().int().min(0),
+  version: z.number().int().min(0),
+  optimizerStep: z.number().int().min(0),
+  rngState: z.json(),
+  config: z.json(),
+  curriculum: z.json(),
+  counters: z.json(),
+  baseModel: z.string().nullable(),
+  saved: z.string(),
+  files: z.record(z.string(), fileDigest),
+});
+export type StateFile = z.infer<typeof stateFile>;

@@ -1,0 +1,80 @@
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { initLoraAdapter } from '../../lora/adapter.js';
+import { makeLoraConfig } from '../../lora/config.js';
+import { tinyModelConfig } from '../../model/tiny.js';
+import { CheckpointError } from './errors.js';
+import type { CheckpointState } from './state.js';
+import { CheckpointStore } from './store.js';
+
+let dir = '';
+beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'gauntlet-store-'))));
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+function state(step: number): CheckpointState {
+  const adapter = initLoraAdapter(tinyModelConfig(), makeLoraConfig({ rank: 2 }), step);
+  const m = new Map([...adapter.modules.keys()].map((p) => [`${p}.lora_A.weight`, new Float32Array([step, 0.5])]));
+  const v = new Map([...m].map(([k, a]) => [k, a.map((x) => x * x)]));
+  return {
+    step,
+    version: step,
+    adapter,
+    optimizer: { step, optimizer: { step, m, v } },
+    rngState: { s: [step] },
+    config: { run: 'r' },
+    curriculum: {},
+    counters: { dropped: step },
+  };
+}
+
+describe('CheckpointStore', () => {
+  it('round-trips every part and keeps only the newest `keep`', async () => {
+    const lines: string[] = [];
+    const store = new CheckpointStore(dir, { keep: 2, log: (l) => lines.push(l) });
+    for (const step of [1, 2, 3]) await store.save(state(step));
+    expect((await store.list()).map((e) => e.step)).toEqual([3, 2]);
+    expect(lines).toEqual([expect.stringMatching(/checkpoint-00000001 removed/)]);
+    const loaded = (await store.latest())!;
+    const want = state(3);
+    expect(loaded).toMatchObject({ step: 3, version: 3, rngState: { s: [3] }, counters: { dropped: 3 } });
+    expect(loaded.optimizer.optimizer.m).toEqual(want.optimizer.optimizer.m);
+    expect(loaded.optimizer.optimizer.v).toEqual(want.optimizer.optimizer.v);
+    expect([...loaded.adapter.modules.values()][0]!.a.data).toEqual([...want.adapter.modules.values()][0]!.a.data);
+  });
+
+  it('names the corrupt or partial file, and latest() falls back to the newest good checkpoint', async () => {
+    const lines: string[] = [];
+    const store = new CheckpointStore(dir, { keep: 5, log: (l) => lines.push(l) });
+    const paths = [];
+    for (const step of [1, 2, 3, 4]) paths.push(await store.save(state(step)));
+    const [one, two, three, four] = paths as [string, string, string, string];
+    // 4: a flipped byte in the optimizer moments; 3: a truncated adapter; 2: no state.json (crash mid-save).
+    const optimizer = join(four, 'optimizer.safetensors');
+    const bytes = await readFile(optimizer);
+    bytes[bytes.length - 1]! ^= 0xff;
+    await writeFile(optimizer, bytes);
+    await truncate(join(three, 'adapter', 'adapter_model.safetensors'), 10);
+    await rm(join(two, 'state.json'));
+    await mkdir(join(dir, '.checkpoint-00000009.tmp-1-abcd')); // a crashed save's temporary folder
+
+    await expect(store.load(four)).rejects.toThrow(new RegExp(`^${optimizer}: its sha256 differs`));
+    await expect(store.load(three)).rejects.toThrow(/adapter_model\.safetensors: is 10 bytes, state\.json recorded/);
+    await expect(store.load(two)).rejects.toBeInstanceOf(CheckpointError);
+    expect((await store.latest())!.path).toBe(one);
+    expect(lines).toHaveLength(3);
+  });
+
+  it('refuses a state.json that does not validate, naming the field', async () => {
+    const store = new CheckpointStore(dir);
+    const path = await store.save(state(1));
+    const file = join(path, 'state.json');
+    const json = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...json, step: -1 }));
+    await expect(store.load(path)).rejects.toThrow(/state\.json: step: /);
+    await writeFile(file, '{"format": ');
+    await expect(store.load(path)).rejects.toThrow(/state\.json: is not JSON/);
+    expect(await store.latest()).toBeNull();
+  });
+});

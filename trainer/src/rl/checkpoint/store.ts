@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ADAPTER_WEIGHTS_FILE, loadAdapter, saveAdapter } from '../../lora/peft.js';
+import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
+import { writeSafetensors } from '../../model/safetensors.js';
+import { exists, flush } from '../durable.js';
+import { CheckpointError } from './errors.js';
+import { momentTensors, parseMoments, readListed, sha256 } from './files.js';
+import {
+  ADAPTER_DIR,
+  CHECKPOINT_FORMAT,
+  OPTIMIZER_FILE,
+  STATE_FILE,
+  stateFile,
+  type CheckpointState,
+  type LoadedCheckpoint,
+  type StateFile,
+} from './state.js';
+
+export interface CheckpointStoreOptions {
+  /** Complete checkpoints kept; older ones are removed after each save (default 3). */
+  keep?: number;
+  log?: (line: string) => void;
+}
+
+export interface CheckpointEntry {
+  path: string;
+  step: number;
+  /** Its state.json exists (it may still fail validation on load). */
+  complete: boolean;
+}
+
+const NAME = /^checkpoint-(\d+)$/;
+const DATA_FILES = [`${ADAPTER_DIR}/${ADAPTER_WEIGHTS_FILE}`, `${ADAPTER_DIR}/${ADAPTER_CONFIG_FILE}`, OPTIMIZER_FILE];
+
+/**
+ * Checkpoints of a run, one folder per step (`checkpoint-00000042/`): the adapter as a PEFT folder,
+ * AdamW's moments as safetensors and state.json. Each is written in a temporary folder, flushed,
+ * and renamed into place, with state.json (holding every file's digest) written last; loading
+ * checks it all, so a partial or corrupt checkpoint is an error naming the file, never a silent
+ * restart from wrong weights.
+ */
+export class CheckpointStore {
+  readonly dir: string;
+  private readonly keep: number;
+  private readonly log: (line: string) => void;
+
+  constructor(dir: string, options: CheckpointStoreOptions = {}) {
+    this.dir = resolve(dir);
+    this.keep = options.keep ?? 3;
+    if (!(Number.isInteger(this.keep) && this.keep >= 1))
+      throw new RangeError(`checkpoint keep must be an integer ≥ 1, got ${this.keep}`);
+    this.log = options.log ?? (() => {});
+  }
+
+  async save(state: CheckpointState): Promise<string> {
+    if (!Number.isSafeInteger(state.step) || state.step < 0)
+      throw new RangeError(`checkpoint step must be a non-negative integer, got ${state.step}`);
+    await mkdir(this.dir, { recursive: true });
+    const name = `checkpoint-${String(state.step).padStart(8, '0')}`;
+    const target = join(this.dir, name);
+    const temporary = join(this.dir, `.${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    try {
+      await saveAdapter(join(temporary, ADAPTER_DIR), state.adapter, { baseModelNameOrPath: state.baseModel ?? null });
+      await writeSafetensors(join(temporary, OPTIMIZER_FILE), momentTensors(state.optimizer.optimizer), {
+        format: 'pt',
+      });
+      const files: StateFile['files'] = {};
+      for (const file of DATA_FILES) {
+        const bytes = await readFile(join(temporary, file));
+        files[file] = { bytes: bytes.byteLength, sha256: sha256(bytes) };
+        await flush(join(temporary, file));
+      }
+      const json: StateFile = stateFile.parse({
+        format: CHECKPOINT_FORMAT,
+        formatVersion: 1,
+        step: state.step,
+        version: state.version,
+        optimizerStep: state.optimizer.step,
+        rngState: state.rngState,
+        config: state.config,
+        curriculum: state.curriculum,
+        counters: state.counters,
+        baseModel: state.baseModel ?? null,
+        saved: new Date().toISOString(),
+        files,
+      });
+      await writeFile(join(temporary, STATE_FILE), `${JSON.stringify(json, null, 2)}\n`);
+      for (const path of [join(temporary, STATE_FILE), join(temporary, ADAPTER_DIR), temporary]) await flush(path);
+      if (await exists(target)) await rm(target, { recursive: true, force: true });
+      await rename(temporary, target);
+      await flush(this.dir);
+    } catch (error) {
+      await rm(temporary, { recursive: true, force: true });
+      throw error;
+    }
+    await this.prune();
+    return target;
+  }
+
+  /** Checkpoint folders, newest step first. */
+  async list(): Promise<CheckpointEntry[]> {
+    const names = await readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const entries = await Promise.all(
+      names.flatMap((name) => {
+        const match = NAME.exec(name);
+        if (!match) return [];
+        const path = join(this.dir, name);
+        return [exists(join(path, STATE_FILE)).then((complete) => ({ path, step: Number(match[1]), complete }))];
+      }),
+    );
+    return entries.sort((a, b) => b.step - a.step);
+  }
+
+  /** The newest checkpoint that loads and validates; broken ones are logged and skipped. Null when there is none. */
+  async latest(): Promise<LoadedCheckpoint | null> {
+    for (const entry of await this.list()) {
+      if (!entry.complete) {
+        this.log(`checkpoint ${entry.path} has no ${STATE_FILE} (incomplete); skipped`);
+        continue;
+      }
+      try {
+        return await this.load(entry.path);
+      } catch (error) {
+        if (!(error instanceof CheckpointError)) throw error;
+        this.log(`checkpoint ${entry.path} skipped: ${error.message}`);
+      }
+    }
+    return null;
+  }
+
+  /** Reads and checks one checkpoint folder. */
+  async load(path: string): Promise<LoadedCheckpoint> {
+    const dir = resolve(path);
+    const stateJson = join(dir, STATE_FILE);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(stateJson, 'utf8'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new CheckpointError(stateJson, code ? `cannot be read (${code}): incomplete checkpoint` : 'is not JSON');
+    }
+    const parsed = stateFile.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new CheckpointError(stateJson, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    const state = parsed.data;
+    for (const file of DATA_FILES) await readListed(dir, state, file);
+    const optimizerFile = join(dir, OPTIMIZER_FILE);
+    const moments = parseMoments(optimizerFile, await readListed(dir, state, OPTIMIZER_FILE), state.optimizerStep);
+    let adapter;
+    try {
+      adapter = await loadAdapter(join(dir, ADAPTER_DIR));
+    } catch (error) {
+      throw new CheckpointError(join(dir, ADAPTER_DIR), (error as Error).message);
+    }
+    const { baseModelNameOrPath: _base, source: _source, ...weights } = adapter;
+    return {
+      path: dir,
+      step: state.step,
+      version: state.version,
+      adapter: weights,
+      optimizer: { step: state.optimizerStep, optimizer: moments },
+      rngState: state.rngState,
+      config: state.config,
+      curriculum: state.curriculum,
+      counters: state.counters,
+      baseModel: state.baseModel,
+    };
+  }
+
+  private async prune(): Promise<void> {
+    const complete = (await this.list()).filter((e) => e.complete);
+    for (const entry of complete.slice(this.keep)) {
+      await rm(entry.path, { recursive: true, force: true });
+      this.log(`checkpoint ${entry.path} removed (keeping the last ${this.keep})`);
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * GET /curves: one self-contained page (no external scripts, styles or fonts) that fetches
+ * curves.json every few seconds and draws each panel as inline SVG. Series are picked by metric
+ * name; task names are set as text nodes, never parsed as HTML.
+ */
+export const CURVES_REFRESH_MS = 3000;
+
+const SCRIPT = String.raw`
+const PANELS = [
+  { title: 'Reward', pick: (u) => ({ reward: u.metrics.reward, 'reward_std': u.metrics.reward_std }) },
+  { title: 'Success rate by task', pick: (u) => Object.assign({}, u.successByTask) },
+  { title: 'KL', pick: (u) => ({ kl: u.metrics.kl }) },
+  { title: 'Clip ratios', pick: (u) => only(u.metrics, (k) => k.startsWith('clip_ratio/')) },
+  { title: 'Staleness', pick: (u) => only(u.metrics, (k) => /stale/.test(k)) },
+  { title: 'Loss', pick: (u) => ({ loss: u.metrics.loss }) },
+];
+const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
+const NS = 'http://www.w3.org/2000/svg';
+function only(metrics, keep) {
+  return Object.fromEntries(Object.entries(metrics).filter(([k]) => keep(k)));
+}
+function el(name, attrs, text) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+function panel(title, updates, pick) {
+  const series = new Map();
+  for (const u of updates)
+    for (const [name, y] of Object.entries(pick(u)))
+      if (typeof y === 'number') (series.get(name) || series.set(name, []).get(name)).push([u.step, y]);
+  const [W, H, L, R, T, B] = [460, 220, 48, 10, 24, 34];
+  const svg = el('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H });
+  svg.append(el('text', { x: L, y: 16, 'font-weight': 'bold' }, title));
+  const points = [...series.values()].flat();
+  if (points.length === 0) {
+    svg.append(el('text', { x: L, y: H / 2, fill: '#888' }, 'no data yet'));
+    return svg;
+  }
+  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+  let [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  if (x1 === x0) x1 = x0 + 1;
+  if (y1 === y0) [y0, y1] = [y0 - 0.5, y1 + 0.5];
+  const sx = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
+  const sy = (y) => H - B - ((y - y0) / (y1 - y0)) * (H - T - B);
+  svg.append(el('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: '#ccc' }));
+  const fmt = (v) => (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3));
+  svg.append(el('text', { x: L - 4, y: T + 10, 'text-anchor': 'end' }, fmt(y1)));
+  svg.append(el('text', { x: L - 4, y: H - B, 'text-anchor': 'end' }, fmt(y0)));
+  svg.append(el('text', { x: L, y: H - B + 14 }, 'step ' + x0));
+  svg.append(el('text', { x: W - R, y: H - B + 14, 'text-anchor': 'end' }, 'step ' + x1));
+  [...series].forEach(([name, pts], i) => {
+    const color = COLORS[i % COLORS.length];
+    const d = pts.map((p) => sx(p[0]).toFixed(1) + ',' + sy(p[1]).toFixed(1)).join(' ');
+    svg.append(el('polyline', { points: d, fill: 'none', stroke: color, 'stroke-width': 1.5 }));
+    svg.append(el('text', { x: W - R - 4, y: T + 12 + i * 12, fill: color, 'text-anchor': 'end' }, name));
+  });
+  return svg;
+}
+async function refresh() {
+  try {
+    const reply = await fetch('curves.json', { cache: 'no-store' });
+    const { updates } = await reply.json();
+    const root = document.getElementById('panels');
+    root.replaceChildren(...PANELS.map((p) => panel(p.title, updates, p.pick)));
+    const last = updates[updates.length - 1];
+    document.getElementById('status').textContent = last
+      ? 'update ' + last.step + ' (v' + last.version + '), ' + new Date(last.time).toLocaleTimeString()
+      : 'waiting for the first update';
+  } catch (error) {
+    document.getElementById('status').textContent = 'cannot fetch curves.json: ' + error;
+  }
+}
+refresh();
+setInterval(refresh, ${CURVES_REFRESH_MS});
+`;
+
+export const CURVES_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>GRPO training curves</title>
+<style>
+body { font: 13px system-ui, sans-serif; margin: 16px; color: #222; }
+#panels { display: flex; flex-wrap: wrap; gap: 12px; }
+svg { border: 1px solid #eee; background: #fff; font-size: 11px; }
+</style>
+</head>
+<body>
+<h1>GRPO training curves</h1>
+<p id="status">loading…</p>
+<div id="panels"></div>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;

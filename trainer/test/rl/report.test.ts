@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RunReport } from '../../src/rl/report/index.js';
+
+const CHROMIUM = [
+  process.env['CHROMIUM_PATH'],
+  '/usr/bin/chromium-headless-shell',
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium',
+].find((path): path is string => !!path && existsSync(path));
+
+let dir = '';
+let server: Server | undefined;
+afterEach(async () => {
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function serve(report: RunReport): Promise<string> {
+  server = createServer((req, res) => {
+    if (!report.handler(req, res)) res.writeHead(404).end('not found\n');
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+const update = (step: number) => ({
+  step,
+  version: step,
+  time: 1_700_000_000_000 + step * 2000,
+  metrics: {
+    reward: 0.1 * step,
+    kl: 0.001 * step,
+    'clip_ratio/low_mean': 0.02,
+    'clip_ratio/high_mean': 0.03,
+    'staleness/mean': 0.5,
+    'sampling/importance_sampling_ratio/max': step === 2 ? NaN : 1.5,
+  },
+  successByTask: { 'click-test': step / 4, 'click-button': 1 - step / 4 },
+  trajectories: 16,
+  envSteps: 40,
+  phase_ms: { update: 120 },
+});
+
+describe('RunReport over real HTTP', () => {
+  it('writes JSONL, serves Prometheus gauges, curves.json and a curves page that draws in Chromium', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
+    const jsonlPath = join(dir, 'run', 'metrics.jsonl');
+    const lines: string[] = [];
+    const report = new RunReport({ jsonlPath, log: (l) => lines.push(l) });
+    const url = await serve(report);
+    for (const step of [1, 2, 3]) await report.record(update(step));
+
+    const written = (await readFile(jsonlPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(written).toHaveLength(3);
+    expect(written[1]).toMatchObject({ step: 2, successByTask: { 'click-test': 0.5 }, phase_ms: { update: 120 } });
+    expect(written[1].metrics['sampling/importance_sampling_ratio/max']).toBeNull();
+    expect(lines[2]).toBe(
+      'update 3 (v3) | reward 0.300 | success 0.50 [click-test 0.75, click-button 0.25] | kl 0.0030 | 8.00 traj/s 20.0 env steps/s 2.0 s/update',
+    );
+
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toContain('gauntlet_grpo_step 3');
+    expect(metrics).toContain('gauntlet_grpo_updates_total 3');
+    expect(metrics).toContain('gauntlet_grpo_clip_ratio_low_mean 0.02');
+    expect(metrics).toContain('gauntlet_grpo_sampling_importance_sampling_ratio_max 1.5');
+    expect(metrics).toContain('gauntlet_grpo_success_rate_by_task{task="click-test"} 0.75');
+    expect(metrics).toContain('gauntlet_grpo_reward 0.30000000000000004');
+
+    const curves = (await (await fetch(`${url}/curves.json`)).json()) as { updates: { step: number }[] };
+    expect(curves.updates.map((u) => u.step)).toEqual([1, 2, 3]);
+    const page = await fetch(`${url}/curves`);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//); // nothing fetched from elsewhere
+    expect((await fetch(`${url}/other`)).status).toBe(404);
+
+    // The page's script really draws: Chromium runs it and prints the DOM it built.
+    expect(CHROMIUM, 'a Chromium binary (CHROMIUM_PATH or Debian chromium-headless-shell)').toBeDefined();
+    const { stdout } = await promisify(execFile)(
+      CHROMIUM!,
+      ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=5000', '--dump-dom', `${url}/curves`],
+      { timeout: 60_000 },
+    );
+    expect(stdout).toContain('update 3 (v3)');
+    // reward 1, success by task 2, KL 1, clip ratios 2, staleness 1; the loss panel says it has no data.
+    expect(stdout.match(/<polyline/g)?.length).toBe(7);
+    expect(stdout).toContain('no data yet');
+    for (const name of ['click-test', 'clip_ratio/low_mean', 'staleness/mean', 'kl'])
+      expect(stdout).toContain(`>${name}</text>`);
+  });
+
+  it('a resumed report continues the curves from the JSONL file', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
+    const jsonlPath = join(dir, 'metrics.jsonl');
+    const first = new RunReport({ jsonlPath });
+    for (const step of [1, 2]) await first.record(update(step));
+    await appendFile(jsonlPath, '{"step": "torn li\n');
+    const lines: string[] = [];
+    const again = new RunReport({ jsonlPath, log: (l) => lines.push(l) });
+    expect(await again.resume()).toBe(2);
+    expect(lines).toEqual([`run report: skipped 1 unreadable line(s) of ${jsonlPath}`]);
+    await again.record(update(3));
+    expect(again.curves().map((u) => u.step)).toEqual([1, 2, 3]);
+  });
+});
