@@ -49,6 +49,25 @@ describe('the trainer image entrypoint', () => {
     expect(planStart('gauntlet-trainer', ['--help'], { GAUNTLET_REQUIRE_TOKEN: '1' })).toHaveProperty('bin');
   });
 
+  it("passes grpo's --resume only once its output folder holds a run", () => {
+    const args = ['grpo', '--output-dir', '/data/runs', '--resume', '--host', '0.0.0.0'];
+    const empty = (dir) => dir === '/data/runs';
+    expect(planStart('gauntlet-trainer', args, {}, empty).args).toEqual([
+      'grpo',
+      '--output-dir',
+      '/data/runs',
+      '--host',
+      '0.0.0.0',
+    ]);
+    expect(planStart('gauntlet-trainer', args, {}, () => false).args).toEqual(args);
+    expect(planStart('gauntlet-trainer', ['grpo', '--output-dir=/x', '--resume'], {}, empty).args).toContain(
+      '--resume',
+    );
+    expect(
+      planStart('gauntlet-trainer', ['grpo', '--output-dir=/data/runs', '--resume'], {}, empty).args,
+    ).not.toContain('--resume');
+  });
+
   it('rejects a malformed GAUNTLET_REQUIRE_TOKEN and an unknown tool', () => {
     expect(planStart('gauntlet-trainer', ['serve'], { GAUNTLET_REQUIRE_TOKEN: 'maybe' })).toMatchObject({
       exitCode: 2,

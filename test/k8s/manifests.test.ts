@@ -30,9 +30,7 @@ const help = (args: string[]) => execFileSync(process.execPath, args, { cwd: REP
 const HELP: Record<string, string> = {
   'gauntlet-env': help(['env-server/bin/cli.js', '--help']),
   'gauntlet-rollout-worker': help(['rollout-worker/bin/cli.js', 'run', '--help']),
-  // grpo's documented variables (its CLI: --redis / REDIS_URL, --prefix / GAUNTLET_QUEUE_PREFIX;
-  // the policy API key from GAUNTLET_TOKEN as serve reads it).
-  'gauntlet-trainer': 'REDIS_URL GAUNTLET_QUEUE_PREFIX GAUNTLET_TOKEN',
+  'gauntlet-trainer': help(['trainer/bin/cli.js', 'grpo', '--help']),
 };
 /** Read by every image itself (docker/entrypoint.mjs, the env server's token guard). */
 const IMAGE_ENV = ['GAUNTLET_REQUIRE_TOKEN'];
