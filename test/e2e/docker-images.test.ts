@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthorizedError } from '@gauntlet/proto';
-import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
+import { createEnvClient } from '@gauntlet/proto/client';
 import { writeSpaceBundle } from '../../scripts/space-bundle.mjs';
 import {
   DockerResources,
@@ -17,6 +17,7 @@ import {
   buildImage,
   docker,
   envImageBuildArgs,
+  playClickTest,
   processUids,
   publishedPort,
   run,
@@ -38,23 +39,6 @@ afterAll(async () => {
   await resources.removeAll();
   rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
-
-/** Solves click-test through the SDK: reset, click the button's bid, reward 1 and done. */
-async function playClickTest(env: EnvClient): Promise<void> {
-  try {
-    const first = await env.reset({ task_name: 'click-test', seed: 7 }, { timeoutMs: 60_000 });
-    const bid = /\[(\w+)\] button 'Click Me!'/.exec(first.observation.axtree_txt)?.[1];
-    expect(bid, first.observation.axtree_txt).toBeDefined();
-    const result = await env.step(`click('${bid}')`, { timeoutMs: 30_000 });
-    expect({ reward: result.reward, done: result.done, error: result.observation.last_action_error }).toEqual({
-      reward: 1,
-      done: true,
-      error: false,
-    });
-  } finally {
-    await env.close();
-  }
-}
 
 describe('Dockerfile.env', () => {
   let image: string;
