@@ -206,6 +206,8 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       w.pod.containers.filter((c) => c.resources?.limits?.['nvidia.com/gpu']).map(() => w.object.metadata.name),
     );
     expect(gpus).toEqual(overlay === 'gpu' ? ['trainer'] : []);
+    const args = workload(objects, 'trainer').pod.containers[0]!.args!;
+    expect(args.join(' ').includes('--device cuda')).toBe(overlay === 'gpu');
     for (const w of workloads(objects).filter((w) => w.object.metadata.name !== 'redis')) {
       expect(w.annotations['prometheus.io/scrape'], w.object.metadata.name).toBe('true');
       const port = Number(w.annotations['prometheus.io/port']);
