@@ -127,7 +127,8 @@ describe('gauntlet-trainer grpo on the real stack', () => {
     const counts = JSON.parse(/^grpo: groups (\{.*\})$/m.exec(trainer.output())![1]!) as Record<string, number>;
     expect(counts['submitted']).toBeGreaterThanOrEqual(STEPS * 2);
     expect(counts['consumed']! + counts['dropped']! + counts['abandoned']!).toBe(counts['submitted']);
-    expect(counts['admitted']! + counts['stale']!).toBe(counts['consumed']);
+    expect(counts['admitted']! + counts['stale']! + counts['rejected']!).toBe(counts['consumed']);
+    expect(counts['rejected']).toBe(0);
     expect(groups).toHaveLength(counts['consumed']!);
   }, 200_000);
 });

@@ -48,7 +48,11 @@ export const EpisodeSettings = z
      * The policy servers this job may sample from (the trainer's rotation: servers verified to serve
      * the job's adapter version). Absent: any of the worker's own (--policy).
      */
-    policy_urls: z.array(z.url({ protocol: /^https?$/ })).min(1).max(64).optional(),
+    policy_urls: z
+      .array(z.url({ protocol: /^https?$/ }))
+      .min(1)
+      .max(64)
+      .optional(),
   })
   .strict();
 export type EpisodeSettings = z.infer<typeof EpisodeSettings>;

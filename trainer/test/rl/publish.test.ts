@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,5 +121,18 @@ describe('ExternalPublisher against a real gauntlet-trainer serve process', () =
     ]);
     await expect(publish(4)).rejects.toBeInstanceOf(NoServerInRotationError);
     expect(lines.filter((l) => l.includes('taken out of rotation'))).toHaveLength(2);
+  });
+
+  it('a corrupted adapter file fails the load and takes the server out, whose log says why', async () => {
+    const publisher = new ExternalPublisher({ targets: [{ url: server.url }], timeoutMs: 20_000 });
+    const name = 'corrupt@v1';
+    const dir = await writeAdapterVersion(learner.trainer.adapter, join(adapterRoot, name), { baseModel: modelDir });
+    await writeFile(join(dir, 'adapter_model.safetensors'), 'not a safetensors file');
+    const failed = publisher.publish({ name, version: 1, dir }, await trainerProbe(learner, defaultProbe(tokenizer)));
+    await expect(failed).rejects.toThrow(
+      /failed load of corrupt@v1: load_lora_adapter answered 400: .*adapter_model\.safetensors/,
+    );
+    expect(publisher.removed()).toMatchObject([{ url: server.url, version: name }]);
+    expect(server.stderr()).toContain(`load_lora_adapter '${name}'`);
   });
 });

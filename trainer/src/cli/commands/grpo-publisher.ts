@@ -4,6 +4,7 @@ import type { VersionPublisher } from '../../rl/loop/grpo-loop.js';
 import { defaultProbe, ExternalPublisher } from '../../rl/publish/index.js';
 import { ExternalVersionPublisher, InProcessVersionPublisher } from '../../rl/serving/external.js';
 import { InProcessPublisher } from '../../rl/serving/in-process.js';
+import { versionName } from '../../rl/serving/versions.js';
 import { createServeContext } from '../../serve/create.js';
 import type { ServeContext } from '../../serve/context.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
@@ -20,6 +21,8 @@ export async function createPublisher(
     modelDir: string;
     baseName: string;
     runtime: RuntimeOptions;
+    /** A resumed run's version: the versions before it that its earlier process left loaded. */
+    resumedAt?: number | undefined;
     log: (line: string) => void;
   },
 ): Promise<{ publisher: VersionPublisher; ctx: ServeContext | null }> {
@@ -30,6 +33,7 @@ export async function createPublisher(
       tolerance: s.probeTolerance,
       keepVersions,
       log: o.log,
+      loadedVersions: o.resumedAt === undefined ? [] : earlierVersions(s.run, o.resumedAt, keepVersions),
     });
     const publisher = new ExternalVersionPublisher(external, {
       run: s.run,
@@ -51,4 +55,10 @@ export async function createPublisher(
     runtime: o.runtime,
   });
   return { publisher: new InProcessVersionPublisher(new InProcessPublisher(ctx.adapters, s.run, keepVersions)), ctx };
+}
+
+/** The versions before `version` still inside the keep window: what the servers held besides it when the run stopped. */
+function earlierVersions(run: string, version: number, keep: number): string[] {
+  const first = Math.max(0, version - keep + 1);
+  return Array.from({ length: Math.max(0, version - first) }, (_, i) => versionName(run, first + i));
 }

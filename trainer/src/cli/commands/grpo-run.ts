@@ -55,7 +55,14 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
     });
     const sampler = new TaskSampler(s.tasks, new Curriculum(s.curriculum), s.seed);
     if (checkpoint) restoreRun(checkpoint, { learner, sampler });
-    const published = await createPublisher(s, { learner, modelDir, baseName, runtime, log });
+    const published = await createPublisher(s, {
+      learner,
+      modelDir,
+      baseName,
+      runtime,
+      resumedAt: checkpoint?.version,
+      log,
+    });
     ctx = published.ctx;
     const report = new RunReport({ jsonlPath: join(s.outputDir, 'metrics.jsonl'), log });
     if (checkpoint) await report.resume();

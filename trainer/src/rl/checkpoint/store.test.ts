@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,9 @@ describe('CheckpointStore', () => {
     await expect(store.load(two)).rejects.toBeInstanceOf(CheckpointError);
     expect((await store.latest())!.path).toBe(one);
     expect(lines).toHaveLength(3);
+    await store.save(state(5));
+    expect(await readdir(dir)).not.toContain('.checkpoint-00000009.tmp-1-abcd');
+    expect(lines.at(-1)).toMatch(/removed \.checkpoint-00000009\.tmp-1-abcd, left by an interrupted save/);
   });
 
   it('refuses a state.json that does not validate, naming the field', async () => {

@@ -32,6 +32,7 @@ export interface CheckpointEntry {
 }
 
 const NAME = /^checkpoint-(\d+)$/;
+const TEMPORARY = /^\.checkpoint-\d+\.tmp-(\d+)-[0-9a-f]+$/;
 const DATA_FILES = [`${ADAPTER_DIR}/${ADAPTER_WEIGHTS_FILE}`, `${ADAPTER_DIR}/${ADAPTER_CONFIG_FILE}`, OPTIMIZER_FILE];
 
 /**
@@ -174,7 +175,15 @@ export class CheckpointStore {
     };
   }
 
+  /** Removes complete checkpoints past `keep`, and temporary folders an earlier process left when it died mid-save. */
   private async prune(): Promise<void> {
+    for (const name of await readdir(this.dir)) {
+      const pid = TEMPORARY.exec(name)?.[1];
+      if (pid !== undefined && Number(pid) !== process.pid) {
+        await rm(join(this.dir, name), { recursive: true, force: true });
+        this.log(`checkpoint: removed ${name}, left by an interrupted save`);
+      }
+    }
     const complete = (await this.list()).filter((e) => e.complete);
     for (const entry of complete.slice(this.keep)) {
       await rm(entry.path, { recursive: true, force: true });

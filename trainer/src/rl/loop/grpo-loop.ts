@@ -158,7 +158,10 @@ export class GrpoLoop {
       counts.admitted++;
       this.batch.push({ group, staleness: verdict.staleness });
     } else if (verdict.reason === 'stale') counts.stale++;
-    else (counts.foreign++, o.log(`grpo: ${verdict.detail}`));
+    else {
+      counts.rejected++;
+      o.log(`grpo: ${verdict.detail}; not trained on`);
+    }
   }
 
   private async update(waitSeconds: number): Promise<void> {
@@ -183,7 +186,7 @@ export class GrpoLoop {
       'groups/submitted': this.counts.submitted,
       'groups/dropped': this.counts.dropped,
       'groups/stale': this.counts.stale,
-      'groups/bad': this.counts.bad + this.counts.foreign,
+      'groups/bad': this.counts.bad + this.counts.foreign + this.counts.rejected,
       'groups/in_flight': this.outstanding.size,
       'episodes/skipped': skippedEpisodes,
       'episodes/split': splitEpisodes,

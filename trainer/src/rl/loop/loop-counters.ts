@@ -11,6 +11,8 @@ export interface GroupCounts {
   admitted: number;
   /** Consumed but older than max_staleness: dropped at admission. */
   stale: number;
+  /** Consumed, but a turn came from another adapter than the version asked for: not trained on. */
+  rejected: number;
   /** Consumed after the last update: nothing left to train them. */
   unused: number;
   /** Dropped by the rollout workers (an episode out of tries). */
@@ -27,6 +29,7 @@ export const zeroCounts = (): GroupCounts => ({
   consumed: 0,
   admitted: 0,
   stale: 0,
+  rejected: 0,
   unused: 0,
   dropped: 0,
   abandoned: 0,

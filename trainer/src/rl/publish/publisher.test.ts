@@ -30,6 +30,8 @@ async function fakeServer(behaviour: FakeBehaviour = {}): Promise<{ url: string;
     const send = (status: number, value: unknown) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (req.url === '/v1/load_lora_adapter') {
+      if (loaded.includes(json['lora_name'] as string))
+        return send(400, { error: { message: `The lora adapter '${json['lora_name']}' has already been loaded.` } });
       loaded.push(json['lora_name'] as string);
       return res.end(`Success: LoRA adapter '${json['lora_name']}' added successfully.`);
     }
@@ -106,6 +108,28 @@ describe('ExternalPublisher', () => {
     // Servers out of rotation are never called again.
     expect(off.calls.filter((c) => c.includes('run@v2'))).toEqual([]);
     expect(good.calls.filter((c) => c.startsWith('POST /v1/unload'))).toEqual(['POST /v1/unload_lora_adapter run@v1']);
+  });
+
+  it('publishes a version the server already holds again by unloading it first, and unloads what an earlier process left (a resume)', async () => {
+    const server = await fakeServer();
+    const before = new ExternalPublisher({ targets: [{ url: server.url }] });
+    await before.publish(version(5), probe);
+    await before.publish(version(6), probe);
+    const resumed = new ExternalPublisher({
+      targets: [{ url: server.url }],
+      keepVersions: 1,
+      loadedVersions: ['run@v5'],
+    });
+    const [report] = await resumed.publish(version(6), probe);
+    expect(report).toMatchObject({ ok: true, unloaded: ['run@v5'] });
+    expect(server.calls.filter((c) => c.includes('lora_adapter'))).toEqual([
+      'POST /v1/load_lora_adapter run@v5',
+      'POST /v1/load_lora_adapter run@v6',
+      'POST /v1/load_lora_adapter run@v6',
+      'POST /v1/unload_lora_adapter run@v6',
+      'POST /v1/load_lora_adapter run@v6',
+      'POST /v1/unload_lora_adapter run@v5',
+    ]);
   });
 
   it('refuses a probe whose log-probs do not match its completion', async () => {

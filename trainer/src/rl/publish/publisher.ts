@@ -8,6 +8,8 @@ export interface ExternalPublisherOptions {
   tolerance?: number;
   /** Versions left loaded on each server; older ones are unloaded (default 2). */
   keepVersions?: number;
+  /** Versions an earlier process of this run left loaded (a resume), oldest first: unloaded as the window moves. */
+  loadedVersions?: readonly string[];
   /** Deadline of each call to a server in ms (default 30 000). */
   timeoutMs?: number;
   log?: (line: string) => void;
@@ -79,6 +81,7 @@ export class ExternalPublisher {
       seen.add(s.url);
     }
     this.log = options.log ?? (() => {});
+    this.loaded.push(...(options.loadedVersions ?? []));
   }
 
   /** The servers still trusted, in the order given. */

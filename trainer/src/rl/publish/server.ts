@@ -37,8 +37,20 @@ export class PublishTarget {
     this.url = this.client.baseUrl;
   }
 
+  /**
+   * Loads a version. A name the server already holds (a version published again after a resume)
+   * is unloaded and loaded afresh: vLLM refuses a second load of a name, and load_inplace is not
+   * in every vLLM release.
+   */
   async load(name: string, path: string): Promise<void> {
-    await this.lora('load', 'load_lora_adapter', { lora_name: name, lora_path: path }, name);
+    const body = { lora_name: name, lora_path: path };
+    try {
+      await this.lora('load', 'load_lora_adapter', body, name);
+    } catch (error) {
+      if (!(error instanceof ServerVerificationError && / 400: .*already been loaded/.test(error.message))) throw error;
+      await this.unload(name);
+      await this.lora('load', 'load_lora_adapter', body, name);
+    }
   }
 
   async unload(name: string): Promise<void> {
