@@ -8,7 +8,9 @@ export default defineConfig({
     include: [
       '{proto,env-server,rollout-worker,trainer}/{src,test}/**/*.test.ts',
       'test/e2e/**/*.test.ts',
+      'test/k8s/**/*.test.ts',
       'scripts/**/*.test.mjs',
+      'docker/**/*.test.mjs',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

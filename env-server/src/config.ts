@@ -6,6 +6,8 @@ export interface ServerConfig {
   port: number;
   /** gRPC port (EnvService, health, reflection); 0 picks a free port. */
   grpcPort: number;
+  /** False with `--grpc-port off`: no gRPC server at all (a Space routes only its HTTP port). */
+  grpcEnabled: boolean;
   /** PEM files for gRPC over TLS; both or neither. */
   grpcTlsCert: string | undefined;
   grpcTlsKey: string | undefined;
@@ -59,6 +61,7 @@ export const DEFAULTS: ServerConfig = {
   host: '127.0.0.1',
   port: 8000,
   grpcPort: 50051,
+  grpcEnabled: true,
   grpcTlsCert: undefined,
   grpcTlsKey: undefined,
   grpcMessageLimitBytes: 4 * 1024 * 1024,
@@ -94,7 +97,8 @@ interface Setting {
   key: keyof ServerConfig | 'viewportWidth' | 'viewportHeight' | 'screenshot';
   flag: string;
   env: string[];
-  kind: 'int' | 'bool' | 'string' | 'list';
+  /** `port`: an integer, or `off` for a server that is not started. */
+  kind: 'int' | 'port' | 'bool' | 'string' | 'list';
   help: string;
 }
 
@@ -110,8 +114,8 @@ export const SETTINGS: Setting[] = [
     key: 'grpcPort',
     flag: 'grpc-port',
     env: ['GRPC_PORT'],
-    kind: 'int',
-    help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051)',
+    kind: 'port',
+    help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051); off = no gRPC server',
   },
   {
     key: 'grpcTlsCert',
@@ -351,6 +355,12 @@ export function resolveConfig(
 function parseValue(setting: Setting, raw: string | boolean, source: string): number | boolean | string | string[] {
   const text = String(raw).trim();
   switch (setting.kind) {
+    case 'port': {
+      if (/^off$/i.test(text)) return 'off';
+      if (!/^\d+$/.test(text))
+        throw new ConfigError(`${source} must be a port number or off (got ${JSON.stringify(text)})`);
+      return Number(text);
+    }
     case 'int': {
       if (!/^\d+$/.test(text))
         throw new ConfigError(`${source} must be a non-negative integer (got ${JSON.stringify(text)})`);
@@ -382,6 +392,11 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
     case 'screenshot':
       config.defaultObservation.screenshot = value ? 'rgb' : 'none';
       return;
+    case 'grpcPort':
+      config.grpcEnabled = value !== 'off';
+      if (value === 'off') return;
+      config.grpcPort = value as number;
+      break;
     default:
       (config as unknown as Record<string, unknown>)[setting.key] = value;
   }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthorizedError } from '@gauntlet/proto';
-import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
+import { createEnvClient } from '@gauntlet/proto/client';
 import { writeSpaceBundle } from '../../scripts/space-bundle.mjs';
 import {
   DockerResources,
@@ -17,6 +17,7 @@ import {
   buildImage,
   docker,
   envImageBuildArgs,
+  playClickTest,
   processUids,
   publishedPort,
   run,
@@ -38,23 +39,6 @@ afterAll(async () => {
   await resources.removeAll();
   rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
-
-/** Solves click-test through the SDK: reset, click the button's bid, reward 1 and done. */
-async function playClickTest(env: EnvClient): Promise<void> {
-  try {
-    const first = await env.reset({ task_name: 'click-test', seed: 7 }, { timeoutMs: 60_000 });
-    const bid = /\[(\w+)\] button 'Click Me!'/.exec(first.observation.axtree_txt)?.[1];
-    expect(bid, first.observation.axtree_txt).toBeDefined();
-    const result = await env.step(`click('${bid}')`, { timeoutMs: 30_000 });
-    expect({ reward: result.reward, done: result.done, error: result.observation.last_action_error }).toEqual({
-      reward: 1,
-      done: true,
-      error: false,
-    });
-  } finally {
-    await env.close();
-  }
-}
 
 describe('Dockerfile.env', () => {
   let image: string;
@@ -183,11 +167,11 @@ describe('Dockerfile.env', () => {
         'sh',
         baked,
         '-c',
-        'echo "$MINIWOB_DIR"; cat "$MINIWOB_DIR/miniwob/click-test.html"; ls "$MINIWOB_DIR/core"; ' +
-          'touch "$MINIWOB_DIR/miniwob/x" 2>/dev/null && echo writable; id -u',
+        'echo "$MINIWOB_DIR"; cat "$MINIWOB_DIR/click-test.html"; ls "$MINIWOB_DIR/../core"; ' +
+          'touch "$MINIWOB_DIR/x" 2>/dev/null && echo writable; id -u',
       ]);
       expect(seen.split('\n')).toEqual([
-        '/opt/miniwob/html',
+        '/opt/miniwob/html/miniwob',
         '<!doctype html><title>fixture</title>',
         'core.js',
         '1000',
@@ -234,7 +218,21 @@ describe('the Hugging Face Space (space/)', () => {
       const metadata = (await (await fetch(`http://127.0.0.1:${port}/metadata`)).json()) as { name?: unknown };
       expect(typeof metadata.name).toBe('string');
       expect(await processUids(container)).toEqual(['1000']);
+      // No gRPC server inside either (GRPC_PORT=off): the app port is the only one listening.
+      expect(await listeningPorts(container)).toEqual([8000]);
+      expect(await docker(['logs', container])).toContain('gRPC: off');
     },
     CONTAINER_MS,
   );
 });
+
+/** TCP ports listening inside a container, from the kernel's socket tables. */
+async function listeningPorts(container: string): Promise<number[]> {
+  const tables = await docker(['exec', container, 'cat', '/proc/net/tcp', '/proc/net/tcp6']);
+  const ports = tables
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[3] === '0A') // LISTEN
+    .map((fields) => Number.parseInt(fields[1]!.split(':').at(-1)!, 16));
+  return [...new Set(ports)].sort((a, b) => a - b);
+}

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { EnvClient } from '@gauntlet/proto/client';
 
 /** The repository root: the build context of Dockerfile.env. */
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -13,9 +15,17 @@ export interface Run {
 }
 
 /** Runs a command without blocking the event loop (image builds take minutes). */
-export function run(command: string, args: string[], options: { timeoutMs?: number; cwd?: string } = {}): Promise<Run> {
+export function run(
+  command: string,
+  args: string[],
+  options: { timeoutMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.env ? { env: options.env } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -162,4 +172,21 @@ export async function buildEnvImage(tag: string): Promise<void> {
 /** Build args of the images built on the local base (Dockerfile.env, the Space). */
 export async function envImageBuildArgs(): Promise<Record<string, string>> {
   return { BASE_IMAGE: await localBaseImage(), EXTRA_CA_CERTS: hostExtraCaCerts() };
+}
+
+/** Solves click-test through the SDK: reset, click the button's bid, reward 1 and done. */
+export async function playClickTest(env: EnvClient): Promise<void> {
+  try {
+    const first = await env.reset({ task_name: 'click-test', seed: 7 }, { timeoutMs: 60_000 });
+    const bid = /\[(\w+)\] button 'Click Me!'/.exec(first.observation.axtree_txt)?.[1];
+    expect(bid, first.observation.axtree_txt).toBeDefined();
+    const result = await env.step(`click('${bid}')`, { timeoutMs: 30_000 });
+    expect({ reward: result.reward, done: result.done, error: result.observation.last_action_error }).toEqual({
+      reward: 1,
+      done: true,
+      error: false,
+    });
+  } finally {
+    await env.close();
+  }
 }

@@ -117,7 +117,7 @@ async function serve(args: string[]): Promise<number> {
     process.on('SIGTERM', onSignal);
   });
   process.stdout.write(
-    `[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl}, max ${config.maxSessions} sessions)\n`,
+    `[gauntlet-env] listening on ${server.url} (ws: ${server.url.replace('http', 'ws')}/ws, gRPC: ${server.grpcUrl || 'off'}, max ${config.maxSessions} sessions)\n`,
   );
   await stopped;
   const grace = setTimeout(() => exitNow(`shutdown took longer than ${SHUTDOWN_GRACE_MS} ms`), SHUTDOWN_GRACE_MS);

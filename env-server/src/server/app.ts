@@ -11,15 +11,17 @@ export interface RunningServer {
   /** e.g. `http://127.0.0.1:8000` */
   url: string;
   port: number;
-  /** e.g. `grpc://127.0.0.1:50051` (`grpcs://` with TLS) */
+  /** e.g. `grpc://127.0.0.1:50051` (`grpcs://` with TLS); '' with `--grpc-port off`. */
   grpcUrl: string;
+  /** 0 with `--grpc-port off`. */
   grpcPort: number;
   close(): Promise<void>;
 }
 
 /**
- * Starts HTTP + WebSocket on one port and gRPC on another, all over one EnvService. The ports
- * open before Chromium is up so `/health` answers at once; sessions wait for the browser launch.
+ * Starts HTTP + WebSocket on one port and gRPC on another (unless `--grpc-port off`), all over
+ * one EnvService. The ports open before Chromium is up so `/health` answers at once; sessions
+ * wait for the browser launch.
  */
 export async function startServer(
   config: ServerConfig,
@@ -29,10 +31,10 @@ export async function startServer(
   const app = buildHttpApp(service);
   const ws = attachWebSocket(service);
   app.server.on('upgrade', (req, socket, head) => ws.handleUpgrade(req, socket, head));
-  const grpc = await startGrpcServer(service);
+  const grpc = config.grpcEnabled ? await startGrpcServer(service) : undefined;
   const browserReady = service.start();
   browserReady.then(
-    () => grpc.health.setStatus(ENV_SERVICE_NAME, 'SERVING'),
+    () => grpc?.health.setStatus(ENV_SERVICE_NAME, 'SERVING'),
     () => undefined,
   );
   if (options.waitForBrowser) await browserReady;
@@ -40,7 +42,7 @@ export async function startServer(
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    grpc.close();
+    grpc?.close();
     throw error;
   }
   const { port } = app.server.address() as AddressInfo;
@@ -50,12 +52,12 @@ export async function startServer(
     service,
     port,
     url: `http://${host}:${port}`,
-    grpcUrl: grpc.url,
-    grpcPort: grpc.port,
+    grpcUrl: grpc?.url ?? '',
+    grpcPort: grpc?.port ?? 0,
     close: () => {
       closing ??= (async () => {
         ws.close();
-        grpc.close();
+        grpc?.close();
         await app.close();
         await service.shutdown();
       })();

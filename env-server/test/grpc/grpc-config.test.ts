@@ -12,6 +12,17 @@ describe('gRPC settings', () => {
     expect(() => resolveConfig({}, { GRPC_PORT: '70000' })).toThrow(ConfigError);
   });
 
+  it('turn gRPC off with GRPC_PORT=off or --grpc-port off, and reject other words', () => {
+    expect(DEFAULTS.grpcEnabled).toBe(true);
+    expect(resolveConfig({}, { GRPC_PORT: 'off' })).toMatchObject({ grpcEnabled: false, grpcPort: 50051 });
+    expect(resolveConfig({ 'grpc-port': 'OFF' }, {}).grpcEnabled).toBe(false);
+    expect(resolveConfig({ 'grpc-port': '7000' }, { GRPC_PORT: 'off' })).toMatchObject({
+      grpcEnabled: true,
+      grpcPort: 7000,
+    });
+    expect(() => resolveConfig({}, { GRPC_PORT: 'none' })).toThrow(/port number or off/);
+  });
+
   it('need the TLS certificate and key together', () => {
     expect(resolveConfig({}, { GRPC_TLS_CERT: '/c.pem', GRPC_TLS_KEY: '/k.pem' })).toMatchObject({
       grpcTlsCert: '/c.pem',

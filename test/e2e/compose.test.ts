@@ -1,0 +1,162 @@
+// docker-compose.yml for real: images built from the local Debian base, the stack up with a
+// bearer token, click-test played against the env container over HTTP and gRPC from the host,
+// the trainer publishing adapter versions that the workers record on their turns, workers
+// scaled to 2, and `docker compose down -v` leaving nothing of the project behind.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEnvClient } from '@gauntlet/proto/client';
+import { QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { ComposeProject } from './compose.js';
+import { DockerResources, docker, envImageBuildArgs, playClickTest, waitHealthy } from './docker.js';
+
+const BUILD_MS = 30 * 60_000;
+const runId = `${process.pid}-${randomBytes(3).toString('hex')}`;
+const token = randomBytes(12).toString('hex');
+const resources = new DockerResources();
+const scratch = mkdtempSync(join(tmpdir(), 'gauntlet-compose-'));
+let compose: ComposeProject;
+let redisPort: number;
+
+beforeAll(
+  async () => {
+    const { BASE_IMAGE, EXTRA_CA_CERTS } = await envImageBuildArgs();
+    // No registry here: Redis from Debian's package on the local base stands in for redis:7.4.
+    const redisImage = resources.image(`gauntlet-e2e/compose-redis:${runId}`);
+    writeFileSync(
+      join(scratch, 'Dockerfile'),
+      [
+        `FROM ${BASE_IMAGE}`,
+        'RUN apt-get update && apt-get install -y --no-install-recommends redis-server && rm -rf /var/lib/apt/lists/*',
+        'RUN mkdir -p /data && chown redis:redis /data',
+        'USER redis',
+        '',
+      ].join('\n'),
+    );
+    await docker(['build', '--tag', redisImage, scratch], 10 * 60_000);
+    // Redis published on a free loopback port, for this test's reading of the queues only.
+    const override = join(scratch, 'redis-port.yml');
+    writeFileSync(override, "services:\n  redis:\n    ports: ['127.0.0.1::6379']\n");
+    compose = new ComposeProject(
+      `gauntlet-e2e-${runId}`,
+      {
+        BASE_IMAGE: BASE_IMAGE!,
+        EXTRA_CA_CERTS: EXTRA_CA_CERTS!,
+        REDIS_IMAGE: redisImage,
+        GAUNTLET_ENV_IMAGE: resources.image(`gauntlet-e2e/compose-env:${runId}`),
+        GAUNTLET_TRAINER_IMAGE: resources.image(`gauntlet-e2e/compose-trainer:${runId}`),
+        GAUNTLET_WORKER_IMAGE: resources.image(`gauntlet-e2e/compose-worker:${runId}`),
+        GAUNTLET_TOKEN: token,
+        GAUNTLET_REQUIRE_TOKEN: '1',
+        // Free host ports (other stacks may hold 8000/8001 on this machine).
+        GAUNTLET_ENV_PORTS: '',
+        GAUNTLET_GRPC_PORTS: '',
+        GAUNTLET_TRAINER_PORT: '',
+        // A short run: versions arrive within a minute or two on two loaded cores.
+        GAUNTLET_MAX_STEPS: '4',
+        GAUNTLET_GROUP_SIZE: '2',
+        GAUNTLET_GROUPS_PER_UPDATE: '2',
+        GAUNTLET_MAX_TURNS: '2',
+        GAUNTLET_MAX_TOKENS: '8',
+      },
+      [override],
+    );
+    await compose.run(['build'], BUILD_MS);
+    await compose.run(['up', '--detach', '--wait', '--wait-timeout', '300'], 6 * 60_000);
+    redisPort = await compose.port('redis', 6379);
+  },
+  BUILD_MS + 10 * 60_000,
+);
+
+afterAll(async () => {
+  await compose?.run(['down', '--volumes', '--remove-orphans', '--timeout', '20'], 180_000).catch(() => undefined);
+  await resources.removeAll();
+  rmSync(scratch, { recursive: true, force: true });
+}, 240_000);
+
+describe('docker compose up', () => {
+  it('offers a profile with the env server alone', async () => {
+    expect((await compose.run(['--profile', 'env', 'config', '--services'])).split('\n')).toEqual(['env']);
+    expect((await compose.run(['config', '--services'])).split('\n').sort()).toEqual([
+      'env',
+      'redis',
+      'rollout-worker',
+      'trainer',
+    ]);
+  });
+
+  it('serves click-test from the env container over HTTP and gRPC, with the token', async () => {
+    const http = `http://127.0.0.1:${await compose.port('env', 8000)}`;
+    const grpc = `grpc://127.0.0.1:${await compose.port('env', 50051)}`;
+    await playClickTest(createEnvClient(http, { token, validateReplies: true }));
+    await playClickTest(createEnvClient(grpc, { token, validateReplies: true }));
+    expect((await fetch(`${http}/tasks`)).status).toBe(401);
+  }, 120_000);
+
+  it(
+    'trains: the trainer publishes adapter versions and the workers play with them',
+    async () => {
+      const trainer = `http://127.0.0.1:${await compose.port('trainer', 8001)}`;
+      const versions = await compose.waitFor(
+        'two published versions',
+        async () => {
+          const lines = await compose.run(['exec', '-T', 'trainer', 'cat', '/data/runs/metrics.jsonl']);
+          const seen = lines.split('\n').map((line) => (JSON.parse(line) as { version: number }).version);
+          return seen.length >= 2 ? seen : undefined;
+        },
+        8 * 60_000,
+      );
+      expect(versions.slice(0, 2)).toEqual([1, 2]);
+      const metrics = await fetch(`${trainer}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await metrics.text()).toMatch(/^gauntlet_grpo_/m);
+      expect((await fetch(`${trainer}/curves`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+      // Finished groups stay in Redis: their turns name the version that played them.
+      const queue = new Queue(QUEUES.trajectoryGroups, {
+        connection: { host: '127.0.0.1', port: redisPort },
+        prefix: 'gauntlet',
+      });
+      try {
+        const recorded = await compose.waitFor(
+          'a group played by a trained version',
+          async () => {
+            const groups = (await queue.getJobs(['completed', 'active', 'waiting'])).map((job) =>
+              TrajectoryGroup.parse(job.data),
+            );
+            const seen = groups.flatMap((g) => g.trajectories.flatMap((t) => t.turns.map((turn) => turn.policy)));
+            return seen.some((p) => (p.version ?? 0) >= 1) ? seen : undefined;
+          },
+          5 * 60_000,
+        );
+        for (const policy of recorded) expect(policy.adapter).toBe(`click-test@v${policy.version}`);
+      } finally {
+        await queue.close();
+      }
+    },
+    15 * 60_000,
+  );
+
+  it(
+    'scales the workers to 2, then comes down leaving nothing behind',
+    async () => {
+      // --no-deps: the trainer may have finished its short run, and `up` would start it again.
+      await compose.run(['up', '--detach', '--no-deps', '--scale', 'rollout-worker=2', 'rollout-worker'], 240_000);
+      const workers = await compose.waitFor(
+        'two running workers',
+        async () => {
+          const ids = (await compose.run(['ps', '--quiet', '--status', 'running', 'rollout-worker'])).split('\n');
+          return ids.filter(Boolean).length === 2 ? ids.filter(Boolean) : undefined;
+        },
+        120_000,
+      );
+      for (const id of workers) await waitHealthy(id, 120_000);
+
+      await compose.run(['down', '--volumes', '--remove-orphans', '--timeout', '20'], 180_000);
+      expect(await compose.leftovers()).toEqual([]);
+    },
+    6 * 60_000,
+  );
+});
