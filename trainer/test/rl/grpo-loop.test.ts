@@ -101,6 +101,8 @@ async function setup(options: { maxStaleness: number; maxInFlight: number; maxSt
       context_tokens: null,
       observation_chars: null,
       constrained: false,
+      action_names: null,
+      bid_choices: false,
     },
     drainMs: 20_000,
     onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
