@@ -49,7 +49,11 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'num-iterations': s('N', 'Updates per batch of groups (old log-probs taken before the first)', '1'),
   'mask-truncated-completions': flag('Train nothing on episodes cut by a length limit'),
   'max-completion-length': s('N', "dr_grpo's normaliser", 'none'),
-  'sampler-correction': s('LEVEL', 'Sampler → trainer importance correction: token, sequence or off', 'sequence'),
+  'sampler-correction': s(
+    'LEVEL',
+    'Sampler → trainer importance correction: token, sequence or off',
+    'sequence; off with --constrained (masked sampling)',
+  ),
   'sampler-correction-mode': s('MODE', 'truncate (clamp) or mask (zero) weights outside the bounds', 'mask'),
   'sampler-correction-min': s('X', 'Lower bound of the correction weight', '0'),
   'sampler-correction-max': s('X', 'Upper bound of the correction weight', '3'),

@@ -43,6 +43,10 @@ describe('grpo settings', () => {
     expect(s.episode).toMatchObject({ constrained: true, bid_choices: true, action_names: null });
     expect((await settingsOf(['--task', 'a'])).episode).toMatchObject({ constrained: false, bid_choices: false });
     await expect(settingsOf(['--task', 'a', '--bid-choices'])).rejects.toThrow(/give --constrained too/);
+    expect((await settingsOf(['--task', 'a', '--constrained'])).grpo.samplerCorrection).toBeNull();
+    expect(
+      (await settingsOf(['--task', 'a', '--constrained', '--sampler-correction', 'token'])).grpo.samplerCorrection,
+    ).not.toBeNull();
     const clicks = await settingsOf(['--task', 'a', '--constrained', '--action-names', 'click, noop']);
     expect(clicks.episode.action_names).toEqual(['click', 'noop']);
     await expect(settingsOf(['--task', 'a', '--constrained', '--action-names', 'click,eval'])).rejects.toThrow(

@@ -100,7 +100,15 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
   );
   const groupsPerUpdate = int('groups-per-update', 4);
   const maxStaleness = int('max-staleness', 1, 0);
-  const correction = choiceOption(context, 'sampler-correction', ['token', 'sequence', 'off'] as const, 'sequence');
+  // Constrained replies are sampled from the grammar-masked distribution, and the sampler reports
+  // log-probs renormalised over it: against the trainer's unmasked ones the correction would
+  // weight (and with mask, zero) nearly every sample. So it is off by default when constrained.
+  const correction = choiceOption(
+    context,
+    'sampler-correction',
+    ['token', 'sequence', 'off'] as const,
+    context.options['constrained'] === true ? 'off' : 'sequence',
+  );
   const delta = stringOption(context, 'delta');
   const maxCompletionLength = optionalIntegerOption(context, 'max-completion-length');
   const grpo: GrpoOptions = {
