@@ -18,7 +18,11 @@ export const solveWebsocket: ChallengeSolver = (view) => {
       return action(act.click(must(find(view.puzzle, 'button', 'Request code'), 'button "Request code"')));
     case 'Waiting for the server':
       return action(act.noop(must(numberIn(view.instructions, /about (\d+) ms/), 'server delay') / 2 + 20));
-    default:
+    case 'Connecting':
+    case 'Code received':
       return action(act.noop(20));
+    default:
+      // The status line shows feedback instead (a request pressed too early): Connect answers with the state.
+      return action(act.click(must(find(view.puzzle, 'button', 'Connect'), 'button "Connect"')));
   }
 };
