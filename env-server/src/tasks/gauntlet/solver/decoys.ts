@@ -16,7 +16,7 @@ const DECOYS: Partial<Record<ChallengeType, (view: StepView) => string | undefin
     const wrong = findAll(v.puzzle, 'button').find((b) => b.name !== next);
     return wrong && act.click(wrong);
   },
-  timer: (v) => (/Countdown running/.test(v.status) ? clickNamed(v, 'Reveal code') : undefined),
+  timer: (v) => clickNamed(v, 'Press'),
   animated_button: (v) => {
     const decoy = quotedValues(v.instructions)[1];
     return decoy ? clickNamed(v, decoy) : undefined;
@@ -28,22 +28,20 @@ const DECOYS: Partial<Record<ChallengeType, (view: StepView) => string | undefin
     return unwanted && target && act.dragAndDrop(unwanted, target);
   },
   shadow_dom: (v) => {
-    const innermost = quotedValues(v.instructions.split(' and press ')[0]!).pop();
-    const leaves = v.puzzle.map((n, i) => [n, i] as const).filter(([n]) => n.role === 'region' && n.name !== innermost);
-    for (const [, i] of leaves) {
-      const button = find(below(v.puzzle, i), 'button', 'Reveal code');
-      if (button && !below(v.puzzle, i).some((n) => n.role === 'region')) return act.click(button);
-    }
-    return undefined;
+    const press = quotedValues(v.instructions.split(' and press ')[1] ?? '')[0];
+    const other = findAll(v.puzzle, 'button').find((b) => b.name !== press);
+    return other && act.click(other);
   },
   iframe: (v) => {
-    const decoy = /The frame "([^"]+)" is a decoy/.exec(v.instructions)?.[1];
-    const index = v.puzzle.findIndex((n) => n.role === 'Iframe' && n.name === `Frame ${decoy}`);
-    const button = index >= 0 ? find(below(v.puzzle, index), 'button', 'Reveal code') : undefined;
-    return button && act.click(button);
+    const press = /Press "([^"]+)" inside/.exec(v.instructions)?.[1];
+    const other = findAll(v.puzzle, 'button').find((b) => b.name !== press);
+    return other && act.click(other);
   },
   modal_decoy: (v) => {
-    const fake = findAll(v.puzzle, 'button', (name) => name.endsWith(')') && !name.startsWith('Close '))[0];
+    const closes = quotedValues(v.instructions).filter((q) => q !== '×')[1];
+    const dialogs = v.puzzle.map((n, i) => [n, i] as const).filter(([n]) => n.role === 'dialog');
+    const top = dialogs[dialogs.length - 1];
+    const fake = top && findAll(below(v.puzzle, top[1]), 'button').find((b) => b.name !== closes);
     return fake && act.click(fake);
   },
   websocket: (v) => (/Connection: Disconnected/.test(v.status) ? clickNamed(v, 'Request code') : undefined),

@@ -20,12 +20,14 @@ function walk(nodes: AxNode[], path: string[], role: (name: string) => [string, 
 }
 
 export const solveShadowDom: ChallengeSolver = (view) => {
-  const path = quotedValues(view.instructions.split(' and press ')[0]!);
+  const [route, rest] = view.instructions.split(' and press ');
+  const path = quotedValues(route!);
+  const press = must(quotedValues(rest ?? '')[0], 'button to press');
   const inner = must(
     walk(view.puzzle, path, (name) => ['region', name]),
     `panel path ${path.join(' › ')}`,
   );
-  return action(act.click(must(find(inner, 'button', 'Reveal code'), 'button "Reveal code" in the innermost panel')));
+  return action(act.click(must(find(inner, 'button', press), `button "${press}" in the innermost panel`)));
 };
 
 /** Waits while the frames load (a decoy frame's feedback may have replaced the "loaded" line), then presses. */
@@ -35,7 +37,8 @@ export const solveIframe: ChallengeSolver = (view) => {
     'Iframe',
     `Frame ${name}`,
   ]);
-  const button = inner && find(inner, 'button', 'Reveal code');
+  const press = must(/Press "([^"]+)" inside/.exec(view.instructions)?.[1], 'button to press');
+  const button = inner && find(inner, 'button', press);
   if (/Frames loading/.test(view.status) || !button) return action(act.noop(30));
   return action(act.click(button));
 };
