@@ -34,7 +34,8 @@ export function naivePolicy(): EpisodePolicy {
         return link ? act.click(link) : act.noop(NAIVE_WAIT_MS);
       }
       if (view.kind !== 'step') return act.noop(NAIVE_WAIT_MS);
-      if (memory?.step !== view.step) memory = { step: view.step, tried: new Set(), pressed: new Set(), filled: new Set() };
+      if (memory?.step !== view.step)
+        memory = { step: view.step, tried: new Set(), pressed: new Set(), filled: new Set() };
       return naiveMove(view, memory);
     };
   });

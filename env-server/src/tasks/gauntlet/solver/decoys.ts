@@ -44,7 +44,7 @@ const DECOYS: Partial<Record<ChallengeType, (view: StepView) => string | undefin
     const fake = top && findAll(below(v.puzzle, top[1]), 'button').find((b) => b.name !== closes);
     return fake && act.click(fake);
   },
-  websocket: (v) => (/Connection: Disconnected/.test(v.status) ? clickNamed(v, 'Request code') : undefined),
+  websocket: (v) => clickNamed(v, 'Request code'),
   form_fill: (v) => {
     const submit = quotedValues(v.instructions.split('. Tick ')[1] ?? '')[1];
     return submit ? clickNamed(v, submit) : undefined;
