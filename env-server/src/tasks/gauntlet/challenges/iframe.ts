@@ -24,7 +24,7 @@ export const iframe = defineChallenge<Params>({
   title: 'Nested frames',
   generate(rng) {
     const names = rng.sample(WORDS, 6);
-    const buttons = rng.sample(LABELS, 3);
+    const buttons = rng.sample(LABELS, 4);
     return {
       chain: names.slice(0, rng.int(2, 3)),
       decoys: names.slice(3),
@@ -39,7 +39,8 @@ export const iframe = defineChallenge<Params>({
     ctx.instruct(
       `The code is in the frame "${innermost}", nested as ${chain.map((c) => `"${c}"`).join(' › ')}. Press "${press}" inside that frame. Any other button, in any frame, locks the puzzle.`,
     );
-    const buttons = (row: string[]) => row.map((label) => `<button type="button">${label}</button>`).join(' ');
+    // Disabled until wired: a press before its frame is ready must not count as a free try.
+    const buttons = (row: string[]) => row.map((label) => `<button type="button" disabled>${label}</button>`).join(' ');
     const attr = (html: string) => html.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     const frameTag = (name: string, height: number, inner: string) =>
       `<iframe title="Frame ${name}" data-frame="${name}" style="width: 100%; height: ${height}px; border: 2px solid #779; box-sizing: border-box;" srcdoc="${attr(`<!DOCTYPE html><body style="margin: 6px; font: 14px system-ui, sans-serif;"><h4 style="margin: 0 0 4px">Frame ${name}</h4>${inner}</body>`)}"></iframe>`;
@@ -60,6 +61,7 @@ export const iframe = defineChallenge<Params>({
         if (!doc || !ctx.live()) return;
         const name = frame.dataset['frame']!;
         for (const button of doc.querySelectorAll('body > button')) {
+          button.removeAttribute('disabled');
           button.addEventListener('click', () => {
             // Clicks inside frames never pass the puzzle area's lock: check it here.
             if (ctx.locked()) return;
