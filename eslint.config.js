@@ -32,6 +32,16 @@ export default tseslint.config(
   },
   // Page functions passed to page.evaluate run in the browser.
   { files: ['bench/**/*.mjs'], languageOptions: { globals: { window: 'readonly', document: 'readonly' } } },
+  // The MiniWoB-protocol fixture script runs in the browser as a classic script: its `var`s are
+  // the protocol's globals, read by the environment, and genProblem comes from the task page.
+  {
+    files: ['**/test/fixtures/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', genProblem: 'readonly' },
+    },
+    rules: { 'no-var': 'off', '@typescript-eslint/no-unused-vars': 'off' },
+  },
   // Tests read arbitrary JSON replies from the wire.
   { files: ['**/test/**/*.ts', '**/*.test.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

@@ -39,7 +39,14 @@ export interface ServerConfig {
   bearerToken: string | undefined;
   bodyLimitBytes: number;
   wsFrameLimitBytes: number;
+  /** Base URL of a served MiniWoB++ `html/miniwob/` folder (task page = base + name + `.html`). */
   miniwobUrl: string | undefined;
+  /** A local MiniWoB++ `html/miniwob/` folder the server serves on the task origin itself. */
+  miniwobDir: string | undefined;
+  /** Real MiniWoB++ task names to offer; empty = every page found (dir) or MiniWoB++'s list (URL). */
+  miniwobTasks: string[];
+  /** BROWSERGYM_BENCHMARK: bare task names (and the default task) mean this benchmark's task. */
+  benchmark: string | undefined;
   /** Extra Chromium command-line flags appended to ours. */
   chromiumArgs: string[];
   /** A Chromium binary to use instead of the discovered one. */
@@ -75,6 +82,9 @@ export const DEFAULTS: ServerConfig = {
   bodyLimitBytes: 1024 * 1024,
   wsFrameLimitBytes: 4 * 1024 * 1024,
   miniwobUrl: undefined,
+  miniwobDir: undefined,
+  miniwobTasks: [],
+  benchmark: undefined,
   chromiumArgs: [],
   chromiumPath: undefined,
 };
@@ -290,7 +300,28 @@ export const SETTINGS: Setting[] = [
     flag: 'miniwob-url',
     env: ['MINIWOB_URL'],
     kind: 'string',
-    help: 'base URL of a MiniWoB++ html folder (reserved for the external loader)',
+    help: 'real MiniWoB++: base URL of its html/miniwob/ folder (http(s); file:// is served like --miniwob-dir)',
+  },
+  {
+    key: 'miniwobDir',
+    flag: 'miniwob-dir',
+    env: ['MINIWOB_DIR'],
+    kind: 'string',
+    help: "real MiniWoB++: its html/miniwob/ folder on this machine, served on the task origin with its parent's core/ and common/",
+  },
+  {
+    key: 'miniwobTasks',
+    flag: 'miniwob-tasks',
+    env: ['MINIWOB_TASKS'],
+    kind: 'list',
+    help: "real MiniWoB++ tasks to offer, comma separated (default: every page in --miniwob-dir, MiniWoB++'s 130 for a URL)",
+  },
+  {
+    key: 'benchmark',
+    flag: 'benchmark',
+    env: ['BROWSERGYM_BENCHMARK'],
+    kind: 'string',
+    help: 'benchmark bare task names and --task belong to, e.g. miniwob (default: miniwob, else the only match)',
   },
 ];
 

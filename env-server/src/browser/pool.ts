@@ -4,7 +4,8 @@ import { CHROMIUM_FLAGS, findChromium } from './executable.js';
 import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
 import { installSiteRoutes, type OriginPolicy } from './routes.js';
-import type { TaskSite } from '../tasks/site.js';
+import type { SiteMount, TaskSite } from '../tasks/site.js';
+import type { TaskDisplay } from '../tasks/task.js';
 import { within } from '../deadline/deadline.js';
 
 /** A live page answers an evaluate in about a millisecond; a crashed one fails at once. */
@@ -12,11 +13,14 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 export interface PoolOptions {
   headless: boolean;
-  viewport: { width: number; height: number };
+  /** The display of warm contexts (and of sessions whose task asks for none). */
+  display: TaskDisplay;
   /** Contexts kept ready so a new session costs one hand-over, not a context launch. */
   warm: number;
   pageTimeoutMs: number;
   site: TaskSite;
+  /** Folders served on the task origin (real MiniWoB++ from disk). */
+  mounts?: readonly SiteMount[];
   origins: OriginPolicy;
   executablePath?: string;
   extraArgs?: string[];
@@ -27,6 +31,12 @@ export interface ContextLease {
   context: BrowserContext;
   page: Page;
   generation: number;
+  /** Viewport and scale the context was made with (fixed for its life). */
+  display: TaskDisplay;
+}
+
+export function sameDisplay(a: TaskDisplay, b: TaskDisplay): boolean {
+  return a.width === b.width && a.height === b.height && a.deviceScaleFactor === b.deviceScaleFactor;
 }
 
 /**
@@ -66,8 +76,13 @@ export class BrowserPool extends EventEmitter<{
     await this.refill();
   }
 
-  async acquire(): Promise<ContextLease> {
+  /**
+   * A context for one session: a warm one with the pool's display, or a new one when `display`
+   * differs (a device scale factor is fixed when a context is made).
+   */
+  async acquire(display: TaskDisplay = this.options.display): Promise<ContextLease> {
     if (this.closed) throw new Error('browser pool is closed');
+    if (!sameDisplay(display, this.options.display)) return this.createLease(display);
     for (let ready = this.takeWarm(); ready; ready = this.takeWarm()) {
       // The crash event of a renderer killed a moment ago may still be on its way: one round trip
       // to the page proves it alive before a session gets it.
@@ -162,19 +177,20 @@ export class BrowserPool extends EventEmitter<{
     return refilling;
   }
 
-  private async createLease(): Promise<ContextLease> {
+  private async createLease(display: TaskDisplay = this.options.display): Promise<ContextLease> {
     const browser = await this.ensureBrowser();
     const generation = this.generation;
     const context = await browser.newContext({
-      viewport: this.options.viewport,
+      viewport: { width: display.width, height: display.height },
+      deviceScaleFactor: display.deviceScaleFactor,
       serviceWorkers: 'block',
       acceptDownloads: false,
     });
     context.setDefaultTimeout(this.options.pageTimeoutMs);
-    await installSiteRoutes(context, this.options.site, this.options.origins);
+    await installSiteRoutes(context, this.options.site, this.options.origins, this.options.mounts);
     await installNavigationProbe(context);
     const page = await context.newPage();
-    const lease = { context, page, generation };
+    const lease = { context, page, generation, display };
     page.once('crash', () => this.onCrash(lease));
     return lease;
   }

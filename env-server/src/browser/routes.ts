@@ -1,5 +1,6 @@
 import type { BrowserContext, Route } from 'playwright-core';
-import { TASK_ORIGIN, type TaskSite } from '../tasks/site.js';
+import { TASK_ORIGIN, type SiteMount, type TaskSite } from '../tasks/site.js';
+import { fulfillFromMount, mountFor } from './file-mount.js';
 import { installSocketRoutes } from './socket-routes.js';
 
 /** Which origins pages may load; everything else is aborted (no SSRF through goto or subresources). */
@@ -40,19 +41,36 @@ function normalizeOrigin(origin: string): string {
  * One handler for every request keeps the policy in one place; WebSockets, which requests routes
  * never see, get the same policy from socket-routes.ts.
  */
-export async function installSiteRoutes(context: BrowserContext, site: TaskSite, policy: OriginPolicy): Promise<void> {
-  await context.route('**/*', (route) => handle(route, site, policy));
+export async function installSiteRoutes(
+  context: BrowserContext,
+  site: TaskSite,
+  policy: OriginPolicy,
+  mounts: readonly SiteMount[] = [],
+): Promise<void> {
+  await context.route('**/*', (route) => handle(route, site, policy, mounts));
   await installSocketRoutes(context, policy);
 }
 
-async function handle(route: Route, site: TaskSite, policy: OriginPolicy): Promise<void> {
+async function handle(route: Route, site: TaskSite, policy: OriginPolicy, mounts: readonly SiteMount[]): Promise<void> {
   const url = route.request().url();
   if (url.startsWith(TASK_ORIGIN + '/')) {
     const path = new URL(url).pathname;
+    const decoded = decodedPath(path);
+    const mount = decoded === undefined ? undefined : mountFor(decoded, mounts);
+    if (mount) return fulfillFromMount(route, mount, decoded!);
     const asset = site.get(path);
     if (!asset) return route.fulfill({ status: 404, contentType: 'text/plain', body: `No task asset at ${path}` });
     return route.fulfill({ status: 200, contentType: asset.contentType, body: Buffer.from(asset.body) });
   }
   if (isOriginAllowed(url, policy)) return route.continue();
   return route.abort('blockedbyclient');
+}
+
+/** The path with %-escapes decoded; undefined when they are malformed (then nothing is served from disk). */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, SETTINGS, resolveConfig } from '../config.js';
+import { ConfigError, SETTINGS, resolveConfig, type ServerConfig } from '../config.js';
 import { startServer } from '../server/app.js';
 import { installLastResortHandlers } from '../server/last-resort.js';
 import { isGauntletCommand, runGauntletCommand } from './gauntlet-commands.js';
@@ -9,7 +9,7 @@ const USAGE = `gauntlet-env — BrowserGym-compatible browser environment server
 
 Usage:
   gauntlet-env serve [flags]     start the server (default command)
-  gauntlet-env tasks             list built-in tasks
+  gauntlet-env tasks [flags]     list the tasks serve would offer (the MiniWoB++ flags count)
   gauntlet-env solve [flags]     play Gauntlet tasks with the expert solver, report success (solve --help)
   gauntlet-env collect [flags]   write expert SFT trajectories and DPO pairs as JSONL (collect --help)
   gauntlet-env --help            this help
@@ -37,34 +37,71 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return serve(rest);
-    case 'tasks': {
-      const { TaskRegistry } = await import('../tasks/registry.js');
-      const { builtinFamilies } = await import('../tasks/families.js');
-      for (const task of new TaskRegistry(builtinFamilies()).list())
-        process.stdout.write(`${task.benchmark}.${task.name}\t${task.description}\n`);
-      return 0;
-    }
+    case 'tasks':
+      return listTasks(rest);
     default:
       process.stderr.write(`Unknown command ${JSON.stringify(command)}. Run gauntlet-env --help.\n`);
       return 2;
   }
 }
 
-async function serve(args: string[]): Promise<number> {
-  let config;
+/** The serve flags and environment as a config, or a usage error (exit 2) already reported. */
+function configFrom(args: string[]): ServerConfig | undefined {
   try {
     const options = Object.fromEntries(
       SETTINGS.map((s) => [s.flag, { type: s.kind === 'bool' ? ('boolean' as const) : ('string' as const) }]),
     );
     const { values } = parseArgs({ args, options, allowPositionals: false, strict: true });
-    config = resolveConfig(values as Record<string, string | boolean | undefined>);
+    return resolveConfig(values as Record<string, string | boolean | undefined>);
+  } catch (error) {
+    usageError(error as Error);
+    return undefined;
+  }
+}
+
+function usageError(error: Error): void {
+  process.stderr.write(`${error.message}\nRun gauntlet-env --help for the flags.\n`);
+}
+
+async function listTasks(args: string[]): Promise<number> {
+  const config = configFrom(args);
+  if (!config) return 2;
+  const { TaskRegistry } = await import('../tasks/registry.js');
+  const { taskFamilies } = await import('../tasks/families.js');
+  let registry;
+  try {
+    registry = new TaskRegistry(taskFamilies(config));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    usageError(error);
+    return 2;
+  }
+  for (const task of registry.list()) {
+    const flags = task.flags?.length ? ` [${task.flags.join(', ')}]` : '';
+    process.stdout.write(`${task.benchmark}.${task.name}${flags}\t${task.description}\n`);
+  }
+  return 0;
+}
+
+async function serve(args: string[]): Promise<number> {
+  const config = configFrom(args);
+  if (!config) return 2;
+  try {
     assertTokenIfRequired(config);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\nRun gauntlet-env --help for the flags.\n`);
+    usageError(error as Error);
     return 2;
   }
   installLastResortHandlers();
-  const server = await startServer(config);
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    // Settings only the tasks can check: real MiniWoB++'s folder, BROWSERGYM_BENCHMARK, the default task.
+    if (!(error instanceof ConfigError)) throw error;
+    usageError(error);
+    return 2;
+  }
   // One listener per signal for the whole run, installed before the port is announced (whoever
   // reads the line may stop us at once): the first signal starts a graceful shutdown; a second one,
   // or a shutdown past its grace (a wedged page that never lets its context close), exits at once.

@@ -80,6 +80,7 @@ export function markFrameInPage(args: MarkFrameArgs): string {
   // In quirks mode the body, not the root, reports the viewport size.
   const view =
     (document.compatMode === 'CSS1Compat' ? document.documentElement : document.body) ?? document.documentElement;
+  const pixels = window.devicePixelRatio || 1;
   const viewport: Rect = [ox, oy, ox + (view.clientWidth || innerWidth), oy + (view.clientHeight || innerHeight)];
   const frameClip = place.clip ? intersect(viewport, place.clip) : viewport;
   if (args.properties) measure();
@@ -186,7 +187,9 @@ export function markFrameInPage(args: MarkFrameArgs): string {
       const role = el.getAttribute('role');
       if (som && (/^(a|button|input|select|textarea)$/.test(el.localName) || role === 'button' || role === 'link'))
         inMarkedControl[i] = true;
-      result.properties[bid] = { visibility, bbox: [box[0], box[1], r.width, r.height], clickable, set_of_marks: som };
+      // Boxes in screenshot pixels, the unit coordinate actions take (BrowserGym scales them too).
+      const bbox: Rect = [box[0] * pixels, box[1] * pixels, r.width * pixels, r.height * pixels];
+      result.properties[bid] = { visibility, bbox, clickable, set_of_marks: som };
       if (isFrame(el)) {
         const pad = [style.paddingLeft, style.paddingTop, style.paddingRight, style.paddingBottom].map(
           parseFloat,

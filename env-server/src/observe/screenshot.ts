@@ -2,12 +2,17 @@ import type { Page } from 'playwright-core';
 import { decode } from 'fast-png';
 import type { EncodedScreenshot } from '@gauntlet/proto';
 
+// Screenshots leave the page alone (`caret: 'initial'`): Playwright's default hides carets by
+// writing a `caret-color` style onto the page's elements while it captures, which the observation
+// taken alongside then serialised into pruned_html (and page scripts could see as a mutation).
+// BrowserGym's screenshot shows the caret as it is too.
+
 /**
  * The viewport as OpenEnv's `int[H][W][3]` RGB. Costly by nature (a million small arrays, ~10 MB
  * of JSON at 1280×720): prefer `screenshotEncoded` where the client accepts it.
  */
 export async function screenshotRgb(page: Page): Promise<number[][][]> {
-  const png = decode(await page.screenshot({ type: 'png' }));
+  const png = decode(await page.screenshot({ type: 'png', caret: 'initial' }));
   const { width, height, channels, data } = png;
   // 16-bit PNGs keep the high byte; Chromium writes 8-bit, but decoding is cheap to keep honest.
   const shift = png.depth === 16 ? 8 : 0;
@@ -28,7 +33,9 @@ export async function screenshotRgb(page: Page): Promise<number[][][]> {
 
 /** The viewport as compact base64 PNG or JPEG (quality 0–100, JPEG only). */
 export async function screenshotEncoded(page: Page, format: 'png' | 'jpeg', quality = 80): Promise<EncodedScreenshot> {
-  const image = await page.screenshot(format === 'jpeg' ? { type: 'jpeg', quality } : { type: 'png' });
+  const image = await page.screenshot(
+    format === 'jpeg' ? { type: 'jpeg', quality, caret: 'initial' } : { type: 'png', caret: 'initial' },
+  );
   const { width, height } = imageSize(image);
   return { format, width, height, base64: image.toString('base64') };
 }

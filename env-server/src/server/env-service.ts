@@ -13,7 +13,8 @@ import type { ServerConfig } from '../config.js';
 import { SessionManager, type CloseReason } from '../sessions/manager.js';
 import type { EnvSession } from '../sessions/session.js';
 import { TaskRegistry } from '../tasks/registry.js';
-import { builtinFamilies } from '../tasks/families.js';
+import { taskFamilies } from '../tasks/families.js';
+import { withTaskSettings, type EnvConfig } from './task-settings.js';
 import { EnvMetrics } from './metrics.js';
 
 export type Transport = 'http' | 'ws' | 'grpc' | 'inproc';
@@ -27,26 +28,27 @@ export class EnvService {
   readonly registry: TaskRegistry;
   readonly pool: BrowserPool;
   readonly sessions: SessionManager;
+  /** The operator's settings, with what the tasks imply (real MiniWoB++'s origin, the default task's display). */
+  readonly config: EnvConfig;
 
-  constructor(
-    readonly config: ServerConfig,
-    registry = new TaskRegistry(builtinFamilies()),
-  ) {
+  constructor(config: ServerConfig, registry = new TaskRegistry(taskFamilies(config))) {
     this.registry = registry;
+    this.config = withTaskSettings(config, registry);
     this.pool = new BrowserPool({
       headless: config.headless,
-      viewport: config.viewport,
+      display: this.config.warmDisplay,
       warm: config.warmContexts,
       pageTimeoutMs: config.pageTimeoutMs,
       site: registry.site,
-      origins: { extra: config.allowedOrigins },
+      mounts: registry.mounts,
+      origins: { extra: this.config.allowedOrigins },
       extraArgs: config.chromiumArgs,
       ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
     });
     this.pool.on('restart', () => this.metrics.browserRestarts.inc());
     this.pool.on('warm-discarded', () => this.metrics.warmDiscarded.inc());
     this.sessions = new SessionManager(
-      { pool: this.pool, registry, config },
+      { pool: this.pool, registry, config: this.config },
       { maxSessions: config.maxSessions, idleTtlMs: config.idleTtlMs },
       {
         onOpen: () => this.metrics.sessionsActive.set(this.sessions.size),

@@ -62,9 +62,12 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
   app.get('/schema', async () => schemaDocument());
   app.get('/openapi.json', async () => openApiDocument());
   app.get('/tasks', async () => ({
-    tasks: service.registry
-      .list()
-      .map((t) => ({ name: `${t.benchmark}.${t.name}`, description: t.description, max_steps: t.maxSteps })),
+    tasks: service.registry.list().map((t) => ({
+      name: `${t.benchmark}.${t.name}`,
+      description: t.description,
+      max_steps: t.maxSteps,
+      ...(t.flags?.length ? { flags: [...t.flags] } : {}),
+    })),
   }));
   app.get('/metrics', async (_request, reply) =>
     reply.type(service.metrics.registry.contentType).send(await service.metrics.registry.metrics()),

@@ -1,5 +1,5 @@
 import type { ChatMessage, ObservationOptions } from '@gauntlet/proto';
-import type { TaskDefinition } from '../tasks/task.js';
+import type { TaskDefinition, TaskEpisode } from '../tasks/task.js';
 
 /** How a session parses actions; set per reset. */
 export interface ActionOptions {
@@ -27,11 +27,16 @@ export class Episode {
     readonly task: TaskDefinition,
     readonly seed: number,
     readonly episodeId: string,
-    readonly goal: string,
+    /** The task's own side of the episode: goal and reward check. */
+    readonly taskEpisode: TaskEpisode,
     readonly observation: ObservationOptions,
     readonly actions: ActionOptions,
   ) {
-    this.chat = [{ role: 'user', timestamp: Date.now() / 1000, message: goal }];
+    this.chat = [{ role: 'user', timestamp: Date.now() / 1000, message: this.goal }];
+  }
+
+  get goal(): string {
+    return this.taskEpisode.goal;
   }
 
   elapsedSeconds(): number {

@@ -10,10 +10,10 @@ import {
   type StepResult,
 } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
-import type { BrowserPool, ContextLease } from '../browser/pool.js';
-import type { ServerConfig } from '../config.js';
+import { sameDisplay, type BrowserPool, type ContextLease } from '../browser/pool.js';
+import type { EnvConfig } from '../server/task-settings.js';
 import type { TaskRegistry } from '../tasks/registry.js';
-import type { TaskDefinition } from '../tasks/task.js';
+import type { TaskDefinition, TaskDisplay } from '../tasks/task.js';
 import { UnknownTaskError } from '../tasks/registry.js';
 import { Episode } from './episode.js';
 import { SerialQueue } from './queue.js';
@@ -24,11 +24,12 @@ import { OVERRUN_GRACE_MS, supervise } from './supervise.js';
 import { resolveActionOptions } from './action-options.js';
 import { runStep } from './step.js';
 import { buildResult } from './result.js';
+import { resetBidCounters } from '../observe/mark.js';
 
 export interface SessionDeps {
   pool: BrowserPool;
   registry: TaskRegistry;
-  config: ServerConfig;
+  config: EnvConfig;
 }
 
 const DEFAULT_STEP_TIMEOUT_MS = 30_000;
@@ -157,8 +158,8 @@ export class EnvSession {
   }
 
   /** Takes a context; one that arrives after the session closed or the reset gave up goes straight back. */
-  private async attach(deadline?: Deadline): Promise<void> {
-    const lease = await this.deps.pool.acquire();
+  private async attach(deadline?: Deadline, display?: TaskDisplay): Promise<void> {
+    const lease = await this.deps.pool.acquire(display);
     if (this.closed || deadline?.aborted) {
       await this.deps.pool.release(lease);
       deadline?.throwIfAborted();
@@ -191,9 +192,12 @@ export class EnvSession {
 
   private async doReset(request: ResetRequest, task: TaskDefinition, deadline: Deadline): Promise<StepResult> {
     this.assertOpen();
-    if (this.brokenReason || !this.lease || !this.deps.pool.isAlive(this.lease.generation)) {
+    // A task made for another viewport or scale (real MiniWoB++) gets a context made for it.
+    const display = task.display ?? this.deps.config.baseDisplay;
+    const misfit = this.lease && !sameDisplay(this.lease.display, display);
+    if (this.brokenReason || !this.lease || misfit || !this.deps.pool.isAlive(this.lease.generation)) {
       await this.detach();
-      await this.attach(deadline);
+      await this.attach(deadline, display);
     }
     const observation: ObservationOptions = { ...this.deps.config.defaultObservation, ...request.observation };
     const actions = resolveActionOptions(
@@ -202,14 +206,18 @@ export class EnvSession {
     );
     const seed = request.seed ?? Math.floor(Math.random() * 2 ** 31);
     const tabs = this.tabs!;
-    const { goal, info } = await this.guardInfra(async () => {
+    const taskEpisode = await this.guardInfra(async () => {
       await deadline.race(tabs.keepOnlyFirst());
-      return deadline.race(task.setup(tabs.active, seed, request.options ?? {}, deadline));
+      const started = await deadline.race(task.setup(tabs.active, seed, request.options ?? {}, deadline));
+      // Bids restart with every episode, so the same seed shows the same bids on a reused page.
+      await deadline.race(resetBidCounters(tabs.active));
+      return started;
     });
     // Work given up on (deadline, cancel) must not replace the episode a later reset starts.
     deadline.throwIfAborted();
-    this.episode = new Episode(task, seed, request.episode_id ?? randomUUID(), goal, observation, actions);
-    return this.guardInfra(() => buildResult(this.episode!, tabs, 0, { resetMs: 0, task_info: info ?? {} }, deadline));
+    this.episode = new Episode(task, seed, request.episode_id ?? randomUUID(), taskEpisode, observation, actions);
+    const info = { resetMs: 0, task_info: taskEpisode.info ?? {} };
+    return this.guardInfra(() => buildResult(this.episode!, tabs, 0, info, deadline));
   }
 
   private async doStep(actionText: string, deadline: Deadline): Promise<StepResult> {
@@ -224,7 +232,7 @@ export class EnvSession {
 
   private resolveTask(name: string | undefined) {
     try {
-      return this.deps.registry.resolve(name ?? this.deps.config.defaultTask);
+      return this.deps.registry.resolve(name ?? this.deps.config.defaultTask, this.deps.config.benchmark);
     } catch (error) {
       if (error instanceof UnknownTaskError)
         throw new ValidationError(error.message, [

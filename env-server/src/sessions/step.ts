@@ -47,7 +47,7 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   }
   // executeActions already settled after each action (it waits for what the action triggered).
   const t1 = performance.now();
-  const status = await deadline.race(episode.task.status(tabs.active));
+  const status = await deadline.race(episode.taskEpisode.status(tabs.active));
   episode.lastRawReward = status.rawReward;
   const reward = status.reward ?? (status.done && status.rawReward > 0 ? 1 : 0);
   episode.cumReward += reward;

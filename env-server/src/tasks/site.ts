@@ -11,3 +11,12 @@ export interface SiteAsset {
 
 /** Path (starting with `/`) → asset. */
 export type TaskSite = ReadonlyMap<string, SiteAsset>;
+
+/**
+ * A folder served on TASK_ORIGIN under `prefix` (e.g. `/miniwob-plusplus/`): real MiniWoB++ pages
+ * from the operator's disk, read per request, never outside `root`.
+ */
+export interface SiteMount {
+  prefix: string;
+  root: string;
+}

@@ -26,8 +26,21 @@ export interface OracleView {
 }
 
 /**
- * A task family member: seeded setup → goal, status after each action, and an oracle that is a
- * real policy (observation in, action string out). Same seed → same page.
+ * One episode of a task, made by `setup`: the goal, the facts the reset reports, and the reward
+ * check. Whatever the episode needs to remember (a Gauntlet run's paid steps) lives here, so the
+ * next reset simply replaces it.
+ */
+export interface TaskEpisode {
+  goal: string;
+  /** Task-specific facts for the reset's metadata (the Gauntlet reports the step and type it starts on). */
+  info?: Record<string, unknown>;
+  /** Reads the episode's progress off `page` (the session's active tab) after every step. */
+  status(page: Page): Promise<TaskStatus>;
+}
+
+/**
+ * A task family member: seeded setup → episode, and an oracle that is a real policy
+ * (observation in, action string out). Same seed → same page.
  */
 export interface TaskDefinition {
   /** e.g. `click-test`; the benchmark prefix is separate. */
@@ -40,21 +53,28 @@ export interface TaskDefinition {
    * when absent. The Gauntlet's canvas needs coordinates, so it asks for `coord` too.
    */
   readonly defaultActionSubsets?: readonly string[];
-  /**
-   * Loads (or re-seeds in place) the task page; returns the goal and, optionally, task facts for
-   * the reset's metadata (the Gauntlet reports the step and type an episode starts on).
-   * Bad `options` throw ValidationError. `deadline` ends when the reset's deadline passes (the
-   * Gauntlet's start_step fast-forward plays many actions during setup).
-   */
+  /** Listing notes, e.g. `realtime` for the MiniWoB++ tasks BrowserGym leaves out of its registry. */
+  readonly flags?: readonly string[];
+  /** The browser the task expects, when not the server's default (real MiniWoB++: 332×214 at scale 1.5). */
+  readonly display?: TaskDisplay;
   /** How long setup may take for these reset options, when more than the default (e.g. a long start_step fast-forward). */
   setupTimeoutMs?(options: Record<string, unknown>): number;
-  setup(
-    page: Page,
-    seed: number,
-    options: Record<string, unknown>,
-    deadline?: Deadline,
-  ): Promise<{ goal: string; info?: Record<string, unknown> }>;
-  status(page: Page): Promise<TaskStatus>;
-  /** Next action for the oracle policy given the current observation. */
+  /**
+   * Loads (or re-seeds in place) the task page and starts an episode. Bad `options` throw
+   * ValidationError. `deadline` ends when the reset's deadline passes (the Gauntlet's start_step
+   * fast-forward plays many actions during setup).
+   */
+  setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode>;
+  /**
+   * Next action of the task's scripted solver given the current observation; throws OracleError
+   * when it cannot tell (real MiniWoB++ pages without a built-in counterpart).
+   */
   oracle(view: OracleView): string;
+}
+
+/** Viewport (CSS px) and device scale factor a task's pages are made for. */
+export interface TaskDisplay {
+  width: number;
+  height: number;
+  deviceScaleFactor: number;
 }

@@ -31,7 +31,7 @@ beforeAll(async () => {
   [allowedSockets, otherSockets] = await Promise.all([listen(), listen()]);
   pool = new BrowserPool({
     headless: true,
-    viewport: { width: 800, height: 600 },
+    display: { width: 800, height: 600, deviceScaleFactor: 1 },
     warm: 0,
     pageTimeoutMs: 10_000,
     site,

@@ -3,6 +3,7 @@ import { decode } from 'fast-png';
 import type { Browser, Page } from 'playwright-core';
 import { launchTestBrowser } from '../support/browser.js';
 import { imageSize, screenshotEncoded, screenshotRgb } from '../../src/observe/screenshot.js';
+import { observePage } from '../../src/observe/observe.js';
 
 let browser: Browser;
 let page: Page;
@@ -55,5 +56,30 @@ describe('screenshots', () => {
 
   it('refuses bytes that are neither PNG nor JPEG', () => {
     expect(() => imageSize(Buffer.from('GIF89a and more bytes here'))).toThrow(/neither a PNG nor a JPEG/);
+  });
+});
+
+describe('screenshots leave the page untouched', () => {
+  it('no caret-color style in pruned_html, and no DOM mutation a page script could see', async () => {
+    const form = await browser.newPage({ viewport: { width: 320, height: 240 } });
+    await form.setContent(`<input id="a" value="typed"><textarea id="b">note</textarea><div contenteditable>edit</div>
+      <script>
+        window.mutations = [];
+        new MutationObserver((records) => records.forEach((r) => mutations.push(r.attributeName)))
+          .observe(document.body, { attributes: true, subtree: true });
+      </script>`);
+    await form.focus('#a');
+    for (const screenshot of ['png', 'rgb', 'jpeg'] as const) {
+      for (let i = 0; i < 3; i++) {
+        const seen = await observePage(form, { pruned_html: true, axtree: true, screenshot });
+        expect(seen.pruned_html, screenshot).toContain('typed');
+        expect(seen.pruned_html, screenshot).not.toContain('caret-color');
+        expect(seen.pruned_html, screenshot).not.toContain('style=');
+      }
+    }
+    // Marking adds bids (attribute "bid"); nothing else may be written.
+    const written = await form.evaluate(() => (window as Window & { mutations?: string[] }).mutations ?? []);
+    expect(written.filter((name) => name !== 'bid')).toEqual([]);
+    await form.close();
   });
 });

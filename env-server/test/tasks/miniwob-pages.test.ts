@@ -68,51 +68,51 @@ describe.each(miniwobTasks.map((t) => [t.name, t] as const))('%s page', (_name, 
 describe('wrong actions end the episode with raw reward -1', () => {
   it('click-button: another button loses, and a later right click cannot undo it', async () => {
     const { page } = await openWatchedPage(context);
-    const { goal } = await task('click-button').setup(page, 11, {});
-    const target = /"(.+)"/.exec(goal)![1]!;
+    const episode = await task('click-button').setup(page, 11, {});
+    const target = /"(.+)"/.exec(episode.goal)![1]!;
     await page.locator('#area button').filter({ hasNotText: target }).first().click();
     await page.getByRole('button', { name: target, exact: true }).click();
-    expect(await task('click-button').status(page)).toMatchObject({ rawReward: -1, done: true });
+    expect(await episode.status(page)).toMatchObject({ rawReward: -1, done: true });
     await page.close();
   });
 
   it('click-link: another link loses and the page does not navigate', async () => {
     const { page } = await openWatchedPage(context);
-    const { goal } = await task('click-link').setup(page, 12, {});
-    const target = /"(.+)"/.exec(goal)![1]!;
+    const episode = await task('click-link').setup(page, 12, {});
+    const target = /"(.+)"/.exec(episode.goal)![1]!;
     const before = page.url();
     await page.locator('#area a').filter({ hasNotText: target }).first().click();
-    expect(await task('click-link').status(page)).toMatchObject({ rawReward: -1, done: true });
+    expect(await episode.status(page)).toMatchObject({ rawReward: -1, done: true });
     expect(page.url()).toBe(before);
     await page.close();
   });
 
   it('enter-text: a partial answer loses (exact match, as in MiniWoB)', async () => {
     const { page } = await openWatchedPage(context);
-    const { goal } = await task('enter-text').setup(page, 13, {});
-    const text = /"(.+)"/.exec(goal)![1]!;
+    const episode = await task('enter-text').setup(page, 13, {});
+    const text = /"(.+)"/.exec(episode.goal)![1]!;
     await page.locator('#tt').fill(text.slice(0, -1));
     await page.getByRole('button', { name: 'Submit' }).click();
-    expect(await task('enter-text').status(page)).toMatchObject({ rawReward: -1, done: true });
+    expect(await episode.status(page)).toMatchObject({ rawReward: -1, done: true });
     await page.close();
   });
 
   it('login-user: right username with a wrong password loses', async () => {
     const { page } = await openWatchedPage(context);
-    const { goal } = await task('login-user').setup(page, 14, {});
-    const [username] = [...goal.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+    const episode = await task('login-user').setup(page, 14, {});
+    const [username] = [...episode.goal.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
     await page.getByRole('textbox', { name: 'Username' }).fill(username!);
     await page.getByRole('textbox', { name: 'Password' }).fill('not-it');
     await page.getByRole('button', { name: 'Login' }).click();
-    expect(await task('login-user').status(page)).toEqual({ rawReward: -1, done: true, reason: 'wrong password' });
+    expect(await episode.status(page)).toEqual({ rawReward: -1, done: true, reason: 'wrong password' });
     await page.close();
   });
 
   it('click-test has no losing click: clicking off the button leaves the episode running', async () => {
     const { page } = await openWatchedPage(context);
-    await task('click-test').setup(page, 15, {});
+    const episode = await task('click-test').setup(page, 15, {});
     await page.locator('#query').click();
-    expect(await task('click-test').status(page)).toMatchObject({ rawReward: 0, done: false });
+    expect(await episode.status(page)).toMatchObject({ rawReward: 0, done: false });
     await page.close();
   });
 });
@@ -125,11 +125,11 @@ describe('reset in place', () => {
     await page.evaluate(() => Object.assign(window, { survivesReset: 'yes' }));
     const documentStart = await page.evaluate(() => performance.timeOrigin);
     for (let seed = 1; seed <= 50; seed++) {
-      await t.setup(page, seed, {});
-      expect(await t.status(page)).toEqual({ rawReward: 0, done: false, reason: 'in progress' });
+      const episode = await t.setup(page, seed, {});
+      expect(await episode.status(page)).toEqual({ rawReward: 0, done: false, reason: 'in progress' });
       if (seed % 10 === 0) {
         await page.getByRole('button', { name: 'Click Me!' }).click();
-        expect(await t.status(page)).toMatchObject({ rawReward: 1, done: true });
+        expect(await episode.status(page)).toMatchObject({ rawReward: 1, done: true });
       }
     }
     const after = await page.evaluate(() => ({
@@ -164,9 +164,9 @@ describe('reset in place', () => {
   it('status says "not on the task page" after the agent navigates away; setup brings it back', async () => {
     const t = task('enter-text');
     const { page } = await openWatchedPage(context);
-    await t.setup(page, 3, {});
+    const episode = await t.setup(page, 3, {});
     await page.goto('about:blank');
-    expect(await t.status(page)).toMatchObject({
+    expect(await episode.status(page)).toMatchObject({
       rawReward: 0,
       done: false,
       reason: 'not on the task page (about:blank)',

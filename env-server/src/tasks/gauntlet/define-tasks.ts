@@ -3,7 +3,7 @@ import { allowSocketOrigin } from '../../browser/socket-routes.js';
 import type { Deadline } from '../../deadline/deadline.js';
 import { resetBidCounters } from '../../observe/mark.js';
 import { TASK_ORIGIN } from '../site.js';
-import type { OracleView, TaskDefinition, TaskStatus } from '../task.js';
+import type { OracleView, TaskDefinition, TaskEpisode } from '../task.js';
 import { CHALLENGE_TYPES, type ChallengeType } from './challenge-types.js';
 import { fastForward } from './fast-forward.js';
 import { parseGauntletOptions } from './options.js';
@@ -13,8 +13,6 @@ import { GAUNTLET_ENTRY } from './site.js';
 import { CodeSocketServer } from './socket/code-server.js';
 import { gauntletPolicy } from './solver/policy.js';
 
-/** The episode each page is playing (a session's page runs one episode at a time). */
-const runs = new WeakMap<Page, GauntletRun>();
 /** Contexts already allowed to open the code server's loopback WebSocket. */
 const socketReady = new WeakSet<BrowserContext>();
 
@@ -54,7 +52,7 @@ function defineTask(
     // The fast-forward plays every skipped step through the browser: budget for it per step.
     setupTimeoutMs: (raw) =>
       30_000 + 2_000 * (typeof raw.start_step === 'number' ? Math.min(raw.start_step, GAUNTLET_STEPS) : 0),
-    async setup(page: Page, seed: number, raw: Record<string, unknown>, deadline?: Deadline) {
+    async setup(page: Page, seed: number, raw: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode> {
       if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
       const plan = planRun(seed, only);
       const options = parseGauntletOptions(raw, plan.steps.length, name);
@@ -65,7 +63,6 @@ function defineTask(
       );
       await run.start(page);
       await resetBidCounters(page);
-      runs.set(page, run);
       if (options.startStep > 1) {
         await fastForward(page, options.startStep, deadline);
         await GauntletRun.clearPageCounters(page);
@@ -73,18 +70,11 @@ function defineTask(
         run.best = options.startStep - 1;
       }
       const status = await run.status(page);
-      return { goal: only ? SINGLE_GOAL : FULL_GOAL, info: status.info ?? {} };
-    },
-    status(page: Page): Promise<TaskStatus> {
-      const run = runs.get(page);
-      if (!run)
-        return Promise.resolve({
-          rawReward: 0,
-          done: false,
-          reward: 0,
-          reason: 'no Gauntlet run on this page; reset first',
-        });
-      return run.status(page);
+      return {
+        goal: only ? SINGLE_GOAL : FULL_GOAL,
+        info: status.info ?? {},
+        status: (current) => run.status(current),
+      };
     },
     oracle: (view: OracleView) => gauntletPolicy(view),
   };

@@ -6,8 +6,9 @@
  * API on `window.gauntletTask`:
  * - `define({ render(rng, area, end) → goal })`: called once by the task page's script;
  *   `end(rawReward, reason)` finishes the episode (the first call wins).
- * - `reset(seed) → { goal }`: redraws the task area in place (no reload); same seed, same DOM.
- * - `status() → { rawReward, done, reason }`.
+ * - `reset(seed) → { goal, episode }`: redraws the task area in place (no reload); same seed,
+ *   same DOM. `episode` numbers the resets of this document.
+ * - `status() → { rawReward, done, reason, episode }`.
  * - helpers for pages: `rng(seed)`, `el(tag, attrs, children)`, `words`, `names`.
  */
 export const CORE_JS = String.raw`(() => {
@@ -91,7 +92,7 @@ export const CORE_JS = String.raw`(() => {
     };
     area.replaceChildren();
     query.textContent = task.render(rng(seed), area, end);
-    return { goal: query.textContent };
+    return { goal: query.textContent, episode: mine };
   }
 
   window.gauntletTask = {
@@ -99,7 +100,7 @@ export const CORE_JS = String.raw`(() => {
       task = definition;
     },
     reset,
-    status: () => ({ ...state }),
+    status: () => ({ ...state, episode }),
     rng,
     el,
     words,

@@ -1,56 +1,33 @@
+import type { TaskFamily } from '../registry.js';
 import type { TaskSite } from '../site.js';
 import type { TaskDefinition } from '../task.js';
 import { CORE_JS } from './core.js';
-import { miniwobPath, miniwobTask, type MiniwobTaskSpec } from './define-task.js';
-import { clickButtonOracle, clickLinkOracle, clickTestOracle, enterTextOracle, loginUserOracle } from './oracle.js';
-import { clickButtonHtml } from './pages/click-button.js';
-import { clickLinkHtml } from './pages/click-link.js';
-import { clickTestHtml } from './pages/click-test.js';
-import { enterTextHtml } from './pages/enter-text.js';
-import { loginUserHtml } from './pages/login-user.js';
+import { miniwobPath, miniwobTask } from './define-task.js';
+import { discoverTaskSpecs } from './discover.js';
 
-export { miniwobPath } from './define-task.js';
+export { miniwobPath, type MiniwobTaskSpec } from './define-task.js';
 
-const specs: MiniwobTaskSpec[] = [
-  {
-    name: 'click-test',
-    description: 'Click the single "Click Me!" button.',
-    html: clickTestHtml,
-    oracle: clickTestOracle,
-  },
-  {
-    name: 'click-button',
-    description: 'Click the button whose label the goal names.',
-    html: clickButtonHtml,
-    oracle: clickButtonOracle,
-  },
-  {
-    name: 'click-link',
-    description: 'Click the link whose text the goal names, inside a paragraph.',
-    html: clickLinkHtml,
-    oracle: clickLinkOracle,
-  },
-  {
-    name: 'enter-text',
-    description: 'Type the given text into the field and press Submit.',
-    html: enterTextHtml,
-    oracle: enterTextOracle,
-  },
-  {
-    name: 'login-user',
-    description: 'Enter the given username and password and press Login.',
-    html: loginUserHtml,
-    oracle: loginUserOracle,
-  },
-];
+/** Our own MiniWoB-style tasks (written from scratch), one folder each, named after their MiniWoB counterparts. */
+export const miniwobSpecs = await discoverTaskSpecs(new URL('.', import.meta.url));
 
-/** Our own MiniWoB-style tasks (written from scratch), named after their MiniWoB counterparts. */
-export const miniwobTasks: TaskDefinition[] = specs.map(miniwobTask);
+export const miniwobTasks: TaskDefinition[] = miniwobSpecs.map((spec) => miniwobTask(spec));
 
 /** Everything the task pages load, keyed by path on TASK_ORIGIN. */
 export const miniwobSite: TaskSite = new Map([
   ['/miniwob/core.js', { contentType: 'text/javascript; charset=utf-8', body: CORE_JS }],
-  ...specs.map(
+  ...miniwobSpecs.map(
     (spec) => [miniwobPath(spec.name), { contentType: 'text/html; charset=utf-8', body: spec.html }] as const,
   ),
 ]);
+
+/**
+ * The built-in family. Its benchmark is `miniwob` unless the operator serves real MiniWoB++,
+ * whose tasks then take that name (BrowserGym users expect the real pages) and ours move aside.
+ */
+export function miniwobFamily(benchmark = 'miniwob'): TaskFamily {
+  return {
+    benchmark,
+    tasks: benchmark === 'miniwob' ? miniwobTasks : miniwobSpecs.map((spec) => miniwobTask(spec, benchmark)),
+    site: miniwobSite,
+  };
+}

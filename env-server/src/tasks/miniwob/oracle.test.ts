@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { OracleView } from '../task.js';
-import {
-  clickButtonOracle,
-  clickLinkOracle,
-  clickTestOracle,
-  enterTextOracle,
-  loginUserOracle,
-  OracleError,
-  pyString,
-} from './oracle.js';
+import { clickButtonOracle } from './click-button/oracle.js';
+import { clickLinkOracle } from './click-link/oracle.js';
+import { clickTestOracle } from './click-test/oracle.js';
+import { enterTextOracle } from './enter-text/oracle.js';
+import { loginUserOracle } from './login-user/oracle.js';
+import { OracleError, pyString } from './oracle.js';
 
 /** An observation shaped like BrowserGym's real AXTree text (tabs, StaticText children, extras). */
 function view(goal: string, ...lines: string[]): OracleView {

@@ -1,0 +1,17 @@
+import { categoryOf, isChallengeType } from '../../src/tasks/gauntlet/challenge-types.js';
+import { planRun } from '../../src/tasks/gauntlet/plan.js';
+import { describeFamilyConformance } from './family-conformance.js';
+
+/** The conformance suite resets seed 7: a task is timed when the step it opens on is. */
+const opensOnTimedStep = (name: string): boolean => {
+  const type = name === 'gauntlet' ? planRun(7).steps[0]!.type : name.replace(/^gauntlet:/, '');
+  return isChallengeType(type) && ['timing', 'media'].includes(categoryOf(type));
+};
+
+// One seed per task: the Gauntlet's own suites play 20 seeds of every challenge type.
+describeFamilyConformance('gauntlet', {
+  select: (task) => task.benchmark === 'gauntlet',
+  timed: (task) => opensOnTimedStep(task.name),
+  oracleSeeds: [5],
+  timeoutMs: 15 * 60_000,
+});
