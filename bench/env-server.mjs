@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // env-server benchmark: reset/step latency, throughput at 1/4/8/16 sessions, new-session latency,
 // memory per extra session (PSS), and a same-run baseline of raw Playwright doing the same click +
-// accessibility snapshot. Prints one JSON document. Run `npm run build` first.
-// Usage: node bench/env-server.mjs [--steps N] [--quick]
+// accessibility snapshot; reset/step on a multi-element built-in task; with MINIWOB_URL (or
+// MINIWOB_DIR) set, reset/step on real MiniWoB++ click-test and book-flight next to raw Playwright
+// starting the same episodes. Prints one JSON document. Run `npm run build` first.
+// Usage: node bench/env-server.mjs [--steps N] [--quick] [--multi-task NAME] [--only-tasks]
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -11,7 +13,12 @@ import { CHROMIUM_FLAGS, findChromium } from '../env-server/dist/browser/executa
 import { TASK_ORIGIN } from '../env-server/dist/tasks/site.js';
 
 const { values } = parseArgs({
-  options: { steps: { type: 'string', default: '200' }, quick: { type: 'boolean', default: false } },
+  options: {
+    steps: { type: 'string', default: '200' },
+    quick: { type: 'boolean', default: false },
+    'multi-task': { type: 'string', default: 'login-user' },
+    'only-tasks': { type: 'boolean', default: false },
+  },
 });
 const STEPS = values.quick ? 40 : Number(values.steps);
 const TASK = 'enter-text';
@@ -208,16 +215,30 @@ async function benchBaseline(site) {
   return summary(times);
 }
 
-const env = await benchEnv();
-log('baseline: raw Playwright click + aria snapshot');
-const { miniwobSite } = await import('../env-server/dist/tasks/miniwob/index.js');
-const baseline = await benchBaseline(miniwobSite);
+const { benchTasks } = await import('./env-server-tasks.mjs');
+const tasks = await benchTasks({ rounds: Math.max(10, Math.floor(STEPS / 4)), multiTask: values['multi-task'], log });
+let env = {};
+let baselineFigures = {};
+if (!values['only-tasks']) {
+  env = await benchEnv();
+  log('baseline: raw Playwright click + aria snapshot');
+  const { miniwobSite } = await import('../env-server/dist/tasks/miniwob/index.js');
+  const baseline = await benchBaseline(miniwobSite);
+  baselineFigures = {
+    baseline_raw_playwright_step: baseline,
+    step_overhead_ratio_p50: +(env.step.p50_ms / baseline.p50_ms).toFixed(2),
+  };
+}
 const result = {
-  machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+  machine: {
+    cpus: (await import('node:os')).cpus().length,
+    node: process.version,
+    load: (await import('node:os')).loadavg(),
+  },
   task: TASK,
   ...env,
-  baseline_raw_playwright_step: baseline,
-  step_overhead_ratio_p50: +(env.step.p50_ms / baseline.p50_ms).toFixed(2),
+  ...baselineFigures,
+  tasks,
   targets: {
     reset_p50_ms: 30,
     step_p50_ms: 25,
