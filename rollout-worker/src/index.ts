@@ -8,15 +8,20 @@ export { WorkerMetrics } from './metrics/metrics.js';
 export { serveMetrics, type MetricsServer } from './metrics/server.js';
 export { PolicyPool, RANDOM_POLICY, type EpisodePolicyChoice, type PolicyPoolOptions } from './policy/policy-pool.js';
 export { randomPolicy } from './policy/random-policy.js';
+export { RolloutWorker, type RolloutEvents, type RolloutWorkerOptions } from './queue/rollout-worker.js';
+export { rolloutStatus, type RolloutStatus } from './queue/status.js';
+// The queue plumbing producers share lives in proto; re-exported for existing callers.
 export {
   DEFAULT_PREFIX,
   DEFAULT_REDIS_URL,
+  DEFAULT_RETRY_POLICY,
+  GroupSubmitter,
+  GroupTracker,
+  groupFlow,
   queueConnection,
   redisOptions,
+  type GroupFate,
   type QueueConnection,
-} from './queue/connection.js';
-export { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './queue/flow.js';
-export { GroupTracker, type GroupFate } from './queue/group-tracker.js';
-export { RolloutWorker, type RolloutEvents, type RolloutWorkerOptions } from './queue/rollout-worker.js';
-export { rolloutStatus, type RolloutStatus } from './queue/status.js';
-export { GroupSubmitter, type SubmitResult } from './queue/submitter.js';
+  type RetryPolicy,
+  type SubmitResult,
+} from '@gauntlet/proto/rollout/queue';

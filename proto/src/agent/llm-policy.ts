@@ -1,5 +1,6 @@
 import type { CallOptions } from '../client/types.js';
 import type { PolicyClient } from '../policy/client.js';
+import { PolicyReplyError } from '../policy/errors.js';
 import { TrajectoryBuilder } from '../rollout/builder.js';
 import type { ChatTokens } from './chat-tokens.js';
 import type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
@@ -84,6 +85,12 @@ class LlmSession implements PolicySession {
       },
       call,
     );
+    // A server that answers with another model (an adapter it failed to load, a base it fell back
+    // to) must not be trained on as if it were the requested version: the episode is retried elsewhere.
+    if (o.model !== undefined && generation.model !== o.model)
+      throw new PolicyReplyError(
+        `the policy server ${this.client.baseUrl} answered as model ${JSON.stringify(generation.model)}, not the requested ${JSON.stringify(o.model)}`,
+      );
     this.builder.addCompletion(generation.tokenIds);
     this.lastCompletion = generation.tokenIds;
     return {

@@ -65,3 +65,14 @@ describe('job payloads', () => {
     for (const name of Object.values(QUEUES)) expect(name).toMatch(/^[a-z-]+$/);
   });
 });
+
+describe('policy_urls', () => {
+  it('is absent by default and, when given, lists http(s) servers only', () => {
+    expect(group().settings.policy_urls).toBeUndefined();
+    expect(group({ settings: { policy_urls: ['http://10.0.0.1:8001'] } }).settings.policy_urls).toEqual([
+      'http://10.0.0.1:8001',
+    ]);
+    expect(() => group({ settings: { policy_urls: ['ftp://x'] } })).toThrow();
+    expect(() => group({ settings: { policy_urls: [] } })).toThrow();
+  });
+});

@@ -52,6 +52,15 @@ export const EpisodeSettings = z
     bid_choices: z.boolean().default(false),
     /** Task options passed to reset (e.g. the Gauntlet's start_step). */
     reset_options: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * The policy servers this job may sample from (the trainer's rotation: servers verified to serve
+     * the job's adapter version). Absent: any of the worker's own (--policy).
+     */
+    policy_urls: z
+      .array(z.url({ protocol: /^https?$/ }))
+      .min(1)
+      .max(64)
+      .optional(),
   })
   .strict()
   .refine((s) => s.constrained || (s.action_names === null && !s.bid_choices), {

@@ -1,5 +1,10 @@
 import { EpisodeSettings, RolloutId } from '@gauntlet/proto/rollout';
-import { DEFAULT_PREFIX, DEFAULT_REDIS_URL, queueConnection, type QueueConnection } from '../queue/connection.js';
+import {
+  DEFAULT_PREFIX,
+  DEFAULT_REDIS_URL,
+  queueConnection,
+  type QueueConnection,
+} from '@gauntlet/proto/rollout/queue';
 import { UsageError, type OptionSpec, type Values } from './command.js';
 
 export const QUEUE_OPTIONS: Record<string, OptionSpec> = {

@@ -35,9 +35,14 @@ export interface EpisodePolicyChoice {
  */
 export class PolicyPool {
   private readonly clients: PolicyClient[];
+  /** Clients of servers a job named (policy_urls), made once each with this pool's key and deadline. */
+  private readonly named = new Map<string, PolicyClient>();
   private cursor = 0;
 
-  constructor(urls: readonly string[], options: PolicyPoolOptions = {}) {
+  constructor(
+    urls: readonly string[],
+    private readonly options: PolicyPoolOptions = {},
+  ) {
     if (urls.length === 0)
       throw new ValidationError(
         `no policy: give policy server URLs (e.g. http://127.0.0.1:8001) or "${RANDOM_POLICY}"`,
@@ -59,11 +64,16 @@ export class PolicyPool {
     return this.clients.length ? this.clients.map((c) => c.baseUrl) : [RANDOM_POLICY];
   }
 
-  /** The policy for one episode of `policy` with `settings`; the server is the next in turn. */
+  /**
+   * The policy for one episode of `policy` with `settings`; the server is the next in turn among
+   * the job's policy_urls when it lists them (the trainer's rotation), else among this pool's.
+   */
   forEpisode(policy: PolicyRef, settings: EpisodeSettings): EpisodePolicyChoice {
     const sampling = settings.sampling;
-    if (this.clients.length === 0) return { policy: randomPolicy(sampling.seed), server: RANDOM_POLICY };
-    const client = this.clients[this.cursor++ % this.clients.length]!;
+    const urls = settings.policy_urls;
+    if (!urls?.length && this.clients.length === 0)
+      return { policy: randomPolicy(sampling.seed), server: RANDOM_POLICY };
+    const client = urls?.length ? this.namedClient(urls[this.cursor++ % urls.length]!) : this.nextClient();
     const llm = new LlmPolicy(client, {
       // A request names the adapter to sample from it; the base model's name means no adapter.
       model: policy.adapter ?? policy.model,
@@ -78,6 +88,22 @@ export class PolicyPool {
       ...(settings.constrained ? { regex: replyRegex(settings) } : {}),
     });
     return { policy: llm, server: client.baseUrl };
+  }
+
+  private nextClient(): PolicyClient {
+    return this.clients[this.cursor++ % this.clients.length]!;
+  }
+
+  private namedClient(url: string): PolicyClient {
+    let client = this.named.get(url);
+    if (!client) {
+      client = new PolicyClient(url, {
+        apiKey: this.options.apiKey,
+        timeoutMs: this.options.timeoutMs ?? 120_000,
+      });
+      this.named.set(url, client);
+    }
+    return client;
   }
 }
 

@@ -2,9 +2,9 @@ import { QUEUES, type Trajectory } from '@gauntlet/proto/rollout';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Players } from '../episode/play.js';
 import type { WorkerMetrics } from '../metrics/metrics.js';
-import type { QueueConnection } from './connection.js';
+import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { episodeProcessor, type EpisodeResult } from './episode-processor.js';
-import { DEFAULT_RETRY_POLICY } from './flow.js';
+import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
 import { groupProcessor, type GroupSummary } from './group-processor.js';
 
 export interface RolloutWorkerOptions {

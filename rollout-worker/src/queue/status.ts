@@ -1,6 +1,6 @@
 import { QUEUES } from '@gauntlet/proto/rollout';
 import { Queue } from 'bullmq';
-import type { QueueConnection } from './connection.js';
+import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
 
 const STATES = ['waiting', 'prioritized', 'delayed', 'active', 'waiting-children', 'completed', 'failed'] as const;
 export type QueueDepths = Record<(typeof STATES)[number], number>;

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnvPool } from '../../src/env/env-pool.js';
 import { WorkerMetrics } from '../../src/metrics/metrics.js';
 import { PolicyPool } from '../../src/policy/policy-pool.js';
-import { GroupSubmitter } from '../../src/queue/submitter.js';
+import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
 import { RolloutWorker, type RolloutEvents } from '../../src/queue/rollout-worker.js';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
 import { FaultProxy, startPolicyServer, type PolicyServerProcess } from '../support/policy-server.js';

@@ -1,9 +1,9 @@
 import { QUEUES } from '@gauntlet/proto/rollout';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueConnection } from '../../src/queue/connection.js';
-import { queueConnection } from '../../src/queue/connection.js';
-import { GroupSubmitter } from '../../src/queue/submitter.js';
+import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
+import { queueConnection } from '@gauntlet/proto/rollout/queue';
+import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
 import { StepGate } from '../support/gate-proxy.js';
 import { freshConnection, removeQueues, SHARED_REDIS, startOwnRedis } from '../support/redis.js';

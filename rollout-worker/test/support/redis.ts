@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QUEUES } from '@gauntlet/proto/rollout';
 import { Queue } from 'bullmq';
-import { queueConnection, type QueueConnection } from '../../src/queue/connection.js';
+import { queueConnection, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { startProcess, type Started } from './process.js';
 
 /** The shared test Redis; never restarted by tests (they start their own for that). */

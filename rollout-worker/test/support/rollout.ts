@@ -1,6 +1,6 @@
 import { QUEUES, TrajectoryGroup, type GroupJobInput } from '@gauntlet/proto/rollout';
 import { Queue } from 'bullmq';
-import type { QueueConnection } from '../../src/queue/connection.js';
+import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
 
 /** A group job for tests: click-test, seed 3, random-policy provenance, short deadlines. */
 export function groupInput(groupId: string, size: number, extra: Partial<GroupJobInput> = {}): GroupJobInput {

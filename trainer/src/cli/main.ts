@@ -97,7 +97,10 @@ function readVersion(): string {
   return manifest.version;
 }
 
-/** The bin's entry: console output, Ctrl-C aborts the running command (a second Ctrl-C kills). */
+/**
+ * The bin's entry: console output; Ctrl-C or SIGTERM (a container stop) aborts the running
+ * command, which stops at its next safe point (grpo saves a checkpoint); a second signal kills.
+ */
 export async function runCli(argv: string[]): Promise<number> {
   const controller = new AbortController();
   const onInterrupt = () => {
@@ -105,6 +108,7 @@ export async function runCli(argv: string[]): Promise<number> {
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   // `gauntlet-trainer inspect big-model | head` closes stdout early: stop quietly, not with a stack.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(EXIT_OK);
@@ -114,5 +118,6 @@ export async function runCli(argv: string[]): Promise<number> {
     return await main(argv, consoleIo, controller.signal);
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
   }
 }

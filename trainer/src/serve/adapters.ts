@@ -1,5 +1,6 @@
 import type { HostTensor } from '../engine/host-tensor.js';
 import { kvAdapterFeeds } from '../generate/adapter-feeds.js';
+import type { LoraAdapter } from '../lora/adapter.js';
 import { loadAdapter } from '../lora/peft.js';
 import type { ModelConfig } from '../model/config.js';
 import { AdapterRoots, describeLoadFailure } from './adapter-roots.js';
@@ -81,6 +82,28 @@ export class AdapterRegistry {
       rank: adapter.config.rank,
       created: Math.floor(Date.now() / 1000),
       feeds: kvAdapterFeeds(this.config, adapter),
+    };
+    this.loras.set(name, lora);
+    return lora;
+  }
+
+  /**
+   * Serves an adapter held in memory (the trainer's in-process publishing). The feeds are copies:
+   * the caller may go on changing its arrays without touching what is served.
+   */
+  loadInMemory(name: string, adapter: LoraAdapter, inplace = false): LoadedLora {
+    this.assertNameFree(name, inplace);
+    if (adapter.config.rank > this.maxRank)
+      throw new BadRequestError(`LoRA rank ${adapter.config.rank} is over this server's max_lora_rank ${this.maxRank}`);
+    const feeds = Object.fromEntries(
+      Object.entries(kvAdapterFeeds(this.config, adapter)).map(([k, f]) => [k, { ...f, data: f.data.slice() }]),
+    ) as Record<string, HostTensor>;
+    const lora = {
+      name,
+      path: '(in memory)',
+      rank: adapter.config.rank,
+      created: Math.floor(Date.now() / 1000),
+      feeds,
     };
     this.loras.set(name, lora);
     return lora;

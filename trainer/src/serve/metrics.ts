@@ -4,6 +4,11 @@ import { sendText } from './http-io.js';
 
 /** GET /metrics in Prometheus text format (vLLM-style names under `gauntlet:`). */
 export function metrics(ctx: ServeContext, _body: unknown, _req: IncomingMessage, res: ServerResponse): void {
+  sendText(res, 200, metricsText(ctx), 'text/plain; version=0.0.4');
+}
+
+/** The engine's figures in Prometheus text format (also appended to the GRPO run's /metrics). */
+export function metricsText(ctx: ServeContext): string {
   const s = ctx.engine.stats;
   const lines: string[] = [];
   const metric = (name: string, type: string, help: string, value: number) =>
@@ -70,5 +75,5 @@ export function metrics(ctx: ServeContext, _body: unknown, _req: IncomingMessage
     `gauntlet:time_to_first_token_seconds_sum ${s.ttftSum}`,
     `gauntlet:time_to_first_token_seconds_count ${s.ttftCount}`,
   );
-  sendText(res, 200, `${lines.join('\n')}\n`, 'text/plain; version=0.0.4');
+  return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 import { GroupJob } from '@gauntlet/proto/rollout';
-import { DEFAULT_RETRY_POLICY } from '../../queue/flow.js';
-import { GroupTracker, type GroupFate } from '../../queue/group-tracker.js';
-import { GroupSubmitter } from '../../queue/submitter.js';
+import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
+import { GroupTracker, type GroupFate } from '@gauntlet/proto/rollout/queue';
+import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
 import { UsageError, type Command } from '../command.js';
 import {
   checkId,

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { dpoCommand } from './dpo.js';
 import { exportAdapterCommand } from './export-adapter.js';
+import { grpoCommand } from './grpo.js';
 import { initTinyCommand } from './init-tiny.js';
 import { inspectCommand } from './inspect.js';
 import { serveCommand } from './serve.js';
@@ -17,4 +18,5 @@ export const COMMANDS: readonly Command[] = [
   dpoCommand,
   exportAdapterCommand,
   serveCommand,
+  grpoCommand,
 ];

@@ -1,4 +1,4 @@
-import { GroupJob, QUEUES, type GroupJobInput } from '@gauntlet/proto/rollout';
+import { GroupJob, QUEUES, type GroupJobInput } from '../jobs.js';
 import { FlowProducer, Queue } from 'bullmq';
 import type { QueueConnection } from './connection.js';
 import { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './flow.js';

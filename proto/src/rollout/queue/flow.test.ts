@@ -1,4 +1,4 @@
-import { JOB_NAMES, QUEUES } from '@gauntlet/proto/rollout';
+import { JOB_NAMES, QUEUES } from '../jobs.js';
 import { describe, expect, it } from 'vitest';
 import { groupFlow } from './flow.js';
 

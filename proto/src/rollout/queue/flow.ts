@@ -1,4 +1,4 @@
-import { GroupJob, JOB_NAMES, QUEUES, episodeJobs, type GroupJobInput } from '@gauntlet/proto/rollout';
+import { GroupJob, JOB_NAMES, QUEUES, episodeJobs, type GroupJobInput } from '../jobs.js';
 import type { FlowJob, JobsOptions } from 'bullmq';
 
 /** How hard a group tries before it is dropped, and how long finished jobs stay in Redis. */

@@ -1,4 +1,4 @@
-import { ValidationError } from '@gauntlet/proto';
+import { ValidationError } from '../../errors.js';
 import type { RedisOptions } from 'bullmq';
 
 /** Where the queues live: one Redis and a key prefix (queues of one deployment share it). */

@@ -1,4 +1,4 @@
-import { QUEUES } from '@gauntlet/proto/rollout';
+import { QUEUES } from '../jobs.js';
 import { Queue, QueueEvents } from 'bullmq';
 import type { QueueConnection } from './connection.js';
 

@@ -1,0 +1,64 @@
+import type { RuntimeOptions } from '../../engine/runtime.js';
+import { ModelTokenizer } from '../../model/tokenizer.js';
+import type { VersionPublisher } from '../../rl/loop/grpo-loop.js';
+import { defaultProbe, ExternalPublisher } from '../../rl/publish/index.js';
+import { ExternalVersionPublisher, InProcessVersionPublisher } from '../../rl/serving/external.js';
+import { InProcessPublisher } from '../../rl/serving/in-process.js';
+import { versionName } from '../../rl/serving/versions.js';
+import { createServeContext } from '../../serve/create.js';
+import type { ServeContext } from '../../serve/context.js';
+import type { GrpoLearner } from '../../train/grpo/index.js';
+import type { GrpoSettings } from './grpo-settings.js';
+
+/**
+ * Where versions go: with --vllm-url, external servers (written under --publish-dir, loaded and
+ * verified); without, this process's own policy server (ctx), which the workers sample from.
+ */
+export async function createPublisher(
+  s: GrpoSettings,
+  o: {
+    learner: GrpoLearner;
+    modelDir: string;
+    baseName: string;
+    runtime: RuntimeOptions;
+    /** A resumed run's version: the versions before it that its earlier process left loaded. */
+    resumedAt?: number | undefined;
+    log: (line: string) => void;
+  },
+): Promise<{ publisher: VersionPublisher; ctx: ServeContext | null }> {
+  const keepVersions = s.maxStaleness + 1;
+  if (s.vllmUrls.length) {
+    const external = new ExternalPublisher({
+      targets: s.vllmUrls.map((url) => ({ url, ...(s.apiKey ? { apiKey: s.apiKey } : {}) })),
+      tolerance: s.probeTolerance,
+      keepVersions,
+      log: o.log,
+      loadedVersions: o.resumedAt === undefined ? [] : earlierVersions(s.run, o.resumedAt, keepVersions),
+    });
+    const publisher = new ExternalVersionPublisher(external, {
+      run: s.run,
+      learner: o.learner,
+      probe: defaultProbe(await ModelTokenizer.load(o.modelDir)),
+      publishDir: s.publishDir,
+      baseModel: s.modelDir ?? o.baseName,
+      log: o.log,
+    });
+    return { publisher, ctx: null };
+  }
+  const ctx = await createServeContext({
+    modelDir: o.modelDir,
+    servedModelName: o.baseName,
+    apiKeys: s.apiKey ? [s.apiKey] : [],
+    // GRPO's sampler correction compares the trainer's log-probs with the distribution sampled from.
+    logprobsMode: 'processed_logprobs',
+    log: o.log,
+    runtime: o.runtime,
+  });
+  return { publisher: new InProcessVersionPublisher(new InProcessPublisher(ctx.adapters, s.run, keepVersions)), ctx };
+}
+
+/** The versions before `version` still inside the keep window: what the servers held besides it when the run stopped. */
+function earlierVersions(run: string, version: number, keep: number): string[] {
+  const first = Math.max(0, version - keep + 1);
+  return Array.from({ length: Math.max(0, version - first) }, (_, i) => versionName(run, first + i));
+}

@@ -1,0 +1,149 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LoraAdapter } from '../../lora/adapter.js';
+import { loadAdapter } from '../../lora/peft.js';
+import { writeTinyModel } from '../../model/tiny.js';
+import { loadModel } from '../../model/weights.js';
+import { CheckpointStore, type JsonValue, type LoadedCheckpoint } from '../../rl/checkpoint/index.js';
+import { Curriculum } from '../../rl/curriculum/curriculum.js';
+import { TaskSampler } from '../../rl/curriculum/task-sampler.js';
+import { GrpoLoop } from '../../rl/loop/grpo-loop.js';
+import { checkpointOf, restoreRun } from '../../rl/loop/run-checkpoint.js';
+import { RunReport } from '../../rl/report/index.js';
+import { startRunServer } from '../../rl/serving/run-server.js';
+import type { ServeContext } from '../../serve/context.js';
+import { GrpoLearner } from '../../train/grpo/index.js';
+import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
+import { createPublisher } from './grpo-publisher.js';
+import type { GrpoSettings } from './grpo-settings.js';
+import { writeAdapterFolder } from './sft-output.js';
+
+/**
+ * The grpo command's work: model, learner (from --init-adapter, or the latest checkpoint with
+ * --resume), the policy server or external publisher, then the loop until --max-steps or a
+ * signal (which saves a checkpoint); the final adapter goes to <output-dir>/final.
+ */
+export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
+  const log = (line: string) => io.err(line);
+  const store = new CheckpointStore(join(s.outputDir, 'checkpoints'), { keep: s.keepCheckpoints, log });
+  const checkpoint = await startingPoint(s, store);
+  const tiny = s.modelDir ? null : await mkdtemp(join(tmpdir(), 'gauntlet-grpo-tiny-'));
+  const modelDir = s.modelDir ?? join(tiny!, 'tiny');
+  const baseName = tiny ? 'tiny' : modelDir.split('/').filter(Boolean).at(-1)!;
+  let ctx: ServeContext | null = null;
+  let learner: GrpoLearner | null = null;
+  try {
+    if (tiny) await writeTinyModel(modelDir, { seed: 0 });
+    const { config, weights } = await loadModel(modelDir);
+    const runtime = { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) };
+    const adapter: LoraAdapter | undefined =
+      checkpoint?.adapter ?? (s.initAdapter ? await loadAdapter(s.initAdapter, { model: config }) : undefined);
+    learner = await GrpoLearner.create({
+      config,
+      weights,
+      lora: adapter?.config ?? s.lora,
+      ...(adapter ? { adapter } : {}),
+      seed: s.seed,
+      temperature: s.episode.sampling.temperature,
+      optimizer: { weightDecay: s.weightDecay },
+      schedule: { lr: s.lr, warmupSteps: s.warmup, decay: s.schedule, totalSteps: s.maxSteps },
+      maxGradNorm: s.maxGradNorm,
+      ...(s.microBatch ? { microBatchSize: s.microBatch } : {}),
+      runtime,
+      grpo: s.grpo,
+    });
+    const sampler = new TaskSampler(s.tasks, new Curriculum(s.curriculum), s.seed);
+    if (checkpoint) restoreRun(checkpoint, { learner, sampler });
+    const published = await createPublisher(s, {
+      learner,
+      modelDir,
+      baseName,
+      runtime,
+      resumedAt: checkpoint?.version,
+      log,
+    });
+    ctx = published.ctx;
+    const report = new RunReport({ jsonlPath: join(s.outputDir, 'metrics.jsonl'), log });
+    if (checkpoint) await report.resume();
+    const server = await startRunServer(
+      { metrics: () => report.registry.metrics(), others: [(req, res) => report.handler(req, res)] },
+      ctx,
+      s.port,
+      s.host,
+    );
+    const parts = { learner, sampler, config: settingsJson(s), baseModel: s.modelDir ?? baseName };
+    const loop: GrpoLoop = new GrpoLoop({
+      run: s.run,
+      connection: s.connection,
+      learner,
+      sampler,
+      publisher: published.publisher,
+      model: baseName,
+      groupSize: s.groupSize,
+      groupsPerUpdate: s.groupsPerUpdate,
+      maxStaleness: s.maxStaleness,
+      maxInFlight: s.maxInFlight,
+      maxSteps: s.maxSteps,
+      episode: s.episode,
+      drainMs: s.drainMs,
+      startVersion: checkpoint?.version ?? 0,
+      checkpointEvery: s.checkpointEvery,
+      onUpdate: async (update) => void (await report.record({ ...update })),
+      onCheckpoint: async (step, reason) => {
+        const path = await store.save(checkpointOf(loop, parts));
+        log(`grpo: checkpoint of update ${step} saved to ${path}${reason === 'interrupt' ? ' (interrupted)' : ''}`);
+      },
+      log,
+    });
+    io.out(
+      `grpo: run ${s.run} on ${s.tasks.map((t) => `${t.name}=${t.weight}`).join(', ')}; ${checkpoint ? `resumed at update ${checkpoint.version}; ` : ''}${s.maxSteps} updates of ${s.groupsPerUpdate} groups × ${s.groupSize}; max staleness ${s.maxStaleness}; queues ${s.connection.prefix} on ${s.connection.redis.host}:${s.connection.redis.port}; ${s.vllmUrls.length ? `publishing to ${s.vllmUrls.join(', ')}` : `policy server ${server.url}`}; metrics ${server.url}/metrics, curves ${server.url}/curves`,
+    );
+    try {
+      const counts = await loop.run(signal);
+      io.out(`grpo: groups ${JSON.stringify(counts)}`);
+    } finally {
+      await server.close();
+    }
+    if (signal.aborted) {
+      io.out(`grpo: interrupted at version ${loop.version}; resume with --resume`);
+      return EXIT_INTERRUPTED;
+    }
+    await store.save(checkpointOf(loop, parts));
+    await writeAdapterFolder(join(s.outputDir, 'final'), learner.trainer.adapter, s.modelDir ?? baseName);
+    io.out(`grpo: finished version ${loop.version}; adapter in ${join(s.outputDir, 'final')}`);
+    return EXIT_OK;
+  } finally {
+    await Promise.allSettled([learner?.release(), ctx?.close()]);
+    if (tiny) await rm(tiny, { recursive: true, force: true });
+  }
+}
+
+/** A run never writes over another: a folder with files needs --resume, and --resume needs a checkpoint of this run. */
+async function startingPoint(s: GrpoSettings, store: CheckpointStore): Promise<LoadedCheckpoint | null> {
+  const entries = await readdir(s.outputDir).catch(() => []);
+  if (!s.resume) {
+    if (entries.length > 0)
+      throw new UsageError(
+        `grpo: ${s.outputDir} already holds a run; pass --resume to continue it, or pick another --output-dir`,
+        'grpo',
+      );
+    return null;
+  }
+  const checkpoint = await store.latest();
+  if (!checkpoint) throw new UsageError(`grpo: --resume: no checkpoint in ${store.dir}`, 'grpo');
+  const run = (checkpoint.config as { run?: unknown } | null)?.run;
+  if (run !== s.run)
+    throw new UsageError(
+      `grpo: --resume: ${checkpoint.path} is of run ${JSON.stringify(run)}, not ${JSON.stringify(s.run)} (pass its --run-name)`,
+      'grpo',
+    );
+  if (s.initAdapter) throw new UsageError('grpo: --resume continues from the checkpoint; drop --init-adapter', 'grpo');
+  return checkpoint;
+}
+
+/** The settings as recorded in a checkpoint (the API key left out). */
+function settingsJson(s: GrpoSettings): JsonValue {
+  const { apiKey: _key, connection, ...rest } = s;
+  return JSON.parse(JSON.stringify({ ...rest, prefix: connection.prefix })) as JsonValue;
+}

@@ -1,0 +1,87 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../options.js';
+import { grpoCommand } from './grpo.js';
+import { mergeOptions, readConfigFile } from './grpo-config-file.js';
+import { GRPO_OPTIONS } from './grpo-options.js';
+import { parseGrpoSettings } from './grpo-settings.js';
+
+let dir = '';
+beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'gauntlet-grpo-config-'))));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const settingsOf = async (args: string[], file?: { name: string; text: string }) => {
+  const { options } = parseCommandLine(grpoCommand, args);
+  if (!file) return parseGrpoSettings({ options });
+  const path = join(dir, file.name);
+  await writeFile(path, file.text);
+  return parseGrpoSettings({ options: mergeOptions(await readConfigFile(path, GRPO_OPTIONS), options) });
+};
+
+describe('grpo settings', () => {
+  it('have documented defaults', async () => {
+    const s = await settingsOf(['--task', 'miniwob.click-test']);
+    expect(s).toMatchObject({
+      tasks: [{ name: 'miniwob.click-test', weight: 1 }],
+      groupSize: 8,
+      groupsPerUpdate: 4,
+      maxStaleness: 1,
+      maxInFlight: 8,
+      run: 'grpo',
+      port: 8001,
+      host: '127.0.0.1',
+      vllmUrls: [],
+      grpo: { lossType: 'dapo', scaleRewards: 'group', samplerCorrection: { level: 'sequence', mode: 'mask' } },
+    });
+    expect(s.outputDir.endsWith('runs/grpo')).toBe(true);
+  });
+
+  it('max-staleness 0 gives strictly on-policy in-flight bounds', async () => {
+    const s = await settingsOf(['--task', 'a', '--max-staleness', '0', '--groups-per-update', '3']);
+    expect([s.maxStaleness, s.maxInFlight]).toEqual([0, 3]);
+  });
+
+  it('reads YAML and JSON config files (flag names or snake_case); flags win', async () => {
+    const yaml = [
+      'task: [miniwob.click-test=2, miniwob.click-button]',
+      'group_size: 4',
+      'lr: 2e-3',
+      'constrained: true',
+      'vllm-url: http://gpu-a:8000',
+    ].join('\n');
+    const s = await settingsOf(['--lr', '5e-4'], { name: 'run.yaml', text: yaml });
+    expect(s.tasks).toEqual([
+      { name: 'miniwob.click-test', weight: 2 },
+      { name: 'miniwob.click-button', weight: 1 },
+    ]);
+    expect([s.groupSize, s.lr, s.episode.constrained, s.vllmUrls]).toEqual([4, 5e-4, true, ['http://gpu-a:8000']]);
+    const j = await settingsOf(['--task', 'x'], { name: 'run.json', text: '{"max-steps": 7, "task": ["y"]}' });
+    expect([j.maxSteps, j.tasks.map((t) => t.name)]).toEqual([7, ['x']]);
+  });
+
+  it('refuses mistakes with the flag or key named', async () => {
+    await expect(settingsOf([])).rejects.toThrow(/--task NAME\[=WEIGHT\] is required/);
+    await expect(settingsOf(['--task', 'a', '--max-in-flight', '1', '--groups-per-update', '2'])).rejects.toThrow(
+      /--max-in-flight \(1\) must be at least --groups-per-update \(2\)/,
+    );
+    await expect(settingsOf(['--task', 'a', '--loss-type', 'ppo'])).rejects.toThrow(/--loss-type must be one of/);
+    await expect(settingsOf(['--task', 'a', '--loss-type', 'dr_grpo'])).rejects.toThrow(/maxCompletionLength/);
+    await expect(settingsOf(['--task', 'a', '--run-name', 'a:b'])).rejects.toThrow(/run name "a:b"/);
+    await expect(settingsOf(['--task', 'a', '--vllm-url', 'gpu:8000'])).rejects.toThrow(/must be an http\(s\) URL/);
+    await expect(settingsOf([], { name: 'bad.yaml', text: 'task: a\ngroup-sise: 3' })).rejects.toThrow(
+      /bad\.yaml: group-sise: unknown option/,
+    );
+    await expect(settingsOf([], { name: 'bad2.yaml', text: 'task: a\nconstrained: 3' })).rejects.toThrow(
+      /constrained: must be true or false/,
+    );
+    await expect(settingsOf([], { name: 'bad.json', text: '{"task": ' })).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('--help lists every knob with its default', () => {
+    for (const [name, spec] of Object.entries(GRPO_OPTIONS))
+      if (spec.type === 'string' && !spec.multiple && name !== 'config' && name !== 'api-key')
+        expect(spec.defaultText, `--${name} has no default shown`).toBeDefined();
+  });
+});

@@ -1,0 +1,206 @@
+import { resolve } from 'node:path';
+import {
+  DEFAULT_PREFIX,
+  DEFAULT_REDIS_URL,
+  queueConnection,
+  type QueueConnection,
+} from '@gauntlet/proto/rollout/queue';
+import type { ExecutionProvider } from '../../engine/runtime.js';
+import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
+import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../rl/curriculum/curriculum.js';
+import { parseTaskSpecs, type TaskSpec } from '../../rl/curriculum/task-spec.js';
+import { checkRunName } from '../../rl/serving/versions.js';
+import { resolveGrpoConfig, type GrpoOptions } from '../../train/grpo/index.js';
+import { UsageError, type CommandContext } from '../command.js';
+import {
+  choiceOption,
+  integerOption,
+  listOption,
+  multipleOption,
+  numberOption,
+  optionalIntegerOption,
+  stringOption,
+} from '../options.js';
+import { DEVICES, SCHEDULES } from './sft-settings.js';
+
+/** Everything `gauntlet-trainer grpo` was asked to do, checked; paths absolute. */
+export interface GrpoSettings {
+  modelDir?: string;
+  initAdapter?: string;
+  lora: LoraConfig;
+  tasks: TaskSpec[];
+  seed: number;
+  groupSize: number;
+  groupsPerUpdate: number;
+  maxSteps: number;
+  maxStaleness: number;
+  maxInFlight: number;
+  lr: number;
+  schedule: (typeof SCHEDULES)[number];
+  warmup: number;
+  weightDecay: number;
+  maxGradNorm: number;
+  microBatch?: number;
+  grpo: GrpoOptions;
+  curriculum: CurriculumOptions;
+  episode: {
+    max_turns: number;
+    deadline_ms: number;
+    sampling: { temperature: number; top_p: number; top_k: number; max_tokens: number; seed: number | null };
+    context_tokens: number | null;
+    observation_chars: number | null;
+    constrained: boolean;
+  };
+  connection: QueueConnection;
+  run: string;
+  outputDir: string;
+  checkpointEvery: number;
+  keepCheckpoints: number;
+  resume: boolean;
+  drainMs: number;
+  host: string;
+  port: number;
+  vllmUrls: string[];
+  apiKey?: string;
+  publishDir: string;
+  probeTolerance: number;
+  threads?: number;
+  device: ExecutionProvider;
+}
+
+const usage = (message: string) => new UsageError(`grpo: ${message}`, 'grpo');
+
+/** Reads the flags (already merged with a --config file) into settings; every mistake is a usage error. */
+export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): GrpoSettings {
+  const int = (name: string, fallback: number, min = 1) => integerOption(context, name, fallback, min);
+  const num = (name: string, fallback: number, min = 0, inclusive = true) =>
+    numberOption(context, name, fallback, min, inclusive);
+  const tasksGiven = multipleOption(context, 'task');
+  if (tasksGiven.length === 0) throw usage('--task NAME[=WEIGHT] is required (e.g. --task miniwob.click-test)');
+  const wrap = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (error) {
+      throw error instanceof UsageError ? error : usage((error as Error).message);
+    }
+  };
+  const tasks = wrap(() => parseTaskSpecs(tasksGiven));
+  const rank = int('rank', 8);
+  const targets = listOption(context, 'targets');
+  const lora = wrap(() =>
+    makeLoraConfig({
+      rank,
+      alpha: num('alpha', rank, 0, false),
+      useRslora: context.options['rslora'] === true,
+      ...(targets ? { targets: targets as LoraTarget[] } : {}),
+    }),
+  );
+  const groupsPerUpdate = int('groups-per-update', 4);
+  const maxStaleness = int('max-staleness', 1, 0);
+  const correction = choiceOption(context, 'sampler-correction', ['token', 'sequence', 'off'] as const, 'sequence');
+  const delta = stringOption(context, 'delta');
+  const maxCompletionLength = optionalIntegerOption(context, 'max-completion-length');
+  const grpo: GrpoOptions = {
+    scaleRewards: choiceOption(context, 'scale-rewards', ['group', 'batch', 'none'] as const, 'group'),
+    lossType: choiceOption(context, 'loss-type', ['grpo', 'bnpo', 'dr_grpo', 'dapo'] as const, 'dapo'),
+    ratioLevel: choiceOption(context, 'ratio-level', ['token', 'sequence'] as const, 'token'),
+    epsilon: num('epsilon', 0.2),
+    ...(context.options['epsilon-high'] === undefined ? {} : { epsilonHigh: num('epsilon-high', 0.2) }),
+    delta: delta === undefined ? null : num('delta', 0, 1, false),
+    beta: num('beta', 0),
+    numIterations: int('num-iterations', 1),
+    maskTruncatedCompletions: context.options['mask-truncated-completions'] === true,
+    ...(maxCompletionLength ? { maxCompletionLength } : {}),
+    samplerCorrection:
+      correction === 'off'
+        ? null
+        : {
+            level: correction,
+            mode: choiceOption(context, 'sampler-correction-mode', ['truncate', 'mask'] as const, 'mask'),
+            min: num('sampler-correction-min', 0),
+            max: num('sampler-correction-max', 3),
+          },
+    logEntropy: context.options['no-entropy'] !== true,
+  };
+  wrap(() => resolveGrpoConfig(grpo));
+  const run = wrap(() => checkRunName(stringOption(context, 'run-name') ?? 'grpo'));
+  const outputDir = resolve(stringOption(context, 'output-dir') ?? `runs/${run}`);
+  const connection = wrap(() =>
+    queueConnection(
+      stringOption(context, 'redis') ?? process.env['REDIS_URL'] ?? DEFAULT_REDIS_URL,
+      stringOption(context, 'prefix') ?? process.env['GAUNTLET_QUEUE_PREFIX'] ?? DEFAULT_PREFIX,
+    ),
+  );
+  const vllmUrls = multipleOption(context, 'vllm-url');
+  for (const url of vllmUrls)
+    if (!/^https?:\/\/[^/\s]+/.test(url)) throw usage(`--vllm-url ${JSON.stringify(url)} must be an http(s) URL`);
+  const model = stringOption(context, 'model');
+  const initAdapter = stringOption(context, 'init-adapter');
+  const microBatch = optionalIntegerOption(context, 'micro-batch');
+  const threads = optionalIntegerOption(context, 'threads');
+  const contextTokens = optionalIntegerOption(context, 'context-tokens', 64);
+  const observationChars = optionalIntegerOption(context, 'observation-chars', 256);
+  const apiKey = stringOption(context, 'api-key') ?? process.env['VLLM_API_KEY'];
+  const settings: GrpoSettings = {
+    ...(model ? { modelDir: resolve(model) } : {}),
+    ...(initAdapter ? { initAdapter: resolve(initAdapter) } : {}),
+    lora,
+    tasks,
+    seed: int('seed', 0, 0),
+    groupSize: int('group-size', 8, 2),
+    groupsPerUpdate,
+    maxSteps: int('max-steps', 100),
+    maxStaleness,
+    maxInFlight: int('max-in-flight', groupsPerUpdate * (maxStaleness + 1)),
+    lr: num('lr', 1e-4, 0, false),
+    schedule: choiceOption(context, 'lr-schedule', SCHEDULES, 'constant'),
+    warmup: int('warmup', 0, 0),
+    weightDecay: num('weight-decay', 0),
+    maxGradNorm: num('max-grad-norm', 1, 0, false),
+    ...(microBatch ? { microBatch } : {}),
+    grpo,
+    curriculum: {
+      ...DEFAULT_CURRICULUM,
+      enabled: context.options['no-curriculum'] !== true,
+      window: int('curriculum-window', DEFAULT_CURRICULUM.window),
+      floor: num('curriculum-floor', DEFAULT_CURRICULUM.floor),
+      startStep: int('start-step', 0, 0),
+    },
+    episode: {
+      max_turns: int('max-turns', 10),
+      deadline_ms: int('deadline-ms', 120_000, 1_000),
+      sampling: {
+        temperature: num('temperature', 1, 0, false),
+        top_p: num('top-p', 1, 0, false),
+        top_k: int('top-k', -1, -1),
+        max_tokens: int('max-tokens', 32),
+        seed: null,
+      },
+      context_tokens: contextTokens ?? null,
+      observation_chars: observationChars ?? null,
+      constrained: context.options['constrained'] === true,
+    },
+    connection,
+    run,
+    outputDir,
+    checkpointEvery: int('checkpoint-every', 10),
+    keepCheckpoints: int('keep-checkpoints', 3),
+    resume: context.options['resume'] === true,
+    drainMs: int('drain-ms', 60_000, 0),
+    host: stringOption(context, 'host') ?? '127.0.0.1',
+    port: int('port', 8001, 0),
+    vllmUrls,
+    ...(apiKey ? { apiKey } : {}),
+    publishDir: resolve(stringOption(context, 'publish-dir') ?? `${outputDir}/adapters`),
+    probeTolerance: num('probe-tolerance', 1e-3, 0, false),
+    ...(threads ? { threads } : {}),
+    device: choiceOption(context, 'device', DEVICES, 'cpu'),
+  };
+  if (settings.maxInFlight < groupsPerUpdate)
+    throw usage(`--max-in-flight (${settings.maxInFlight}) must be at least --groups-per-update (${groupsPerUpdate})`);
+  if (settings.schedule !== 'constant' && settings.maxSteps <= settings.warmup)
+    throw usage(
+      `--lr-schedule ${settings.schedule} needs --max-steps (${settings.maxSteps}) > --warmup (${settings.warmup})`,
+    );
+  return settings;
+}

@@ -1,0 +1,66 @@
+import type { Curriculum } from './curriculum.js';
+import type { TaskSpec } from './task-spec.js';
+
+/** The next group to ask for: task, env seed and reset options. */
+export interface GroupDraw {
+  task: string;
+  seed: number;
+  resetOptions: Record<string, unknown>;
+}
+
+/** A checkpointable generator (mulberry32 with its state exposed): same seed, same draws. */
+export class SeededStream {
+  constructor(public state: number) {
+    this.state = state >>> 0;
+  }
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+}
+
+/** Env seeds are drawn below this (the env takes any non-negative integer). */
+const SEED_RANGE = 2 ** 31;
+
+/**
+ * Draws tasks in proportion to weight × curriculum factor, and a fresh env seed per group, from
+ * one seeded stream: a resumed run that restores the stream's state draws what the first would have.
+ */
+export class TaskSampler {
+  readonly stream: SeededStream;
+
+  constructor(
+    readonly tasks: readonly TaskSpec[],
+    readonly curriculum: Curriculum,
+    seed: number,
+  ) {
+    if (tasks.length === 0) throw new RangeError('the task sampler needs at least one task');
+    this.stream = new SeededStream(seed);
+  }
+
+  /** Each task's probability of being drawn next. */
+  probabilities(): Map<string, number> {
+    const weights = this.tasks.map((t) => t.weight * this.curriculum.factor(t.name));
+    const total = weights.reduce((a, b) => a + b, 0);
+    return new Map(this.tasks.map((t, i) => [t.name, weights[i]! / total]));
+  }
+
+  next(): GroupDraw {
+    const probabilities = [...this.probabilities()];
+    let u = this.stream.next();
+    let task = probabilities.at(-1)![0];
+    for (const [name, p] of probabilities) {
+      if (u < p) {
+        task = name;
+        break;
+      }
+      u -= p;
+    }
+    const seed = Math.floor(this.stream.next() * SEED_RANGE);
+    return { task, seed, resetOptions: this.curriculum.resetOptions(task) };
+  }
+}

@@ -1,0 +1,228 @@
+import { type EpisodeSettings, type GroupJobInput, type TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/proto/rollout/queue';
+import type { LoraAdapter } from '../../lora/adapter.js';
+import { grpoStep, type GrpoLearner } from '../../train/grpo/index.js';
+import { admitGroup } from '../admission/staleness.js';
+import type { TaskSampler } from '../curriculum/task-sampler.js';
+import { groupSamples } from '../samples/convert.js';
+import { versionName } from '../serving/versions.js';
+import { EventQueue } from './event-queue.js';
+import { GroupConsumer } from './group-consumer.js';
+import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from './loop-counters.js';
+
+/** Where new versions go: the in-process server, or external vLLM servers (verified). */
+export interface VersionPublisher {
+  publish(version: number, adapter: LoraAdapter): Promise<void>;
+  /** Servers jobs should sample from (those that verified the version); undefined: the workers' own. */
+  rotation(): string[] | undefined;
+}
+
+export interface GrpoLoopOptions {
+  run: string;
+  connection: QueueConnection;
+  learner: GrpoLearner;
+  sampler: TaskSampler;
+  publisher: VersionPublisher;
+  /** The base model's served name (PolicyRef.model). */
+  model: string;
+  groupSize: number;
+  groupsPerUpdate: number;
+  maxStaleness: number;
+  /** Groups submitted and not yet trained on, at most. */
+  maxInFlight: number;
+  maxSteps: number;
+  /** Episode settings every group carries (policy_urls are filled in per group). */
+  episode: Omit<EpisodeSettings, 'reset_options' | 'policy_urls'>;
+  /** Version (= updates applied) the run starts from: 0, or a checkpoint's. */
+  startVersion?: number;
+  /** After the last update, how long groups still in flight may finish before they are removed. */
+  drainMs?: number;
+  onUpdate(update: LoopUpdate): void | Promise<void>;
+  /** Called after update `step` when a checkpoint is due, and on an interrupt. */
+  onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
+  checkpointEvery?: number;
+  log(line: string): void;
+}
+
+/** One update as the loop reports it (the run report's shape). */
+export interface LoopUpdate extends BatchSummary {
+  step: number;
+  version: number;
+}
+
+type LoopEvent = { kind: 'group'; group: TrajectoryGroup } | { kind: 'dropped'; id: string };
+
+/**
+ * The GRPO loop: keeps up to maxInFlight groups of the current version queued for the rollout
+ * workers, admits finished groups by staleness, updates once groupsPerUpdate are in, and
+ * publishes the new version `<run>@v<N>`. Workers go on playing queued groups during an update
+ * (asynchronous); maxStaleness 0 with maxInFlight = groupsPerUpdate is strictly on-policy.
+ */
+export class GrpoLoop {
+  readonly counts: GroupCounts = zeroCounts();
+  version: number;
+  /** Submitted groups not yet consumed or dropped, with the start_step each was played from. */
+  private readonly outstanding = new Map<string, number | undefined>();
+  private readonly batch: { group: TrajectoryGroup; staleness: number }[] = [];
+  private readonly events = new EventQueue<LoopEvent>();
+  /** Group ids of this process: runs resumed from a checkpoint never reuse an id. */
+  private readonly idPrefix: string;
+  private serial = 0;
+
+  constructor(private readonly o: GrpoLoopOptions) {
+    this.version = o.startVersion ?? 0;
+    this.idPrefix = `${o.run}-${Date.now().toString(36)}`;
+  }
+
+  /** Runs until maxSteps updates are done or `signal` aborts; returns how the groups ended. */
+  async run(signal: AbortSignal): Promise<GroupCounts> {
+    const { o } = this;
+    const submitter = new GroupSubmitter(o.connection);
+    const tracker = new GroupTracker(o.connection);
+    tracker.onFinished((id, fate) => fate === 'dropped' && this.events.push({ kind: 'dropped', id }));
+    const consumer = new GroupConsumer(o.connection, {
+      group: (group) => this.events.push({ kind: 'group', group }),
+      bad: (id, message) => (this.counts.bad++, o.log(`grpo: ${message}`)),
+      error: (error) => o.log(`grpo: queue error: ${error.message}`),
+    });
+    try {
+      await Promise.all([tracker.ready(), consumer.waitUntilReady()]);
+      await o.publisher.publish(this.version, o.learner.trainer.adapter);
+      let waitStarted = performance.now();
+      while (this.version < o.maxSteps && !signal.aborted) {
+        await this.fill(submitter);
+        const event = await this.events.next(10_000, signal);
+        if (!event) {
+          if (!signal.aborted) await this.reconcile(tracker);
+          continue;
+        }
+        this.take(event);
+        if (this.batch.length < o.groupsPerUpdate) continue;
+        const waited = (performance.now() - waitStarted) / 1000;
+        await this.update(waited);
+        waitStarted = performance.now();
+      }
+      if (signal.aborted) {
+        this.counts.unused += this.batch.splice(0).length;
+        await o.onCheckpoint?.(this.version, 'interrupt');
+        o.log(`grpo: interrupted; ${this.outstanding.size} group(s) left in flight for a resumed run`);
+      } else await this.drain(tracker, submitter);
+      return this.counts;
+    } finally {
+      await Promise.allSettled([consumer.close(), tracker.close(), submitter.close()]);
+    }
+  }
+
+  private async fill(submitter: GroupSubmitter): Promise<void> {
+    const { o } = this;
+    const rotation = o.publisher.rotation();
+    while (this.outstanding.size + this.batch.length < o.maxInFlight) {
+      const draw = o.sampler.next();
+      const group: GroupJobInput = {
+        group_id: `${this.idPrefix}-${this.serial++}`,
+        task: draw.task,
+        seed: draw.seed,
+        size: o.groupSize,
+        policy: { model: o.model, adapter: versionName(o.run, this.version), version: this.version },
+        settings: { ...o.episode, reset_options: draw.resetOptions, ...(rotation ? { policy_urls: rotation } : {}) },
+        submitted_at: new Date().toISOString(),
+      };
+      await submitter.submit(group);
+      const startStep = draw.resetOptions['start_step'];
+      this.outstanding.set(group.group_id, typeof startStep === 'number' ? startStep : undefined);
+      this.counts.submitted++;
+    }
+  }
+
+  private take(event: LoopEvent): void {
+    const { o, counts } = this;
+    if (event.kind === 'dropped') {
+      if (this.outstanding.delete(event.id)) counts.dropped++;
+      return;
+    }
+    const { group } = event;
+    const startStep = this.outstanding.get(group.group_id);
+    if (!this.outstanding.delete(group.group_id)) {
+      counts.foreign++;
+      o.log(`grpo: group ${group.group_id} is not one this process submitted; not trained on`);
+      return;
+    }
+    counts.consumed++;
+    o.sampler.curriculum.record(
+      group.task,
+      group.trajectories.map((t) => t.outcome === 'success'),
+      startStep,
+    );
+    const verdict = admitGroup(group, o.run, this.version, o.maxStaleness);
+    if (verdict.admitted) {
+      counts.admitted++;
+      this.batch.push({ group, staleness: verdict.staleness });
+    } else if (verdict.reason === 'stale') counts.stale++;
+    else {
+      counts.rejected++;
+      o.log(`grpo: ${verdict.detail}; not trained on`);
+    }
+  }
+
+  private async update(waitSeconds: number): Promise<void> {
+    const { o } = this;
+    const taken = this.batch.splice(0, o.groupsPerUpdate);
+    const groups = taken.map((t) => t.group);
+    const { samples, skippedEpisodes, splitEpisodes } = groupSamples(groups, o.learner.config.scaleRewards);
+    const t0 = performance.now();
+    // Not cut short by a signal: an update runs to its end, then the loop stops and checkpoints.
+    const result = await grpoStep(o.learner, samples);
+    const t1 = performance.now();
+    this.version++;
+    await o.publisher.publish(this.version, o.learner.trainer.adapter);
+    const t2 = performance.now();
+    const staleness = taken.map((t) => t.staleness);
+    const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
+    const metrics: Record<string, number> = {
+      ...result.metrics,
+      ...summary.metrics,
+      'staleness/mean': staleness.reduce((a, b) => a + b, 0) / staleness.length,
+      'staleness/max': Math.max(...staleness),
+      'groups/submitted': this.counts.submitted,
+      'groups/dropped': this.counts.dropped,
+      'groups/stale': this.counts.stale,
+      'groups/bad': this.counts.bad + this.counts.foreign + this.counts.rejected,
+      'groups/in_flight': this.outstanding.size,
+      'episodes/skipped': skippedEpisodes,
+      'episodes/split': splitEpisodes,
+      'time/wait_s': waitSeconds,
+      'time/update_s': (t1 - t0) / 1000,
+      'time/publish_s': (t2 - t1) / 1000,
+    };
+    await o.onUpdate({ ...summary, metrics, step: this.version, version: this.version });
+    if (o.checkpointEvery && this.version % o.checkpointEvery === 0) await o.onCheckpoint?.(this.version, 'every');
+  }
+
+  /** Events can be missed across a Redis reconnect: ask for the fate of what is still out. */
+  private async reconcile(tracker: GroupTracker): Promise<void> {
+    for (const id of [...this.outstanding.keys()])
+      if ((await tracker.fate(id)) === 'dropped') this.events.push({ kind: 'dropped', id });
+  }
+
+  /** After the last update: let what is in flight finish (counted unused), then remove the rest. */
+  private async drain(tracker: GroupTracker, submitter: GroupSubmitter): Promise<void> {
+    const until = Date.now() + (this.o.drainMs ?? 60_000);
+    this.counts.unused += this.batch.splice(0).length;
+    while (this.outstanding.size > 0 && Date.now() < until) {
+      const event = await this.events.next(Math.min(5_000, Math.max(1, until - Date.now())));
+      if (!event) {
+        await this.reconcile(tracker);
+        continue;
+      }
+      const before = this.counts.consumed;
+      this.take(event);
+      if (this.counts.consumed > before) this.counts.unused += this.batch.splice(0).length;
+    }
+    for (const id of [...this.outstanding.keys()]) {
+      const job = await submitter.groups.getJob(id);
+      await job?.remove({ removeChildren: true }).catch(() => undefined);
+      this.outstanding.delete(id);
+      this.counts.abandoned++;
+    }
+  }
+}

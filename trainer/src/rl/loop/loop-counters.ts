@@ -1,0 +1,63 @@
+import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
+
+/**
+ * Where every group this process submitted went. At any time
+ * submitted = consumed + dropped + abandoned + in flight; nothing is lost unaccounted.
+ */
+export interface GroupCounts {
+  submitted: number;
+  /** Taken off the trainer's queue (admitted, stale, or arrived after the last update). */
+  consumed: number;
+  admitted: number;
+  /** Consumed but older than max_staleness: dropped at admission. */
+  stale: number;
+  /** Consumed, but a turn came from another adapter than the version asked for: not trained on. */
+  rejected: number;
+  /** Consumed after the last update: nothing left to train them. */
+  unused: number;
+  /** Dropped by the rollout workers (an episode out of tries). */
+  dropped: number;
+  /** Removed from the queues at the end, still unplayed. */
+  abandoned: number;
+  /** Groups from an earlier process of this run, another run, or malformed jobs. */
+  foreign: number;
+  bad: number;
+}
+
+export const zeroCounts = (): GroupCounts => ({
+  submitted: 0,
+  consumed: 0,
+  admitted: 0,
+  stale: 0,
+  rejected: 0,
+  unused: 0,
+  dropped: 0,
+  abandoned: 0,
+  foreign: 0,
+  bad: 0,
+});
+
+/** What one update trained on, in the run report's terms. */
+export interface BatchSummary {
+  metrics: Record<string, number>;
+  successByTask: Record<string, number>;
+  trajectories: number;
+  envSteps: number;
+}
+
+/** Outcome fractions, success overall and per task, and throughput of the groups one update trained on. */
+export function batchSummary(groups: readonly TrajectoryGroup[], seconds: number): BatchSummary {
+  const episodes = groups.flatMap((g) => g.trajectories);
+  const metrics: Record<string, number> = {};
+  for (const outcome of ['success', 'fail', 'timeout'] as const)
+    metrics[`outcomes/${outcome}`] = episodes.filter((t) => t.outcome === outcome).length / episodes.length;
+  metrics['success_rate'] = metrics['outcomes/success']!;
+  const byTask = new Map<string, boolean[]>();
+  for (const t of episodes) byTask.set(t.task, [...(byTask.get(t.task) ?? []), t.outcome === 'success']);
+  const successByTask = Object.fromEntries([...byTask].map(([task, s]) => [task, s.filter(Boolean).length / s.length]));
+  const envSteps = episodes.reduce((n, t) => n + t.turns.length, 0);
+  metrics['throughput/env_steps_per_s'] = envSteps / Math.max(seconds, 1e-9);
+  metrics['throughput/trajectories_per_s'] = episodes.length / Math.max(seconds, 1e-9);
+  metrics['episodes/mean_turns'] = envSteps / episodes.length;
+  return { metrics, successByTask, trajectories: episodes.length, envSteps };
+}

@@ -1,0 +1,41 @@
+import type { CheckpointState, JsonValue, LoadedCheckpoint } from '../checkpoint/index.js';
+import type { TaskSampler } from '../curriculum/task-sampler.js';
+import type { GrpoLearner } from '../../train/grpo/index.js';
+import type { GrpoLoop } from './grpo-loop.js';
+
+/** The parts of a run a checkpoint captures and a resume restores. */
+export interface RunParts {
+  learner: GrpoLearner;
+  sampler: TaskSampler;
+  /** The run's settings as JSON (recorded; a resume checks the run name against it). */
+  config: JsonValue;
+  baseModel: string;
+}
+
+/** A checkpoint of the run after `loop.version` updates (taken between updates). */
+export function checkpointOf(loop: Pick<GrpoLoop, 'version' | 'counts'>, parts: RunParts): CheckpointState {
+  return {
+    step: loop.version,
+    version: loop.version,
+    adapter: parts.learner.trainer.adapter,
+    optimizer: parts.learner.trainer.exportState(),
+    rngState: { sampler: parts.sampler.stream.state },
+    config: parts.config,
+    curriculum: parts.sampler.curriculum.state() as unknown as JsonValue,
+    counters: { ...loop.counts },
+    baseModel: parts.baseModel,
+  };
+}
+
+/**
+ * Puts a run back where the checkpoint left it: optimizer moments and step, the task sampler's
+ * stream, the curriculum. (The adapter itself is passed to the learner when it is created.)
+ */
+export function restoreRun(checkpoint: LoadedCheckpoint, parts: Pick<RunParts, 'learner' | 'sampler'>): void {
+  parts.learner.trainer.importState(checkpoint.optimizer);
+  const rng = checkpoint.rngState as { sampler?: unknown };
+  if (typeof rng?.sampler !== 'number')
+    throw new RangeError(`checkpoint ${checkpoint.path}: rngState.sampler is missing; it was not written by grpo`);
+  parts.sampler.stream.state = rng.sampler;
+  parts.sampler.curriculum.restore(checkpoint.curriculum as never);
+}

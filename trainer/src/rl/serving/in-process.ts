@@ -1,0 +1,39 @@
+import type { LoraAdapter } from '../../lora/adapter.js';
+import type { AdapterRegistry } from '../../serve/adapters.js';
+import { parseVersionName, versionName } from './versions.js';
+
+/**
+ * Publishing to the trainer's own policy server: each version is copied into the server's
+ * adapter registry under `<run>@v<N>` (no files, no HTTP), and versions older than the last
+ * `keep` are unloaded, so groups still in flight at an admissible version keep resolving.
+ */
+export class InProcessPublisher {
+  constructor(
+    private readonly registry: AdapterRegistry,
+    readonly run: string,
+    private readonly keep: number,
+  ) {
+    if (!Number.isInteger(keep) || keep < 1) throw new RangeError(`keep must be an integer ≥ 1; got ${keep}`);
+  }
+
+  /** Serves `adapter` as version `version` and unloads versions that fell out of the keep window. */
+  publish(version: number, adapter: LoraAdapter): string {
+    const name = versionName(this.run, version);
+    this.registry.loadInMemory(name, adapter, true);
+    for (const lora of this.registry.list()) {
+      const parsed = parseVersionName(lora.name);
+      if (parsed?.run === this.run && parsed.version <= version - this.keep) this.registry.unload(lora.name);
+    }
+    return name;
+  }
+
+  /** The versions of this run the server holds now, oldest first. */
+  loaded(): number[] {
+    return this.registry
+      .list()
+      .map((l) => parseVersionName(l.name))
+      .filter((p): p is { run: string; version: number } => p?.run === this.run)
+      .map((p) => p.version)
+      .sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,18 @@
+/** A run's adapter version N is served as `<run>@v<N>` (N = updates applied; v0 = the starting adapter). */
+export function versionName(run: string, version: number): string {
+  return `${run}@v${version}`;
+}
+
+export function parseVersionName(name: string): { run: string; version: number } | null {
+  const match = /^(.+)@v(\d+)$/.exec(name);
+  return match ? { run: match[1]!, version: Number(match[2]) } : null;
+}
+
+/** Run names go into adapter names, group ids and Redis keys: letters, digits, "_", "-", "." only. */
+export function checkRunName(run: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(run))
+    throw new RangeError(
+      `run name ${JSON.stringify(run)} must be 1-64 letters, digits, "_", "-" or "." (starting with a letter or digit)`,
+    );
+  return run;
+}

@@ -1,0 +1,88 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { initLoraAdapter, type LoraAdapter } from '../../src/lora/adapter.js';
+import { makeLoraConfig } from '../../src/lora/config.js';
+import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
+import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
+import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
+import { zeroCounts } from '../../src/rl/loop/loop-counters.js';
+import { checkpointOf, restoreRun } from '../../src/rl/loop/run-checkpoint.js';
+import { grpoStep, GrpoLearner, type GrpoSample } from '../../src/train/grpo/index.js';
+import { tinyModel, withRandomB } from '../support/tiny-models.js';
+
+// The grpo command's checkpoint glue on a real learner (onnxruntime, tiny model): what a
+// checkpoint of the run holds puts a fresh learner, task sampler and curriculum back exactly.
+const { config, weights } = tinyModel({ numLayers: 2 });
+const lora = makeLoraConfig({ rank: 2, alpha: 8 });
+const tasks = [
+  { name: 'miniwob.click-test', weight: 1 },
+  { name: 'gauntlet.gauntlet', weight: 2 },
+];
+const batch = (k: number): GrpoSample[] =>
+  [0, 1, 2, 3].map((i) => ({
+    promptIds: [1, 2, 3 + k],
+    completionIds: [10 + i, 20, 30 + k],
+    samplerLogprobs: [-1, 0, -2],
+    envMask: [1, 0, 1],
+    group: `g${k}-${i % 2}`,
+    reward: i % 2 === 0 ? 1 : 0,
+  }));
+const learnerFrom = (adapter: LoraAdapter) =>
+  GrpoLearner.create({
+    config,
+    weights,
+    lora,
+    adapter,
+    schedule: { lr: 5e-2, warmupSteps: 1, decay: 'linear', totalSteps: 6 },
+    runtime: { intraOpNumThreads: 1 },
+  });
+const flat = (adapter: LoraAdapter) => [...adapter.modules.values()].flatMap((m) => [...m.a.data, ...m.b.data]);
+
+let dir = '';
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('checkpointOf / restoreRun', () => {
+  it('a resumed run takes the same next update and draws the same next groups', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-resume-'));
+    const store = new CheckpointStore(dir);
+    const curriculum = { ...new Curriculum().options, startStep: 5 };
+    const first = await learnerFrom(withRandomB(initLoraAdapter(config, lora, 5), 5));
+    const sampler = new TaskSampler(tasks, new Curriculum(curriculum), 9);
+    let resumed: GrpoLearner | undefined;
+    try {
+      await grpoStep(first, batch(0));
+      await grpoStep(first, batch(1));
+      sampler.next();
+      sampler.curriculum.record('gauntlet.gauntlet', Array(32).fill(true), 5);
+      const counts = { ...zeroCounts(), submitted: 4, consumed: 4, admitted: 4 };
+      const parts = { learner: first, sampler, config: { run: 'r' }, baseModel: 'tiny' };
+      await store.save(checkpointOf({ version: 2, counts }, parts));
+
+      const checkpoint = (await store.latest())!;
+      expect(checkpoint.version).toBe(2);
+      expect(checkpoint.counters).toEqual(counts);
+      resumed = await learnerFrom(checkpoint.adapter);
+      const resumedSampler = new TaskSampler(tasks, new Curriculum(curriculum), 0);
+      restoreRun(checkpoint, { learner: resumed, sampler: resumedSampler });
+
+      expect([resumedSampler.next(), resumedSampler.next()]).toEqual([sampler.next(), sampler.next()]);
+      expect(resumedSampler.curriculum.resetOptions('gauntlet.gauntlet')).toEqual({ start_step: 4 });
+      const [a, b] = [await grpoStep(first, batch(2)), await grpoStep(resumed, batch(2))];
+      expect(b.metrics['learning_rate']).toBe(a.metrics['learning_rate']);
+      expect(flat(resumed.trainer.adapter)).toEqual(flat(first.trainer.adapter));
+    } finally {
+      await first.release();
+      await resumed?.release();
+    }
+  });
+
+  it('refuses a checkpoint that has no sampler state', async () => {
+    const learner = { trainer: { importState: () => undefined } } as unknown as GrpoLearner;
+    const checkpoint = { path: '/x', rngState: [1, 2], optimizer: {}, curriculum: {} } as never;
+    expect(() => restoreRun(checkpoint, { learner, sampler: new TaskSampler(tasks, new Curriculum(), 0) })).toThrow(
+      /rngState.sampler is missing/,
+    );
+  });
+});
