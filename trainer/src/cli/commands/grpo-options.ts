@@ -66,6 +66,7 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'top-p': s('X', 'Nucleus sampling', '1'),
   'top-k': s('N', 'Top-k sampling (-1 = off)', '-1'),
   constrained: flag('Constrain replies to the action grammar (structured outputs)'),
+  'bid-choices': flag('With --constrained: element arguments only among the bids each observation shows'),
   'context-tokens': s('N', 'Prompt + reply tokens per turn; older exchanges are trimmed', "the model's"),
   'observation-chars': s('N', 'Characters per rendered observation', 'no limit'),
   'deadline-ms': s('MS', 'Deadline of one episode', '120000'),

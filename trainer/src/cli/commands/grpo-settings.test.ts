@@ -38,6 +38,13 @@ describe('grpo settings', () => {
     expect(s.outputDir.endsWith('runs/grpo')).toBe(true);
   });
 
+  it('--bid-choices narrows constrained episodes to the page bids, and needs --constrained', async () => {
+    const s = await settingsOf(['--task', 'a', '--constrained', '--bid-choices']);
+    expect(s.episode).toMatchObject({ constrained: true, bid_choices: true, action_names: null });
+    expect((await settingsOf(['--task', 'a'])).episode).toMatchObject({ constrained: false, bid_choices: false });
+    await expect(settingsOf(['--task', 'a', '--bid-choices'])).rejects.toThrow(/give --constrained too/);
+  });
+
   it('max-staleness 0 gives strictly on-policy in-flight bounds', async () => {
     const s = await settingsOf(['--task', 'a', '--max-staleness', '0', '--groups-per-update', '3']);
     expect([s.maxStaleness, s.maxInFlight]).toEqual([0, 3]);

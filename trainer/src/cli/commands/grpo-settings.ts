@@ -50,6 +50,8 @@ export interface GrpoSettings {
     context_tokens: number | null;
     observation_chars: number | null;
     constrained: boolean;
+    action_names: null;
+    bid_choices: boolean;
   };
   connection: QueueConnection;
   run: string;
@@ -141,6 +143,8 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
   const contextTokens = optionalIntegerOption(context, 'context-tokens', 64);
   const observationChars = optionalIntegerOption(context, 'observation-chars', 256);
   const apiKey = stringOption(context, 'api-key') ?? process.env['VLLM_API_KEY'];
+  if (context.options['bid-choices'] === true && context.options['constrained'] !== true)
+    throw usage('--bid-choices narrows constrained decoding: give --constrained too');
   const settings: GrpoSettings = {
     ...(model ? { modelDir: resolve(model) } : {}),
     ...(initAdapter ? { initAdapter: resolve(initAdapter) } : {}),
@@ -179,6 +183,8 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
       context_tokens: contextTokens ?? null,
       observation_chars: observationChars ?? null,
       constrained: context.options['constrained'] === true,
+      action_names: null,
+      bid_choices: context.options['bid-choices'] === true,
     },
     connection,
     run,
