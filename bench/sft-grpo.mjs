@@ -11,9 +11,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { ROOT, startBin } from './support/processes.mjs';
 import { runBin } from './support/run-bin.mjs';
+import { dropQueues, evaluatePolicies, runGrpo } from './support/sft-grpo-stages.mjs';
 
 const OPTIONS = {
   tasks: { default: '', help: 'Comma list of built-in task names (default: every built-in MiniWoB task)' },
@@ -27,6 +27,7 @@ const OPTIONS = {
   minutes: { default: '10', help: 'Wall-clock budget of the GRPO run' },
   'grpo-steps': { default: '1000', help: 'GRPO updates at most (the run also stops at --minutes)' },
   'grpo-lr': { default: '2e-3', help: 'GRPO learning rate' },
+  'eval-temperature': { default: '0', help: 'Eval sampling temperature (0: greedy; GRPO samples at 1)' },
   episodes: { default: '10', help: 'Eval episodes per task and model' },
   'eval-first-seed': { default: '1000', help: 'First eval seed (held out from --sft-seeds)' },
   'max-turns': { default: '4', help: 'Turns per episode (eval and GRPO)' },
@@ -92,17 +93,32 @@ const tasks = names.map((n) => `miniwob.${n}`);
 
 const log = (line) => process.stderr.write(`[sft-grpo] ${line}\n`);
 const relay = (tag) => (line) => line.trim() && process.stderr.write(`[sft-grpo:${tag}] ${line}\n`);
-// Eval and GRPO sample the same way: the action grammar with element arguments among the page's
-// bids (docs/rollout-worker.md), one action per reply, temperature 1.
+// Eval and GRPO play the same way: the action grammar with element arguments among the page's
+// bids (docs/rollout-worker.md), one action per reply. GRPO samples at temperature 1; eval at
+// --eval-temperature (greedy by default: what the policy has learnt, without sampling noise).
 const SAMPLING = [
   '--max-turns',
   values['max-turns'],
   '--max-tokens',
   values['max-tokens'],
-  '--temperature',
-  '1',
   '--constrained',
   '--bid-choices',
+];
+const evalTemperature = String(number('eval-temperature', 0));
+
+// GRPO's groups: 2 groups of 8 episodes per update, at most one version stale; a checkpoint
+// every 5 updates so a run stopped by --minutes leaves a recent adapter.
+const GRPO_RECIPE = [
+  '--group-size',
+  '8',
+  '--groups-per-update',
+  '2',
+  '--max-staleness',
+  '1',
+  '--checkpoint-every',
+  '5',
+  '--drain-ms',
+  '5000',
 ];
 
 const work = await mkdtemp(join(tmpdir(), 'gauntlet-sft-grpo-'));
@@ -196,65 +212,67 @@ try {
   stops.push(env.stop);
   const grpc = env.match[1];
 
-  const success = {};
-  // One policy server per stage; `base` also evaluates the adapter-free model on it.
-  const evaluate = (label, adapters, { base = false } = {}) =>
-    timed(label, async () => {
-      const args = [
-        'serve',
+  const stage = { model, grpc, tasks, threads: values.threads, log };
+  const evalArgs = [
+    '--episodes',
+    values.episodes,
+    '--first-seed',
+    String(evalFirst),
+    '--concurrency',
+    values.concurrency,
+    '--temperature',
+    evalTemperature,
+    ...SAMPLING,
+  ];
+  const before = await timed('eval_base_and_sft', () =>
+    evaluatePolicies({ ...stage, adapters: [['sft', sftDir]], base: true, evalArgs }),
+  );
+
+  const grpo = await timed('grpo', () =>
+    runGrpo({
+      grpc,
+      initAdapter: sftDir,
+      outputDir: join(work, 'grpo'),
+      trainerArgs: [
         '--model',
         model,
-        '--served-model-name',
-        'tiny',
-        '--port',
-        '0',
+        '--init-adapter',
+        sftDir,
+        ...tasks.flatMap((t) => ['--task', t]),
+        '--max-steps',
+        values['grpo-steps'],
+        '--redis',
+        values.redis,
+        '--prefix',
+        prefix,
+        '--run-name',
+        'sftgrpo',
+        '--lr',
+        values['grpo-lr'],
         '--threads',
         values.threads,
-      ];
-      for (const [name, dir] of adapters) args.push('--adapter', `${name}=${dir}`);
-      const server = await startBin('trainer', args, /serving .* at (http:\/\/\S+)/);
-      try {
-        for (const [name] of [...(base ? [[null]] : []), ...adapters]) {
-          const row = name ?? 'base';
-          const report = JSON.parse(
-            await runBin('rollout-worker', [
-              'eval',
-              '--env',
-              grpc,
-              '--policy',
-              server.match[1],
-              '--model',
-              'tiny',
-              ...(name ? ['--adapter', name] : []),
-              ...tasks.flatMap((t) => ['--task', t]),
-              '--episodes',
-              values.episodes,
-              '--first-seed',
-              String(evalFirst),
-              '--concurrency',
-              values.concurrency,
-              ...SAMPLING,
-              '--json',
-            ]),
-          );
-          for (const t of report.tasks) (success[t.task] ??= {})[row] = t.success_rate;
-          log(`${row}: ${report.tasks.map((t) => `${t.task.slice(8)} ${t.success_rate}`).join(', ')}`);
-        }
-      } finally {
-        await server.stop();
-      }
-    });
-  await evaluate('eval_base_and_sft', [['sft', sftDir]], { base: true });
-
-  const grpoDir = join(work, 'grpo');
-  const grpo = await timed('grpo', () => runGrpo(grpc, sftDir, model, grpoDir));
-  await evaluate('eval_grpo', [['grpo', grpo.adapter]]);
+        '--temperature',
+        '1',
+        ...GRPO_RECIPE,
+        ...SAMPLING,
+      ],
+      workers: number('workers', 1),
+      workerArgs: ['--redis', values.redis, '--prefix', prefix, '--concurrency', values.concurrency],
+      minutes: number('minutes', 0.1),
+      onLine: relay('grpo'),
+      onProcess: (stop) => stops.push(stop),
+    }),
+  );
+  const after = await timed('eval_grpo', () =>
+    evaluatePolicies({ ...stage, adapters: [['grpo', grpo.adapter]], evalArgs }),
+  );
+  const success = { ...before, ...after };
 
   const rows = tasks.map((task) => ({
     task,
-    base: success[task]?.base ?? null,
-    sft: success[task]?.sft ?? null,
-    grpo: success[task]?.grpo ?? null,
+    base: success.base?.[task] ?? null,
+    sft: success.sft?.[task] ?? null,
+    grpo: success.grpo?.[task] ?? null,
   }));
   const mean = (key) => +(rows.reduce((s, r) => s + (r[key] ?? 0), 0) / rows.length).toFixed(3);
   const result = {
@@ -262,7 +280,11 @@ try {
     model: { hidden: number('hidden', 8), layers: number('layers', 1), seed: Number(values['model-seed']) },
     sft: { records: sftLines.length, seeds: values['sft-seeds'], steps: sftSteps, lr: values['sft-lr'] },
     grpo: { updates: grpo.updates, minutes: number('minutes', 0.1), lr: values['grpo-lr'], workers: values.workers },
-    eval: { episodes_per_task: number('episodes', 1), first_seed: evalFirst, sampling: SAMPLING.join(' ') },
+    eval: {
+      episodes_per_task: number('episodes', 1),
+      first_seed: evalFirst,
+      sampling: `${SAMPLING.join(' ')} --temperature ${evalTemperature}`,
+    },
     mean_success: { base: mean('base'), sft: mean('sft'), grpo: mean('grpo') },
     tasks: rows,
     timings,
@@ -274,101 +296,4 @@ try {
   await stopAll();
   await rm(work, { recursive: true, force: true });
   await dropQueues(values.redis, prefix);
-}
-
-/** GRPO from the SFT adapter with worker processes, until --grpo-steps or --minutes; returns its adapter. */
-async function runGrpo(grpc, initAdapter, model, outputDir) {
-  const args = [
-    'grpo',
-    '--model',
-    model,
-    '--init-adapter',
-    initAdapter,
-    ...tasks.flatMap((t) => ['--task', t]),
-    '--max-steps',
-    values['grpo-steps'],
-    '--redis',
-    values.redis,
-    '--prefix',
-    prefix,
-    '--run-name',
-    'sftgrpo',
-    '--output-dir',
-    outputDir,
-    '--port',
-    '0',
-    '--group-size',
-    '8',
-    '--groups-per-update',
-    '2',
-    '--max-staleness',
-    '1',
-    '--lr',
-    values['grpo-lr'],
-    '--threads',
-    values.threads,
-    '--checkpoint-every',
-    '5',
-    '--drain-ms',
-    '5000',
-    ...SAMPLING,
-  ];
-  const trainer = await startBin('trainer', args, /policy server (http:\/\/\S+?);/, {
-    onLine: relay('grpo'),
-    timeoutMs: 300_000,
-  });
-  const workers = [];
-  for (let i = 0; i < number('workers', 1); i++) {
-    const worker = await startBin(
-      'rollout-worker',
-      [
-        'run',
-        '--env',
-        grpc,
-        '--policy',
-        trainer.match[1],
-        '--redis',
-        values.redis,
-        '--prefix',
-        prefix,
-        '--concurrency',
-        values.concurrency,
-        '--metrics-port',
-        '0',
-      ],
-      /./,
-    );
-    workers.push(worker);
-  }
-  const timer = setTimeout(() => void trainer.stop(), number('minutes', 0.1) * 60_000);
-  await trainer.exited;
-  clearTimeout(timer);
-  for (const worker of workers) await worker.stop();
-  const updates = (await readFile(join(outputDir, 'metrics.jsonl'), 'utf8').catch(() => ''))
-    .split('\n')
-    .filter(Boolean).length;
-  if (existsSync(join(outputDir, 'final', 'adapter_config.json')))
-    return { adapter: join(outputDir, 'final'), updates };
-  const checkpoints = (await readdir(join(outputDir, 'checkpoints')).catch(() => []))
-    .filter((c) => /^checkpoint-\d+$/.test(c))
-    .sort((a, b) => Number(a.slice(11)) - Number(b.slice(11)));
-  const last = checkpoints.at(-1);
-  // No update finished within --minutes: what GRPO hands on is the adapter it started from.
-  if (!last) return { adapter: initAdapter, updates };
-  return { adapter: join(outputDir, 'checkpoints', last, 'adapter'), updates };
-}
-
-/** The run's queue keys (its own prefix) are removed: a bench leaves Redis as it found it. */
-async function dropQueues(url, keyPrefix) {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
