@@ -90,7 +90,12 @@ export const websocket = defineChallenge<Params>({
     };
     const channelButtons = buttons.map((channel) => {
       const b = ctx.el('button', { type: 'button' }, `Subscribe ${channel}`);
-      b.addEventListener('click', () => send({ type: 'subscribe', channel }, `subscribe ${channel}`));
+      b.addEventListener('click', () => {
+        const ready = state === 'Connected';
+        send({ type: 'subscribe', channel }, `subscribe ${channel}`);
+        // Until the server answers, another press would be a second (out of order) subscription.
+        if (ready) set('Waiting for the server');
+      });
       return b;
     });
     const request = ctx.el('button', { type: 'button' }, 'Request code');

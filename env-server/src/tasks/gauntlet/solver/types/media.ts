@@ -1,5 +1,5 @@
 import { act } from '../act.js';
-import { find, must, numberIn, region, textOf } from '../ax.js';
+import { find, must, region, textOf } from '../ax.js';
 import { action, type ChallengeSolver } from '../move.js';
 
 /**

@@ -27,7 +27,8 @@ export const solveMutationObserver: ChallengeSolver = (view) => {
   if (part === '1' && typed !== half) return action(act.fill(view.codeBox, half!));
   if (part === '2' && /^[A-Z0-9]{3}$/.test(typed)) return code(typed + half);
   const windowMs = must(numberIn(view.instructions, /for (\d+) ms each/), 'flash length');
-  return action(act.noop(Math.floor(windowMs / 3)));
+  // An observation takes time too: waiting half a flash still sees every flash at least once.
+  return action(act.noop(Math.floor(windowMs / 2)));
 };
 
 /** Applies the stated rule to the obfuscated string. */
