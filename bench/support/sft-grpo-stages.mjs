@@ -74,8 +74,10 @@ export async function runGrpo({
       running.push(worker);
     }
     const timer = setTimeout(() => void trainer.stop(), minutes * 60_000);
-    await trainer.exited;
+    const code = await trainer.exited;
     clearTimeout(timer);
+    // 0: --grpo-steps done; 130: stopped at --minutes; anything else: it failed (output above).
+    onLine?.(`grpo exited with ${code ?? 'a signal'}`);
   } finally {
     await trainer.stop();
     for (const worker of running) await worker.stop();
