@@ -26,7 +26,12 @@ const TYPES = values.types ? values.types.split(',') : CHALLENGE_TYPES;
 const WORKERS = Number(values.concurrency);
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
-const service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 0, maxSessions: WORKERS + 1, idleTtlMs: 0 });
+const service = new EnvService({
+  ...structuredClone(DEFAULTS),
+  warmContexts: 0,
+  maxSessions: WORKERS + 1,
+  idleTtlMs: 0,
+});
 await service.start();
 const ports = await Promise.all(
   Array.from({ length: WORKERS }, async () => sessionEnv(service, await service.openSession('inproc'))),
