@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => service.shutdown());
 
-const JOBS = ['modal_decoy', 'cookie_storage', 'websocket', 'click_sequence', 'timer', 'encrypted'].flatMap((type) =>
-  [11, 12].map((seed) => ({ type, seed })),
+const JOBS = (['modal_decoy', 'cookie_storage', 'websocket', 'click_sequence', 'timer', 'encrypted'] as const).flatMap(
+  (type) => [11, 12].map((seed) => ({ type, seed })),
 );
 
 describe('DPO probe', () => {
