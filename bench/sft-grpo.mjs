@@ -106,9 +106,12 @@ const SAMPLING = [
 ];
 const evalTemperature = String(number('eval-temperature', 0));
 
-// GRPO's groups: 2 groups of 8 episodes per update, at most one version stale; a checkpoint
-// every 5 updates so a run stopped by --minutes leaves a recent adapter.
+// GRPO's groups: 2 groups of 8 episodes per update, at most one version stale; 2 sequences per
+// forward/backward pass (all 16 multi-turn episodes of ~4,000 byte tokens at once need over 20 GB
+// at hidden 128); a checkpoint every 5 updates so a run stopped by --minutes leaves a recent adapter.
 const GRPO_RECIPE = [
+  '--micro-batch',
+  '2',
   '--group-size',
   '8',
   '--groups-per-update',
