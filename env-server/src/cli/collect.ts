@@ -9,6 +9,7 @@ import { episodeKey, sftRecords } from '../tasks/gauntlet/expert/records.js';
 import { runExpertEpisode } from '../tasks/gauntlet/expert/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { COMMON_FLAGS_HELP, asUsage, positiveInt, UsageError } from './gauntlet-args.js';
+import { collectMiniwob, isMiniwobSpec } from './collect-miniwob.js';
 import { appendRecords, readField } from './jsonl-store.js';
 import { Progress } from './progress.js';
 import { describe, summary, sweepSettings } from './solve.js';
@@ -26,14 +27,20 @@ start step, are skipped, not redone; with nothing left to do nothing is written)
                         episode, task, seed, step, type}
   <dir>/runs/<run-id>/metrics.json   this run's per-step and per-type success, actions and time
 
+Built-in MiniWoB-style tasks (--task miniwob for all of them, or miniwob.<name>,…) are played by
+their oracles and give sft.jsonl records only (no DPO pairs): one per solved episode, with the
+single-page system prompt and observations rendered as a rollout worker renders them.
+
 Flags:
   --out <dir>           output folder (required)
 ${COMMON_FLAGS_HELP}
+                        (or: miniwob, miniwob.*, miniwob.<name>,… for the built-in MiniWoB tasks)
   --no-dpo              skip the preference pairs (one extra probe episode per seed)
   --dpo-per-step <n>    rejected actions tried per step in the probe episode (default 2)
 
 Example:
   npx gauntlet-env collect --out data/gauntlet --task gauntlet --seeds 0-199 --concurrency 4
+  npx gauntlet-env collect --out data/miniwob --task miniwob --seeds 0-19
 `;
 
 const FLAGS = {
@@ -50,6 +57,8 @@ const FLAGS = {
 export async function collectCommand(args: string[]): Promise<number> {
   const { values } = asUsage(() => parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }));
   if (!values.out) throw new UsageError('--out <dir> is required');
+  if (values.task !== undefined && isMiniwobSpec(values.task))
+    return collectMiniwob({ ...values, out: values.out, task: values.task });
   const settings = sweepSettings(values);
   const dpo = !values['no-dpo'];
   const perStep = positiveInt(values['dpo-per-step'], 'dpo-per-step', 2);

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runEpisode, systemPromptFor, type EpisodeEnv } from '@gauntlet/proto/agent';
+import type { Trajectory } from '@gauntlet/proto/rollout';
+import { miniwobTasks } from '../tasks/miniwob/index.js';
+import { oraclePolicy } from '../tasks/policy/oracle-policy.js';
+import { episodeKey, type SftRecord } from '../tasks/gauntlet/expert/records.js';
+import { onPorts, openEnvPool } from './env-pool.js';
+import { parseSeeds, positiveInt, UsageError } from './gauntlet-args.js';
+import { appendRecords, readField } from './jsonl-store.js';
+import { Progress } from './progress.js';
+
+/** `miniwob`, `miniwob.*` or a list naming built-in MiniWoB-style tasks: collect plays their oracles. */
+export function isMiniwobSpec(spec: string): boolean {
+  return spec.split(',').some((t) => t.trim().startsWith('miniwob'));
+}
+
+/** `miniwob` / `miniwob.*` (every built-in task) or `miniwob.<name>,…` → task names as the env takes them. */
+export function parseMiniwobTasks(spec: string): string[] {
+  const known = miniwobTasks.map((task) => `miniwob.${task.name}`);
+  const tasks = spec
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .flatMap((t) => (t === 'miniwob' || t === 'miniwob.*' ? known : [t]));
+  for (const task of tasks)
+    if (!known.includes(task))
+      throw new UsageError(
+        `--task: "${task}" is not a built-in MiniWoB task (miniwob, miniwob.* or miniwob.<name>; names: ${known.map((k) => k.slice(8)).join(', ')}); Gauntlet and MiniWoB tasks are collected in separate runs`,
+      );
+  return [...new Set(tasks)];
+}
+
+/**
+ * Plays one episode with the task's oracle through the same runEpisode a rollout worker uses:
+ * the system prompt for the task, each observation rendered as the user turn, the oracle's action
+ * text as the reply. SFT data and rollouts therefore read (and tokenise) the same.
+ */
+export function runOracleEpisode(env: EpisodeEnv, task: string, seed: number): Promise<Trajectory> {
+  const name = task.replace(/^miniwob\./, '');
+  const definition = miniwobTasks.find((t) => t.name === name);
+  if (!definition) throw new UsageError(`no built-in MiniWoB task ${JSON.stringify(task)}`);
+  return runEpisode(env, oraclePolicy(definition), { task, seed, deadlineMs: 120_000 });
+}
+
+/** A solved episode as one SFT conversation; an unsolved one is no demonstration and gives none. */
+export function oracleSftRecords(episode: Trajectory): SftRecord[] {
+  if (episode.outcome !== 'success') return [];
+  const key = episodeKey(episode.task, episode.seed);
+  return [
+    {
+      id: `${key}/step1.0`,
+      episode: key,
+      task: episode.task,
+      seed: episode.seed,
+      step: 1,
+      type: episode.task,
+      reward: episode.reward,
+      messages: [
+        { role: 'system', content: systemPromptFor(episode.task) },
+        ...episode.turns.flatMap((t) => [
+          { role: 'user' as const, content: t.observation },
+          { role: 'assistant' as const, content: t.action_text, reward: t.reward },
+        ]),
+      ],
+    },
+  ];
+}
+
+export interface MiniwobCollectFlags {
+  out: string;
+  task: string;
+  seeds?: string;
+  concurrency?: string;
+  'chromium-path'?: string;
+  'start-step'?: string;
+}
+
+/** `collect` for built-in MiniWoB tasks: oracle episodes to <out>/sft.jsonl (no DPO pairs), metrics per task. */
+export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number> {
+  if (flags['start-step'] !== undefined) throw new UsageError('--start-step applies to Gauntlet tasks only');
+  const tasks = parseMiniwobTasks(flags.task);
+  const seeds = parseSeeds(flags.seeds ?? '0-9');
+  const concurrency = positiveInt(flags.concurrency, 'concurrency', 2);
+  const file = join(flags.out, 'sft.jsonl');
+  const tally = new Progress('collect', 0);
+  const have = await readField(file, 'episode', (line) => tally.note(`${file}:${line} is not JSON; ignored`));
+  const all = tasks.flatMap((task) => seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed) })));
+  const jobs = all.filter((job) => !have.has(job.key));
+  const progress = new Progress('collect', jobs.length);
+  if (jobs.length < all.length)
+    progress.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${flags.out}; skipping them`);
+  if (jobs.length === 0) return 0;
+  const perTask: Record<string, { attempts: number; solved: number; turns: number }> = {};
+  let added = 0;
+  const pool = await openEnvPool(Math.min(concurrency, jobs.length), flags['chromium-path']);
+  try {
+    await onPorts(pool.ports, jobs, async (port, job) => {
+      const episode = await runOracleEpisode(port, job.task, job.seed);
+      const records = oracleSftRecords(episode);
+      await appendRecords(file, records);
+      added += records.length;
+      const row = (perTask[job.task] ??= { attempts: 0, solved: 0, turns: 0 });
+      row.attempts += 1;
+      row.solved += records.length;
+      row.turns += episode.turns.length;
+      const why = episode.error ? `: ${episode.error.message}` : '';
+      progress.episode(
+        episode.outcome === 'success',
+        `${job.task} seed ${job.seed}: ${episode.outcome}, ${episode.turns.length} actions${why}`,
+      );
+    });
+  } finally {
+    await pool.close();
+  }
+  const runDir = join(
+    flags.out,
+    'runs',
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`,
+  );
+  await mkdir(runDir, { recursive: true });
+  const per_task = Object.fromEntries(
+    Object.entries(perTask).map(([task, r]) => [
+      task,
+      { ...r, success_rate: r.solved / r.attempts, actions_mean: r.turns / r.attempts },
+    ]),
+  );
+  await writeFile(
+    join(runDir, 'metrics.json'),
+    JSON.stringify({ tasks, seeds, sft_records_added: added, per_task }, null, 2) + '\n',
+  );
+  progress.note(`added ${added} SFT records to ${file}; metrics in ${runDir}/metrics.json`);
+  return 0;
+}
