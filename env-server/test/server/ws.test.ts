@@ -181,11 +181,12 @@ describe('hostile frames', () => {
       expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
       expect(reply.data.message).toMatch(/more than 64 levels deep/);
     }
+    // Under the limit, nesting is fine (step metadata is free-form; task options are checked by the task).
+    expect(await client.request({ type: 'reset', data: { task_name: 'click-test', seed: 1 } })).toMatchObject({
+      type: 'observation',
+    });
     expect(
-      await client.request({
-        type: 'reset',
-        data: { task_name: 'click-test', seed: 1, options: { x: JSON.parse(deep(60)) } },
-      }),
+      await client.request({ type: 'step', data: { action_str: 'noop()', metadata: { x: JSON.parse(deep(60)) } } }),
     ).toMatchObject({ type: 'observation' });
     client.close();
     await sessionsDrainTo(0);
