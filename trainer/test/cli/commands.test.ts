@@ -31,6 +31,14 @@ async function adapterDir(modelDir: string): Promise<string> {
 }
 
 describe('cli usage', () => {
+  it('serve, sft, dpo and grpo take --device cpu or cuda and refuse anything else with exit 2', async () => {
+    for (const command of ['serve', 'sft', 'dpo', 'grpo']) {
+      expect((await runInProcess(['help', command])).stdout, command).toMatch(/--device NAME/);
+    }
+    const wrong = await runInProcess(['serve', '--device', 'tpu']);
+    expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringMatching(/--device must be one of cpu, cuda/)]);
+  });
+
   it('prints help with no command on stderr and exits 2; help <command> works too', async () => {
     expect((await runInProcess([])).code).toBe(2);
     const help = await runInProcess(['help', 'export-adapter']);

@@ -2,6 +2,7 @@ import { LOGPROBS_MODES } from '../../generate/sampler.js';
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { UsageError, type Command, type CommandContext } from '../command.js';
+import { DEVICES } from './sft-settings.js';
 import {
   choiceOption,
   integerOption,
@@ -117,6 +118,12 @@ export const serveCommand: Command = {
       description: 'onnxruntime intra-op threads',
       defaultText: 'one per core',
     },
+    device: {
+      type: 'string',
+      valueName: 'NAME',
+      description: "Execution provider: cpu or cuda (onnxruntime-node's CUDA binaries; untested, see docs/trainer.md)",
+      defaultText: 'cpu',
+    },
   },
   examples: [
     'gauntlet-trainer serve',
@@ -154,7 +161,10 @@ export const serveCommand: Command = {
       maxBatch: integerOption(context, 'max-batch', 32, 1),
       maxWaiting: integerOption(context, 'max-waiting', 256, 0),
       prefixCacheTokens,
-      ...(threads ? { runtime: { intraOpNumThreads: threads } } : {}),
+      runtime: {
+        executionProvider: choiceOption(context, 'device', DEVICES, 'cpu'),
+        ...(threads ? { intraOpNumThreads: threads } : {}),
+      },
     });
     const server = await listen(
       ctx,
