@@ -55,8 +55,9 @@ beforeAll(
         GAUNTLET_ENV_PORTS: '',
         GAUNTLET_GRPC_PORTS: '',
         GAUNTLET_TRAINER_PORT: '',
-        // A short run: versions arrive within a minute or two on two loaded cores.
-        GAUNTLET_MAX_STEPS: '4',
+        // Small updates, so versions arrive within a minute or two on two loaded cores; enough of
+        // them that the trainer is still up (serving /metrics and /curves) when the checks run.
+        GAUNTLET_MAX_STEPS: '1000',
         GAUNTLET_GROUP_SIZE: '2',
         GAUNTLET_GROUPS_PER_UPDATE: '2',
         GAUNTLET_MAX_TURNS: '2',
