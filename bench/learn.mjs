@@ -10,8 +10,8 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { startBin } from './support/processes.mjs';
+import { dropQueues } from './support/queues.mjs';
 import { successCurveSvg } from './support/curve-svg.mjs';
 
 const OPTIONS = {
@@ -215,19 +215,4 @@ try {
   await stopAll();
   await rm(work, { recursive: true, force: true });
   await dropQueues(values.redis, prefix);
-}
-
-/** The run's queue keys (its own prefix) are removed: a bench leaves Redis as it found it. */
-async function dropQueues(url, keyPrefix) {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }

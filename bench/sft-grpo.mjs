@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, startBin } from './support/processes.mjs';
 import { runBin } from './support/run-bin.mjs';
-import { dropQueues, evaluatePolicies, runGrpo } from './support/sft-grpo-stages.mjs';
+import { evaluatePolicies, runGrpo } from './support/sft-grpo-stages.mjs';
+import { dropQueues } from './support/queues.mjs';
 
 const OPTIONS = {
   tasks: { default: '', help: 'Comma list of built-in task names (default: every built-in MiniWoB task)' },

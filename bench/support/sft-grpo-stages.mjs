@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { startBin } from './processes.mjs';
 import { runBin } from './run-bin.mjs';
 
@@ -92,19 +91,4 @@ export async function runGrpo({
     .sort((a, b) => Number(a.slice(11)) - Number(b.slice(11)));
   const last = checkpoints.at(-1);
   return { adapter: last ? join(outputDir, 'checkpoints', last, 'adapter') : initAdapter, updates };
-}
-
-/** The run's queue keys (its own prefix) are removed: a bench leaves Redis as it found it. */
-export async function dropQueues(url, keyPrefix) {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
