@@ -18,11 +18,13 @@ export const COLLECT_HELP = `gauntlet-env collect — record expert trajectories
 
 Usage: gauntlet-env collect --out <dir> [flags]
 
-Writes, appending to earlier runs in the same folder (episodes already there are skipped, not redone):
+Writes, appending to earlier runs in the same folder (episodes already there, same task, seed and
+start step, are skipped, not redone; with nothing left to do nothing is written):
   <dir>/sft.jsonl       one line per solved step: {"messages": [system, user observation, assistant action, …],
                         id, episode, task, seed, step, type, reward}; assistant turns carry their reward
-  <dir>/dpo.jsonl       {"prompt": [system, user], "chosen": [expert action], "rejected": [action that failed
-                        from the same state], rejected_outcome, id, episode, task, seed, step, type}
+  <dir>/dpo.jsonl       {"prompt": [system, the step's earlier user/assistant turns, user], "chosen": [expert
+                        action], "rejected": [action that failed from the same state], rejected_outcome, id,
+                        episode, task, seed, step, type}
   <dir>/runs/<run-id>/metrics.json   this run's per-step and per-type success, actions and time
 
 Built-in MiniWoB-style tasks (--task miniwob for all of them, or miniwob.<name>,…) are played by
@@ -66,13 +68,18 @@ export async function collectCommand(args: string[]): Promise<number> {
     progress.note(`${file}:${line} is not JSON (an interrupted write?); ignored`);
   const haveSft = await readField(files.sft, 'episode', warn(files.sft));
   const haveDpo = await readField(files.dpo, 'episode', warn(files.dpo));
+  const startStep = (settings.options['start_step'] as number | undefined) ?? 1;
   const all = settings.tasks.flatMap((task) =>
-    settings.seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed) })),
+    settings.seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed, task === 'gauntlet' ? startStep : 1) })),
   );
   const jobs = all.filter((job) => !haveSft.has(job.key) || (dpo && !haveDpo.has(job.key)));
   const tally = new Progress('collect', jobs.length);
   if (jobs.length < all.length)
     tally.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${values.out}; skipping them`);
+  if (jobs.length === 0) {
+    tally.note('nothing to collect: no run folder written');
+    return 0;
+  }
   const episodes: Trajectory[] = [];
   let sftLines = 0;
   let dpoLines = 0;
@@ -84,16 +91,18 @@ export async function collectCommand(args: string[]): Promise<number> {
       if (!haveSft.has(job.key)) {
         const episode = await runExpertEpisode(port, job.task, job.seed, options);
         episodes.push(episode);
-        const records = sftRecords(episode);
+        const records = sftRecords(episode, job.task === 'gauntlet' ? startStep : 1);
         await appendRecords(files.sft, records);
         sftLines += records.length;
         detail = describe(episode);
       }
       if (dpo && !haveDpo.has(job.key)) {
-        const pairs = await collectPreferencePairs(port, job.task, job.seed, perStep);
-        await appendRecords(files.dpo, pairs);
-        dpoLines += pairs.length;
-        detail += `${detail ? ', ' : `${job.task} seed ${job.seed}: `}${pairs.length} DPO pairs`;
+        const probe = await collectPreferencePairs(port, job.task, job.seed, { perStep, resetOptions: options });
+        await appendRecords(files.dpo, probe.pairs);
+        dpoLines += probe.pairs.length;
+        const stalled =
+          probe.outcome === 'success' ? '' : ` (probe ${probe.outcome} at ${probe.solved}/${probe.total})`;
+        detail += `${detail ? ', ' : `${job.task} seed ${job.seed}: `}${probe.pairs.length} DPO pairs${stalled}`;
       }
       const played = episodes.find((e) => e.task === job.task && e.seed === job.seed);
       tally.episode(played ? played.outcome === 'success' : true, detail);

@@ -5,7 +5,8 @@ import type { Trajectory } from '@gauntlet/proto/rollout';
 import { runMetrics, type RunMetrics } from '../tasks/gauntlet/expert/metrics.js';
 import { progress, runExpertEpisode } from '../tasks/gauntlet/expert/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
-import { COMMON_FLAGS_HELP, asUsage, parseSeeds, parseTasks, positiveInt } from './gauntlet-args.js';
+import { GAUNTLET_STEPS } from '../tasks/gauntlet/plan.js';
+import { COMMON_FLAGS_HELP, asUsage, parseSeeds, parseTasks, positiveInt, UsageError } from './gauntlet-args.js';
 import { Progress } from './progress.js';
 
 export const SOLVE_HELP = `gauntlet-env solve — play Gauntlet tasks with the built-in expert solver and report success
@@ -48,11 +49,14 @@ export function sweepSettings(values: {
   'chromium-path'?: string;
 }): SweepSettings {
   const startStep = values['start-step'];
+  const start = startStep === undefined ? undefined : positiveInt(startStep, 'start-step', 1);
+  if (start !== undefined && start > GAUNTLET_STEPS)
+    throw new UsageError(`--start-step must be between 1 and ${GAUNTLET_STEPS} (got ${start})`);
   return {
     tasks: parseTasks(values.task ?? 'gauntlet'),
     seeds: parseSeeds(values.seeds ?? '0-9'),
     concurrency: positiveInt(values.concurrency, 'concurrency', 2),
-    options: startStep === undefined ? {} : { start_step: positiveInt(startStep, 'start-step', 1) },
+    options: start === undefined ? {} : { start_step: start },
     chromiumPath: values['chromium-path'],
   };
 }

@@ -49,9 +49,16 @@ describe('gauntlet-env collect', () => {
     const dpo = await lines('dpo.jsonl');
     expect(dpo.length).toBeGreaterThanOrEqual(4);
     for (const pair of dpo) {
-      expect(pair.prompt.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
+      // The step's earlier exchanges, then the observation the two actions answer.
+      const roles = pair.prompt.map((m: { role: string }) => m.role);
+      expect(roles).toEqual([
+        'system',
+        ...roles.slice(1).map((_: string, i: number) => (i % 2 ? 'assistant' : 'user')),
+      ]);
+      expect(roles.at(-1)).toBe('user');
       expect(pair.rejected[0].content).not.toBe(pair.chosen[0].content);
       expect(pair.rejected_outcome).toMatch(/^(wrong_code|puzzle_mistake|action_error)/);
+      expect(pair.chosen[0].content).not.toMatch(/^noop\(/);
     }
     // A wrong code near the real one is rejected in every episode: the pair the probe always tries.
     expect(dpo.filter((p) => p.rejected_outcome === 'wrong_code').length).toBeGreaterThanOrEqual(4);
@@ -73,6 +80,11 @@ describe('gauntlet-env collect', () => {
     expect(again.filter((r) => r.seed === 2)).toHaveLength(2);
     const runs = await readdir(join(out, 'runs'));
     expect(runs).toHaveLength(2);
+    // Nothing left to do: no episode is replayed and no empty run folder is written.
+    expect(
+      await collectCommand(['--out', out, '--task', 'gauntlet:click_sequence', '--seeds', '2-3', '--no-dpo']),
+    ).toBe(0);
+    expect(await readdir(join(out, 'runs'))).toHaveLength(2);
     const metrics = JSON.parse(await readFile(join(out, 'runs', runs.sort()[1]!, 'metrics.json'), 'utf8'));
     expect(metrics).toMatchObject({
       episodes: 2,
@@ -102,5 +114,7 @@ describe('gauntlet-env collect', () => {
     expect(await runGauntletCommand('collect', ['--task', 'gauntlet'])).toBe(2);
     expect(await runGauntletCommand('solve', ['--task', 'gauntlet:nope'])).toBe(2);
     expect(await runGauntletCommand('solve', ['--seeds', '9-1'])).toBe(2);
+    expect(await runGauntletCommand('solve', ['--start-step', '31'])).toBe(2);
+    expect(await runGauntletCommand('collect', ['--out', out, '--start-step', '0'])).toBe(2);
   });
 });

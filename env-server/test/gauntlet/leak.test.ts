@@ -15,6 +15,8 @@ import { fullMarkup } from './support.js';
 const SEEDS = Array.from({ length: 20 }, (_, i) => 7 + i * 13);
 /** Status text that says a type's page finished loading its asynchronous parts. */
 const LOADED: Partial<Record<ChallengeType, RegExp>> = { iframe: /All frames loaded/, video: /Video time/ };
+/** Type ids that are not also ordinary words or ARIA roles (slider, iframe, canvas, … are both). */
+const MULTI_WORD_TYPES = CHALLENGE_TYPES.filter((type) => type.includes('_'));
 
 const registry = new TaskRegistry(builtinFamilies());
 let browser: Browser;
@@ -46,6 +48,23 @@ async function expectHidden(codes: string[], label: string): Promise<void> {
   }
 }
 
+/** The page never names its challenge type: not in the heading, the title, a class or any text. */
+async function expectNoTypeName(type: ChallengeType, label: string): Promise<void> {
+  const heading = (await page.locator('h2').innerText()).toLowerCase();
+  expect(heading, `${label}: heading`).not.toContain(type.replace(/_/g, ' '));
+  expect(heading, `${label}: heading`).not.toContain(type);
+  const seen = await observePage(page, { axtree: true, pruned_html: true, extra_properties: false });
+  const markup = await fullMarkup(page);
+  for (const name of MULTI_WORD_TYPES) {
+    for (const [view, text] of [
+      ['AXTree', seen.axtree_txt],
+      ['pruned HTML', seen.pruned_html],
+      ['markup', markup],
+    ] as const)
+      expect(text.includes(name), `${label}: "${name}" in the ${view}`).toBe(false);
+  }
+}
+
 describe('codes stay out of the page until solved', () => {
   it.each(CHALLENGE_TYPES)(`gauntlet:%s on ${SEEDS.length} seeds`, async (type) => {
     const task = registry.resolve(`gauntlet:${type}`);
@@ -53,6 +72,7 @@ describe('codes stay out of the page until solved', () => {
       await task.setup(page, seed, {});
       await settle(type);
       await expectHidden([planRun(seed, type).steps[0]!.code], `${type} seed ${seed}`);
+      await expectNoTypeName(type, `${type} seed ${seed}`);
     }
   });
 

@@ -9,7 +9,7 @@ import type { Rng } from './rng.js';
  */
 export interface Challenge<P = unknown> {
   readonly type: ChallengeType;
-  /** Human title shown in the step heading next to the type id. */
+  /** Human title for listings and docs (the page never shows it: headings are neutral). */
   readonly title: string;
   /**
    * Everything the page needs except the code: layout, decoys, delays, derived strings. `code`

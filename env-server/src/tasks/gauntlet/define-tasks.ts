@@ -21,9 +21,8 @@ const ACTION_SUBSETS = ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'];
 
 export const FULL_GOAL = `Complete the Gauntlet: ${GAUNTLET_STEPS} steps, each with a puzzle that reveals a 6-character code. Enter the code in the "Code" box and press "Submit code" to advance to the next step.`;
 
-export function singleGoal(type: ChallengeType): string {
-  return `Solve this Gauntlet challenge (${type}): its puzzle reveals a 6-character code. Enter the code in the "Code" box and press "Submit code".`;
-}
+/** One step's goal; it never names the puzzle's type (recognising the puzzle is part of the task). */
+export const SINGLE_GOAL = `Solve this Gauntlet step: its puzzle reveals a 6-character code. Enter the code in the "Code" box and press "Submit code".`;
 
 /** `gauntlet` (the 30-step run) and `gauntlet:<type>` (one challenge), all on one SPA. */
 export function gauntletTasks(): TaskDefinition[] {
@@ -72,7 +71,7 @@ function defineTask(
       }
       const status = await run.status(page);
       return {
-        goal: only ? singleGoal(only) : FULL_GOAL,
+        goal: only ? SINGLE_GOAL : FULL_GOAL,
         info: status.info ?? {},
         status: (current) => run.status(current),
       };

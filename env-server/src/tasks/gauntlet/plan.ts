@@ -1,5 +1,6 @@
 import { CHALLENGE_TYPES, CODE_ALPHABET, CODE_LENGTH, type ChallengeType } from './challenge-types.js';
 import { challengeFor } from './challenges/index.js';
+import { WORDS } from './challenges/words.js';
 import { Rng } from './rng.js';
 
 /** The full Gauntlet's length (the spec's 30 steps). */
@@ -7,6 +8,8 @@ export const GAUNTLET_STEPS = 30;
 
 export interface StepPlan {
   type: ChallengeType;
+  /** The heading's neutral title, seeded (it never names the type). */
+  title: string;
   code: string;
   params: unknown;
 }
@@ -30,9 +33,17 @@ export function planRun(seed: number, only?: ChallengeType): RunPlan {
     let code = rng.string(CODE_ALPHABET, CODE_LENGTH);
     while (used.has(code)) code = rng.string(CODE_ALPHABET, CODE_LENGTH);
     used.add(code);
-    return { type, code, params: cleanParams(type, rng, code) };
+    const title = stepTitle(new Rng(seed, 'title', index));
+    return { type, title, code, params: cleanParams(type, rng, code) };
   });
   return { seed, kind: only ?? 'gauntlet', steps };
+}
+
+const TITLE_WORDS = ['Quiet', 'Amber', 'Hidden', 'Second', 'Northern', 'Narrow', 'Long', 'Silver', 'Open', 'Old'];
+
+/** "Checkpoint Silver Fern": names a step without saying what its puzzle is. */
+function stepTitle(rng: Rng): string {
+  return `${rng.pick(['Checkpoint', 'Gate', 'Trial', 'Room', 'Stage'])} ${rng.pick(TITLE_WORDS)} ${rng.pick(WORDS)}`;
 }
 
 /** Every type once plus random repeats, shuffled until no type follows itself. */

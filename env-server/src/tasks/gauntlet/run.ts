@@ -37,13 +37,15 @@ export class GauntletRun {
     const needsSocket = this.plan.steps.some((s) => s.type === 'websocket');
     const server = needsSocket ? await CodeSocketServer.get() : undefined;
     const steps = this.plan.steps.map((step) => {
-      if (step.type !== 'websocket') return { type: step.type, code: step.code, params: step.params };
-      const delayMs = (step.params as { delayMs: number }).delayMs;
+      if (step.type !== 'websocket')
+        return { type: step.type, title: step.title, code: step.code, params: step.params };
+      const { delayMs, order } = step.params as { delayMs: number; order: string[] };
       return {
         type: step.type,
+        title: step.title,
         code: '',
         params: step.params,
-        socket: { url: server!.url, ticket: server!.register(step.code, delayMs) },
+        socket: { url: server!.url, ticket: server!.register(step.code, delayMs, order) },
       };
     });
     return { runId: this.runId, steps, media: { videoUrl: VIDEO_PATH } };

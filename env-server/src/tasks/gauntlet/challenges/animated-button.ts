@@ -4,14 +4,21 @@ import { WORDS } from './words.js';
 interface Params {
   label: string;
   decoy: string;
-  /** Motion: a Lissajous path around the track's centre. */
-  ampX: number;
-  ampY: number;
-  periodMs: number;
-  phase: number;
+  decoyFirst: boolean;
+  /** The button slides right at `speed` px/s along a `track`-px line and wraps back to 0. */
+  track: number;
+  speed: number;
+  startX: number;
+  /** Clicks count only while its x is in [zoneFrom, zoneFrom + zoneWidth]. */
+  zoneFrom: number;
+  zoneWidth: number;
 }
 
-/** Click a button that never stops moving (a decoy stands still). */
+/**
+ * Click a sliding button while it is inside a stated zone. The page reports the button's
+ * position and speed, so the moment must be worked out and waited for; a click outside the zone
+ * (or on the still decoy) locks the puzzle.
+ */
 export const animatedButton = defineChallenge<Params>({
   type: 'animated_button',
   title: 'Moving button',
@@ -20,34 +27,51 @@ export const animatedButton = defineChallenge<Params>({
     return {
       label: `Catch ${label}`,
       decoy: `Catch ${decoy}`,
-      ampX: rng.int(120, 260),
-      ampY: rng.int(30, 60),
-      periodMs: rng.round(2400, 4000, 100),
-      phase: rng.int(0, 628) / 100,
+      decoyFirst: rng.chance(0.5),
+      track: 500,
+      speed: 62,
+      startX: rng.int(0, 499),
+      zoneFrom: rng.round(60, 380, 10),
+      zoneWidth: 80,
     };
   },
   render: (ctx) => {
-    const { label, decoy, ampX, ampY, periodMs, phase } = ctx.params;
+    const { label, decoy, decoyFirst, track, speed, startX, zoneFrom, zoneWidth } = ctx.params;
+    const zoneTo = zoneFrom + zoneWidth;
     ctx.instruct(
-      `Click the moving "${label}" button. It keeps moving the whole time; "${decoy}" stands still and is a decoy.`,
+      `Click "${label}" while its position is between x = ${zoneFrom} and x = ${zoneTo} px. It slides right at ${speed} px/s and wraps from ${track} back to 0. A click outside that zone, or on "${decoy}", locks the puzzle.`,
     );
     const mover = ctx.el('button', { type: 'button', class: 'mover' }, label);
     const still = ctx.el('button', { type: 'button', class: 'still' }, decoy);
-    mover.addEventListener('click', () => ctx.reveal());
-    still.addEventListener('click', () => ctx.fail(`"${decoy}" is the decoy.`));
-    const track = ctx.el('div', { class: 'track' }, still, mover);
-    const started = performance.now();
+    const where = ctx.el('p', { 'aria-label': 'Button position' });
+    let started = performance.now();
+    const x = () => Math.floor(startX + ((performance.now() - started) / 1000) * speed) % track;
+    mover.addEventListener('click', () => {
+      const at = x();
+      if (at >= zoneFrom && at <= zoneTo) {
+        ctx.say(`Caught at x = ${at} px.`);
+        ctx.reveal();
+        return;
+      }
+      ctx.lock(`Clicked at x = ${at} px, outside the zone.`, () => (started = performance.now()));
+    });
+    still.addEventListener('click', () => ctx.lock(`"${decoy}" is the decoy.`));
+    const zone = ctx.el('div', { class: 'zone', style: `left: ${zoneFrom}px; width: ${zoneTo - zoneFrom + 120}px` });
+    const track_ = ctx.el('div', { class: 'track' }, zone, ...(decoyFirst ? [still, mover] : [mover, still]));
     let frame = 0;
     const move = () => {
-      const t = ((performance.now() - started) / periodMs) * 2 * Math.PI + phase;
-      mover.style.transform = `translate(${Math.round(ampX * Math.sin(t))}px, ${Math.round(ampY * Math.sin(2 * t))}px)`;
+      const at = x();
+      mover.style.transform = `translateX(${at}px)`;
+      const text = `Button position: x = ${at} px.`;
+      if (where.textContent !== text) where.textContent = text;
       frame = requestAnimationFrame(move);
     };
     move();
     ctx.onCleanup(() => cancelAnimationFrame(frame));
-    ctx.area.append(track);
+    ctx.area.append(track_, where);
   },
-  css: `.puzzle .track { position: relative; height: 170px; }
-  .puzzle .mover { position: absolute; left: calc(50% - 60px); top: 65px; width: 120px; }
-  .puzzle .still { position: absolute; left: 8px; top: 8px; }`,
+  css: `.puzzle .track { position: relative; height: 110px; width: 640px; }
+  .puzzle .track .zone { position: absolute; top: 40px; height: 40px; background: #dfd; }
+  .puzzle .mover { position: absolute; left: 0; top: 48px; width: 120px; }
+  .puzzle .still { position: absolute; left: 8px; top: 4px; }`,
 });

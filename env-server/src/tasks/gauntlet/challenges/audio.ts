@@ -3,19 +3,31 @@ import { defineChallenge } from '../challenge.js';
 interface Params {
   durationMs: number;
   frequency: number;
+  /** Pause inside [from, from + width] seconds of the clip. */
+  from: number;
+  width: number;
 }
 
 /**
- * Play a short clip to its end. The clip is a WAV tone the page synthesises (8 kHz, 8-bit mono)
- * into a blob URL for a real <audio> element; the code unlocks on its `ended` event.
+ * Pause a clip inside a stated position range. The clip is a WAV tone the page synthesises (8 kHz, 8-bit mono)
+ * into a blob URL for a real <audio> element. The code unlocks on a pause inside a stated range of
+ * the clip's position, which the page reports as it plays: the position must be read and acted on.
  */
 export const audio = defineChallenge<Params>({
   type: 'audio',
   title: 'Audio clip',
-  generate: (rng) => ({ durationMs: rng.round(200, 400, 50), frequency: rng.round(220, 880, 20) }),
+  generate: (rng) => ({
+    durationMs: 3000,
+    frequency: rng.round(220, 880, 20),
+    from: rng.int(8, 16) / 10,
+    width: 1,
+  }),
   render: (ctx) => {
-    const { durationMs, frequency } = ctx.params;
-    ctx.instruct(`Press "Play clip" and let the ${durationMs} ms clip play to its end; the code unlocks when it ends.`);
+    const { durationMs, frequency, from, width } = ctx.params;
+    const until = from + width;
+    ctx.instruct(
+      `Press "Play clip", then press "Pause" while the clip position reads between ${from.toFixed(1)} s and ${until.toFixed(1)} s. Pausing anywhere else locks the puzzle; "Play clip" always starts from 0.`,
+    );
     const rate = 8000;
     const samples = Math.round((rate * durationMs) / 1000);
     const wav = new Uint8Array(44 + samples);
@@ -39,9 +51,13 @@ export const audio = defineChallenge<Params>({
     ctx.onCleanup(() => URL.revokeObjectURL(url));
     const clip = ctx.el('audio', { src: url, preload: 'auto' }) as HTMLAudioElement;
     ctx.onCleanup(() => clip.pause());
+    const position = ctx.el('p', { 'aria-label': 'Clip position' });
+    const show = () => {
+      const text = `Clip position: ${clip.currentTime.toFixed(1)} s (${clip.ended ? 'ended' : clip.paused ? 'paused' : 'playing'}).`;
+      if (position.textContent !== text) position.textContent = text;
+    };
     const play = ctx.el('button', { type: 'button' }, 'Play clip');
     play.addEventListener('click', () => {
-      if (!clip.paused) return ctx.say('Clip: playing.');
       clip.currentTime = 0;
       ctx.say('Clip: starting.');
       clip.play().then(
@@ -49,11 +65,25 @@ export const audio = defineChallenge<Params>({
         (error: Error) => ctx.fail(`Clip: playback failed (${error.message}).`),
       );
     });
-    clip.addEventListener('ended', () => {
-      ctx.say('Clip: finished.');
-      ctx.reveal();
+    const pause = ctx.el('button', { type: 'button' }, 'Pause');
+    pause.addEventListener('click', () => {
+      if (clip.paused) return ctx.say('Clip: not playing.');
+      clip.pause();
+      const at = clip.currentTime;
+      show();
+      if (at >= from && at <= until) {
+        ctx.say(`Clip: paused at ${at.toFixed(1)} s.`);
+        ctx.reveal();
+        return;
+      }
+      ctx.lock(`Paused at ${at.toFixed(1)} s, outside the range.`, () => {
+        clip.currentTime = 0;
+        show();
+      });
     });
-    ctx.area.append(play, clip);
+    ctx.every(100, show);
+    ctx.area.append(play, ' ', pause, position, clip);
+    show();
     ctx.say('Clip: not played yet.');
   },
 });

@@ -16,13 +16,14 @@ interface Params {
 
 /**
  * The code is written to a cookie or localStorage entry; the page's own Settings › Stored data
- * view reads the real storage and shows a value only when asked. Decoy entries hold decoy codes.
+ * view reads the real storage and shows a value only when asked. A dozen decoy entries hold decoy
+ * codes, and showing one locks the puzzle: the entry must be picked by reading its name.
  */
 export const cookieStorage = defineChallenge<Params>({
   type: 'cookie_storage',
   title: 'Stored data',
   generate(rng) {
-    const names = rng.sample(WORDS, 4).map((w) => `${w.toLowerCase()}_${rng.pick(['token', 'key', 'pass', 'code'])}`);
+    const names = rng.sample(WORDS, 12).map((w) => `${w.toLowerCase()}_${rng.pick(['token', 'key', 'pass', 'code'])}`);
     const where = () => rng.pick(['cookie', 'local storage'] as const);
     const entries = names.map((name, i) => ({
       name,
@@ -35,7 +36,7 @@ export const cookieStorage = defineChallenge<Params>({
     const { key, entries } = ctx.params;
     const real = entries.find((e) => e.name === key)!;
     ctx.instruct(
-      `The code is stored in this site's ${real.where === 'cookie' ? 'cookies' : 'local storage'} under the name "${key}". Open "Settings", then "Stored data", and show that entry's value. Other entries hold decoys.`,
+      `The code is stored in this site's ${real.where === 'cookie' ? 'cookies' : 'local storage'} under the name "${key}". Open "Settings", then "Stored data", and show that entry's value. Showing any other entry locks the puzzle.`,
     );
     for (const entry of entries) {
       const value = entry.value || ctx.code();
@@ -63,7 +64,10 @@ export const cookieStorage = defineChallenge<Params>({
       for (const entry of entries) {
         const shown = ctx.el('span', {}, '••••••');
         const show = ctx.el('button', { type: 'button' }, `Show ${entry.name}`);
-        show.addEventListener('click', () => (shown.textContent = read(entry)));
+        show.addEventListener('click', () => {
+          if (entry.name !== key) return ctx.lock(`"${entry.name}" is not the entry asked for.`, () => panel.remove());
+          shown.textContent = read(entry);
+        });
         list.append(ctx.el('li', { 'aria-label': entry.name }, `${entry.name} (${entry.where}): `, shown, ' ', show));
       }
       panel.querySelector('ul')?.remove();

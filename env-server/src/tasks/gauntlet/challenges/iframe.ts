@@ -4,40 +4,56 @@ import { WORDS } from './words.js';
 interface Params {
   /** Names of the nested frames, outermost first. */
   chain: string[];
-  decoy: string;
-  decoyFirst: boolean;
+  /** Sibling frames beside the chain (at `at` among them), each with the same buttons. */
+  decoys: string[];
+  at: number;
+  press: string;
+  /** The buttons of each leaf frame (decoys in order, then the innermost), shuffled per frame. */
+  labels: string[][];
 }
+
+const LABELS = ['Open', 'Show', 'Unlock', 'Check', 'Read', 'Reveal'];
 
 /**
  * Frames inside frames (srcdoc documents, so each is a real navigated frame); the innermost
- * holds the real "Reveal code" button, a sibling frame a decoy one. The code is revealed inside
- * the innermost frame's document.
+ * and three sibling frames hold the same few buttons, each in its own order; only the stated
+ * button of the innermost frame reveals (inside that frame's document), any other locks.
  */
 export const iframe = defineChallenge<Params>({
   type: 'iframe',
   title: 'Nested frames',
   generate(rng) {
-    const names = rng.sample(WORDS, 4);
-    return { chain: names.slice(0, rng.int(2, 3)), decoy: names[3]!, decoyFirst: rng.chance(0.5) };
+    const names = rng.sample(WORDS, 6);
+    const buttons = rng.sample(LABELS, 4);
+    return {
+      chain: names.slice(0, rng.int(2, 3)),
+      decoys: names.slice(3),
+      at: rng.int(0, 3),
+      press: rng.pick(buttons),
+      labels: Array.from({ length: 4 }, () => rng.shuffle(buttons)),
+    };
   },
   render: (ctx) => {
-    const { chain, decoy, decoyFirst } = ctx.params;
+    const { chain, decoys, at, press, labels } = ctx.params;
     const innermost = chain[chain.length - 1]!;
     ctx.instruct(
-      `The code is in the frame "${innermost}", nested as ${chain.map((c) => `"${c}"`).join(' › ')}. Press "Reveal code" inside that frame. The frame "${decoy}" is a decoy.`,
+      `The code is in the frame "${innermost}", nested as ${chain.map((c) => `"${c}"`).join(' › ')}. Press "${press}" inside that frame. Any other button, in any frame, locks the puzzle.`,
     );
+    // Disabled until wired: a press before its frame is ready must not count as a free try.
+    const buttons = (row: string[]) => row.map((label) => `<button type="button" disabled>${label}</button>`).join(' ');
     const attr = (html: string) => html.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     const frameTag = (name: string, height: number, inner: string) =>
       `<iframe title="Frame ${name}" data-frame="${name}" style="width: 100%; height: ${height}px; border: 2px solid #779; box-sizing: border-box;" srcdoc="${attr(`<!DOCTYPE html><body style="margin: 6px; font: 14px system-ui, sans-serif;"><h4 style="margin: 0 0 4px">Frame ${name}</h4>${inner}</body>`)}"></iframe>`;
-    let html = '<button type="button">Reveal code</button>';
+    let html = buttons(labels[3]!);
     chain
       .slice()
       .reverse()
       .forEach((name, i) => (html = frameTag(name, 110 + 100 * i, html)));
-    const decoyHtml = frameTag(decoy, 90, '<button type="button">Reveal code</button>');
+    const siblings = decoys.map((name, i) => frameTag(name, 80, buttons(labels[i]!)));
+    siblings.splice(at, 0, html);
     const holder = ctx.el('div', {});
-    holder.innerHTML = decoyFirst ? decoyHtml + html : html + decoyHtml;
-    let pending = chain.length + 1;
+    holder.innerHTML = siblings.join('');
+    let pending = chain.length + decoys.length;
     // srcdoc frames load on their own: wire each document's buttons (and its child frames) once it is there.
     const wire = (frame: HTMLIFrameElement) => {
       const onLoad = () => {
@@ -45,9 +61,13 @@ export const iframe = defineChallenge<Params>({
         if (!doc || !ctx.live()) return;
         const name = frame.dataset['frame']!;
         for (const button of doc.querySelectorAll('body > button')) {
-          button.addEventListener('click', () =>
-            name === innermost ? ctx.reveal(undefined, doc.body) : ctx.fail(`Frame "${name}" holds no code.`),
-          );
+          button.removeAttribute('disabled');
+          button.addEventListener('click', () => {
+            // Clicks inside frames never pass the puzzle area's lock: check it here.
+            if (ctx.locked()) return;
+            if (name === innermost && button.textContent === press) ctx.reveal(undefined, doc.body);
+            else ctx.lock(`"${button.textContent}" in frame "${name}" was the wrong button.`);
+          });
         }
         doc.querySelectorAll('iframe').forEach((child) => wire(child));
         if (--pending === 0) ctx.say('All frames loaded.');

@@ -10,9 +10,17 @@ interface Panel {
 interface Params {
   panels: Panel[];
   path: string[];
+  /** The button to press in the innermost panel; every leaf panel holds all of `labels`, shuffled. */
+  press: string;
+  labels: string[][];
 }
 
-/** A tree of panels, each in its own open shadow root; only the leaf at the stated path reveals. */
+const LABELS = ['Open', 'Show', 'Unlock', 'Check', 'Read', 'Reveal'];
+
+/**
+ * A tree of panels, each in its own open shadow root; every leaf holds the same few buttons in
+ * its own order, and only the stated button of the leaf at the stated path reveals.
+ */
 export const shadowDom = defineChallenge<Params>({
   type: 'shadow_dom',
   title: 'Shadow DOM',
@@ -26,13 +34,21 @@ export const shadowDom = defineChallenge<Params>({
       path.push(next.name);
       level = next.children;
     }
-    return { panels, path };
+    const leaves = countLeaves(panels);
+    const buttons = rng.sample(LABELS, 3);
+    return {
+      panels,
+      path,
+      press: rng.pick(buttons),
+      labels: Array.from({ length: leaves }, () => rng.shuffle(buttons)),
+    };
   },
   render: (ctx) => {
-    const { panels, path } = ctx.params;
+    const { panels, path, press, labels } = ctx.params;
     ctx.instruct(
-      `The code is inside nested panels, each in its own shadow root. Go into ${path.map((p) => `"${p}"`).join(' › ')} and press "Reveal code" inside the innermost panel "${path[path.length - 1]}". The other panels are empty.`,
+      `The code is inside nested panels, each in its own shadow root. Go into ${path.map((p) => `"${p}"`).join(' › ')} and press "${press}" inside the innermost panel "${path[path.length - 1]}". Any other button locks the puzzle.`,
     );
+    let leaf = 0;
     const build = (level: Panel[], parent: ParentNode, trail: string[]) => {
       for (const panel of level) {
         const host = ctx.el('div', { class: 'shadow-host' });
@@ -46,12 +62,14 @@ export const shadowDom = defineChallenge<Params>({
         const here = [...trail, panel.name];
         if (panel.children) build(panel.children, section, here);
         else {
-          const button = ctx.el('button', { type: 'button' }, 'Reveal code');
-          button.addEventListener('click', () => {
-            if (here.join('/') === path.join('/')) ctx.reveal(undefined, section);
-            else ctx.fail(`Panel ${here.join(' › ')} is empty.`);
-          });
-          section.append(button);
+          for (const label of labels[leaf++]!) {
+            const button = ctx.el('button', { type: 'button' }, label);
+            button.addEventListener('click', () => {
+              if (here.join('/') === path.join('/') && label === press) ctx.reveal(undefined, section);
+              else ctx.lock(`"${label}" in panel ${here.join(' › ')} was the wrong button.`);
+            });
+            section.append(button, ' ');
+          }
         }
         parent.append(host);
       }
@@ -59,6 +77,10 @@ export const shadowDom = defineChallenge<Params>({
     build(panels, ctx.area, []);
   },
 });
+
+function countLeaves(panels: Panel[]): number {
+  return panels.reduce((n, p) => n + (p.children ? countLeaves(p.children) : 1), 0);
+}
 
 function growPanels(rng: Rng, names: string[], depth: number, width: number): Panel[] {
   return Array.from({ length: rng.int(2, width) }, () => {

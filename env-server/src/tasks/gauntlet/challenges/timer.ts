@@ -1,42 +1,51 @@
 import { defineChallenge } from '../challenge.js';
 
 interface Params {
-  delayMs: number;
+  /** The window, in seconds on the step's clock: [from, from + width]. */
+  from: number;
+  width: number;
 }
 
-/** Wait out a countdown; pressing Reveal early restarts it. */
+/**
+ * Press within a stated window of the step's own clock. Early and late presses lock the puzzle,
+ * so neither pressing at once nor waiting blindly works: the clock must be read and the wait
+ * timed from it.
+ */
 export const timer = defineChallenge<Params>({
   type: 'timer',
-  title: 'Timer',
-  generate: (rng) => ({ delayMs: rng.round(100, 400, 50) }),
+  title: 'Timing window',
+  generate: (rng) => ({ from: rng.int(25, 60) / 10, width: 1.5 }),
   render: (ctx) => {
-    const { delayMs } = ctx.params;
+    const { from, width } = ctx.params;
+    const until = from + width;
     ctx.instruct(
-      `The code unlocks ${delayMs} ms after the countdown starts; it starts when this step opens. Press "Reveal code" once the countdown has finished. Pressing it early restarts the countdown.`,
+      `Press "Press" while the page clock below reads between ${from.toFixed(1)} s and ${until.toFixed(1)} s. An earlier or later press locks the puzzle; "Restart clock" sets the clock back to 0.`,
     );
-    let round = 0;
-    let ready = false;
-    const startCountdown = () => {
-      const mine = ++round;
-      ready = false;
-      ctx.later(delayMs, () => {
-        if (mine !== round) return;
-        ready = true;
-        ctx.say('Countdown finished.');
-      });
+    let started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    const clock = ctx.el('p', { 'aria-label': 'Page clock' });
+    const tick = () => {
+      const text = `Page clock: ${seconds().toFixed(1)} s.`;
+      if (clock.textContent !== text) clock.textContent = text;
     };
-    const button = ctx.el('button', { type: 'button' }, 'Reveal code');
-    button.addEventListener('click', () => {
-      if (ready) {
-        ctx.say('Unlocked.');
+    const restart = () => {
+      started = performance.now();
+      tick();
+    };
+    const press = ctx.el('button', { type: 'button' }, 'Press');
+    press.addEventListener('click', () => {
+      const now = seconds();
+      if (now >= from && now <= until) {
+        ctx.say('Pressed inside the window.');
         ctx.reveal();
         return;
       }
-      ctx.fail(`Too early: the countdown restarted (${delayMs} ms).`);
-      startCountdown();
+      ctx.lock(`Pressed at ${now.toFixed(1)} s, outside the window.`, restart);
     });
-    ctx.area.append(button);
-    ctx.say('Countdown running.');
-    startCountdown();
+    const again = ctx.el('button', { type: 'button' }, 'Restart clock');
+    again.addEventListener('click', restart);
+    ctx.every(100, tick);
+    tick();
+    ctx.area.append(clock, press, ' ', again);
   },
 });

@@ -4,36 +4,66 @@ import { rejectedCandidates } from '../solver/decoys.js';
 import { gauntletPolicy } from '../solver/policy.js';
 import { readView } from '../solver/view.js';
 import { EXPERT_ACTION_SET, EXPERT_OBSERVATION, gauntletInfo, type GauntletInfo } from './env-port.js';
-import { episodeKey, type DpoRecord } from './records.js';
-import { EXPERT_MODEL } from './rollout.js';
+import { episodeKey, type ChatMessage, type DpoRecord } from './records.js';
+import { progress, EXPERT_MODEL } from './rollout.js';
 
 /** A wrong action just played, waiting for the env's verdict. */
 interface Probe {
   before: GauntletInfo;
-  observation: string;
+  prompt: ChatMessage[];
   chosen: string;
   rejected: string;
+}
+
+export interface ProbeOptions {
+  /** Puzzle-stage wrong actions tried per step (and as many wrong codes). */
+  perStep?: number;
+  maxActions?: number;
+  /** Reset options of the episode (the full run's start_step). */
+  resetOptions?: Record<string, unknown>;
+}
+
+/** The probe episode's pairs and how far it got (it must still solve the run: wrong moves never strand it). */
+export interface ProbeResult {
+  pairs: DpoRecord[];
+  solved: number;
+  total: number;
+  outcome: string;
 }
 
 /**
  * Preference pairs from a probe run of the seed: at up to `perStep` states of each step the
  * probe plays a plausible wrong action instead of the expert's, keeps the pair only when the env
  * shows it failed (no reward, and a wrong-code flag, a puzzle mistake or an action error), and
- * lets the expert carry on from wherever that left the page.
+ * lets the expert carry on from wherever that left the page. Prompts hold the step's history
+ * so far, as the SFT records do; a state where the expert would only wait gives no pair.
  */
 export async function collectPreferencePairs(
   env: EpisodeEnv,
   task: string,
   seed: number,
-  perStep = 2,
-  maxActions = 600,
-): Promise<DpoRecord[]> {
+  { perStep = 2, maxActions = 600, resetOptions = {} }: ProbeOptions = {},
+): Promise<ProbeResult> {
+  const startStep = typeof resetOptions['start_step'] === 'number' ? resetOptions['start_step'] : 1;
+  const key = episodeKey(task, seed, startStep);
   const pairs: DpoRecord[] = [];
-  /** Rejected actions already tried, per step and kind: each is tried once, `perStep` puzzle ones and one wrong code per step. */
+  /** Rejected actions already tried, per step and kind. */
   const tried = new Map<string, Set<string>>();
+  /** This step's exchanges so far (what an SFT record of the step holds before this turn). */
+  let history: ChatMessage[] = [];
+  let historyStep: number | null | undefined;
   let probe: Probe | undefined;
   const prober = scriptedPolicy(`${EXPERT_MODEL}-probe`, () => ({ result, observation }) => {
     const before = gauntletInfo(taskInfo(result));
+    if (before.step !== historyStep) {
+      history = [];
+      historyStep = before.step;
+    }
+    const prompt: ChatMessage[] = [
+      { role: 'system', content: GAUNTLET_SYSTEM_PROMPT },
+      ...history,
+      { role: 'user', content: observation },
+    ];
     const chosen = gauntletPolicy({
       goal: result.observation.goal,
       axtree_txt: result.observation.axtree_txt,
@@ -41,52 +71,65 @@ export async function collectPreferencePairs(
       url: result.observation.url,
       focused_element_bid: '',
     });
-    const view = readView(result.observation.axtree_txt);
-    const candidates = view.kind === 'step' ? rejectedCandidates(view) : { kind: 'puzzle' as const, actions: [] };
-    const key = `${before.step ?? 0}/${candidates.kind}`;
-    const done = tried.get(key) ?? new Set<string>();
-    tried.set(key, done);
-    const budget = candidates.kind === 'code' ? 1 : perStep;
-    const rejected = done.size < budget ? candidates.actions.find((a) => a !== chosen && !done.has(a)) : undefined;
-    if (!rejected) return chosen;
-    done.add(rejected);
-    probe = { before, observation, chosen, rejected };
-    return rejected;
+    const played = pickRejected(result, chosen, before, tried, perStep) ?? chosen;
+    if (played !== chosen) probe = { before, prompt, chosen, rejected: played };
+    history.push({ role: 'user', content: observation }, { role: 'assistant', content: played });
+    return played;
   });
   // The env's verdict on a wrong action is the reply to it: judge the probe there.
   const judge = (after: StepResult) => {
     if (!probe) return;
-    const { before, observation, chosen, rejected } = probe;
+    const { before, prompt, chosen, rejected } = probe;
     probe = undefined;
     const outcome = failure(before, after);
     if (!outcome) return;
     const step = before.step ?? 0;
     pairs.push({
-      id: `${episodeKey(task, seed)}/step${step}.dpo${pairs.length}`,
-      episode: episodeKey(task, seed),
+      id: `${key}/step${step}.dpo${pairs.length}`,
+      episode: key,
       task,
       seed,
       step,
       type: before.type ?? '',
-      prompt: [
-        { role: 'system', content: GAUNTLET_SYSTEM_PROMPT },
-        { role: 'user', content: observation },
-      ],
+      prompt,
       chosen: [{ role: 'assistant', content: chosen }],
       rejected: [{ role: 'assistant', content: rejected }],
       rejected_outcome: outcome,
     });
   };
-  await runEpisode(env, prober, {
+  const trajectory = await runEpisode(env, prober, {
     task,
     seed,
+    resetOptions,
     observation: EXPERT_OBSERVATION,
     actionSet: EXPERT_ACTION_SET,
     maxTurns: maxActions,
     deadlineMs: 60 * 60_000,
     onResult: judge,
   });
-  return pairs;
+  return { pairs, ...progress(trajectory), outcome: trajectory.outcome };
+}
+
+/** A wrong action not yet tried at this step, or undefined to play the expert's own. */
+function pickRejected(
+  result: StepResult,
+  chosen: string,
+  before: GauntletInfo,
+  tried: Map<string, Set<string>>,
+  perStep: number,
+): string | undefined {
+  // Waiting is not a choice worth preferring: a pair needs a chosen action that makes progress.
+  if (/^noop\(/.test(chosen)) return undefined;
+  const view = readView(result.observation.axtree_txt);
+  if (view.kind !== 'step') return undefined;
+  const candidates = rejectedCandidates(view);
+  const key = `${before.step ?? 0}/${candidates.kind}`;
+  const done = tried.get(key) ?? new Set<string>();
+  tried.set(key, done);
+  if (done.size >= perStep) return undefined;
+  const rejected = candidates.actions.find((a) => a !== chosen && !done.has(a));
+  if (rejected) done.add(rejected);
+  return rejected;
 }
 
 /** Why the action counts as failed, or undefined when the env does not show a failure. */

@@ -34,19 +34,25 @@ export interface DpoRecord extends StepOrigin {
   rejected_outcome: string;
 }
 
-export const episodeKey = (task: string, seed: number) => `${task}#${seed}`;
+/**
+ * Names one episode of a collection. Full runs started later (`start_step` > 1) are different
+ * episodes from the same seed started at step 1, so the start step is part of the key.
+ */
+export const episodeKey = (task: string, seed: number, startStep = 1) =>
+  `${task}#${seed}${startStep > 1 ? `@step${startStep}` : ''}`;
 
 /**
  * The episode's solved steps, each as one conversation: system prompt, then per turn the
  * observation (user) and the expert's action (assistant, with its reward). Unsolved steps are
  * left out: they are not expert demonstrations.
  */
-export function sftRecords(episode: Trajectory): SftRecord[] {
+export function sftRecords(episode: Trajectory, startStep = 1): SftRecord[] {
+  const key = episodeKey(episode.task, episode.seed, startStep);
   return attempts(episode)
     .filter((a) => a.turns.some((t) => t.reward > 0))
     .map((a, i) => ({
-      id: `${episodeKey(episode.task, episode.seed)}/step${a.step}.${i}`,
-      episode: episodeKey(episode.task, episode.seed),
+      id: `${key}/step${a.step}.${i}`,
+      episode: key,
       task: episode.task,
       seed: episode.seed,
       step: a.step,

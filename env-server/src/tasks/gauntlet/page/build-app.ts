@@ -10,8 +10,7 @@ export function buildAppScript(challenges: readonly AnyChallenge[]): string {
   const renderers = challenges
     .map((c) => `  ${JSON.stringify(c.type)}: ${functionSource(c.render, c.type)}`)
     .join(',\n');
-  const titles = JSON.stringify(Object.fromEntries(challenges.map((c) => [c.type, c.title])));
-  return `'use strict';\n(${functionSource(runGauntletApp, 'runGauntletApp')})(\n${functionSource(makePuzzleContext, 'makePuzzleContext')},\n{\n${renderers}\n},\n${titles});\n`;
+  return `'use strict';\n(${functionSource(runGauntletApp, 'runGauntletApp')})(\n${functionSource(makePuzzleContext, 'makePuzzleContext')},\n{\n${renderers}\n});\n`;
 }
 
 /** A function's source as an expression; method shorthand (`render(ctx) {}`) is not one, so it is refused. */

@@ -6,6 +6,8 @@
 /** One step as the page receives it. */
 export interface PageStep {
   type: string;
+  /** The neutral, seeded step title the heading shows (never the type). */
+  title: string;
   /** Empty for `websocket`: that code exists only on the server until its message arrives. */
   code: string;
   params: unknown;
@@ -60,6 +62,14 @@ export interface PuzzleContext<P> {
   say(text: string): void;
   /** A wrong move: said, and counted in the task's metadata. */
   fail(text: string): void;
+  /**
+   * A wrong move that locks the puzzle: every control in the area ignores input until the agent
+   * types the stated word into "Unlock word" and presses "Unlock" (a policy that reads recovers;
+   * one that presses everything does not). `onUnlock` puts the puzzle back to its start.
+   */
+  lock(text: string, onUnlock?: () => void): void;
+  /** True while a lock is showing (controls outside the area, such as frames, check it). */
+  locked(): boolean;
   later(ms: number, fn: () => void): void;
   every(ms: number, fn: () => void): void;
   /** Adds a listener that is removed when the step ends (for window, document and other long-lived targets). */

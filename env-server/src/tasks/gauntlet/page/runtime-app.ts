@@ -10,7 +10,6 @@ import type { StepHandle, makePuzzleContext } from './runtime-context.js';
 export function runGauntletApp(
   makeContext: typeof makePuzzleContext,
   renderers: Record<string, Renderer<unknown>>,
-  titles: Record<string, string>,
 ): void {
   const STORAGE_KEY = 'gauntlet.run';
   const root = document.getElementById('app') as HTMLElement;
@@ -83,7 +82,7 @@ export function runGauntletApp(
     const form = el('form', { 'aria-label': 'Code entry' }, input, el('button', { type: 'submit' }, 'Submit code'));
     const alertSlot = el('div', { class: 'alert-slot' });
     const status = el('p', { role: 'status', 'aria-label': 'Puzzle status' });
-    const area = el('section', { 'aria-label': 'Puzzle', class: `puzzle ${step.type}` });
+    const area = el('section', { 'aria-label': 'Puzzle', class: 'puzzle' });
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       submit(input.value, alertSlot);
@@ -93,7 +92,7 @@ export function runGauntletApp(
       el(
         'main',
         {},
-        el('h2', {}, `Step ${i + 1} of ${steps.length}: ${titles[step.type] ?? step.type} (${step.type})`),
+        el('h2', {}, `Step ${i + 1} of ${steps.length}: ${step.title}`),
         instructions,
         revealSlot,
         form,

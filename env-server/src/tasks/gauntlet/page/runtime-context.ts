@@ -39,6 +39,22 @@ export function makePuzzleContext(step: PageStep, area: HTMLElement, hooks: Step
     return node;
   };
   let revealed: HTMLElement | null = null;
+  // Lock words: plain lower-case words (never code-like), chosen by the step and lock count so a seed replays alike.
+  const LOCK_WORDS = ['lantern', 'meadow', 'harbor', 'thistle', 'pebble', 'juniper', 'marble', 'sparrow', 'willow'];
+  let lockSection: HTMLElement | null = null;
+  let locks = 0;
+  for (const type of ['click', 'mousedown', 'mouseup', 'pointerdown', 'input', 'change', 'keydown', 'dblclick']) {
+    area.addEventListener(
+      type,
+      (event) => {
+        if (lockSection && !lockSection.contains(event.target as Node)) {
+          event.stopImmediatePropagation();
+          event.preventDefault();
+        }
+      },
+      true,
+    );
+  }
   const ctx: PuzzleContext<unknown> = {
     params: step.params,
     area,
@@ -69,6 +85,38 @@ export function makePuzzleContext(step: PageStep, area: HTMLElement, hooks: Step
       hooks.status.textContent = text;
       hooks.onFail();
     },
+    lock(text, onUnlock) {
+      if (!alive) return;
+      hooks.status.textContent = text;
+      hooks.onFail();
+      if (lockSection) return;
+      locks += 1;
+      const word = LOCK_WORDS[(step.title.length * 7 + locks * 5) % LOCK_WORDS.length]!;
+      const box = el('input', { type: 'text', 'aria-label': 'Unlock word', autocomplete: 'off' }) as HTMLInputElement;
+      const unlock = el('button', { type: 'button' }, 'Unlock');
+      const section = el(
+        'section',
+        { 'aria-label': 'Locked', class: 'lock' },
+        el('p', {}, `Locked: ${text} To go on, type "${word}" in the "Unlock word" box and press "Unlock".`),
+        box,
+        ' ',
+        unlock,
+      );
+      unlock.addEventListener('click', () => {
+        if (box.value.trim().toLowerCase() !== word) {
+          hooks.status.textContent = 'That is not the unlock word.';
+          hooks.onFail();
+          return;
+        }
+        section.remove();
+        lockSection = null;
+        hooks.status.textContent = 'Unlocked: the puzzle starts over.';
+        onUnlock?.();
+      });
+      lockSection = section;
+      area.prepend(section);
+    },
+    locked: () => lockSection !== null,
     later: (ms, fn) => {
       const id = setTimeout(() => alive && fn(), ms);
       cleanups.push(() => clearTimeout(id));

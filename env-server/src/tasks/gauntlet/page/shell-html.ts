@@ -21,6 +21,7 @@ export function shellHtml(challengeCss: string): string {
   p[aria-label="Puzzle status"] { margin: 4px 0; height: 1.4em; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
   .puzzle { position: relative; margin-top: 8px; padding: 12px; border: 1px solid #ccd; background: #fff; min-height: 120px; }
   .grid { display: grid; gap: 8px; }
+  .lock { position: relative; z-index: 10; padding: 8px; margin-bottom: 8px; border: 2px solid #c60; background: #fff4e6; }
   .puzzle form label { display: block; margin: 6px 0; }
 ${challengeCss}
 </style>

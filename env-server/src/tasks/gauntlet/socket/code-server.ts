@@ -6,6 +6,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 interface Ticket {
   code: string;
   delayMs: number;
+  /** Channels the page must subscribe to, in this order, before the code is sent. */
+  order: string[];
 }
 
 /** Tickets kept before the oldest are forgotten (a long-running server resets many runs). */
@@ -16,8 +18,11 @@ const MAX_TICKETS = 10_000;
  * loopback. Each run registers a ticket per WebSocket step; the page sends it and the code comes
  * back in a message after the step's delay. The code lives only here until that message.
  *
- * Protocol (JSON text frames): page → `{"type":"hello","ticket"}`, server → `{"type":"welcome"}`;
- * page → `{"type":"request"}`, server (after the delay) → `{"type":"code","code"}`.
+ * Protocol (JSON text frames): page → `{"type":"hello","ticket"}`, server →
+ * `{"type":"welcome","order":[channels]}`; page → `{"type":"subscribe","channel"}` per channel, in
+ * that order, server → `{"type":"subscribed","channel"}`; page → `{"type":"request"}`, server
+ * (after the delay) → `{"type":"code","code"}`. A subscription out of order, or a request before
+ * every subscription, gets `{"type":"refused","reason"}` and starts the subscriptions over.
  * Unknown tickets are closed with 4404.
  */
 export class CodeSocketServer {
@@ -53,19 +58,24 @@ export class CodeSocketServer {
     return this.shared;
   }
 
-  register(code: string, delayMs: number): string {
+  register(code: string, delayMs: number, order: string[] = []): string {
     const ticket = randomBytes(12).toString('hex');
-    this.tickets.set(ticket, { code, delayMs });
+    this.tickets.set(ticket, { code, delayMs, order });
     if (this.tickets.size > MAX_TICKETS) this.tickets.delete(this.tickets.keys().next().value!);
     return ticket;
   }
 
   private serve(socket: WebSocket): void {
     let ticket: Ticket | undefined;
+    let subscribed = 0;
     const timers: NodeJS.Timeout[] = [];
+    const refuse = (reason: string) => {
+      subscribed = 0;
+      socket.send(JSON.stringify({ type: 'refused', reason }));
+    };
     socket.on('close', () => timers.forEach(clearTimeout));
     socket.on('message', (data) => {
-      let message: { type?: unknown; ticket?: unknown };
+      let message: { type?: unknown; ticket?: unknown; channel?: unknown };
       try {
         message = JSON.parse(data.toString());
       } catch {
@@ -74,9 +84,15 @@ export class CodeSocketServer {
       if (message.type === 'hello') {
         ticket = typeof message.ticket === 'string' ? this.tickets.get(message.ticket) : undefined;
         if (!ticket) return socket.close(4404, 'unknown ticket');
-        return socket.send(JSON.stringify({ type: 'welcome' }));
+        return socket.send(JSON.stringify({ type: 'welcome', order: ticket.order }));
+      }
+      if (message.type === 'subscribe' && ticket) {
+        if (message.channel !== ticket.order[subscribed]) return refuse(`${String(message.channel)} is out of order`);
+        subscribed += 1;
+        return socket.send(JSON.stringify({ type: 'subscribed', channel: message.channel }));
       }
       if (message.type === 'request' && ticket) {
+        if (subscribed < ticket.order.length) return refuse('subscribe to every channel first');
         const { code, delayMs } = ticket;
         timers.push(
           setTimeout(

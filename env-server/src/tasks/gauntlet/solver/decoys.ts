@@ -16,7 +16,7 @@ const DECOYS: Partial<Record<ChallengeType, (view: StepView) => string | undefin
     const wrong = findAll(v.puzzle, 'button').find((b) => b.name !== next);
     return wrong && act.click(wrong);
   },
-  timer: (v) => (/Countdown running/.test(v.status) ? clickNamed(v, 'Reveal code') : undefined),
+  timer: (v) => clickNamed(v, 'Press'),
   animated_button: (v) => {
     const decoy = quotedValues(v.instructions)[1];
     return decoy ? clickNamed(v, decoy) : undefined;
@@ -28,25 +28,23 @@ const DECOYS: Partial<Record<ChallengeType, (view: StepView) => string | undefin
     return unwanted && target && act.dragAndDrop(unwanted, target);
   },
   shadow_dom: (v) => {
-    const innermost = quotedValues(v.instructions.split(' and press ')[0]!).pop();
-    const leaves = v.puzzle.map((n, i) => [n, i] as const).filter(([n]) => n.role === 'region' && n.name !== innermost);
-    for (const [, i] of leaves) {
-      const button = find(below(v.puzzle, i), 'button', 'Reveal code');
-      if (button && !below(v.puzzle, i).some((n) => n.role === 'region')) return act.click(button);
-    }
-    return undefined;
+    const press = quotedValues(v.instructions.split(' and press ')[1] ?? '')[0];
+    const other = findAll(v.puzzle, 'button').find((b) => b.name !== press);
+    return other && act.click(other);
   },
   iframe: (v) => {
-    const decoy = /The frame "([^"]+)" is a decoy/.exec(v.instructions)?.[1];
-    const index = v.puzzle.findIndex((n) => n.role === 'Iframe' && n.name === `Frame ${decoy}`);
-    const button = index >= 0 ? find(below(v.puzzle, index), 'button', 'Reveal code') : undefined;
-    return button && act.click(button);
+    const press = /Press "([^"]+)" inside/.exec(v.instructions)?.[1];
+    const other = findAll(v.puzzle, 'button').find((b) => b.name !== press);
+    return other && act.click(other);
   },
   modal_decoy: (v) => {
-    const fake = findAll(v.puzzle, 'button', (name) => name.endsWith(')') && !name.startsWith('Close '))[0];
+    const closes = quotedValues(v.instructions).filter((q) => q !== '×')[1];
+    const dialogs = v.puzzle.map((n, i) => [n, i] as const).filter(([n]) => n.role === 'dialog');
+    const top = dialogs[dialogs.length - 1];
+    const fake = top && findAll(below(v.puzzle, top[1]), 'button').find((b) => b.name !== closes);
     return fake && act.click(fake);
   },
-  websocket: (v) => (/Connection: Disconnected/.test(v.status) ? clickNamed(v, 'Request code') : undefined),
+  websocket: (v) => clickNamed(v, 'Request code'),
   form_fill: (v) => {
     const submit = quotedValues(v.instructions.split('. Tick ')[1] ?? '')[1];
     return submit ? clickNamed(v, submit) : undefined;
@@ -61,9 +59,14 @@ export interface RejectedCandidates {
 
 export function rejectedCandidates(view: StepView): RejectedCandidates {
   const move = view.revealed ? { code: view.revealed } : SOLVERS[view.type](view);
-  if ('code' in move)
-    return { kind: 'code', actions: [act.chain(act.fill(view.codeBox, nearMiss(move.code)), act.click(view.submit))] };
-  const actions = [DECOYS[view.type]?.(view)].filter((a): a is string => a !== undefined);
+  if ('code' in move) {
+    const enter = (wrong: string) => act.chain(act.fill(view.codeBox, wrong), act.click(view.submit));
+    const wrongCodes = [...pageCodes(view).filter((c) => c !== move.code), transposed(move.code), nearMiss(move.code)];
+    return { kind: 'code', actions: [...new Set(wrongCodes)].filter((c) => c !== move.code).map(enter) };
+  }
+  const actions = [DECOYS[view.type]?.(view), wrongElement(view, move.action)].filter(
+    (a): a is string => a !== undefined,
+  );
   // Submitting before the puzzle is solved; not when a caught code is typed already (that would succeed).
   if (!view.codeBox.value) actions.push(act.click(view.submit));
   return { kind: 'puzzle', actions };
@@ -73,6 +76,27 @@ export function rejectedCandidates(view: StepView): RejectedCandidates {
 export function nearMiss(code: string): string {
   const last = code[code.length - 1]!;
   return code.slice(0, -1) + CODE_ALPHABET[(CODE_ALPHABET.indexOf(last) + 1) % CODE_ALPHABET.length];
+}
+
+/** The code with two neighbouring characters swapped (the first pair that differs). */
+export function transposed(code: string): string {
+  const chars = [...code];
+  const i = chars.findIndex((c, k) => k + 1 < chars.length && c !== chars[k + 1]);
+  if (i < 0) return nearMiss(code);
+  [chars[i], chars[i + 1]] = [chars[i + 1]!, chars[i]!];
+  return chars.join('');
+}
+
+/** Code-like strings the puzzle shows (decoy codes in popups, stored entries, flashing text). */
+function pageCodes(view: StepView): string[] {
+  const words = view.puzzle.flatMap((n) => n.name.split(/[^A-Z0-9]+/));
+  return [...new Set(words.filter((w) => /^[A-Z0-9]{6}$/.test(w) && /[A-Z]/.test(w) && /\d/.test(w)))];
+}
+
+/** A click on another of the puzzle's buttons than the one the expert would press. */
+function wrongElement(view: StepView, chosen: string): string | undefined {
+  const other = findAll(view.puzzle, 'button').find((b) => !chosen.includes(`'${b.bid}'`));
+  return other && act.click(other);
 }
 
 function clickNamed(view: StepView, name: string): string | undefined {

@@ -4,15 +4,14 @@ import { gauntletPolicy } from './policy.js';
 
 /** A step page as the observer prints it, with `puzzle` lines inside the Puzzle region. */
 function stepPage(
-  type: string,
   opts: { box?: string; revealed?: string; alert?: boolean; puzzle?: string[]; instructions?: string } = {},
 ): OracleView {
   const lines = [
     `RootWebArea 'The Gauntlet — step 2 of 30', focused`,
     `\t[6] main ''`,
-    `\t\t[7] heading 'Step 2 of 30: Some title (${type})'`,
+    `\t\t[7] heading 'Step 2 of 30: Checkpoint Quiet Fern'`,
     `\t\t[8] region 'Instructions'`,
-    `\t\t\tStaticText ${JSON.stringify(opts.instructions ?? 'Do the thing.').replace(/^"|"$/g, "'")}`,
+    `\t\t\tStaticText ${JSON.stringify(opts.instructions ?? 'Press "Press" while the page clock below reads between 3.0 s and 4.5 s.').replace(/^"|"$/g, "'")}`,
     ...(opts.revealed
       ? [
           `\t\t[30] region 'Revealed code'`,
@@ -34,25 +33,52 @@ function stepPage(
 
 describe('gauntletPolicy', () => {
   it('enters and submits a revealed code in one multi-action, or just submits once it is typed', () => {
-    expect(gauntletPolicy(stepPage('timer', { revealed: 'K3J9QX' }))).toBe(`fill('12', 'K3J9QX')\nclick('13')`);
-    expect(gauntletPolicy(stepPage('timer', { revealed: 'K3J9QX', box: 'K3J9QX' }))).toBe(`click('13')`);
+    expect(gauntletPolicy(stepPage({ revealed: 'K3J9QX' }))).toBe(`fill('12', 'K3J9QX')\nclick('13')`);
+    expect(gauntletPolicy(stepPage({ revealed: 'K3J9QX', box: 'K3J9QX' }))).toBe(`click('13')`);
   });
 
-  it('asks the type solver when nothing is revealed', () => {
-    const view = stepPage('timer', {
-      instructions: 'The code unlocks 250 ms after the countdown starts.',
-      puzzle: [`[40] button 'Reveal code'`],
+  it('recognises the puzzle from its instructions and asks that solver when nothing is revealed', () => {
+    const view = stepPage({
+      instructions:
+        'Press "Press" while the page clock below reads between 3.0 s and 4.5 s. An earlier or later press locks the puzzle.',
+      puzzle: [`[39] paragraph 'Page clock'`, `\tStaticText 'Page clock: 1.0 s.'`, `[40] button 'Press'`],
     });
-    expect(gauntletPolicy(view)).toBe('noop(280)');
+    expect(gauntletPolicy(view)).toBe('noop(2150)');
   });
 
   it('submits a code caught in passing (already typed) unless it was just rejected', () => {
     const flashing = {
-      instructions: 'The code flashes in the box below for 200 ms',
+      instructions:
+        'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
       puzzle: [`[17] region 'Flash box'`],
     };
-    expect(gauntletPolicy(stepPage('mutation_observer', { ...flashing, box: 'AB12CD' }))).toBe(`click('13')`);
-    expect(gauntletPolicy(stepPage('mutation_observer', { ...flashing, box: 'AB12CD', alert: true }))).toBe('noop(66)');
+    expect(gauntletPolicy(stepPage({ ...flashing, box: 'AB12CD' }))).toBe(`click('13')`);
+    expect(gauntletPolicy(stepPage({ ...flashing, box: 'AB12CD', alert: true }))).toBe('noop(200)');
+  });
+
+  it('joins a tagged second half to the first half it typed', () => {
+    const view = stepPage({
+      instructions:
+        'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
+      box: 'AB1',
+      puzzle: [`[17] region 'Flash box'`, `\t[18] status ''`, `\t\tStaticText 'Amber, part 2 of 2: 2CD'`],
+    });
+    expect(gauntletPolicy(view)).toBe(`fill('12', 'AB12CD')\nclick('13')`);
+  });
+
+  it('unlocks a locked puzzle with the word it states before anything else', () => {
+    const view = stepPage({
+      instructions: 'Press "Press" while the page clock below reads between 3.0 s and 4.5 s.',
+      puzzle: [
+        `[30] region 'Locked'`,
+        `\t[31] paragraph ''`,
+        `\t\tStaticText 'Locked: too early. To go on, type "meadow" in the "Unlock word" box and press "Unlock".'`,
+        `\t[32] textbox 'Unlock word'`,
+        `\t[33] button 'Unlock'`,
+        `[40] button 'Press'`,
+      ],
+    });
+    expect(gauntletPolicy(view)).toBe(`fill('32', 'meadow')\nclick('33')`);
   });
 
   it('follows the locked page back to step 1', () => {

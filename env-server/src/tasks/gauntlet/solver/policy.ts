@@ -2,7 +2,7 @@ import type { OracleView } from '../../task.js';
 import type { ChallengeType } from '../challenge-types.js';
 import { CODE_PATTERN } from '../challenge-types.js';
 import { act } from './act.js';
-import { find, must } from './ax.js';
+import { find, must, region, textOf } from './ax.js';
 import type { ChallengeSolver, Move } from './move.js';
 import { SOLVERS } from './solvers.js';
 import { readView, type StepView } from './view.js';
@@ -30,6 +30,8 @@ export function stepAction(
   view: StepView,
   solvers: Readonly<Record<ChallengeType, ChallengeSolver>> = SOLVERS,
 ): string {
+  const unlock = unlockAction(view);
+  if (unlock && !view.revealed) return unlock;
   const move: Move = view.revealed ? { code: view.revealed } : solvers[view.type](view);
   if ('code' in move) {
     return view.codeBox.value === move.code
@@ -40,4 +42,13 @@ export function stepAction(
   const typed = view.codeBox.value ?? '';
   if (CODE_PATTERN.test(typed) && !view.wrongAlert) return act.click(view.submit);
   return move.action;
+}
+
+/** A locked puzzle (after a wrong move) says which word unlocks it: type it and press "Unlock". */
+export function unlockAction(view: StepView): string | undefined {
+  const lock = region(view.puzzle, 'region', 'Locked');
+  if (!lock) return undefined;
+  const word = must(/type "([^"]+)"/.exec(textOf(lock))?.[1], 'unlock word');
+  const box = must(find(lock, 'textbox', 'Unlock word'), 'textbox "Unlock word"');
+  return act.chain(act.fill(box, word), act.click(must(find(lock, 'button', 'Unlock'), 'button "Unlock"')));
 }

@@ -1,10 +1,11 @@
 import { OracleError } from '../../policy/action-text.js';
 import { parseAxtree, type AxNode } from '../../policy/axtree-lines.js';
-import { CODE_PATTERN, isChallengeType, type ChallengeType } from '../challenge-types.js';
+import { CODE_PATTERN, type ChallengeType } from '../challenge-types.js';
+import { identifyPuzzle } from './identify.js';
 import type { Actionable } from './act.js';
 import { find, must, region, textOf } from './ax.js';
 
-/** One Gauntlet step as the solver reads it from the AXTree text. */
+/** One Gauntlet step as the solver reads it from the AXTree text (its type recognised from the puzzle). */
 export interface StepView {
   kind: 'step';
   nodes: AxNode[];
@@ -30,7 +31,7 @@ export interface OtherView {
   nodes: AxNode[];
 }
 
-const HEADING = /^Step (\d+) of (\d+): .* \(([a-z_]+)\)$/;
+const HEADING = /^Step (\d+) of (\d+): /;
 
 export function readView(axtree: string): StepView | OtherView {
   const nodes = parseAxtree(axtree);
@@ -44,8 +45,11 @@ export function readView(axtree: string): StepView | OtherView {
     if (/steps solved/.test(titles)) return { kind: 'done', nodes };
     return { kind: 'empty', nodes };
   }
-  const [, step, total, type] = HEADING.exec(heading.name)!;
-  if (!isChallengeType(type!)) throw new OracleError(`unknown challenge type ${type} in the step heading`);
+  const [, step, total] = HEADING.exec(heading.name)!;
+  const instructions = textOf(region(nodes, 'region', 'Instructions') ?? []);
+  const puzzle = region(nodes, 'region', 'Puzzle') ?? [];
+  const type = identifyPuzzle(instructions, puzzle);
+  if (!type) throw new OracleError(`no known puzzle matches these instructions: ${instructions.slice(0, 120)}`);
   const codeForm = must(region(nodes, 'form', 'Code entry'), 'form "Code entry"');
   const revealedText = textOf(region(nodes, 'region', 'Revealed code') ?? []);
   return {
@@ -54,9 +58,9 @@ export function readView(axtree: string): StepView | OtherView {
     step: Number(step),
     total: Number(total),
     type,
-    instructions: textOf(region(nodes, 'region', 'Instructions') ?? []),
+    instructions,
     status: textOf(region(nodes, 'status', 'Puzzle status') ?? []),
-    puzzle: region(nodes, 'region', 'Puzzle') ?? [],
+    puzzle,
     revealed: revealedText
       .split('\n')
       .map((t) => t.trim())

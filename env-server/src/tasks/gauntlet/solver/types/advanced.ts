@@ -1,5 +1,4 @@
 import { CODE_PATTERN } from '../../challenge-types.js';
-import type { AxNode } from '../../../policy/axtree-lines.js';
 import { act } from '../act.js';
 import { below, find, findAll, must, quotedValues, region, textOf } from '../ax.js';
 import { action, code, type ChallengeSolver } from '../move.js';
@@ -34,17 +33,14 @@ export const solveCookieStorage: ChallengeSolver = (view) => {
   return action(act.click(stored ?? must(find(view.puzzle, 'button', 'Settings'), 'button "Settings"')));
 };
 
-/** Closes popups above the named one (topmost first) with their real close buttons, then the named one. */
+/** Closes popups above the named one (topmost first) with the stated closing button, then the named one. */
 export const solveModalDecoy: ChallengeSolver = (view) => {
-  const [target] = quotedValues(view.instructions);
+  const [target, closes] = quotedValues(view.instructions).filter((q) => q !== '×');
   const dialogs = view.puzzle.map((n, i) => [n, i] as const).filter(([n]) => n.role === 'dialog');
   const at = dialogs.findIndex(([n]) => n.name === target);
   const [popup, index] = must(dialogs[at], `popup "${target}"`);
   const above = dialogs.slice(at + 1);
   const [closeNode, closeIndex] = above.length ? above[above.length - 1]! : [popup, index];
-  return action(act.click(realClose(below(view.puzzle, closeIndex), closeNode)));
+  const inside = below(view.puzzle, closeIndex);
+  return action(act.click(must(findAll(inside, 'button', closes)[0], `button "${closes}" of "${closeNode.name}"`)));
 };
-
-function realClose(inside: AxNode[], popup: AxNode) {
-  return must(findAll(inside, 'button', `Close ${popup.name}`)[0], `real close button of "${popup.name}"`);
-}

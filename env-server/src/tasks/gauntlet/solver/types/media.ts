@@ -1,5 +1,5 @@
 import { act } from '../act.js';
-import { find, must, numberIn, region, textOf } from '../ax.js';
+import { find, must, region, textOf } from '../ax.js';
 import { action, type ChallengeSolver } from '../move.js';
 
 /**
@@ -23,13 +23,17 @@ export const solveCanvas: ChallengeSolver = (view) => {
   );
 };
 
-/** Presses Play, then waits roughly the clip's length until it has ended. */
+/** Presses Play, reads the clip position, waits until it is inside the range, and pauses; replays a missed range. */
 export const solveAudio: ChallengeSolver = (view) => {
-  if (/Clip: (not played|playback failed)/.test(view.status))
-    return action(act.click(must(find(view.puzzle, 'button', 'Play clip'), 'button "Play clip"')));
-  const duration = must(numberIn(view.instructions, /the (\d+) ms clip/), 'clip length');
-  // Playback starts a little after the click (the element buffers first): wait the clip plus that.
-  return action(act.noop(duration + 150));
+  const [, from, until] = must(/between ([\d.]+) s and ([\d.]+) s/.exec(view.instructions) ?? undefined, 'range');
+  const seen = /Clip position: ([\d.]+) s \((\w+)\)/.exec(
+    textOf(region(view.puzzle, 'paragraph', 'Clip position') ?? []),
+  );
+  const button = (name: string) => must(find(view.puzzle, 'button', name), `button "${name}"`);
+  const at = Number(seen?.[1] ?? 0);
+  if (seen?.[2] !== 'playing' || at > Number(until) - 0.5) return action(act.click(button('Play clip')));
+  if (at < Number(from)) return action(act.noop((Number(from) + 0.15 - at) * 1000));
+  return action(act.click(button('Pause')));
 };
 
 /** Seek mode: type the time and press Seek. Play mode: press Play and wait past the moment. */

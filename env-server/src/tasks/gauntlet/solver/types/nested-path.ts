@@ -8,29 +8,37 @@ import { action, type ChallengeSolver } from '../move.js';
  * flattens shadow roots and frames, so the solver walks the names down and presses the button
  * found inside the innermost container.
  */
-function walk(nodes: AxNode[], path: string[], role: (name: string) => [string, string]): AxNode[] {
+function walk(nodes: AxNode[], path: string[], role: (name: string) => [string, string]): AxNode[] | undefined {
   let scope = nodes;
   for (const name of path) {
     const [r, n] = role(name);
     const index = scope.findIndex((node) => node.role === r && node.name === n);
-    if (index < 0) must(undefined, `${r} "${n}" on the path`);
+    if (index < 0) return undefined;
     scope = below(scope, index);
   }
   return scope;
 }
 
 export const solveShadowDom: ChallengeSolver = (view) => {
-  const path = quotedValues(view.instructions.split(' and press ')[0]!);
-  const inner = walk(view.puzzle, path, (name) => ['region', name]);
-  return action(act.click(must(find(inner, 'button', 'Reveal code'), 'button "Reveal code" in the innermost panel')));
+  const [route, rest] = view.instructions.split(' and press ');
+  const path = quotedValues(route!);
+  const press = must(quotedValues(rest ?? '')[0], 'button to press');
+  const inner = must(
+    walk(view.puzzle, path, (name) => ['region', name]),
+    `panel path ${path.join(' › ')}`,
+  );
+  return action(act.click(must(find(inner, 'button', press), `button "${press}" in the innermost panel`)));
 };
 
+/** Waits while the frames load (a decoy frame's feedback may have replaced the "loaded" line), then presses. */
 export const solveIframe: ChallengeSolver = (view) => {
-  if (!/All frames loaded/.test(view.status)) return action(act.noop(30));
   const path = quotedValues(/nested as (.*)\. Press/.exec(view.instructions)?.[1] ?? '');
   const inner = walk(view.puzzle, must(path.length ? path : undefined, 'frame path'), (name) => [
     'Iframe',
     `Frame ${name}`,
   ]);
-  return action(act.click(must(find(inner, 'button', 'Reveal code'), 'button "Reveal code" in the innermost frame')));
+  const press = must(/Press "([^"]+)" inside/.exec(view.instructions)?.[1], 'button to press');
+  const button = inner && find(inner, 'button', press);
+  if (/Frames loading/.test(view.status) || !button) return action(act.noop(30));
+  return action(act.click(button));
 };

@@ -14,14 +14,21 @@ export const solveComputedStyle: ChallengeSolver = (view) => {
   return code(shown);
 };
 
-/** Samples the flash box more often than the flash lasts, so a window is never missed. */
+/**
+ * Samples the flash box more often than a flash lasts. The first half of the tagged code goes
+ * into the code box (the page is the only memory the expert keeps); with it there, the second
+ * half completes the code.
+ */
 export const solveMutationObserver: ChallengeSolver = (view) => {
-  const seen = textOf(region(view.puzzle, 'region', 'Flash box') ?? [])
-    .split('\n')
-    .find((t) => CODE_PATTERN.test(t));
-  if (seen) return code(seen);
-  const windowMs = must(numberIn(view.instructions, /for (\d+) ms/), 'flash length');
-  return action(act.noop(Math.floor(windowMs / 3)));
+  const tag = must(/halves tagged "([^"]+)"/.exec(view.instructions)?.[1], 'tag');
+  const flash = textOf(region(view.puzzle, 'region', 'Flash box') ?? []);
+  const [, part, half] = new RegExp(`${tag}, part ([12]) of 2: ([A-Z0-9]{3})`).exec(flash) ?? [];
+  const typed = view.codeBox.value ?? '';
+  if (part === '1' && typed !== half) return action(act.fill(view.codeBox, half!));
+  if (part === '2' && /^[A-Z0-9]{3}$/.test(typed)) return code(typed + half);
+  const windowMs = must(numberIn(view.instructions, /for (\d+) ms each/), 'flash length');
+  // An observation takes time too: waiting half a flash still sees every flash at least once.
+  return action(act.noop(Math.floor(windowMs / 2)));
 };
 
 /** Applies the stated rule to the obfuscated string. */

@@ -1,10 +1,20 @@
 import { act } from '../act.js';
-import { find, must, numberIn, quotedValues } from '../ax.js';
+import { find, must, numberIn, quotedValues, textOf } from '../ax.js';
 import { action, type ChallengeSolver } from '../move.js';
 
-/** Sets the range input to the stated value with `fill` (it commits the value like a release). */
+/** Reads the slider's value, steps it to the target with Page and Arrow keys in one multi-action, then confirms. */
 export const solveSlider: ChallengeSolver = (view) => {
   const [label] = quotedValues(view.instructions);
   const target = must(numberIn(view.instructions, /to exactly (\d+)/), 'target value');
-  return action(act.fill(must(find(view.puzzle, 'slider', label), `slider "${label}"`), String(target)));
+  const knob = must(find(view.puzzle, 'slider', label), `slider "${label}"`);
+  const now = must(numberIn(textOf(view.puzzle), /Current value: (\d+)/), 'current value');
+  if (now === target) return action(act.click(must(find(view.puzzle, 'button', 'Confirm'), 'button "Confirm"')));
+  const diff = target - now;
+  const tens = Math.floor(Math.abs(diff) / 10);
+  const ones = Math.abs(diff) % 10;
+  const keys = [
+    ...Array<string>(tens).fill(diff > 0 ? 'PageUp' : 'PageDown'),
+    ...Array<string>(ones).fill(diff > 0 ? 'ArrowRight' : 'ArrowLeft'),
+  ];
+  return action(act.chain(...keys.map((key) => act.press(knob, key))));
 };
