@@ -1,22 +1,2 @@
-import { pyString } from '../../policy/action-text.js';
-import type { AxNode } from '../../policy/axtree-lines.js';
-
-/** A node the agent can address. */
-export type Actionable = AxNode & { bid: string };
-
-/** BrowserGym action text, exactly as an agent would write it. */
-export const act = {
-  click: (node: Actionable) => `click(${pyString(node.bid)})`,
-  hover: (node: Actionable) => `hover(${pyString(node.bid)})`,
-  fill: (node: Actionable, value: string) => `fill(${pyString(node.bid)}, ${pyString(value)})`,
-  select: (node: Actionable, option: string) => `select_option(${pyString(node.bid)}, ${pyString(option)})`,
-  press: (node: Actionable, key: string) => `press(${pyString(node.bid)}, ${pyString(key)})`,
-  dragAndDrop: (from: Actionable, to: Actionable) => `drag_and_drop(${pyString(from.bid)}, ${pyString(to.bid)})`,
-  noop: (ms: number) => `noop(${Math.max(0, Math.round(ms))})`,
-  scroll: (dx: number, dy: number) => `scroll(${dx}, ${dy})`,
-  mouseMove: (x: number, y: number) => `mouse_move(${x}, ${y})`,
-  mouseDown: (x: number, y: number) => `mouse_down(${x}, ${y})`,
-  mouseUp: (x: number, y: number) => `mouse_up(${x}, ${y})`,
-  /** Several calls in one action string (BrowserGym's multi-action mode). */
-  chain: (...calls: string[]) => calls.join('\n'),
-};
+// Kept while the oracle folders move: the action builder is shared by every family's oracles.
+export { act, type Actionable } from '../../policy/act.js';

@@ -1,14 +1,14 @@
 import {
-  find,
-  click,
-  fill,
-  parseAxtree,
+  act,
   OracleError,
+  parseAxtree,
+  quotedValues,
+  mustFind,
+  fromGoal,
   type Actionable,
   type AxNode,
   type OraclePolicy,
 } from '../oracle.js';
-import { quotedValues, fromGoal, selectOption } from '../oracle-extras.js';
 
 interface Offer {
   book: Actionable;
@@ -41,13 +41,13 @@ export const bookFlightOracle: OraclePolicy = (view) => {
   const found = offers(nodes);
   if (found.length > 0) {
     const key = (offer: Offer) => (criterion === 'shortest' ? offer.minutes : offer.price);
-    return click(found.reduce((best, offer) => (key(offer) < key(best) ? offer : best)).book);
+    return act.click(found.reduce((best, offer) => (key(offer) < key(best) ? offer : best)).book);
   }
-  const fromList = find(nodes, 'combobox', (name) => name === 'From');
-  if (fromList.value !== from) return selectOption(fromList, from!);
-  const toList = find(nodes, 'combobox', (name) => name === 'To');
-  if (toList.value !== to) return selectOption(toList, to!);
-  const dateField = find(nodes, 'textbox', (name) => name === 'Departure date');
-  if (dateField.value !== date) return fill(dateField, date);
-  return click(find(nodes, 'button', (name) => name === 'Search'));
+  const fromList = mustFind(nodes, 'combobox', (name) => name === 'From');
+  if (fromList.value !== from) return act.select(fromList, from!);
+  const toList = mustFind(nodes, 'combobox', (name) => name === 'To');
+  if (toList.value !== to) return act.select(toList, to!);
+  const dateField = mustFind(nodes, 'textbox', (name) => name === 'Departure date');
+  if (dateField.value !== date) return act.fill(dateField, date);
+  return act.click(mustFind(nodes, 'button', (name) => name === 'Search'));
 };

@@ -1,11 +1,10 @@
-import { find, click, quotedInGoal, parseAxtree, type OraclePolicy } from '../oracle.js';
-import { selectOption } from '../oracle-extras.js';
+import { act, parseAxtree, mustFind, quotedInGoal, type OraclePolicy } from '../oracle.js';
 
 /** Select the named entry unless the list already shows it, then Submit. */
 export const chooseListOracle: OraclePolicy = (view) => {
   const wanted = quotedInGoal(view.goal, 0);
   const nodes = parseAxtree(view.axtree_txt);
-  const list = find(nodes, 'combobox', () => true);
-  if (list.value !== wanted) return selectOption(list, wanted);
-  return click(find(nodes, 'button', (name) => name === 'Submit'));
+  const list = mustFind(nodes, 'combobox', () => true);
+  if (list.value !== wanted) return act.select(list, wanted);
+  return act.click(mustFind(nodes, 'button', (name) => name === 'Submit'));
 };

@@ -1,11 +1,10 @@
-import { find, click, parseAxtree, type OraclePolicy } from '../oracle.js';
-import { allWithBid, hasState, quotedValues } from '../oracle-extras.js';
+import { act, findAll, hasState, parseAxtree, quotedValues, mustFind, type OraclePolicy } from '../oracle.js';
 
 /** Toggle the first checkbox whose state differs from the goal's list, then Submit. */
 export const clickCheckboxesOracle: OraclePolicy = (view) => {
   const wanted = quotedValues(view.goal);
   const nodes = parseAxtree(view.axtree_txt);
-  const wrong = allWithBid(nodes, 'checkbox').find((box) => hasState(box, 'checked') !== wanted.includes(box.name));
-  if (wrong) return click(wrong);
-  return click(find(nodes, 'button', (name) => name === 'Submit'));
+  const wrong = findAll(nodes, 'checkbox').find((box) => hasState(box, 'checked') !== wanted.includes(box.name));
+  if (wrong) return act.click(wrong);
+  return act.click(mustFind(nodes, 'button', (name) => name === 'Submit'));
 };

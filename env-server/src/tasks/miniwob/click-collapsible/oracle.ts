@@ -1,12 +1,11 @@
-import { find, click, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
-import { maybeFind, hasState } from '../oracle-extras.js';
+import { act, find, hasState, OracleError, parseAxtree, mustFind, type OraclePolicy } from '../oracle.js';
 
 /** Submit once the section shows it; until then expand the collapsed header. */
 export const clickCollapsibleOracle: OraclePolicy = (view) => {
   const nodes = parseAxtree(view.axtree_txt);
-  const submit = maybeFind(nodes, 'button', (name) => name === 'Submit');
-  if (submit) return click(submit);
-  const header = find(nodes, 'button', (name) => name.startsWith('Section'));
+  const submit = find(nodes, 'button', (name) => name === 'Submit');
+  if (submit) return act.click(submit);
+  const header = mustFind(nodes, 'button', (name) => name.startsWith('Section'));
   if (hasState(header, 'expanded')) throw new OracleError('the section is expanded but shows no Submit button');
-  return click(header);
+  return act.click(header);
 };

@@ -1,6 +1,6 @@
-import { click, find, parseAxtree, quotedInGoal, type OraclePolicy } from '../oracle.js';
+import { act, parseAxtree, mustFind, quotedInGoal, type OraclePolicy } from '../oracle.js';
 
 export const clickLinkOracle: OraclePolicy = (view) => {
   const text = quotedInGoal(view.goal, 0);
-  return click(find(parseAxtree(view.axtree_txt), 'link', (name) => name === text));
+  return act.click(mustFind(parseAxtree(view.axtree_txt), 'link', (name) => name === text));
 };

@@ -1,7 +1,6 @@
-import { find, click, parseAxtree, type OraclePolicy } from '../oracle.js';
-import { fromGoal } from '../oracle-extras.js';
+import { act, parseAxtree, mustFind, fromGoal, type OraclePolicy } from '../oracle.js';
 
 export const clickTabOracle: OraclePolicy = (view) => {
   const tab = fromGoal(view.goal, /^Click on (Tab #\d+)\.$/);
-  return click(find(parseAxtree(view.axtree_txt), 'tab', (name) => name === tab));
+  return act.click(mustFind(parseAxtree(view.axtree_txt), 'tab', (name) => name === tab));
 };

@@ -1,4 +1,4 @@
-import { click, find, parseAxtree, type OraclePolicy } from '../oracle.js';
+import { act, parseAxtree, mustFind, type OraclePolicy } from '../oracle.js';
 
 export const clickTestOracle: OraclePolicy = (view) =>
-  click(find(parseAxtree(view.axtree_txt), 'button', (name) => name === 'Click Me!'));
+  act.click(mustFind(parseAxtree(view.axtree_txt), 'button', (name) => name === 'Click Me!'));

@@ -1,5 +1,4 @@
-import { find, click, fill, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
-import { maybeFind, fromGoal } from '../oracle-extras.js';
+import { act, find, OracleError, parseAxtree, mustFind, fromGoal, type OraclePolicy } from '../oracle.js';
 
 type Wish = { kind: 'Delete' | 'Star' } | { kind: 'Reply'; text: string } | { kind: 'Forward'; to: string };
 
@@ -17,15 +16,15 @@ export const emailInboxOracle: OraclePolicy = (view) => {
   const sender = fromGoal(view.goal, /^Find the email by (\S+) and /);
   const want = wish(view.goal);
   const nodes = parseAxtree(view.axtree_txt);
-  const button = (label: string) => find(nodes, 'button', (name) => name === label);
-  const message = maybeFind(nodes, 'textbox', (name) => name === 'Message');
+  const button = (label: string) => mustFind(nodes, 'button', (name) => name === label);
+  const message = find(nodes, 'textbox', (name) => name === 'Message');
   if (message && want.kind === 'Reply')
-    return message.value === want.text ? click(button('Send')) : fill(message, want.text);
+    return message.value === want.text ? act.click(button('Send')) : act.fill(message, want.text);
   if (message && want.kind === 'Forward') {
-    const to = find(nodes, 'textbox', (name) => name === 'To:');
-    return to.value === want.to ? click(button('Send')) : fill(to, want.to);
+    const to = mustFind(nodes, 'textbox', (name) => name === 'To:');
+    return to.value === want.to ? act.click(button('Send')) : act.fill(to, want.to);
   }
   const from = nodes.map((n) => (n.role === 'StaticText' ? /^From: (.+)$/.exec(n.name)?.[1] : undefined)).find(Boolean);
-  if (from !== undefined) return click(button(from === sender ? want.kind : 'Back'));
-  return click(find(nodes, 'link', (name) => name.startsWith(`${sender} `)));
+  if (from !== undefined) return act.click(button(from === sender ? want.kind : 'Back'));
+  return act.click(mustFind(nodes, 'link', (name) => name.startsWith(`${sender} `)));
 };

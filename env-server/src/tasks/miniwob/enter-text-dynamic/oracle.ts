@@ -1,13 +1,12 @@
-import { find, click, fill, quotedInGoal, parseAxtree, type OraclePolicy } from '../oracle.js';
-import { clear } from '../oracle-extras.js';
+import { act, parseAxtree, mustFind, quotedInGoal, type OraclePolicy } from '../oracle.js';
 
 /** Clear a wrong value, fill the text, Submit. */
 export const enterTextDynamicOracle: OraclePolicy = (view) => {
   const text = quotedInGoal(view.goal, 0);
   const nodes = parseAxtree(view.axtree_txt);
-  const field = find(nodes, 'textbox', () => true);
+  const field = mustFind(nodes, 'textbox', () => true);
   const value = field.value ?? '';
-  if (value === text) return click(find(nodes, 'button', (name) => name === 'Submit'));
-  if (value !== '') return clear(field);
-  return fill(field, text);
+  if (value === text) return act.click(mustFind(nodes, 'button', (name) => name === 'Submit'));
+  if (value !== '') return act.clear(field);
+  return act.fill(field, text);
 };

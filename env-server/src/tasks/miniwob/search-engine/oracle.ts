@@ -1,5 +1,13 @@
-import { find, click, fill, quotedInGoal, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
-import { allWithBid, fromGoal, press } from '../oracle-extras.js';
+import {
+  act,
+  findAll,
+  OracleError,
+  parseAxtree,
+  mustFind,
+  quotedInGoal,
+  fromGoal,
+  type OraclePolicy,
+} from '../oracle.js';
 
 const PER_PAGE = 3;
 const isPageNumber = (name: string) => /^\d+$/.test(name);
@@ -12,18 +20,18 @@ export const searchEngineOracle: OraclePolicy = (view) => {
   const query = quotedInGoal(view.goal, 0);
   const wanted = Number(fromGoal(view.goal, /click the (\d+)(?:st|nd|rd|th) search result/));
   const nodes = parseAxtree(view.axtree_txt);
-  const links = allWithBid(nodes, 'link');
+  const links = findAll(nodes, 'link');
   const results = links.filter((link) => !isPageNumber(link.name));
   if (results.length === 0) {
-    const field = find(nodes, 'textbox', (name) => name === 'Search');
-    return field.value === query ? press(field, 'Enter') : fill(field, query);
+    const field = mustFind(nodes, 'textbox', (name) => name === 'Search');
+    return field.value === query ? act.press(field, 'Enter') : act.fill(field, query);
   }
   const offered = new Set(links.filter((link) => isPageNumber(link.name)).map((link) => Number(link.name)));
   let current = 1;
   while (offered.has(current)) current++;
   const page = Math.ceil(wanted / PER_PAGE);
-  if (page !== current) return click(find(nodes, 'link', (name) => name === String(page)));
+  if (page !== current) return act.click(mustFind(nodes, 'link', (name) => name === String(page)));
   const result = results[(wanted - 1) % PER_PAGE];
   if (!result) throw new OracleError(`page ${page} shows ${results.length} results, not result ${wanted}`);
-  return click(result);
+  return act.click(result);
 };

@@ -1,5 +1,13 @@
-import { find, click, quotedInGoal, parseAxtree, OracleError, type OraclePolicy } from '../oracle.js';
-import { allWithBid, hasState, press, fillOpeningMenu } from '../oracle-extras.js';
+import {
+  act,
+  findAll,
+  hasState,
+  OracleError,
+  parseAxtree,
+  mustFind,
+  quotedInGoal,
+  type OraclePolicy,
+} from '../oracle.js';
 
 /**
  * Uses the menu by keyboard: type the prefix so suggestions open, ArrowDown until the fitting
@@ -10,15 +18,15 @@ export const useAutocompleteOracle: OraclePolicy = (view) => {
   const suffix = view.goal.includes('ends with') ? quotedInGoal(view.goal, 1) : '';
   const fits = (text: string) => text.toLowerCase().startsWith(prefix.toLowerCase()) && text.endsWith(suffix);
   const nodes = parseAxtree(view.axtree_txt);
-  const field = find(nodes, 'combobox', () => true);
-  const options = allWithBid(nodes, 'option');
+  const field = mustFind(nodes, 'combobox', () => true);
+  const options = findAll(nodes, 'option');
   if (options.length > 0) {
     const wanted = options.find((option) => fits(option.name));
     if (!wanted) throw new OracleError(`no suggestion fits "${prefix}…${suffix}"`);
-    return press(field, hasState(wanted, 'selected') ? 'Enter' : 'ArrowDown');
+    return act.press(field, hasState(wanted, 'selected') ? 'Enter' : 'ArrowDown');
   }
   // A taken suggestion is longer than the typed prefix; the bare prefix is no country.
   const value = field.value ?? '';
-  if (fits(value) && value.length > prefix.length) return click(find(nodes, 'button', (n) => n === 'Submit'));
-  return fillOpeningMenu(field, prefix);
+  if (fits(value) && value.length > prefix.length) return act.click(mustFind(nodes, 'button', (n) => n === 'Submit'));
+  return act.fill(field, prefix, true);
 };

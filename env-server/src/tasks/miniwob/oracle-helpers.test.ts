@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { find, OracleError, parseAxtree } from './oracle.js';
-import {
-  allWithBid,
-  clear,
-  fillOpeningMenu,
-  focus,
-  fromGoal,
-  hasState,
-  maybeFind,
-  press,
-  quotedValues,
-  selectOption,
-} from './oracle-extras.js';
+import { act, find, findAll, fromGoal, hasState, mustFind, OracleError, parseAxtree, quotedValues } from './oracle.js';
 
 const nodes = parseAxtree(
   [
@@ -27,13 +15,13 @@ const any = () => true;
 
 describe('finding nodes', () => {
   it('finds only nodes printed with a bid, by role and name', () => {
-    expect(allWithBid(nodes, 'button').map((n) => n.bid)).toEqual(['21']);
-    expect(maybeFind(nodes, 'checkbox', (name) => name === "it's")?.bid).toBe('8');
-    expect(maybeFind(nodes, 'button', (name) => name === 'no bid')).toBeUndefined();
+    expect(findAll(nodes, 'button').map((n) => n.bid)).toEqual(['21']);
+    expect(find(nodes, 'checkbox', (name) => name === "it's")?.bid).toBe('8');
+    expect(find(nodes, 'button', (name) => name === 'no bid')).toBeUndefined();
   });
 
   it('reads states printed as quoted strings, Python booleans or bare flags', () => {
-    const [box, item] = [find(nodes, 'checkbox', any), find(nodes, 'treeitem', any)];
+    const [box, item] = [mustFind(nodes, 'checkbox', any), mustFind(nodes, 'treeitem', any)];
     expect([hasState(box, 'checked'), hasState(box, 'focused'), hasState(box, 'expanded')]).toEqual([
       true,
       true,
@@ -54,10 +42,10 @@ describe('reading the goal', () => {
 
 describe('action text', () => {
   it('quotes arguments like Python', () => {
-    const node = find(nodes, 'button', any);
-    expect(fillOpeningMenu(node, "it's")).toBe(`fill('21', 'it\\'s', True)`);
-    expect(selectOption(node, 'x')).toBe(`select_option('21', 'x')`);
-    expect(press(node, 'Enter')).toBe(`press('21', 'Enter')`);
-    expect([focus(node), clear(node)]).toEqual([`focus('21')`, `clear('21')`]);
+    const node = mustFind(nodes, 'button', any);
+    expect(act.fill(node, "it's", true)).toBe(`fill('21', 'it\\'s', True)`);
+    expect(act.select(node, 'x')).toBe(`select_option('21', 'x')`);
+    expect(act.press(node, 'Enter')).toBe(`press('21', 'Enter')`);
+    expect([act.focus(node), act.clear(node)]).toEqual([`focus('21')`, `clear('21')`]);
   });
 });
