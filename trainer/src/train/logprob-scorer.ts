@@ -9,6 +9,7 @@ import { adapterFeeds } from '../model/graph.js';
 import type { WeightMap } from '../model/weights.js';
 import type { TrainSequence } from './batch.js';
 import { batchTotals, collate, rowLogprobs, validateSequence } from './batch.js';
+import { microBatches } from './micro-batches.js';
 import type { LossFn } from './loss.js';
 import type { TrainGraph } from './train-graph.js';
 import { buildTrainGraph, LOGPROBS } from './train-graph.js';
@@ -20,7 +21,7 @@ export interface LogprobScorerOptions {
   lora: LoraConfig;
   /** The sampling temperature the trainer scores at. */
   temperature?: number;
-  /** Sequences per forward pass. */
+  /** Sequences per forward pass (default: as many as fit MICRO_BATCH_TOKENS). */
   microBatchSize?: number;
   runtime?: RuntimeOptions;
 }
@@ -72,13 +73,10 @@ export class LogprobScorer {
       throw new RangeError(
         `the adapter has no tensor for '${missing}' (its targets differ from the scorer's LoRA config)`,
       );
-    const size = this.options.microBatchSize ?? Math.max(sequences.length, 1);
     const out = new Array<Float32Array>(sequences.length);
     const totals = batchTotals(sequences);
-    // Longest first, as the trainer batches: rows of similar length pad least.
-    const order = sequences.map((_, i) => i).sort((a, b) => sequences[b]!.tokens.length - sequences[a]!.tokens.length);
-    for (let start = 0; start < order.length; start += size) {
-      const rows = order.slice(start, start + size);
+    // Split as the trainer splits: the same passes give the same log-probs.
+    for (const rows of microBatches(sequences, this.options.microBatchSize)) {
       const result = await this.runtime.run(
         {
           ...collate(

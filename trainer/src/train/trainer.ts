@@ -11,6 +11,7 @@ import type { AdamWOptions, AdamWState } from './adamw.js';
 import { AdamW } from './adamw.js';
 import type { BatchTotals, TrainSequence } from './batch.js';
 import { batchTotals, collate, rowLogprobs, validateSequence } from './batch.js';
+import { microBatches } from './micro-batches.js';
 import { clipGlobalNorm } from './clip.js';
 import type { LossFn } from './loss.js';
 import { sftLoss } from './loss.js';
@@ -32,7 +33,7 @@ export interface TrainerOptions {
   schedule: ScheduleOptions;
   /** Global-norm clip (default 1; Infinity disables). */
   maxGradNorm?: number;
-  /** Sequences per forward/backward pass; a step accumulates gradients over all of them. */
+  /** Sequences per forward/backward pass (default: as many as fit MICRO_BATCH_TOKENS); a step accumulates gradients over all of them. */
   microBatchSize?: number;
   runtime?: RuntimeOptions;
 }
@@ -117,13 +118,10 @@ export class LoraTrainer {
     options: RunOptions = {},
   ): Promise<AccumulateResult> {
     batch.forEach((s, i) => validateSequence(s, i, this.options.config.vocabSize));
-    const order = batch.map((_, i) => i).sort((a, b) => batch[b]!.tokens.length - batch[a]!.tokens.length);
-    const size = this.options.microBatchSize ?? batch.length;
     const result: AccumulateResult = { loss: 0, metrics: {}, logprobs: new Array(batch.length) };
     const paramFeeds = this.parameterFeeds();
-    for (let start = 0; start < order.length; start += size) {
+    for (const rows of microBatches(batch, this.options.microBatchSize)) {
       options.signal?.throwIfAborted();
-      const rows = order.slice(start, start + size);
       const out = await this.runtime.run(
         {
           ...collate(
@@ -164,10 +162,17 @@ export class LoraTrainer {
   /** One optimizer step over a batch, split into micro-batches. */
   async trainStep(batch: readonly TrainSequence[], options: RunOptions = {}): Promise<StepResult> {
     const totals = batchTotals(batch);
-    const microBatches = Math.ceil(batch.length / (this.options.microBatchSize ?? batch.length));
+    const passes = microBatches(batch, this.options.microBatchSize).length;
     const result = await this.accumulate(batch, totals, options);
     const update = this.applyUpdate();
-    return { ...result, ...update, step: this.steps, tokens: totals.tokens, sequences: totals.sequences, microBatches };
+    return {
+      ...result,
+      ...update,
+      step: this.steps,
+      tokens: totals.tokens,
+      sequences: totals.sequences,
+      microBatches: passes,
+    };
   }
 
   /** The optimizer's state between updates (refused while gradients are accumulated but not applied). */

@@ -37,7 +37,11 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   warmup: s('N', 'Updates of linear warmup', '0'),
   'weight-decay': s('X', 'AdamW decoupled weight decay', '0'),
   'max-grad-norm': s('X', 'Global gradient-norm clip', '1'),
-  'micro-batch': s('N', 'Sequences per forward/backward pass (memory bound; results do not change)', 'all'),
+  'micro-batch': s(
+    'N',
+    'Sequences per forward/backward pass (memory bound; results do not change)',
+    'as many as fit 8192 tokens',
+  ),
   // GRPO (TRL's names and defaults)
   'scale-rewards': s('MODE', 'Advantage scaling: group, batch or none', 'group'),
   'loss-type': s('NAME', 'Loss normalisation: grpo, bnpo, dr_grpo or dapo', 'dapo'),

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { ExecutionProvider } from '../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
 import { UsageError, type CommandContext } from '../command.js';
+import { MICRO_BATCH_TOKENS } from '../../train/micro-batches.js';
 import {
   choiceOption,
   integerOption,
@@ -104,13 +105,9 @@ export function parseSftSettings(
   return settings;
 }
 
-/** Tokens one forward/backward pass may hold when --micro-batch is not given. */
-export const MICRO_BATCH_TOKENS = 8192;
-
 /**
  * Sequences per pass by default: the whole batch, but no more than MICRO_BATCH_TOKENS at the
- * longest length, since attention's memory grows with the square of it (a batch of 8 × 4096
- * tokens took ~10 GB in one pass). Results do not depend on it.
+ * longest length (see there). Results do not depend on it.
  */
 export function defaultMicroBatch(batchSize: number, maxLength: number): number {
   return Math.max(1, Math.min(batchSize, Math.floor(MICRO_BATCH_TOKENS / maxLength)));
