@@ -180,6 +180,13 @@ if (pages.fixtures)
       expect(first.observation.goal).toMatch(/^Enter "\w+"/);
     });
 
+    it("waits BrowserGym's 0.5 s after a step's action: what the page does on a timer is in the observation", async () => {
+      const first = await reset('delayed-reveal', 1);
+      const shown = await step(`click('${bidOf(first, /\[(\w+)\] button 'Show'/)}')`);
+      const result = await step(`click('${bidOf(shown, /\[(\w+)\] button 'Done'/)}')`);
+      expect(result).toMatchObject({ reward: 1, done: true });
+    });
+
     it('waits for WOB_TASK_READY; partial credit (raw 0.5) is reward 1, raw reported', async () => {
       const first = await reset('book-flight', 6);
       const buttons = [...first.observation.axtree_txt.matchAll(/\[(\w+)\] button 'Book \$\d+'/g)];
@@ -205,6 +212,22 @@ else
         });
         expect(shown).toBe(expected);
       }
+    });
+
+    it("use-autocomplete: the menu jQuery UI opens 300 ms after typing is in the step's observation", async () => {
+      const first = await reset('use-autocomplete', 7);
+      const [, prefix, suffix = ''] = /starts with "([^"]+)"(?: and ends with "([^"]+)")?/.exec(
+        first.observation.goal,
+      )!;
+      const typed = await step(`fill('${bidOf(first, /\[(\w+)\] textbox/)}', '${prefix}')`);
+      const items = [
+        ...typed.observation.axtree_txt.matchAll(/\[(\w+)\] listitem ''\n(?:\t+.*\n)*?\t+StaticText '([^']+)'/g),
+      ];
+      const item = items.find((m) => m[2]!.endsWith(suffix));
+      expect(item, typed.observation.axtree_txt).toBeDefined();
+      await step(`click('${item![1]}')`);
+      const result = await step(`click('${bidOf(first, /\[(\w+)\] button 'Submit'/)}')`);
+      expect(result).toMatchObject({ reward: 1, done: true });
     });
 
     it('click-checkboxes: a fractional raw reward is reported as it is; reward is 1 when it is above 0', async () => {
