@@ -1,4 +1,5 @@
 import type { StepResult } from '@gauntlet/proto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { parseActions } from '../actions/language/parse.js';
 import { bindCall } from '../actions/language/bind.js';
@@ -46,6 +47,8 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
     episode.lastActionError = error.display;
   }
   // executeActions already settled after each action (it waits for what the action triggered).
+  // A task may add BrowserGym's fixed wait (real MiniWoB++): the page's own timers run meanwhile.
+  if (episode.task.stepWaitMs) await deadline.race(sleep(episode.task.stepWaitMs));
   const t1 = performance.now();
   const status = await deadline.race(episode.taskEpisode.status(tabs.active));
   episode.lastRawReward = status.rawReward;

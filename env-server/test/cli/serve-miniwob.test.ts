@@ -6,7 +6,11 @@ import { startServerProcess } from '../support/server-process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/cli.js', import.meta.url));
 const PAGES = fileURLToPath(new URL('../fixtures/miniwob-plusplus/miniwob', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+// These tests name their pages by flag: a MiniWoB++ copy set in the environment (MINIWOB_URL, as
+// for the rest of the suite) must not reach the server too, which would refuse both at once.
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MINIWOB_')));
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, env: ENV });
 
 it('tasks --miniwob-dir lists the real pages as miniwob.<name>, real-time ones flagged, ours aside', () => {
   const listed = run('tasks', '--miniwob-dir', PAGES);
@@ -29,7 +33,11 @@ it('bad MiniWoB++ settings and an unknown benchmark are usage errors (exit 2), s
 });
 
 it('serve --miniwob-dir --benchmark miniwob --task click-test: a reset without a task name plays the real page', async () => {
-  const server = await startServerProcess(['--miniwob-dir', PAGES, '--benchmark', 'miniwob', '--task', 'click-test']);
+  const server = await startServerProcess(
+    ['--miniwob-dir', PAGES, '--benchmark', 'miniwob', '--task', 'click-test'],
+    { port: 0, grpcPort: 0 },
+    ENV,
+  );
   const env = createEnvClient(server.url);
   try {
     const first = await env.reset({ seed: 42 });

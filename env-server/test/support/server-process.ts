@@ -21,6 +21,7 @@ export interface ServerProcess {
 export async function startServerProcess(
   flags: string[] = [],
   ports: { port: number; grpcPort: number } = { port: 0, grpcPort: 0 },
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<ServerProcess> {
   const args = [
     BIN,
@@ -37,6 +38,7 @@ export async function startServerProcess(
   ];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let err = '';
   child.stderr!.on('data', (chunk: Buffer) => {

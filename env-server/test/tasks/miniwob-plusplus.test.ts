@@ -6,8 +6,8 @@ import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
 import { miniwobPages } from './miniwob-plusplus-source.js';
 
-// BrowserGym's MiniWoB++ semantics on MiniWoB-protocol fixture pages (or a real copy when
-// MINIWOB_URL is set; fixture-only checks say so in their names and skip with that reason).
+// BrowserGym's MiniWoB++ semantics on MiniWoB-protocol fixture pages, or on a real copy when
+// MINIWOB_URL is set; checks that need a page's own code come in one set for each.
 const pages = miniwobPages();
 let service: EnvService;
 let session: EnvSession;
@@ -42,7 +42,6 @@ const bidOf = (result: StepResult, pattern: RegExp) => {
   return bid;
 };
 const taskPage = () => session.pages()[0]!;
-const fixtureOnly = pages.fixtures ? it : it.skip;
 
 describe('the task list', () => {
   it('offers every page as miniwob.<name>; real ones win bare names, ours stay as miniwob-builtin.<name>', () => {
@@ -131,19 +130,34 @@ describe('an episode, as BrowserGym plays it', () => {
   });
 });
 
-describe('fixture pages: the exact protocol', () => {
-  fixtureOnly("passes NumPy's draw to Math.seedrandom (seed 42 → 121958), once per episode", async () => {
+describe('the seed, the goal and the reward, as BrowserGym gives them', () => {
+  it("passes NumPy's draw to Math.seedrandom (seed 42 → 121958), once per episode, on a fresh page", async () => {
+    // Every Math.seedrandom the page installs is wrapped, so the calls it gets are recorded.
+    await taskPage()
+      .context()
+      .addInitScript(() => {
+        const seen: unknown[] = [];
+        let installed: ((...args: unknown[]) => unknown) | undefined;
+        Object.defineProperty(window, 'SEEDS_SEEN', { value: seen });
+        Object.defineProperty(Math, 'seedrandom', {
+          configurable: true,
+          set: (fn: (...args: unknown[]) => unknown) => (installed = fn),
+          get: () =>
+            installed &&
+            function (this: unknown, ...args: unknown[]) {
+              seen.push(args[0]);
+              return installed!.apply(this, args);
+            },
+        });
+      });
+    const seeds = () => taskPage().evaluate(() => (window as Window & { SEEDS_SEEN?: unknown[] }).SEEDS_SEEN);
     await reset('click-test', 42);
-    expect(await taskPage().evaluate(() => (window as Window & { FIXTURE_SEEDS?: number[] }).FIXTURE_SEEDS)).toEqual([
-      121958,
-    ]);
+    expect(await seeds()).toEqual([121958]);
     await reset('click-test', 0);
-    expect(await taskPage().evaluate(() => (window as Window & { FIXTURE_SEEDS?: number[] }).FIXTURE_SEEDS)).toEqual([
-      985772,
-    ]);
+    expect(await seeds()).toEqual([985772]);
   });
 
-  fixtureOnly('reads a goal given as {utterance, fields}; a wrong answer ends with raw -1 and reward 0', async () => {
+  it('the goal is the utterance; a wrong answer ends the episode with raw -1 and reward 0', async () => {
     const first = await reset('enter-text', 5);
     expect(first.observation.goal).toMatch(/^Enter "\w+" into the text field and press Submit\.$/);
     await step(`fill('${bidOf(first, /\[(\w+)\] textbox/)}', 'not it')`);
@@ -151,16 +165,83 @@ describe('fixture pages: the exact protocol', () => {
     expect(result).toMatchObject({ reward: 0, done: true });
     expect(result.metadata.browsergym_info['raw_reward']).toBe(-1);
   });
-
-  fixtureOnly('waits for WOB_TASK_READY; partial credit (raw 0.5) is reward 1, raw reported', async () => {
-    const first = await reset('book-flight', 6);
-    const buttons = [...first.observation.axtree_txt.matchAll(/\[(\w+)\] button 'Book \$\d+'/g)];
-    expect(buttons).toHaveLength(2);
-    const result = await step(`click('${buttons[1]![1]}')`);
-    expect(result).toMatchObject({ reward: 1, done: true });
-    expect(result.metadata.browsergym_info['raw_reward']).toBe(0.5);
-  });
 });
+
+// Checks that need to know a page's own code: one set for our fixtures, one for MiniWoB++'s pages.
+if (pages.fixtures)
+  describe('fixture pages: the exact protocol', () => {
+    it('reads a goal given as {utterance, fields}', async () => {
+      const first = await reset('enter-text', 5);
+      expect(
+        await taskPage().evaluate(
+          () => typeof (window as unknown as { core: { getUtterance(): unknown } }).core.getUtterance(),
+        ),
+      ).toBe('object');
+      expect(first.observation.goal).toMatch(/^Enter "\w+"/);
+    });
+
+    it("waits BrowserGym's 0.5 s after a step's action: what the page does on a timer is in the observation", async () => {
+      const first = await reset('delayed-reveal', 1);
+      const shown = await step(`click('${bidOf(first, /\[(\w+)\] button 'Show'/)}')`);
+      const result = await step(`click('${bidOf(shown, /\[(\w+)\] button 'Done'/)}')`);
+      expect(result).toMatchObject({ reward: 1, done: true });
+    });
+
+    it('waits for WOB_TASK_READY; partial credit (raw 0.5) is reward 1, raw reported', async () => {
+      const first = await reset('book-flight', 6);
+      const buttons = [...first.observation.axtree_txt.matchAll(/\[(\w+)\] button 'Book \$\d+'/g)];
+      expect(buttons).toHaveLength(2);
+      const result = await step(`click('${buttons[1]![1]}')`);
+      expect(result).toMatchObject({ reward: 1, done: true });
+      expect(result.metadata.browsergym_info['raw_reward']).toBe(0.5);
+    });
+  });
+else
+  describe("MiniWoB++'s own pages (MINIWOB_URL)", () => {
+    it('click-test: seed 42 lays the button out as Math.seedrandom(121958) right before genProblem does', async () => {
+      for (let round = 0; round < 2; round++) {
+        await reset('click-test', 42);
+        const [shown, expected] = await taskPage().evaluate(() => {
+          const core = (window as unknown as { core: { randi(a: number, b: number): number } }).core;
+          const style = document.getElementById('subbtn')!.getAttribute('style');
+          (Math as Math & { seedrandom(seed: number): void }).seedrandom(121958);
+          const w = core.randi(35, 100);
+          const left = core.randi(0, 160 - w - 2);
+          const top = core.randi(0, 160 - w - 20);
+          return [style, `margin-left:${left}px; margin-top:${top}px; width:${w}px; height:${w}px;`];
+        });
+        expect(shown).toBe(expected);
+      }
+    });
+
+    it("use-autocomplete: the menu jQuery UI opens 300 ms after typing is in the step's observation", async () => {
+      const first = await reset('use-autocomplete', 7);
+      const [, prefix, suffix = ''] = /starts with "([^"]+)"(?: and ends with "([^"]+)")?/.exec(
+        first.observation.goal,
+      )!;
+      const typed = await step(`fill('${bidOf(first, /\[(\w+)\] textbox/)}', '${prefix}')`);
+      const items = [
+        ...typed.observation.axtree_txt.matchAll(/\[(\w+)\] listitem ''\n(?:\t+.*\n)*?\t+StaticText '([^']+)'/g),
+      ];
+      const item = items.find((m) => m[2]!.endsWith(suffix));
+      expect(item, typed.observation.axtree_txt).toBeDefined();
+      await step(`click('${item![1]}')`);
+      const result = await step(`click('${bidOf(first, /\[(\w+)\] button 'Submit'/)}')`);
+      expect(result).toMatchObject({ reward: 1, done: true });
+    });
+
+    it('click-checkboxes: a fractional raw reward is reported as it is; reward is 1 when it is above 0', async () => {
+      const first = await reset('click-checkboxes', 7);
+      const boxes = [...first.observation.axtree_txt.matchAll(/\[\w+\] checkbox '(\w+)'/g)].map((m) => m[1]!);
+      const wanted = /^Select (.*) and click Submit\.$/.exec(first.observation.goal)![1]!;
+      const toTick = wanted === 'nothing' ? [] : wanted.split(', ');
+      // Submit with nothing ticked: each box is right when it should stay empty, wrong otherwise.
+      const result = await step(`click('${bidOf(first, /\[(\w+)\] button 'Submit'/)}')`);
+      const raw = (boxes.length - 2 * toTick.length) / boxes.length;
+      expect(result.metadata.browsergym_info['raw_reward']).toBeCloseTo(raw, 10);
+      expect(result).toMatchObject({ reward: raw > 0 ? 1 : 0, done: true });
+    });
+  });
 
 describe("OpenEnv's container variables", () => {
   it('BROWSERGYM_BENCHMARK=miniwob and BROWSERGYM_TASK_NAME make a reset without a task name play that task', async () => {

@@ -98,8 +98,9 @@ export function readGoalInPage(): string {
   return '';
 }
 
+/** BrowserGym waits for `() => WOB_TASK_READY`: any truthy value will do. */
 export function taskReadyInPage(): boolean {
-  return (window as unknown as { WOB_TASK_READY?: unknown }).WOB_TASK_READY === true;
+  return Boolean((window as unknown as { WOB_TASK_READY?: unknown }).WOB_TASK_READY);
 }
 
 export function readStateInPage(): WobState | null {
@@ -109,8 +110,9 @@ export function readStateInPage(): WobState | null {
     REWARD_GLOBAL: Number(w['WOB_REWARD_GLOBAL'] ?? 0),
     RAW_REWARD_GLOBAL: Number(w['WOB_RAW_REWARD_GLOBAL'] ?? 0),
     REWARD_REASON: w['WOB_REWARD_REASON'] == null ? null : String(w['WOB_REWARD_REASON']),
-    DONE_GLOBAL: w['WOB_DONE_GLOBAL'] === true,
+    // BrowserGym's done is the page's WOB_DONE_GLOBAL as it is: truthy counts.
+    DONE_GLOBAL: Boolean(w['WOB_DONE_GLOBAL']),
     EPISODE_ID: Number(w['WOB_EPISODE_ID'] ?? 0),
-    TASK_READY: w['WOB_TASK_READY'] === true,
+    TASK_READY: Boolean(w['WOB_TASK_READY']),
   };
 }

@@ -6,7 +6,7 @@ import { miniwobSource } from './source.js';
 const html = fileURLToPath(new URL('../../../test/fixtures/miniwob-plusplus/', import.meta.url));
 const settings = (over: Partial<Parameters<typeof miniwobSource>[0]>) =>
   miniwobSource({ miniwobUrl: undefined, miniwobDir: undefined, miniwobTasks: [], ...over });
-const FIXTURE_TASKS = ['book-flight', 'chase-circle', 'click-test', 'enter-text'];
+const FIXTURE_TASKS = ['book-flight', 'chase-circle', 'click-test', 'delayed-reveal', 'enter-text'];
 
 describe('where real MiniWoB++ comes from', () => {
   it('is off without settings', () => {
