@@ -59,7 +59,8 @@ export const computedStyle = defineChallenge<Params>({
       // Decoys: at least one per column looks drawn by some rule but is not.
       const decoys = layers.filter((_, l) => l !== drawn[c]);
       const tricks: Trick[] = decoys.map(() => rng.pick<Trick>(['none', 'background', 'size', 'undone']));
-      if (!tricks.some((t) => t !== 'none')) tricks[rng.int(0, tricks.length - 1)] = rng.pick<Trick>(['background', 'size', 'undone']);
+      if (!tricks.some((t) => t !== 'none'))
+        tricks[rng.int(0, tricks.length - 1)] = rng.pick<Trick>(['background', 'size', 'undone']);
       decoys.forEach((layer, i) => {
         const trick = tricks[i]!;
         if (trick === 'background') early.push(rule(layer, c, `opacity: 1; color: ${background};`));
