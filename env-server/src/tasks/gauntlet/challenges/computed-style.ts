@@ -48,13 +48,12 @@ export const computedStyle = defineChallenge<Params>({
     for (let c = 0; c < CODE_LENGTH; c++) {
       // The drawn cell: shown plainly, or hidden by an early rule and restored by a later one.
       const shown = layers[drawn[c]!]!;
-      if (rng.chance(0.5)) early.push(rule(shown, c, 'opacity: 1;'));
-      else if (rng.chance(0.5)) {
-        early.push(rule(shown, c, `opacity: 1; color: ${background};`));
-        late.push(rule(shown, c, `color: ${ink};`));
-      } else {
-        early.push(rule(shown, c, 'opacity: 1; font-size: 0;'));
-        late.push(rule(shown, c, 'font-size: 20px;'));
+      const plain = rng.chance(0.5);
+      if (plain) early.push(rule(shown, c, 'opacity: 1;'));
+      else {
+        const byColour = rng.chance(0.5);
+        early.push(rule(shown, c, byColour ? `opacity: 1; color: ${background};` : 'opacity: 1; font-size: 0;'));
+        late.push(rule(shown, c, byColour ? `color: ${ink};` : 'font-size: 20px;'));
       }
       // Decoys: at least one per column looks drawn by some rule but is not.
       const decoys = layers.filter((_, l) => l !== drawn[c]);
