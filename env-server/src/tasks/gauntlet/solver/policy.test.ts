@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OracleView } from '../../task.js';
+import { rejectedCandidates } from './decoys.js';
 import { gauntletPolicy } from './policy.js';
+import { readView } from './view.js';
 
 /** A step page as the observer prints it, with `puzzle` lines inside the Puzzle region. */
 function stepPage(
@@ -105,6 +107,12 @@ describe('gauntletPolicy', () => {
     });
     // c1 amber K, c2 fern 3, c3 fern J, c4 amber 2, c5 fern B, c6 amber Q.
     expect(gauntletPolicy(view)).toBe(`fill('12', 'K3J2BQ')\nclick('13')`);
+    // Preference data rejects a row read straight across, as if every cell were drawn.
+    const page = readView(view.axtree_txt);
+    if (page.kind !== 'step') throw new Error('not a step page');
+    expect(rejectedCandidates(page).actions).toEqual(
+      expect.arrayContaining([`fill('12', 'K9X2MQ')\nclick('13')`, `fill('12', 'P3J7B4')\nclick('13')`]),
+    );
   });
 
   it('refuses a style sheet that leaves a column with no drawn cell', () => {
