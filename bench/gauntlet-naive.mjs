@@ -4,7 +4,13 @@
 // button, waits, submits) against the built-in expert's, on the same seeds through the in-process
 // env, each within the task's own action budget. A type the naive policy solves often can be won
 // without reading the page. Prints one JSON document. Run `npm run build` first.
-// Usage: node bench/gauntlet-naive.mjs [--seeds N] [--types a,b] [--concurrency N]
+// Seeds are played in turn across the types (seed 1 of every type, then seed 2, …), so a run cut
+// short still covers every type evenly. With --log each played seed is appended to a JSONL file
+// as it finishes, and --summarize <file> prints the same document from such logs (several may be
+// given, comma-separated) without playing anything.
+// Usage: node bench/gauntlet-naive.mjs [--seeds N] [--first-seed S] [--types a,b] [--concurrency N] [--log FILE]
+//        node bench/gauntlet-naive.mjs --summarize FILE[,FILE…] [--types a,b]
+import { appendFileSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runEpisode } from '@gauntlet/proto/agent';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
@@ -18,13 +24,75 @@ const { values } = parseArgs({
   options: {
     seeds: { type: 'string', default: '50' },
     types: { type: 'string' },
+    'first-seed': { type: 'string', default: '5000' },
     concurrency: { type: 'string', default: '3' },
+    log: { type: 'string' },
+    summarize: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
-const SEEDS = Array.from({ length: Number(values.seeds) }, (_, i) => 5000 + i);
+if (values.help) {
+  process.stdout.write(
+    'Usage: node bench/gauntlet-naive.mjs [--seeds N] [--first-seed S] [--types a,b] [--concurrency N] [--log FILE]\n' +
+      '       node bench/gauntlet-naive.mjs --summarize FILE[,FILE...] [--types a,b]\n',
+  );
+  process.exit(0);
+}
+const SEEDS = Array.from({ length: Number(values.seeds) }, (_, i) => Number(values['first-seed']) + i);
 const TYPES = values.types ? values.types.split(',') : CHALLENGE_TYPES;
 const WORKERS = Number(values.concurrency);
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+const rate = (x, n) => +(x / n).toFixed(3);
+
+/** The result document, from one record per played (type, seed). */
+function summary(records, wallS) {
+  const perType = {};
+  for (const r of records) {
+    const t = (perType[r.type] ??= { naive: 0, expert: 0, naive_actions: 0, expert_actions: 0, n: 0, seeds: [] });
+    t.n += 1;
+    t.seeds.push(r.seed);
+    t.naive += r.naive_solved ? 1 : 0;
+    t.expert += r.expert_solved ? 1 : 0;
+    t.naive_actions += r.naive_actions;
+    t.expert_actions += r.expert_actions;
+  }
+  const rows = Object.fromEntries(
+    TYPES.filter((type) => perType[type]).map((type) => {
+      const t = perType[type];
+      return [
+        type,
+        {
+          seeds: t.n,
+          seed_range: `${Math.min(...t.seeds)}-${Math.max(...t.seeds)}`,
+          naive_solved: t.naive,
+          expert_solved: t.expert,
+          naive_solve_rate: rate(t.naive, t.n),
+          expert_solve_rate: rate(t.expert, t.n),
+          naive_actions_mean: +(t.naive_actions / t.n).toFixed(1),
+          expert_actions_mean: +(t.expert_actions / t.n).toFixed(1),
+        },
+      ];
+    }),
+  );
+  const all = Object.values(rows);
+  return {
+    bench: 'gauntlet-naive',
+    ...(wallS === undefined ? {} : { wall_s: wallS }),
+    targets: { naive_max: 0.1, expert_min: 1 },
+    naive_worst: Math.max(...all.map((r) => r.naive_solve_rate)),
+    expert_worst: Math.min(...all.map((r) => r.expert_solve_rate)),
+    per_type: rows,
+  };
+}
+
+if (values.summarize) {
+  const records = values.summarize
+    .split(',')
+    .flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean))
+    .map((line) => JSON.parse(line));
+  process.stdout.write(JSON.stringify(summary(records), null, 2) + '\n');
+  process.exit(0);
+}
 
 const service = new EnvService({
   ...structuredClone(DEFAULTS),
@@ -50,55 +118,38 @@ const play = async (port, policy, task, seed) => {
 };
 
 const started = performance.now();
-const perType = {};
-const jobs = TYPES.flatMap((type) => SEEDS.map((seed) => ({ type, seed })));
-let done = 0;
+const records = [];
+// Seed-major: every type's first seed, then every type's second, … (a cut-short run stays even).
+const jobs = SEEDS.flatMap((seed) => TYPES.map((type) => ({ type, seed })));
+const total = jobs.length;
 await Promise.all(
   ports.map(async (port) => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       const task = `gauntlet:${job.type}`;
       const naive = await play(port, naivePolicy(), task, job.seed);
       const expert = await play(port, expertPolicy(), task, job.seed);
-      const t = (perType[job.type] ??= { naive: 0, expert: 0, naive_actions: 0, expert_actions: 0, n: 0 });
-      t.n += 1;
-      t.naive += naive.solved ? 1 : 0;
-      t.expert += expert.solved ? 1 : 0;
-      t.naive_actions += naive.actions;
-      t.expert_actions += expert.actions;
-      if (++done % 25 === 0) log(`${done} of ${TYPES.length * SEEDS.length} seeds played`);
+      const record = {
+        type: job.type,
+        seed: job.seed,
+        naive_solved: naive.solved,
+        expert_solved: expert.solved,
+        naive_actions: naive.actions,
+        expert_actions: expert.actions,
+      };
+      records.push(record);
+      if (values.log) appendFileSync(values.log, JSON.stringify(record) + '\n');
+      const secs = ((performance.now() - started) / 1000).toFixed(0);
+      log(
+        `${records.length} of ${total} played (${secs} s): ${job.type} seed ${job.seed} naive ${naive.solved ? 'solved' : 'failed'}, expert ${expert.solved ? 'solved' : 'failed'}`,
+      );
     }
   }),
 );
 await service.shutdown();
 
-const rate = (x, n) => +(x / n).toFixed(3);
-const rows = Object.fromEntries(
-  TYPES.map((type) => {
-    const t = perType[type];
-    return [
-      type,
-      {
-        seeds: t.n,
-        naive_solve_rate: rate(t.naive, t.n),
-        expert_solve_rate: rate(t.expert, t.n),
-        naive_actions_mean: +(t.naive_actions / t.n).toFixed(1),
-        expert_actions_mean: +(t.expert_actions / t.n).toFixed(1),
-      },
-    ];
-  }),
-);
-const all = Object.values(rows);
 process.stdout.write(
   JSON.stringify(
-    {
-      bench: 'gauntlet-naive',
-      seeds_per_type: SEEDS.length,
-      wall_s: +((performance.now() - started) / 1000).toFixed(1),
-      targets: { naive_max: 0.1, expert_min: 1 },
-      naive_worst: Math.max(...all.map((r) => r.naive_solve_rate)),
-      expert_worst: Math.min(...all.map((r) => r.expert_solve_rate)),
-      per_type: rows,
-    },
+    { seeds_per_type: SEEDS.length, ...summary(records, +((performance.now() - started) / 1000).toFixed(1)) },
     null,
     2,
   ) + '\n',

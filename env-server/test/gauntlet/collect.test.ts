@@ -115,6 +115,19 @@ describe('gauntlet-env collect', () => {
     expect(await runGauntletCommand('solve', ['--task', 'gauntlet:nope'])).toBe(2);
     expect(await runGauntletCommand('solve', ['--seeds', '9-1'])).toBe(2);
     expect(await runGauntletCommand('solve', ['--start-step', '31'])).toBe(2);
+    // The reason on one line, then the pointer to --help: no stack trace.
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => said.push(chunk) > 0) as typeof process.stderr.write;
+    try {
+      expect(await runGauntletCommand('solve', ['--start-step', '31'])).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    const text = said.join('').trimEnd().split('\n');
+    expect(text).toHaveLength(2);
+    expect(text[0]).toMatch(/start.step/i);
+    expect(text[1]).toMatch(/--help/);
     expect(await runGauntletCommand('collect', ['--out', out, '--start-step', '0'])).toBe(2);
   });
 });

@@ -57,6 +57,20 @@ describe('DPO probe', () => {
     ).toBe(true);
     // Prompts carry the step's earlier exchanges, as SFT records do.
     expect(pairs.some((p) => p.prompt.length > 2)).toBe(true);
+    // The bid of "Submit code" in the observation a pair answers.
+    const submitBid = (p: (typeof pairs)[number]) =>
+      /\[(\w+)\] button 'Submit code'/.exec(p.prompt.at(-1)!.content)?.[1];
+    // Submitting before the puzzle is solved (an empty code box).
+    expect(pairs.some((p) => p.rejected[0]!.content === `click('${submitBid(p)}')`)).toBe(true);
+    // The wrong element: a click on one of the puzzle's controls other than the expert's.
+    expect(
+      pairs.some(
+        (p) =>
+          /^click\('\w+'\)$/.test(p.rejected[0]!.content) &&
+          p.rejected[0]!.content !== `click('${submitBid(p)}')` &&
+          p.rejected_outcome === 'puzzle_mistake',
+      ),
+    ).toBe(true);
     expect(rejected.some((a) => /^click\('\d+'\)$/.test(a))).toBe(true);
   });
 

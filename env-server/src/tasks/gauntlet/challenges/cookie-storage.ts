@@ -16,14 +16,14 @@ interface Params {
 
 /**
  * The code is written to a cookie or localStorage entry; the page's own Settings › Stored data
- * view reads the real storage and shows a value only when asked. A dozen decoy entries hold decoy
+ * view reads the real storage and shows a value only when asked. Nineteen decoy entries hold decoy
  * codes, and showing one locks the puzzle: the entry must be picked by reading its name.
  */
 export const cookieStorage = defineChallenge<Params>({
   type: 'cookie_storage',
   title: 'Stored data',
   generate(rng) {
-    const names = rng.sample(WORDS, 12).map((w) => `${w.toLowerCase()}_${rng.pick(['token', 'key', 'pass', 'code'])}`);
+    const names = rng.sample(WORDS, 20).map((w) => `${w.toLowerCase()}_${rng.pick(['token', 'key', 'pass', 'code'])}`);
     const where = () => rng.pick(['cookie', 'local storage'] as const);
     const entries = names.map((name, i) => ({
       name,

@@ -24,7 +24,7 @@ export const iframe = defineChallenge<Params>({
   title: 'Nested frames',
   generate(rng) {
     const names = rng.sample(WORDS, 6);
-    const buttons = rng.sample(LABELS, 4);
+    const buttons = rng.sample(LABELS, 5);
     return {
       chain: names.slice(0, rng.int(2, 3)),
       decoys: names.slice(3),

@@ -24,7 +24,7 @@ const LABELS = ['Hide', 'Dismiss', 'Close', 'Done', 'Skip', 'Later', 'Got it'];
  * Overlapping popups, each with four "×" buttons whose names are all plausible ways to close it;
  * the instructions say which name really closes, the others lock the puzzle. Each popup prints
  * a decoy code. Dismissing the named popup properly reveals the code; popups later in the page
- * sit on top and must be closed first to reach one beneath.
+ * sit on top and must be closed first (any press on a covered popup locks), topmost first.
  */
 export const modalDecoy = defineChallenge<Params>({
   type: 'modal_decoy',
@@ -44,7 +44,7 @@ export const modalDecoy = defineChallenge<Params>({
   render: (ctx) => {
     const { popups, target, closes } = ctx.params;
     ctx.instruct(
-      `Several popups are open. Dismiss the "${target}" popup. In these popups only the "×" button named "${closes}" closes; the others open offers and lock the puzzle. Popups listed later sit on top of earlier ones. Codes printed inside popups are decoys: the real code appears once "${target}" is dismissed.`,
+      `Several popups are open. Dismiss the "${target}" popup. In these popups only the "×" button named "${closes}" closes; the others open offers and lock the puzzle. Popups listed later sit on top of earlier ones, and a popup can be closed only once no popup covers it: pressing anything on a covered popup locks the puzzle. Codes printed inside popups are decoys: the real code appears once "${target}" is dismissed.`,
     );
     const open = () => {
       ctx.area.querySelectorAll('.popup').forEach((p) => p.remove());
@@ -59,6 +59,14 @@ export const modalDecoy = defineChallenge<Params>({
         for (const label of popup.order) {
           const x = ctx.el('button', { type: 'button', class: 'x', 'aria-label': label }, '×');
           x.addEventListener('click', () => {
+            const above = [...ctx.area.querySelectorAll('.popup')].slice(
+              [...ctx.area.querySelectorAll('.popup')].indexOf(dialog) + 1,
+            );
+            if (above.length)
+              return ctx.lock(
+                `"${popup.title}" is covered by "${above[0]!.getAttribute('aria-label')}"; the popups are back.`,
+                open,
+              );
             if (label !== closes)
               return ctx.lock(`"${label}" on "${popup.title}" opened an offer; the popups are back.`, open);
             dialog.remove();

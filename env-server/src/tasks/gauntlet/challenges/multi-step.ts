@@ -9,14 +9,14 @@ interface Params {
   choice: string;
 }
 
-/** Three stages: pick the right tab, open its settings dialog, choose the stated option and confirm. */
+/** Three stages: pick the right tab, open its settings dialog, choose the stated option and confirm (a wrong tab's settings or a wrong choice locks). */
 export const multiStep = defineChallenge<Params>({
   type: 'multi_step',
   title: 'Multi-step',
   generate(rng) {
-    const names = rng.sample(WORDS, 8);
-    const tabs = names.slice(0, rng.int(3, 4));
-    const options = names.slice(4, 8);
+    const names = rng.sample(WORDS, 11);
+    const tabs = names.slice(0, rng.int(4, 5));
+    const options = names.slice(5, 11);
     return {
       tabs,
       tab: rng.pick(tabs),
@@ -28,7 +28,7 @@ export const multiStep = defineChallenge<Params>({
   render: (ctx) => {
     const { tabs, tab, setting, options, choice } = ctx.params;
     ctx.instruct(
-      `Three stages: open the "${tab}" tab, press its "Open settings" button, then in the dialog choose "${choice}" for "${setting}" and press "Confirm".`,
+      `Three stages: open the "${tab}" tab, press its "Open settings" button, then in the dialog choose "${choice}" for "${setting}" and press "Confirm". Opening another tab's settings or confirming another choice locks the puzzle.`,
     );
     const list = ctx.el('div', { role: 'tablist', 'aria-label': 'Sections' });
     const panels = ctx.el('div', {});
@@ -55,7 +55,9 @@ export const multiStep = defineChallenge<Params>({
       );
       confirm.addEventListener('click', () => {
         if (select.value !== choice)
-          return ctx.fail(`"${select.value || 'nothing'}" is not the requested ${setting.toLowerCase()}.`);
+          return ctx.lock(`"${select.value || 'nothing'}" is not the requested ${setting.toLowerCase()}.`, () =>
+            dialog.remove(),
+          );
         dialog.remove();
         stage = 3;
         ctx.say('All three stages done.');
@@ -79,7 +81,7 @@ export const multiStep = defineChallenge<Params>({
       );
       panel.hidden = i !== 0;
       open.addEventListener('click', () => {
-        if (name !== tab) return ctx.fail(`The ${name} section has no settings for this step.`);
+        if (name !== tab) return ctx.lock(`The ${name} section has no settings for this step.`);
         if (ctx.area.querySelector('.dialog')) return;
         stage = Math.max(stage, 2);
         progress();

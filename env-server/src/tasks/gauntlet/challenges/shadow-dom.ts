@@ -35,7 +35,7 @@ export const shadowDom = defineChallenge<Params>({
       level = next.children;
     }
     const leaves = countLeaves(panels);
-    const buttons = rng.sample(LABELS, 3);
+    const buttons = rng.sample(LABELS, 4);
     return {
       panels,
       path,
@@ -46,12 +46,12 @@ export const shadowDom = defineChallenge<Params>({
   render: (ctx) => {
     const { panels, path, press, labels } = ctx.params;
     ctx.instruct(
-      `The code is inside nested panels, each in its own shadow root. Go into ${path.map((p) => `"${p}"`).join(' › ')} and press "${press}" inside the innermost panel "${path[path.length - 1]}". Any other button locks the puzzle.`,
+      `The code is inside nested panels. Go into ${path.map((p) => `"${p}"`).join(' › ')} and press "${press}" inside the innermost panel "${path[path.length - 1]}". Any other button locks the puzzle.`,
     );
     let leaf = 0;
     const build = (level: Panel[], parent: ParentNode, trail: string[]) => {
       for (const panel of level) {
-        const host = ctx.el('div', { class: 'shadow-host' });
+        const host = ctx.el('div', { class: 'panel-host' });
         const root = host.attachShadow({ mode: 'open' });
         const section = ctx.el(
           'section',

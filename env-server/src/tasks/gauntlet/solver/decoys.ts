@@ -51,6 +51,21 @@ const DECOYS: Partial<Record<ChallengeType, (view: StepView) => string | undefin
   },
 };
 
+/** Codes a careless reader takes from the page (not code-like strings on it: readings of it). */
+const WRONG_READINGS: Partial<Record<ChallengeType, (view: StepView) => string[]>> = {
+  // A row of the character grid read across, as if every cell in it were drawn.
+  computed_style: (v) =>
+    v.puzzle
+      .map((n, i) => [n, i] as const)
+      .filter(([n]) => n.role === 'row')
+      .map(([, i]) =>
+        findAll(below(v.puzzle, i), 'cell')
+          .map((c) => c.name)
+          .join(''),
+      )
+      .filter((row) => /^[A-Z0-9]{6}$/.test(row)),
+};
+
 /** Wrong moves worth trying in this state, most instructive first; `code` when the expert would enter a code. */
 export interface RejectedCandidates {
   kind: 'code' | 'puzzle';
@@ -61,7 +76,12 @@ export function rejectedCandidates(view: StepView): RejectedCandidates {
   const move = view.revealed ? { code: view.revealed } : SOLVERS[view.type](view);
   if ('code' in move) {
     const enter = (wrong: string) => act.chain(act.fill(view.codeBox, wrong), act.click(view.submit));
-    const wrongCodes = [...pageCodes(view).filter((c) => c !== move.code), transposed(move.code), nearMiss(move.code)];
+    const wrongCodes = [
+      ...pageCodes(view).filter((c) => c !== move.code),
+      ...(WRONG_READINGS[view.type]?.(view) ?? []),
+      transposed(move.code),
+      nearMiss(move.code),
+    ];
     return { kind: 'code', actions: [...new Set(wrongCodes)].filter((c) => c !== move.code).map(enter) };
   }
   const actions = [DECOYS[view.type]?.(view), wrongElement(view, move.action)].filter(

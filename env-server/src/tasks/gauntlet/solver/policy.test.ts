@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OracleView } from '../../task.js';
+import { rejectedCandidates } from './decoys.js';
 import { gauntletPolicy } from './policy.js';
+import { readView } from './view.js';
 
 /** A step page as the observer prints it, with `puzzle` lines inside the Puzzle region. */
 function stepPage(
@@ -64,6 +66,68 @@ describe('gauntletPolicy', () => {
       puzzle: [`[17] region 'Flash box'`, `\t[18] status ''`, `\t\tStaticText 'Amber, part 2 of 2: 2CD'`],
     });
     expect(gauntletPolicy(view)).toBe(`fill('12', 'AB12CD')\nclick('13')`);
+  });
+
+  it('evaluates the printed style sheet to find the one drawn character per column', () => {
+    const row = (bid: number, layer: string, chars: string) => [
+      `[${bid}] row ''`,
+      `\t[${bid + 1}] rowheader '${layer}'`,
+      ...[...chars].map((c, i) => `\t[${bid + 2 + i}] cell '${c}'`),
+    ];
+    const rules = [
+      '.layers { background: #f6f6ff; }',
+      '.layers td { color: #1a1a2e; opacity: 0; font-size: 20px; }',
+      // Column 1: amber shown plainly; fern made "visible" but in the background colour.
+      '.layers .amber .c1 { opacity: 1; }',
+      '.layers .fern .c1 { opacity: 1; color: #f6f6ff; }',
+      // Column 2: fern shown with font size 0 and restored later; amber shown and undone later.
+      '.layers .fern .c2 { opacity: 1; font-size: 0; }',
+      '.layers .amber .c2 { opacity: 1; }',
+      // Columns 3 to 6 alternate layers plainly.
+      '.layers .fern .c3 { opacity: 1; }',
+      '.layers .amber .c4 { opacity: 1; }',
+      '.layers .fern .c5 { opacity: 1; }',
+      '.layers .amber .c6 { opacity: 1; color: #f6f6ff; }',
+      '.layers .amber .c2 { opacity: 0; }',
+      '.layers .fern .c2 { font-size: 20px; }',
+      '.layers .amber .c6 { color: #1a1a2e; }',
+    ];
+    const view = stepPage({
+      instructions:
+        '2 layers of characters share the grid below, but CSS draws only one character in each column. The style sheet is printed under the grid in cascade order.',
+      puzzle: [
+        `[18] table ''`,
+        `\t[20] row ''`,
+        ...['layer', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6'].map((h, i) => `\t\t[${21 + i}] columnheader '${h}'`),
+        ...row(30, 'amber', 'K9X2MQ').map((l) => `\t${l}`),
+        ...row(40, 'fern', 'P3J7B4').map((l) => `\t${l}`),
+        `[53] region 'Style sheet'`,
+        ...rules.map((r) => `\tStaticText '${r}'`),
+      ],
+    });
+    // c1 amber K, c2 fern 3, c3 fern J, c4 amber 2, c5 fern B, c6 amber Q.
+    expect(gauntletPolicy(view)).toBe(`fill('12', 'K3J2BQ')\nclick('13')`);
+    // Preference data rejects a row read straight across, as if every cell were drawn.
+    const page = readView(view.axtree_txt);
+    if (page.kind !== 'step') throw new Error('not a step page');
+    expect(rejectedCandidates(page).actions).toEqual(
+      expect.arrayContaining([`fill('12', 'K9X2MQ')\nclick('13')`, `fill('12', 'P3J7B4')\nclick('13')`]),
+    );
+  });
+
+  it('refuses a style sheet that leaves a column with no drawn cell', () => {
+    const view = stepPage({
+      instructions: '1 layers of characters share the grid below, but CSS draws only one character in each column.',
+      puzzle: [
+        `[18] table ''`,
+        `\t[30] row ''`,
+        `\t\t[31] rowheader 'amber'`,
+        ...[...'K9X2MQ'].map((c, i) => `\t\t[${32 + i}] cell '${c}'`),
+        `[53] region 'Style sheet'`,
+        `\tStaticText '.layers td { opacity: 0; }'`,
+      ],
+    });
+    expect(() => gauntletPolicy(view)).toThrow(/column c1 has 0 drawn cells/);
   });
 
   it('unlocks a locked puzzle with the word it states before anything else', () => {

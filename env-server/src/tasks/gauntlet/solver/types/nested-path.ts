@@ -30,7 +30,7 @@ export const solveShadowDom: ChallengeSolver = (view) => {
   return action(act.click(must(find(inner, 'button', press), `button "${press}" in the innermost panel`)));
 };
 
-/** Waits while the frames load (a decoy frame's feedback may have replaced the "loaded" line), then presses. */
+/** Waits while the frames load or the button is still disabled (a decoy frame's feedback may have replaced the "loaded" line), then presses. */
 export const solveIframe: ChallengeSolver = (view) => {
   const path = quotedValues(/nested as (.*)\. Press/.exec(view.instructions)?.[1] ?? '');
   const inner = walk(view.puzzle, must(path.length ? path : undefined, 'frame path'), (name) => [
@@ -39,6 +39,8 @@ export const solveIframe: ChallengeSolver = (view) => {
   ]);
   const press = must(/Press "([^"]+)" inside/.exec(view.instructions)?.[1], 'button to press');
   const button = inner && find(inner, 'button', press);
-  if (/Frames loading/.test(view.status) || !button) return action(act.noop(30));
+  // A frame's buttons stay disabled until the page has wired them (under load, after "loaded").
+  if (/Frames loading/.test(view.status) || !button || button.props.get('disabled') === 'True')
+    return action(act.noop(30));
   return action(act.click(button));
 };
