@@ -13,11 +13,23 @@ export { oracleView } from '../../src/tasks/policy/oracle-policy.js';
 /** What the solver reads: the AXTree alone (the leak test reads pruned HTML and the DOM too). */
 export const SOLVER_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false } as const;
 
+/**
+ * Per-action timeout in these suites. BrowserGym's 500 ms (the default) is for agents; on a loaded
+ * CI machine Playwright's actionability checks on a button three frames deep have taken longer,
+ * and the suites test the puzzles, not that latency (the action tests cover the timeout itself).
+ */
+const SUITE_ACTION_TIMEOUT_MS = 3000;
+
 /** One in-process env per test file, with `sessions` sessions (each resets in place between episodes). */
 export async function openEnv(
   sessions = 1,
 ): Promise<{ service: EnvService; session: EnvSession; sessions: EnvSession[] }> {
-  const service = new EnvService({ ...structuredClone(DEFAULTS), warmContexts: 0, maxSessions: sessions + 1 });
+  const service = new EnvService({
+    ...structuredClone(DEFAULTS),
+    warmContexts: 0,
+    maxSessions: sessions + 1,
+    actionTimeoutMs: SUITE_ACTION_TIMEOUT_MS,
+  });
   await service.start();
   const opened = await Promise.all(Array.from({ length: sessions }, () => service.openSession('inproc')));
   return { service, session: opened[0]!, sessions: opened };
