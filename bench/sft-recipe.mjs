@@ -24,15 +24,17 @@ const { values } = parseArgs({
     'eval-seeds': { type: 'string', default: '100-101' },
     train: { type: 'string' },
     eval: { type: 'string' },
-    steps: { type: 'string', default: '30' },
+    steps: { type: 'string', default: '40' },
     lr: { type: 'string', default: '3e-3' },
     warmup: { type: 'string', default: '3' },
-    'batch-size': { type: 'string', default: '2' },
+    'batch-size': { type: 'string', default: '1' },
     rank: { type: 'string', default: '16' },
     'hidden-size': { type: 'string', default: '256' },
     layers: { type: 'string', default: '4' },
     heads: { type: 'string', default: '4' },
+    'tie-embeddings': { type: 'string', default: 'false' },
     'max-length': { type: 'string' },
+    'prompt-loss-weight': { type: 'string', default: '0.1' },
     'eval-max': { type: 'string', default: '30' },
     keep: { type: 'string' },
   },
@@ -55,7 +57,10 @@ try {
   timing.collect_s = seconds(t);
 
   const model = join(work, 'model');
-  const size = ['--hidden-size', values['hidden-size'], '--layers', values.layers, '--heads', values.heads];
+  const size = [
+    ...['--hidden-size', values['hidden-size'], '--layers', values.layers, '--heads', values.heads],
+    ...['--tie-embeddings', values['tie-embeddings']],
+  ];
   const made = await run(TRAINER, ['init-tiny', model, ...size, '--seed', '0', '--force']);
   const parameters = /\(([\d.]+[KM]?) parameters/.exec(made.stdout)?.[1];
 
@@ -63,6 +68,7 @@ try {
   const sftFlags = [
     ...['--lr', values.lr, '--warmup', values.warmup, '--steps', values.steps, '--batch-size', values['batch-size']],
     ...['--rank', String(rank), '--alpha', String(2 * rank), '--schedule', 'constant', '--seed', '0'],
+    ...['--prompt-loss-weight', values['prompt-loss-weight']],
     ...(values['max-length'] ? ['--max-length', values['max-length']] : []),
   ];
   const adapter = join(work, 'adapter');
@@ -83,7 +89,9 @@ try {
   const curve = [...sft.stderr.matchAll(/^step +(\d+)\/\d+ {2}loss (\S+)/gm)].map((m) => Number(m[2]));
 
   t = performance.now();
-  const questions = await nextActionQuestions(evalFile, model, Number(values['eval-max']));
+  const maxLength = values['max-length'] ? Number(values['max-length']) : undefined;
+  const questions = await nextActionQuestions(evalFile, model, Number(values['eval-max']), maxLength);
+  const prior = await priorBaseline(trainFile, questions);
   log(`${questions.length} held-out next-action questions; serving base and adapter…`);
   const server = await serve(model, adapter);
   let before, after;
@@ -108,6 +116,7 @@ try {
           data: { train: trainFile, eval: evalFile, sft_notes: sft.stderr.match(/^sft: .*$/gm) },
         },
         loss: { first5: mean(curve.slice(0, 5)), last5: mean(curve.slice(-5)), curve },
+        baseline_prior: prior,
         baseline_untrained: before,
         trained: after,
         questions: questions.length,
@@ -129,13 +138,16 @@ async function collect(name, seeds) {
   return join(out, 'sft.jsonl');
 }
 
-/** Each assistant turn of the held-out records: the conversation before it, fitted as sft fits it, and the answer. */
-async function nextActionQuestions(file, modelDir, max) {
+/**
+ * Each assistant turn of the held-out records: the conversation before it, fitted as sft fits it
+ * (within --max-length, else the model's positions, less room for the reply), and the answer.
+ */
+async function nextActionQuestions(file, modelDir, max, maxLength) {
   const { ModelTokenizer } = await dist('model/tokenizer.js');
   const { readModelConfig } = await dist('model/config.js');
   const { trimConversation } = await dist('train/sft-trim.js');
   const tokenizer = await ModelTokenizer.load(modelDir);
-  const room = (await readModelConfig(modelDir)).maxPositionEmbeddings - 64; // leave room for the reply
+  const room = (maxLength ?? (await readModelConfig(modelDir)).maxPositionEmbeddings) - 64; // room for the reply
   const records = (await readFile(file, 'utf8'))
     .trim()
     .split('\n')
@@ -146,7 +158,8 @@ async function nextActionQuestions(file, modelDir, max) {
       const messages = record.messages.slice(0, k).map(({ role, content }) => ({ role, content }));
       const encode = (c) => ({ tokens: tokenizer.encodeChat(c.messages, { addGenerationPrompt: true }) });
       const fit = trimConversation({ messages, trained: messages.map(() => false) }, room, encode);
-      return fit ? [{ messages: fit.messages, answer: m.content, type: record.type }] : [];
+      const answerTokens = tokenizer.encode(m.content).length;
+      return fit ? [{ messages: fit.messages, answer: m.content, answerTokens, type: record.type }] : [];
     }),
   );
   // An even spread over the held-out turns when there are more than `max`.
@@ -154,16 +167,48 @@ async function nextActionQuestions(file, modelDir, max) {
   return Array.from({ length: max }, (_, i) => all[Math.floor((i * all.length) / max)]);
 }
 
+const kind = (action) => /^\s*(\w+)\(/.exec(action)?.[1];
+
+/**
+ * What knowing only the training data's frequencies scores: always answering the most common
+ * training action (exact match), and always naming the most common function (same_action).
+ */
+async function priorBaseline(trainFile, questions) {
+  const answers = (await readFile(trainFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .flatMap((l) =>
+      JSON.parse(l)
+        .messages.filter((m) => m.role === 'assistant')
+        .map((m) => m.content.trim()),
+    );
+  const mode = (xs) => {
+    const counts = new Map();
+    for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  };
+  const action = mode(answers);
+  const name = mode(answers.map(kind).filter((k) => k !== undefined));
+  const rate = (n) => +(n / questions.length).toFixed(4);
+  return {
+    answer: action,
+    exact_match: rate(questions.filter((q) => q.answer.trim() === action).length),
+    function: name,
+    same_action: rate(questions.filter((q) => kind(q.answer) === name).length),
+  };
+}
+
 async function score(url, model, questions) {
-  const kind = (action) => /^\s*(\w+)\(/.exec(action)?.[1];
   let exact = 0;
   let sameAction = 0;
   const samples = [];
   for (const q of questions) {
+    // Room for the expert's whole answer and its end-of-turn token: a longer action can still match.
+    const maxTokens = Math.max(48, q.answerTokens + 8);
     const reply = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: q.messages, temperature: 0, max_tokens: 48 }),
+      body: JSON.stringify({ model, messages: q.messages, temperature: 0, max_tokens: maxTokens }),
     }).then((r) => r.json());
     const text = reply.choices?.[0]?.message?.content ?? `(error: ${JSON.stringify(reply).slice(0, 200)})`;
     if (text.trim() === q.answer.trim()) exact++;

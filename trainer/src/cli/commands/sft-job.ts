@@ -20,7 +20,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   );
   const maxLength = sftMaxLength(s.maxLength, config);
   const belowModel = maxLength < config.maxPositionEmbeddings; // then --max-length is what to raise
-  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io);
+  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io, s.promptLossWeight);
 
   const perStep = s.batchSize * s.gradAccum;
   const microBatch = s.microBatch ?? defaultMicroBatch(s.batchSize, maxLength);
@@ -48,6 +48,8 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   io.err(
     `sft: LoRA r ${rank}, alpha ${alpha} (scale ${+loraScale(s.lora).toFixed(4)}) on ${targets.join(', ')}; model ${baseModel}`,
   );
+  if (s.promptLossWeight > 0)
+    io.err(`sft: prompt tokens trained too, at loss weight ${s.promptLossWeight} (the loss is their weighted mean)`);
 
   const progress = new StepProgress(steps);
   const losses: number[] = [];
