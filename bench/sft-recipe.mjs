@@ -8,8 +8,11 @@
 //     as sft does), answered greedily (temperature 0) by the untrained model — the baseline — and by
 //     the adapter, in the same run. Exact match: the reply equals the expert's action string;
 //     same_action: its first action names the same function (click, fill, noop, …).
+//     A prior baseline says what always giving the training data's most common action (and function)
+//     would score.
 // Prints one JSON document. Run `npm run build` first; Chromium must be installed (as for collect).
-// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 30] [--lr 3e-3] [--warmup 3]
+// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 40] [--lr 3e-3] [--warmup 3]
+//          [--batch-size 1] [--prompt-loss-weight 0.1] [--tie-embeddings false] [--max-length N]
 //          [--train FILE --eval FILE (reuse collected sft.jsonl files)] [--keep DIR]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -87,6 +90,8 @@ try {
   ]);
   timing.train_s = seconds(t);
   const curve = [...sft.stderr.matchAll(/^step +(\d+)\/\d+ {2}loss (\S+)/gm)].map((m) => Number(m[2]));
+  // With --prompt-loss-weight the loss weighs every token; completion-loss is the actions' own.
+  const actionCurve = [...sft.stderr.matchAll(/^step .* completion-loss (\S+)/gm)].map((m) => Number(m[1]));
 
   t = performance.now();
   const maxLength = values['max-length'] ? Number(values['max-length']) : undefined;
@@ -116,6 +121,15 @@ try {
           data: { train: trainFile, eval: evalFile, sft_notes: sft.stderr.match(/^sft: .*$/gm) },
         },
         loss: { first5: mean(curve.slice(0, 5)), last5: mean(curve.slice(-5)), curve },
+        ...(actionCurve.length > 0
+          ? {
+              completion_loss: {
+                first5: mean(actionCurve.slice(0, 5)),
+                last5: mean(actionCurve.slice(-5)),
+                curve: actionCurve,
+              },
+            }
+          : {}),
         baseline_prior: prior,
         baseline_untrained: before,
         trained: after,
