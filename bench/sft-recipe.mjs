@@ -11,8 +11,8 @@
 //     A prior baseline says what always giving the training data's most common action (and function)
 //     would score.
 // Prints one JSON document. Run `npm run build` first; Chromium must be installed (as for collect).
-// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 40] [--lr 3e-3] [--warmup 3]
-//          [--batch-size 1] [--prompt-loss-weight 0.1] [--tie-embeddings false] [--max-length N]
+// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 60] [--lr 3e-3] [--warmup 5]
+//          [--batch-size 1] [--prompt-loss-weight 0] [--tie-embeddings false] [--max-length N]
 //          [--train FILE --eval FILE (reuse collected sft.jsonl files)] [--keep DIR]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -27,9 +27,9 @@ const { values } = parseArgs({
     'eval-seeds': { type: 'string', default: '100-101' },
     train: { type: 'string' },
     eval: { type: 'string' },
-    steps: { type: 'string', default: '40' },
+    steps: { type: 'string', default: '60' },
     lr: { type: 'string', default: '3e-3' },
-    warmup: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '5' },
     'batch-size': { type: 'string', default: '1' },
     rank: { type: 'string', default: '16' },
     'hidden-size': { type: 'string', default: '256' },
@@ -37,7 +37,7 @@ const { values } = parseArgs({
     heads: { type: 'string', default: '4' },
     'tie-embeddings': { type: 'string', default: 'false' },
     'max-length': { type: 'string' },
-    'prompt-loss-weight': { type: 'string', default: '0.1' },
+    'prompt-loss-weight': { type: 'string', default: '0' },
     'eval-max': { type: 'string', default: '30' },
     keep: { type: 'string' },
   },
@@ -181,7 +181,10 @@ async function nextActionQuestions(file, modelDir, max, maxLength) {
   return Array.from({ length: max }, (_, i) => all[Math.floor((i * all.length) / max)]);
 }
 
-const kind = (action) => /^\s*(\w+)\(/.exec(action)?.[1];
+/** The function an action string starts with (click, fill, noop, …). */
+function kind(action) {
+  return /^\s*(\w+)\(/.exec(action)?.[1];
+}
 
 /**
  * What knowing only the training data's frequencies scores: always answering the most common
