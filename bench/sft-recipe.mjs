@@ -8,8 +8,11 @@
 //     as sft does), answered greedily (temperature 0) by the untrained model — the baseline — and by
 //     the adapter, in the same run. Exact match: the reply equals the expert's action string;
 //     same_action: its first action names the same function (click, fill, noop, …).
+//     A prior baseline says what always giving the training data's most common action (and function)
+//     would score.
 // Prints one JSON document. Run `npm run build` first; Chromium must be installed (as for collect).
-// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 30] [--lr 3e-3] [--warmup 3]
+// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 60] [--lr 3e-3] [--warmup 5]
+//          [--batch-size 1] [--prompt-loss-weight 0] [--tie-embeddings false] [--max-length N]
 //          [--train FILE --eval FILE (reuse collected sft.jsonl files)] [--keep DIR]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -24,15 +27,17 @@ const { values } = parseArgs({
     'eval-seeds': { type: 'string', default: '100-101' },
     train: { type: 'string' },
     eval: { type: 'string' },
-    steps: { type: 'string', default: '30' },
+    steps: { type: 'string', default: '60' },
     lr: { type: 'string', default: '3e-3' },
-    warmup: { type: 'string', default: '3' },
-    'batch-size': { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '5' },
+    'batch-size': { type: 'string', default: '1' },
     rank: { type: 'string', default: '16' },
     'hidden-size': { type: 'string', default: '256' },
     layers: { type: 'string', default: '4' },
     heads: { type: 'string', default: '4' },
+    'tie-embeddings': { type: 'string', default: 'false' },
     'max-length': { type: 'string' },
+    'prompt-loss-weight': { type: 'string', default: '0' },
     'eval-max': { type: 'string', default: '30' },
     keep: { type: 'string' },
   },
@@ -55,7 +60,10 @@ try {
   timing.collect_s = seconds(t);
 
   const model = join(work, 'model');
-  const size = ['--hidden-size', values['hidden-size'], '--layers', values.layers, '--heads', values.heads];
+  const size = [
+    ...['--hidden-size', values['hidden-size'], '--layers', values.layers, '--heads', values.heads],
+    ...['--tie-embeddings', values['tie-embeddings']],
+  ];
   const made = await run(TRAINER, ['init-tiny', model, ...size, '--seed', '0', '--force']);
   const parameters = /\(([\d.]+[KM]?) parameters/.exec(made.stdout)?.[1];
 
@@ -63,6 +71,7 @@ try {
   const sftFlags = [
     ...['--lr', values.lr, '--warmup', values.warmup, '--steps', values.steps, '--batch-size', values['batch-size']],
     ...['--rank', String(rank), '--alpha', String(2 * rank), '--schedule', 'constant', '--seed', '0'],
+    ...['--prompt-loss-weight', values['prompt-loss-weight']],
     ...(values['max-length'] ? ['--max-length', values['max-length']] : []),
   ];
   const adapter = join(work, 'adapter');
@@ -81,9 +90,13 @@ try {
   ]);
   timing.train_s = seconds(t);
   const curve = [...sft.stderr.matchAll(/^step +(\d+)\/\d+ {2}loss (\S+)/gm)].map((m) => Number(m[2]));
+  // With --prompt-loss-weight the loss weighs every token; completion-loss is the actions' own.
+  const actionCurve = [...sft.stderr.matchAll(/^step .* completion-loss (\S+)/gm)].map((m) => Number(m[1]));
 
   t = performance.now();
-  const questions = await nextActionQuestions(evalFile, model, Number(values['eval-max']));
+  const maxLength = values['max-length'] ? Number(values['max-length']) : undefined;
+  const questions = await nextActionQuestions(evalFile, model, Number(values['eval-max']), maxLength);
+  const prior = await priorBaseline(trainFile, questions);
   log(`${questions.length} held-out next-action questions; serving base and adapter…`);
   const server = await serve(model, adapter);
   let before, after;
@@ -108,6 +121,16 @@ try {
           data: { train: trainFile, eval: evalFile, sft_notes: sft.stderr.match(/^sft: .*$/gm) },
         },
         loss: { first5: mean(curve.slice(0, 5)), last5: mean(curve.slice(-5)), curve },
+        ...(actionCurve.length > 0
+          ? {
+              completion_loss: {
+                first5: mean(actionCurve.slice(0, 5)),
+                last5: mean(actionCurve.slice(-5)),
+                curve: actionCurve,
+              },
+            }
+          : {}),
+        baseline_prior: prior,
         baseline_untrained: before,
         trained: after,
         questions: questions.length,
@@ -129,13 +152,16 @@ async function collect(name, seeds) {
   return join(out, 'sft.jsonl');
 }
 
-/** Each assistant turn of the held-out records: the conversation before it, fitted as sft fits it, and the answer. */
-async function nextActionQuestions(file, modelDir, max) {
+/**
+ * Each assistant turn of the held-out records: the conversation before it, fitted as sft fits it
+ * (within --max-length, else the model's positions, less room for the reply), and the answer.
+ */
+async function nextActionQuestions(file, modelDir, max, maxLength) {
   const { ModelTokenizer } = await dist('model/tokenizer.js');
   const { readModelConfig } = await dist('model/config.js');
   const { trimConversation } = await dist('train/sft-trim.js');
   const tokenizer = await ModelTokenizer.load(modelDir);
-  const room = (await readModelConfig(modelDir)).maxPositionEmbeddings - 64; // leave room for the reply
+  const room = (maxLength ?? (await readModelConfig(modelDir)).maxPositionEmbeddings) - 64; // room for the reply
   const records = (await readFile(file, 'utf8'))
     .trim()
     .split('\n')
@@ -146,7 +172,8 @@ async function nextActionQuestions(file, modelDir, max) {
       const messages = record.messages.slice(0, k).map(({ role, content }) => ({ role, content }));
       const encode = (c) => ({ tokens: tokenizer.encodeChat(c.messages, { addGenerationPrompt: true }) });
       const fit = trimConversation({ messages, trained: messages.map(() => false) }, room, encode);
-      return fit ? [{ messages: fit.messages, answer: m.content, type: record.type }] : [];
+      const answerTokens = tokenizer.encode(m.content).length;
+      return fit ? [{ messages: fit.messages, answer: m.content, answerTokens, type: record.type }] : [];
     }),
   );
   // An even spread over the held-out turns when there are more than `max`.
@@ -154,16 +181,51 @@ async function nextActionQuestions(file, modelDir, max) {
   return Array.from({ length: max }, (_, i) => all[Math.floor((i * all.length) / max)]);
 }
 
+/** The function an action string starts with (click, fill, noop, …). */
+function kind(action) {
+  return /^\s*(\w+)\(/.exec(action)?.[1];
+}
+
+/**
+ * What knowing only the training data's frequencies scores: always answering the most common
+ * training action (exact match), and always naming the most common function (same_action).
+ */
+async function priorBaseline(trainFile, questions) {
+  const answers = (await readFile(trainFile, 'utf8'))
+    .trim()
+    .split('\n')
+    .flatMap((l) =>
+      JSON.parse(l)
+        .messages.filter((m) => m.role === 'assistant')
+        .map((m) => m.content.trim()),
+    );
+  const mode = (xs) => {
+    const counts = new Map();
+    for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  };
+  const action = mode(answers);
+  const name = mode(answers.map(kind).filter((k) => k !== undefined));
+  const rate = (n) => +(n / questions.length).toFixed(4);
+  return {
+    answer: action,
+    exact_match: rate(questions.filter((q) => q.answer.trim() === action).length),
+    function: name,
+    same_action: rate(questions.filter((q) => kind(q.answer) === name).length),
+  };
+}
+
 async function score(url, model, questions) {
-  const kind = (action) => /^\s*(\w+)\(/.exec(action)?.[1];
   let exact = 0;
   let sameAction = 0;
   const samples = [];
   for (const q of questions) {
+    // Room for the expert's whole answer and its end-of-turn token: a longer action can still match.
+    const maxTokens = Math.max(48, q.answerTokens + 8);
     const reply = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: q.messages, temperature: 0, max_tokens: 48 }),
+      body: JSON.stringify({ model, messages: q.messages, temperature: 0, max_tokens: maxTokens }),
     }).then((r) => r.json());
     const text = reply.choices?.[0]?.message?.content ?? `(error: ${JSON.stringify(reply).slice(0, 200)})`;
     if (text.trim() === q.answer.trim()) exact++;

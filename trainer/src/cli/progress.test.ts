@@ -15,6 +15,15 @@ describe('StepProgress', () => {
     );
   });
 
+  it('adds the completion-only loss when there is one', () => {
+    let now = 0;
+    const progress = new StepProgress(3, () => now);
+    now = 1000;
+    expect(progress.line({ step: 1, loss: 2, completionLoss: 3.5, lr: 1e-3, gradNorm: 1, tokens: 10 })).toBe(
+      'step 1/3  loss 2.0000  completion-loss 3.5000  lr 1.00e-3  grad-norm 1.0000  tok/s 10  eta 2s',
+    );
+  });
+
   it('formats durations for humans', () => {
     expect([4, 75, 3700, -1].map(formatDuration)).toEqual(['4s', '1m15s', '1h01m', '0s']);
   });

@@ -2,6 +2,8 @@
 export interface StepReport {
   step: number;
   loss: number;
+  /** Mean loss of the completion tokens alone, when the loss also weighs other tokens (sft --prompt-loss-weight). */
+  completionLoss?: number;
   lr: number;
   gradNorm: number;
   /** Tokens the step ran through the model (prompt and completion, no padding). */
@@ -33,6 +35,7 @@ export class StepProgress {
     return [
       `step ${String(report.step).padStart(width)}/${this.totalSteps}`,
       `loss ${report.loss.toFixed(4)}`,
+      ...(report.completionLoss === undefined ? [] : [`completion-loss ${report.completionLoss.toFixed(4)}`]),
       `lr ${report.lr.toExponential(2)}`,
       `grad-norm ${report.gradNorm.toFixed(4)}`,
       `tok/s ${Math.round(report.tokens / seconds)}`,

@@ -161,6 +161,14 @@ describe('gauntlet-trainer sft errors', () => {
     [['--data', 'd', '--out', 'o', '--targets', 'q_proj,lm_head'], 'sft: unknown LoRA targets lm_head'],
     [['--data', 'd', '--out', 'o', '--micro-batch', '0'], '--micro-batch must be an integer ≥ 1 (got "0")'],
     [
+      ['--data', 'd', '--out', 'o', '--prompt-loss-weight', 'some'],
+      '--prompt-loss-weight must be a number ≥ 0 (got "some")',
+    ],
+    [
+      ['--data', 'd', '--out', 'o', '--prompt-loss-weight', '2'],
+      'sft: --prompt-loss-weight must be between 0 and 1 (got 2)',
+    ],
+    [
       ['--data', 'd', '--out', 'o', '--schedule', 'step'],
       '--schedule must be one of constant, linear, cosine (got "step")',
     ],

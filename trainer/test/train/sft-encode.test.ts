@@ -24,7 +24,7 @@ async function tinyTokenizer(chatTemplate?: string): Promise<ModelTokenizer> {
 function trainedText(tokenizer: ModelTokenizer, s: TrainSequence): string[] {
   const spans: number[][] = [];
   s.mask.forEach((m, i) => {
-    if (m === 1 && (i === 0 || s.mask[i - 1] === 0)) spans.push([]);
+    if (m === 1 && (i === 0 || s.mask[i - 1] !== 1)) spans.push([]);
     if (m === 1) spans.at(-1)!.push(s.tokens[i]!);
   });
   return spans.map((span) => tokenizer.decode(span));
@@ -70,6 +70,38 @@ describe('encodeSftRecords', () => {
     );
     expect(tokenizer.decode(text.tokens)).toBe('cat says meow<|im_end|>');
     expect(trainedText(tokenizer, text)).toEqual([' meow<|im_end|>']);
+  });
+
+  it('weights the untrained tokens by promptLossWeight, trained ones staying at 1', async () => {
+    const tokenizer = await tinyTokenizer();
+    const records = parseSftJsonl(
+      'd.jsonl',
+      [
+        line({
+          messages: [
+            { role: 'user', content: 'sky?' },
+            { role: 'assistant', content: 'blue' },
+          ],
+        }),
+        line({ prompt: 'cat says', completion: ' meow' }),
+      ].join('\n'),
+    );
+    const plain = encodeSftRecords('d.jsonl', records, tokenizer, { maxLength: 1024, vocabSize: 259 });
+    const weighted = encodeSftRecords('d.jsonl', records, tokenizer, {
+      maxLength: 1024,
+      vocabSize: 259,
+      promptLossWeight: 0.25,
+    });
+    expect(weighted.sequences.map((s) => s.tokens)).toEqual(plain.sequences.map((s) => s.tokens));
+    weighted.sequences.forEach((s, k) => {
+      const before = plain.sequences[k]!.mask;
+      expect(before.some((m) => m === 0)).toBe(true);
+      expect(s.mask).toEqual(before.map((m) => (m === 1 ? 1 : 0.25)));
+    });
+    expect(trainedText(tokenizer, weighted.sequences[0]!)).toEqual(['blue<|im_end|>']);
+    expect(() =>
+      encodeSftRecords('d.jsonl', records, tokenizer, { maxLength: 1024, vocabSize: 259, promptLossWeight: 1.5 }),
+    ).toThrow('promptLossWeight must be in [0, 1] (got 1.5)');
   });
 
   it('truncates long examples and drops those left with nothing to train', async () => {

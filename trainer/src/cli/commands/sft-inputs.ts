@@ -29,10 +29,12 @@ export async function loadSftData(
   maxLength: number,
   belowModel: boolean,
   io: CommandIo,
+  promptLossWeight = 0,
 ): Promise<SftEncoded> {
   const data = encodeSftRecords(dataFile, await readSftJsonl(dataFile), tokenizer, {
     maxLength,
     vocabSize: config.vocabSize,
+    promptLossWeight,
   });
   const { conversations, exchanges } = data.trimmed;
   if (conversations > 0)

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { loraScale } from '../../lora/config.js';
+import type { TrainSequence } from '../../train/batch.js';
 import { runSftSequences } from '../../train/sft.js';
 import { LoraTrainer } from '../../train/trainer.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
@@ -8,6 +9,20 @@ import { loadSftData, sftMaxLength } from './sft-inputs.js';
 import { loadTrainingModel } from './training-model.js';
 import { checkAdapterOutDir, writeAdapterFolder } from './sft-output.js';
 import { defaultMicroBatch, type SftSettings } from './sft-settings.js';
+
+/** Mean negative log-likelihood of the completion tokens (mask 1) alone, from a step's per-token log-probs. */
+export function completionLoss(batch: readonly TrainSequence[], logprobs: readonly Float32Array[]): number {
+  let sum = 0;
+  let count = 0;
+  batch.forEach((sequence, k) => {
+    for (let t = 1; t < sequence.mask.length; t++) {
+      if (sequence.mask[t] !== 1) continue;
+      sum -= logprobs[k]![t]!;
+      count++;
+    }
+  });
+  return count === 0 ? 0 : sum / count;
+}
 
 /**
  * The sft command's work: check the output folder, load model, tokenizer and data (failing before
@@ -20,7 +35,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   );
   const maxLength = sftMaxLength(s.maxLength, config);
   const belowModel = maxLength < config.maxPositionEmbeddings; // then --max-length is what to raise
-  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io);
+  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io, s.promptLossWeight);
 
   const perStep = s.batchSize * s.gradAccum;
   const microBatch = s.microBatch ?? defaultMicroBatch(s.batchSize, maxLength);
@@ -48,6 +63,8 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   io.err(
     `sft: LoRA r ${rank}, alpha ${alpha} (scale ${+loraScale(s.lora).toFixed(4)}) on ${targets.join(', ')}; model ${baseModel}`,
   );
+  if (s.promptLossWeight > 0)
+    io.err(`sft: prompt tokens trained too, at loss weight ${s.promptLossWeight} (the loss is their weighted mean)`);
 
   const progress = new StepProgress(steps);
   const losses: number[] = [];
@@ -64,6 +81,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
           progress.line({
             step: result.step,
             loss: result.loss,
+            ...(s.promptLossWeight > 0 ? { completionLoss: completionLoss(batch, result.logprobs) } : {}),
             lr: result.lr,
             gradNorm: result.gradNorm,
             tokens: processed,

@@ -34,6 +34,8 @@ export interface SftSettings {
   lora: LoraConfig;
   seed: number;
   maxLength?: number;
+  /** Loss weight of the tokens that are not trained (0: completions only); see SftEncodeOptions. */
+  promptLossWeight: number;
   threads?: number;
   saveEvery?: number;
   force: boolean;
@@ -83,6 +85,7 @@ export function parseSftSettings(
     schedule: choiceOption(context, 'schedule', SCHEDULES, 'linear'),
     lora,
     seed: integerOption(context, 'seed', 0, 0),
+    promptLossWeight: numberOption(context, 'prompt-loss-weight', 0, 0, true),
     force: context.options['force'] === true,
     device: choiceOption(context, 'device', DEVICES, 'cpu'),
   };
@@ -97,6 +100,8 @@ export function parseSftSettings(
     const value = optionalIntegerOption(context, flag);
     if (value !== undefined) settings[key as keyof typeof optional] = value;
   }
+  if (settings.promptLossWeight > 1)
+    throw usage(`--prompt-loss-weight must be between 0 and 1 (got ${settings.promptLossWeight})`);
   if (settings.steps !== undefined && settings.schedule !== 'constant' && settings.steps <= settings.warmup) {
     throw usage(
       `--schedule ${settings.schedule} decays after warmup, so --steps (${settings.steps}) must exceed --warmup (${settings.warmup})`,

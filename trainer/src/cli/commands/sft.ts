@@ -88,6 +88,13 @@ export const sftCommand: Command = {
         'Longest sequence trained. Longer conversations drop their oldest exchanges (system prompt, goal turn and final actions kept) and are left out if still too long; longer text examples keep their first N tokens',
       defaultText: "the model's max_position_embeddings",
     },
+    'prompt-loss-weight': {
+      type: 'string',
+      valueName: 'W',
+      description:
+        'Also train the tokens that are not completions (system and user turns, prompts) at loss weight W, 0 to 1; the loss is then the weighted mean over all tokens. Helps a model trained from random weights, whose prompts hold most of the text',
+      defaultText: '0 (completions only)',
+    },
     'save-every': {
       type: 'string',
       valueName: 'N',
