@@ -11,16 +11,19 @@ interface Params {
 /**
  * Pause a clip inside a stated position range. The clip is a WAV tone the page synthesises (8 kHz, 8-bit mono)
  * into a blob URL for a real <audio> element. The code unlocks on a pause inside a stated range of
- * the clip's position, which the page reports as it plays: the position must be read and acted on.
+ * the clip's position, which the page reports as it plays: the range must be read and the pause
+ * timed (from the reported position, or from a press of "Play clip", which starts at 0). The
+ * range starts at a random, stated place between 0.8 s and 3.0 s, so pausing at once locks and
+ * no fixed wait after Play lands inside it on every seed.
  */
 export const audio = defineChallenge<Params>({
   type: 'audio',
   title: 'Audio clip',
   generate: (rng) => ({
-    durationMs: 3000,
+    durationMs: 5000,
     frequency: rng.round(220, 880, 20),
-    from: rng.int(8, 16) / 10,
-    width: 1,
+    from: rng.int(8, 30) / 10,
+    width: 1.2,
   }),
   render: (ctx) => {
     const { durationMs, frequency, from, width } = ctx.params;
