@@ -28,7 +28,7 @@ export const solveCanvas: ChallengeSolver = (view) => {
  * starts counting only once playback has begun, a little after the click, which makes the pause
  * land earlier than the wait; the env's own overhead makes it later.
  */
-export const AUDIO_AIM_S = 0.3;
+export const AUDIO_AIM_S = 0.2;
 
 /**
  * Times the pause from a fresh Play, on the clip's own clock: one multi-action presses "Play
