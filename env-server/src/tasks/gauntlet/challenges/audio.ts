@@ -13,17 +13,17 @@ interface Params {
  * into a blob URL for a real <audio> element. The code unlocks on a pause inside a stated range of
  * the clip's position, which the page reports as it plays: the range must be read and the pause
  * timed (from the reported position, or from a press of "Play clip", which starts at 0). The
- * range starts at a random, stated place between 1.5 s and 4.5 s, so pausing at once locks and
+ * range starts at a random, stated place between 1.5 s and 5.0 s, so pausing at once locks and
  * a fixed wait after Play lands inside it on well under half the seeds.
  */
 export const audio = defineChallenge<Params>({
   type: 'audio',
   title: 'Audio clip',
   generate: (rng) => ({
-    durationMs: 6000,
+    durationMs: 7000,
     frequency: rng.round(220, 880, 20),
-    from: rng.int(15, 45) / 10,
-    width: 1.2,
+    from: rng.int(15, 50) / 10,
+    width: 1.5,
   }),
   render: (ctx) => {
     const { durationMs, frequency, from, width } = ctx.params;

@@ -75,7 +75,7 @@ describe('gauntletPolicy', () => {
         `\tStaticText 'Clip position: 2.5 s (playing).'`,
       ],
     });
-    expect(gauntletPolicy(clip)).toBe(`click('60')\nnoop(2200)\nclick('61')`);
+    expect(gauntletPolicy(clip)).toBe(`click('60')\nnoop(2300)\nclick('61')`);
   });
 
   it('submits a code caught in passing (already typed) unless it was just rejected', () => {
