@@ -9,13 +9,13 @@ interface Params {
 /**
  * Press within a stated window of the step's own clock. Early and late presses lock the puzzle,
  * so neither pressing at once nor waiting blindly works: the window (2 s wide, starting at a
- * random, stated 2.5–8 s) must be read and the wait timed on the clock, from its reading or from
+ * random, stated 2.5–7 s) must be read and the wait timed on the clock, from its reading or from
  * a press of "Restart clock". A fixed wait lands inside the window on well under half the seeds.
  */
 export const timer = defineChallenge<Params>({
   type: 'timer',
   title: 'Timing window',
-  generate: (rng) => ({ from: rng.int(25, 80) / 10, width: 2 }),
+  generate: (rng) => ({ from: rng.int(25, 70) / 10, width: 2 }),
   render: (ctx) => {
     const { from, width } = ctx.params;
     const until = from + width;
