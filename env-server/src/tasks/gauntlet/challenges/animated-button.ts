@@ -21,8 +21,8 @@ interface Params {
  * worked out (from the reported position, or from a restart) and waited for; a click outside the
  * zone (or on the still decoy) locks the puzzle. The zone starts at a random, stated place at
  * least 1.5 s of sliding past x = 0, so a click right after a restart is never inside it, and a
- * fixed wait after a restart hits it on only some seeds. The zone is a tenth of the track, so a
- * click at a random moment (a policy that presses every button) lands in it about one time in ten.
+ * fixed wait after a restart hits it on only some seeds. The zone is a twelfth of the track, so
+ * a click at a random moment (a policy that presses every button) lands in it about one time in 12.
  */
 export const animatedButton = defineChallenge<Params>({
   type: 'animated_button',
@@ -33,9 +33,9 @@ export const animatedButton = defineChallenge<Params>({
       label: `Catch ${label}`,
       decoy: `Catch ${decoy}`,
       decoyFirst: rng.chance(0.5),
-      track: 800,
+      track: 1000,
       speed: 40,
-      startX: rng.int(0, 799),
+      startX: rng.int(0, 999),
       zoneFrom: rng.round(60, 380, 10),
       zoneWidth: 80,
     };
@@ -82,7 +82,7 @@ export const animatedButton = defineChallenge<Params>({
     ctx.onCleanup(() => cancelAnimationFrame(frame));
     ctx.area.append(track_, where, again);
   },
-  css: `.puzzle .track { position: relative; height: 110px; width: 940px; }
+  css: `.puzzle .track { position: relative; height: 110px; width: 1140px; }
   .puzzle .track .zone { position: absolute; top: 40px; height: 40px; background: #dfd; }
   .puzzle .mover { position: absolute; left: 0; top: 48px; width: 120px; }
   .puzzle .still { position: absolute; left: 8px; top: 4px; }`,
