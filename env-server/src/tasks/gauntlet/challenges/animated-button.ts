@@ -8,6 +8,7 @@ interface Params {
   /** The button slides right at `speed` px/s along a `track`-px line and wraps back to 0. */
   track: number;
   speed: number;
+  /** Where it starts; "Restart slide" (and unlocking) puts it back at x = 0. */
   startX: number;
   /** Clicks count only while its x is in [zoneFrom, zoneFrom + zoneWidth]. */
   zoneFrom: number;
@@ -16,8 +17,12 @@ interface Params {
 
 /**
  * Click a sliding button while it is inside a stated zone. The page reports the button's
- * position and speed, so the moment must be worked out and waited for; a click outside the zone
- * (or on the still decoy) locks the puzzle.
+ * position and states its speed, and "Restart slide" puts it back at x = 0, so the moment must be
+ * worked out (from the reported position, or from a restart) and waited for; a click outside the
+ * zone (or on the still decoy) locks the puzzle. The zone starts at a random, stated place at
+ * least 1.5 s of sliding past x = 0, so a click right after a restart is never inside it, and a
+ * fixed wait after a restart hits it on only some seeds. The zone is a twelfth of the track, so
+ * a click at a random moment (a policy that presses every button) lands in it about one time in 12.
  */
 export const animatedButton = defineChallenge<Params>({
   type: 'animated_button',
@@ -28,9 +33,9 @@ export const animatedButton = defineChallenge<Params>({
       label: `Catch ${label}`,
       decoy: `Catch ${decoy}`,
       decoyFirst: rng.chance(0.5),
-      track: 500,
-      speed: 62,
-      startX: rng.int(0, 499),
+      track: 1000,
+      speed: 40,
+      startX: rng.int(0, 999),
       zoneFrom: rng.round(60, 380, 10),
       zoneWidth: 80,
     };
@@ -39,13 +44,18 @@ export const animatedButton = defineChallenge<Params>({
     const { label, decoy, decoyFirst, track, speed, startX, zoneFrom, zoneWidth } = ctx.params;
     const zoneTo = zoneFrom + zoneWidth;
     ctx.instruct(
-      `Click "${label}" while its position is between x = ${zoneFrom} and x = ${zoneTo} px. It slides right at ${speed} px/s and wraps from ${track} back to 0. A click outside that zone, or on "${decoy}", locks the puzzle.`,
+      `Click "${label}" while its position is between x = ${zoneFrom} and x = ${zoneTo} px. It slides right at ${speed} px/s and wraps from ${track} back to 0; "Restart slide" puts it back at x = 0. A click outside that zone, or on "${decoy}", locks the puzzle.`,
     );
     const mover = ctx.el('button', { type: 'button', class: 'mover' }, label);
     const still = ctx.el('button', { type: 'button', class: 'still' }, decoy);
     const where = ctx.el('p', { 'aria-label': 'Button position' });
+    let origin = startX;
     let started = performance.now();
-    const x = () => Math.floor(startX + ((performance.now() - started) / 1000) * speed) % track;
+    const x = () => Math.floor(origin + ((performance.now() - started) / 1000) * speed) % track;
+    const restart = () => {
+      origin = 0;
+      started = performance.now();
+    };
     mover.addEventListener('click', () => {
       const at = x();
       if (at >= zoneFrom && at <= zoneTo) {
@@ -53,9 +63,11 @@ export const animatedButton = defineChallenge<Params>({
         ctx.reveal();
         return;
       }
-      ctx.lock(`Clicked at x = ${at} px, outside the zone.`, () => (started = performance.now()));
+      ctx.lock(`Clicked at x = ${at} px, outside the zone.`, restart);
     });
     still.addEventListener('click', () => ctx.lock(`"${decoy}" is the decoy.`));
+    const again = ctx.el('button', { type: 'button' }, 'Restart slide');
+    again.addEventListener('click', restart);
     const zone = ctx.el('div', { class: 'zone', style: `left: ${zoneFrom}px; width: ${zoneTo - zoneFrom + 120}px` });
     const track_ = ctx.el('div', { class: 'track' }, zone, ...(decoyFirst ? [still, mover] : [mover, still]));
     let frame = 0;
@@ -68,9 +80,9 @@ export const animatedButton = defineChallenge<Params>({
     };
     move();
     ctx.onCleanup(() => cancelAnimationFrame(frame));
-    ctx.area.append(track_, where);
+    ctx.area.append(track_, where, again);
   },
-  css: `.puzzle .track { position: relative; height: 110px; width: 640px; }
+  css: `.puzzle .track { position: relative; height: 110px; width: 1140px; }
   .puzzle .track .zone { position: absolute; top: 40px; height: 40px; background: #dfd; }
   .puzzle .mover { position: absolute; left: 0; top: 48px; width: 120px; }
   .puzzle .still { position: absolute; left: 8px; top: 4px; }`,

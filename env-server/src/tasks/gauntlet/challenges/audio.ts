@@ -11,16 +11,19 @@ interface Params {
 /**
  * Pause a clip inside a stated position range. The clip is a WAV tone the page synthesises (8 kHz, 8-bit mono)
  * into a blob URL for a real <audio> element. The code unlocks on a pause inside a stated range of
- * the clip's position, which the page reports as it plays: the position must be read and acted on.
+ * the clip's position, which the page reports as it plays: the range must be read and the pause
+ * timed (from the reported position, or from a press of "Play clip", which starts at 0). The
+ * range starts at a random, stated place between 1.5 s and 5.0 s, so pausing at once locks and
+ * a fixed wait after Play lands inside it on well under half the seeds.
  */
 export const audio = defineChallenge<Params>({
   type: 'audio',
   title: 'Audio clip',
   generate: (rng) => ({
-    durationMs: 3000,
+    durationMs: 7000,
     frequency: rng.round(220, 880, 20),
-    from: rng.int(8, 16) / 10,
-    width: 1,
+    from: rng.int(15, 50) / 10,
+    width: 1.5,
   }),
   render: (ctx) => {
     const { durationMs, frequency, from, width } = ctx.params;

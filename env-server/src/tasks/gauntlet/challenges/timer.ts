@@ -8,13 +8,14 @@ interface Params {
 
 /**
  * Press within a stated window of the step's own clock. Early and late presses lock the puzzle,
- * so neither pressing at once nor waiting blindly works: the clock must be read and the wait
- * timed from it.
+ * so neither pressing at once nor waiting blindly works: the window (2 s wide, starting at a
+ * random, stated 2.5–7 s) must be read and the wait timed on the clock, from its reading or from
+ * a press of "Restart clock". A fixed wait lands inside the window on well under half the seeds.
  */
 export const timer = defineChallenge<Params>({
   type: 'timer',
   title: 'Timing window',
-  generate: (rng) => ({ from: rng.int(25, 60) / 10, width: 1.5 }),
+  generate: (rng) => ({ from: rng.int(25, 70) / 10, width: 2 }),
   render: (ctx) => {
     const { from, width } = ctx.params;
     const until = from + width;
@@ -36,7 +37,7 @@ export const timer = defineChallenge<Params>({
     press.addEventListener('click', () => {
       const now = seconds();
       if (now >= from && now <= until) {
-        ctx.say('Pressed inside the window.');
+        ctx.say(`Pressed at ${now.toFixed(2)} s, inside the window.`);
         ctx.reveal();
         return;
       }

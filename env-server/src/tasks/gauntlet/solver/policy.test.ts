@@ -42,10 +42,42 @@ describe('gauntletPolicy', () => {
   it('recognises the puzzle from its instructions and asks that solver when nothing is revealed', () => {
     const view = stepPage({
       instructions:
-        'Press "Press" while the page clock below reads between 3.0 s and 4.5 s. An earlier or later press locks the puzzle.',
-      puzzle: [`[39] paragraph 'Page clock'`, `\tStaticText 'Page clock: 1.0 s.'`, `[40] button 'Press'`],
+        'Press "Press" while the page clock below reads between 3.0 s and 4.5 s. An earlier or later press locks the puzzle; "Restart clock" sets the clock back to 0.',
+      puzzle: [
+        `[39] paragraph 'Page clock'`,
+        `\tStaticText 'Page clock: 1.0 s.'`,
+        `[40] button 'Press'`,
+        `[41] button 'Restart clock'`,
+      ],
     });
-    expect(gauntletPolicy(view)).toBe('noop(2150)');
+    // Timed on the page's clock in one multi-action (no stale reading in between), aimed just inside the window.
+    expect(gauntletPolicy(view)).toBe(`click('41')\nnoop(3100)\nclick('40')`);
+  });
+
+  it('times the sliding button from a restart and the audio pause from a fresh play', () => {
+    const slide = stepPage({
+      instructions:
+        'Click "Catch Otter" while its position is between x = 120 and x = 200 px. It slides right at 40 px/s and wraps from 500 back to 0; "Restart slide" puts it back at x = 0. A click outside that zone, or on "Catch Heron", locks the puzzle.',
+      puzzle: [
+        `[50] button 'Catch Heron'`,
+        `[51] button 'Catch Otter'`,
+        `[52] paragraph 'Button position'`,
+        `\tStaticText 'Button position: x = 130 px.'`,
+        `[53] button 'Restart slide'`,
+      ],
+    });
+    expect(gauntletPolicy(slide)).toBe(`click('53')\nnoop(3100)\nclick('51')`);
+    const clip = stepPage({
+      instructions:
+        'Press "Play clip", then press "Pause" while the clip position reads between 2.0 s and 3.2 s. Pausing anywhere else locks the puzzle; "Play clip" always starts from 0.',
+      puzzle: [
+        `[60] button 'Play clip'`,
+        `[61] button 'Pause'`,
+        `[62] paragraph 'Clip position'`,
+        `\tStaticText 'Clip position: 2.5 s (playing).'`,
+      ],
+    });
+    expect(gauntletPolicy(clip)).toBe(`click('60')\nnoop(2300)\nclick('61')`);
   });
 
   it('submits a code caught in passing (already typed) unless it was just rejected', () => {
@@ -58,14 +90,43 @@ describe('gauntletPolicy', () => {
     expect(gauntletPolicy(stepPage({ ...flashing, box: 'AB12CD', alert: true }))).toBe('noop(200)');
   });
 
-  it('joins a tagged second half to the first half it typed', () => {
-    const view = stepPage({
-      instructions:
-        'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
-      box: 'AB1',
-      puzzle: [`[17] region 'Flash box'`, `\t[18] status ''`, `\t\tStaticText 'Amber, part 2 of 2: 2CD'`],
-    });
-    expect(gauntletPolicy(view)).toBe(`fill('12', 'AB12CD')\nclick('13')`);
+  it('remembers a tagged half in the code box as a half-blank code, in either order, and joins the other to it', () => {
+    const flashing = (box: string | undefined, shown: string, alert = false) =>
+      gauntletPolicy(
+        stepPage({
+          instructions:
+            'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
+          box,
+          alert,
+          puzzle: [`[17] region 'Flash box'`, `\t[18] status ''`, `\t\tStaticText '${shown}'`],
+        }),
+      );
+    expect(flashing(undefined, 'Amber, part 2 of 2: 2CD')).toBe(`fill('12', '___2CD')`);
+    expect(flashing(undefined, 'Amber, part 1 of 2: AB1')).toBe(`fill('12', 'AB1___')`);
+    expect(flashing('AB1___', 'Amber, part 2 of 2: 2CD')).toBe(`fill('12', 'AB12CD')\nclick('13')`);
+    expect(flashing('___2CD', 'Amber, part 1 of 2: AB1')).toBe(`fill('12', 'AB12CD')\nclick('13')`);
+    expect(flashing('AB1___', 'Amber, part 1 of 2: AB1')).toBe('noop(200)');
+    expect(flashing('AB1___', 'Cedar, part 2 of 2: ZZZ')).toBe('noop(200)');
+    // A decoy tag that ends in the tag's letters is not the tag.
+    expect(flashing('AB1___', 'Bamber, part 2 of 2: ZZZ')).toBe('noop(200)');
+  });
+
+  it('never takes junk a wrong move left in the code box for a remembered half', () => {
+    const flashing = (box: string, shown: string, alert = false) =>
+      gauntletPolicy(
+        stepPage({
+          instructions:
+            'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
+          box,
+          alert,
+          puzzle: [`[17] region 'Flash box'`, `\t[18] status ''`, `\t\tStaticText '${shown}'`],
+        }),
+      );
+    // Three code characters (a decoy half, say) are not a memory: the tagged half replaces them.
+    expect(flashing('XY9', 'Amber, part 2 of 2: 2CD')).toBe(`fill('12', '___2CD')`);
+    // A rejected six-character code neither: the expert starts its memory over.
+    expect(flashing('Q7W8E9', 'Amber, part 2 of 2: 2CD', true)).toBe(`fill('12', '___2CD')`);
+    expect(flashing('Q7W8E9', 'Amber, part 1 of 2: AB1', true)).toBe(`fill('12', 'AB1___')`);
   });
 
   it('evaluates the printed style sheet to find the one drawn character per column', () => {

@@ -2,22 +2,27 @@ import { act } from '../act.js';
 import { find, must, numberIn, quotedValues, region, textOf } from '../ax.js';
 import { action, type ChallengeSolver } from '../move.js';
 
-/** Reads the button's position and speed, waits until it is inside the zone, then clicks it. */
+/** How far past the zone's start the wait aims, in seconds of sliding (the timer's reasoning: overhead only makes the click later). */
+export const SLIDE_AIM_S = 0.1;
+
+/**
+ * Times the click from a restart, on the page's own clock: one multi-action puts the button back
+ * at x = 0, waits until it has slid just inside the zone (its start over the stated speed), and
+ * clicks it. No observation comes in between, so a stale position reading cannot make the click
+ * miss; one that still lands late locks the puzzle, and the expert unlocks it and tries again.
+ */
 export const solveAnimatedButton: ChallengeSolver = (view) => {
   const [label] = quotedValues(view.instructions);
-  const [, from, to] = must(/between x = (\d+) and x = (\d+) px/.exec(view.instructions) ?? undefined, 'zone');
+  const [, from] = must(/between x = (\d+) and x = (\d+) px/.exec(view.instructions) ?? undefined, 'zone');
   const speed = must(numberIn(view.instructions, /slides right at (\d+) px\/s/), 'speed');
-  const track = must(numberIn(view.instructions, /wraps from (\d+) back/), 'track length');
-  const at = must(
-    numberIn(textOf(region(view.puzzle, 'paragraph', 'Button position') ?? []), /x = (\d+) px/),
-    'position',
+  const button = (name: string) => must(find(view.puzzle, 'button', name), `button "${name}"`);
+  return action(
+    act.chain(
+      act.click(button('Restart slide')),
+      act.noop((Number(from) / speed + SLIDE_AIM_S) * 1000),
+      act.click(button(must(label, 'button label'))),
+    ),
   );
-  // Aim a little past the zone's start: the observation and the click itself take time.
-  const aim = Number(from) + speed * 0.15;
-  if (at >= Number(from) && at <= Number(to) - speed * 0.5)
-    return action(act.click(must(find(view.puzzle, 'button', label), `button "${label}"`)));
-  const ahead = (((aim - at) % track) + track) % track;
-  return action(act.noop((ahead / speed) * 1000));
 };
 
 /**
