@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Gauntlet shortcut benchmark: per challenge type, the solve rate of a naive scripted policy (it
 // reads no instructions: submits every code-like string it sees, fills every field, presses every
-// button, waits, submits) against the built-in expert's, on the same seeds through the in-process
+// button, waits, submits) against the built-in oracle's, on the same seeds through the in-process
 // env, each within the task's own action budget. A type the naive policy solves often can be won
 // without reading the page. Prints one JSON document. Run `npm run build` first.
 // Seeds are played in turn across the types (seed 1 of every type, then seed 2, …), so a run cut
@@ -17,8 +17,8 @@ import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
 import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
 import { CHALLENGE_TYPES } from '../env-server/dist/tasks/gauntlet/challenge-types.js';
 import { naivePolicy } from '../env-server/dist/tasks/gauntlet/baseline/naive-policy.js';
-import { expertPolicy } from '../env-server/dist/tasks/gauntlet/expert/rollout.js';
-import { EXPERT_ACTION_SET, EXPERT_OBSERVATION } from '../env-server/dist/tasks/gauntlet/expert/env-port.js';
+import { oraclePolicy } from '../env-server/dist/tasks/gauntlet/oracle-runs/rollout.js';
+import { ORACLE_ACTION_SET, ORACLE_OBSERVATION } from '../env-server/dist/tasks/gauntlet/oracle-runs/env-port.js';
 
 const { values } = parseArgs({
   options: {
@@ -48,13 +48,13 @@ const rate = (x, n) => +(x / n).toFixed(3);
 function summary(records, wallS) {
   const perType = {};
   for (const r of records) {
-    const t = (perType[r.type] ??= { naive: 0, expert: 0, naive_actions: 0, expert_actions: 0, n: 0, seeds: [] });
+    const t = (perType[r.type] ??= { naive: 0, oracle: 0, naive_actions: 0, oracle_actions: 0, n: 0, seeds: [] });
     t.n += 1;
     t.seeds.push(r.seed);
     t.naive += r.naive_solved ? 1 : 0;
-    t.expert += r.expert_solved ? 1 : 0;
+    t.oracle += r.oracle_solved ? 1 : 0;
     t.naive_actions += r.naive_actions;
-    t.expert_actions += r.expert_actions;
+    t.oracle_actions += r.oracle_actions;
   }
   const rows = Object.fromEntries(
     TYPES.filter((type) => perType[type]).map((type) => {
@@ -65,11 +65,11 @@ function summary(records, wallS) {
           seeds: t.n,
           seed_range: `${Math.min(...t.seeds)}-${Math.max(...t.seeds)}`,
           naive_solved: t.naive,
-          expert_solved: t.expert,
+          oracle_solved: t.oracle,
           naive_solve_rate: rate(t.naive, t.n),
-          expert_solve_rate: rate(t.expert, t.n),
+          oracle_solve_rate: rate(t.oracle, t.n),
           naive_actions_mean: +(t.naive_actions / t.n).toFixed(1),
-          expert_actions_mean: +(t.expert_actions / t.n).toFixed(1),
+          oracle_actions_mean: +(t.oracle_actions / t.n).toFixed(1),
         },
       ];
     }),
@@ -78,9 +78,9 @@ function summary(records, wallS) {
   return {
     bench: 'gauntlet-naive',
     ...(wallS === undefined ? {} : { wall_s: wallS }),
-    targets: { naive_max: 0.1, expert_min: 1 },
+    targets: { naive_max: 0.1, oracle_min: 1 },
     naive_worst: Math.max(...all.map((r) => r.naive_solve_rate)),
-    expert_worst: Math.min(...all.map((r) => r.expert_solve_rate)),
+    oracle_worst: Math.min(...all.map((r) => r.oracle_solve_rate)),
     per_type: rows,
   };
 }
@@ -109,8 +109,8 @@ const play = async (port, policy, task, seed) => {
   const episode = await runEpisode(port, policy, {
     task,
     seed,
-    observation: EXPERT_OBSERVATION,
-    actionSet: EXPERT_ACTION_SET,
+    observation: ORACLE_OBSERVATION,
+    actionSet: ORACLE_ACTION_SET,
     maxTurns: Infinity,
     deadlineMs: 10 * 60_000,
   });
@@ -127,20 +127,20 @@ await Promise.all(
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       const task = `gauntlet:${job.type}`;
       const naive = await play(port, naivePolicy(), task, job.seed);
-      const expert = await play(port, expertPolicy(), task, job.seed);
+      const oracle = await play(port, oraclePolicy(), task, job.seed);
       const record = {
         type: job.type,
         seed: job.seed,
         naive_solved: naive.solved,
-        expert_solved: expert.solved,
+        oracle_solved: oracle.solved,
         naive_actions: naive.actions,
-        expert_actions: expert.actions,
+        oracle_actions: oracle.actions,
       };
       records.push(record);
       if (values.log) appendFileSync(values.log, JSON.stringify(record) + '\n');
       const secs = ((performance.now() - started) / 1000).toFixed(0);
       log(
-        `${records.length} of ${total} played (${secs} s): ${job.type} seed ${job.seed} naive ${naive.solved ? 'solved' : 'failed'}, expert ${expert.solved ? 'solved' : 'failed'}`,
+        `${records.length} of ${total} played (${secs} s): ${job.type} seed ${job.seed} naive ${naive.solved ? 'solved' : 'failed'}, oracle ${oracle.solved ? 'solved' : 'failed'}`,
       );
     }
   }),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Gauntlet benchmark: full 30-step runs played by the built-in expert through the in-process env
+// Gauntlet benchmark: full 30-step runs played by the built-in oracle through the in-process env
 // (wall time per run, env time per challenge type, time spent in the puzzles' own waits), the
 // cost of a start_step=30 fast-forward, and a same-run baseline: one MiniWoB click-test step and
 // one gauntlet noop(0) step (the env's fixed cost per action on each page). Prints one JSON
@@ -7,9 +7,9 @@
 // Usage: node bench/gauntlet.mjs [--runs N] [--quick]
 import { parseArgs } from 'node:util';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
-import { progress, runExpertEpisode } from '../env-server/dist/tasks/gauntlet/expert/rollout.js';
+import { progress, runOracleEpisode } from '../env-server/dist/tasks/gauntlet/oracle-runs/rollout.js';
 import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
-import { attempts } from '../env-server/dist/tasks/gauntlet/expert/metrics.js';
+import { attempts } from '../env-server/dist/tasks/gauntlet/oracle-runs/metrics.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, quick: { type: 'boolean', default: false } },
@@ -31,12 +31,12 @@ const session = await service.openSession('inproc');
 const port = sessionEnv(service, session);
 
 // Warm the browser and the page once, outside the measurements.
-await runExpertEpisode(port, 'gauntlet:slider', 0);
+await runOracleEpisode(port, 'gauntlet:slider', 0);
 
 const runs = [];
 const perType = {};
 for (let seed = 1; seed <= RUNS; seed++) {
-  const episode = await runExpertEpisode(port, 'gauntlet', seed);
+  const episode = await runOracleEpisode(port, 'gauntlet', seed);
   const { solved, total } = progress(episode);
   log(
     `run seed ${seed}: ${solved}/${total} steps, ${episode.turns.length} actions, ${(episode.wall_ms / 1000).toFixed(1)} s`,

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// SFT recipe benchmark: does `gauntlet-trainer sft` learn from Gauntlet expert data in minutes on CPU?
-//  1. `gauntlet-env collect` (run as a process) records expert episodes: train seeds and held-out seeds;
+// SFT recipe benchmark: does `gauntlet-trainer sft` learn from Gauntlet oracle data in minutes on CPU?
+//  1. `gauntlet-env collect` (run as a process) records oracle episodes: train seeds and held-out seeds;
 //  2. `gauntlet-trainer init-tiny` writes the recipe's seeded model, `gauntlet-trainer sft` trains a
 //     LoRA adapter on the train records with the recipe's flags (its per-step loss is the loss curve);
 //  3. `gauntlet-trainer serve` serves the model with the adapter; every assistant turn of the held-out
 //     records is a next-action question (the conversation up to it, oldest exchanges dropped to fit
 //     as sft does), answered greedily (temperature 0) by the untrained model — the baseline — and by
-//     the adapter, in the same run. Exact match: the reply equals the expert's action string;
+//     the adapter, in the same run. Exact match: the reply equals the oracle's action string;
 //     same_action: its first action names the same function (click, fill, noop, …).
 //     A prior baseline says what always giving the training data's most common action (and function)
 //     would score.
@@ -220,7 +220,7 @@ async function score(url, model, questions) {
   let sameAction = 0;
   const samples = [];
   for (const q of questions) {
-    // Room for the expert's whole answer and its end-of-turn token: a longer action can still match.
+    // Room for the oracle's whole answer and its end-of-turn token: a longer action can still match.
     const maxTokens = Math.max(48, q.answerTokens + 8);
     const reply = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
@@ -230,7 +230,7 @@ async function score(url, model, questions) {
     const text = reply.choices?.[0]?.message?.content ?? `(error: ${JSON.stringify(reply).slice(0, 200)})`;
     if (text.trim() === q.answer.trim()) exact++;
     if (kind(text) !== undefined && kind(text) === kind(q.answer)) sameAction++;
-    if (samples.length < 6) samples.push({ expert: q.answer, model: text });
+    if (samples.length < 6) samples.push({ oracle: q.answer, model: text });
   }
   const rate = (n) => +(n / questions.length).toFixed(4);
   return { exact_match: rate(exact), same_action: rate(sameAction), samples };

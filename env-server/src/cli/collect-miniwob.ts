@@ -5,7 +5,7 @@ import { runEpisode, systemPromptFor, type EpisodeEnv } from '@gauntlet/proto/ag
 import type { Trajectory } from '@gauntlet/proto/rollout';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
 import { oraclePolicy } from '../tasks/policy/oracle-policy.js';
-import { episodeKey, type SftRecord } from '../tasks/gauntlet/expert/records.js';
+import { episodeKey, type SftRecord } from '../tasks/gauntlet/oracle-runs/records.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { parseSeeds, positiveInt, UsageError } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';

@@ -3,10 +3,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Trajectory } from '@gauntlet/proto/rollout';
-import { collectPreferencePairs } from '../tasks/gauntlet/expert/dpo-probe.js';
-import { runMetrics } from '../tasks/gauntlet/expert/metrics.js';
-import { episodeKey, sftRecords } from '../tasks/gauntlet/expert/records.js';
-import { runExpertEpisode } from '../tasks/gauntlet/expert/rollout.js';
+import { collectPreferencePairs } from '../tasks/gauntlet/oracle-runs/dpo-probe.js';
+import { runMetrics } from '../tasks/gauntlet/oracle-runs/metrics.js';
+import { episodeKey, sftRecords } from '../tasks/gauntlet/oracle-runs/records.js';
+import { runOracleEpisode } from '../tasks/gauntlet/oracle-runs/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { COMMON_FLAGS_HELP, asUsage, positiveInt, UsageError } from './gauntlet-args.js';
 import { collectMiniwob, isMiniwobSpec } from './collect-miniwob.js';
@@ -14,7 +14,7 @@ import { appendRecords, readField } from './jsonl-store.js';
 import { Progress } from './progress.js';
 import { describe, summary, sweepSettings } from './solve.js';
 
-export const COLLECT_HELP = `gauntlet-env collect — record expert trajectories (SFT) and preference pairs (DPO)
+export const COLLECT_HELP = `gauntlet-env collect — record oracle trajectories (SFT) and preference pairs (DPO)
 
 Usage: gauntlet-env collect --out <dir> [flags]
 
@@ -22,7 +22,7 @@ Writes, appending to earlier runs in the same folder (episodes already there, sa
 start step, are skipped, not redone; with nothing left to do nothing is written):
   <dir>/sft.jsonl       one line per solved step: {"messages": [system, user observation, assistant action, …],
                         id, episode, task, seed, step, type, reward}; assistant turns carry their reward
-  <dir>/dpo.jsonl       {"prompt": [system, the step's earlier user/assistant turns, user], "chosen": [expert
+  <dir>/dpo.jsonl       {"prompt": [system, the step's earlier user/assistant turns, user], "chosen": [oracle
                         action], "rejected": [action that failed from the same state], rejected_outcome, id,
                         episode, task, seed, step, type}
   <dir>/runs/<run-id>/metrics.json   this run's per-step and per-type success, actions and time
@@ -89,7 +89,7 @@ export async function collectCommand(args: string[]): Promise<number> {
       const options = job.task === 'gauntlet' ? settings.options : {};
       let detail = '';
       if (!haveSft.has(job.key)) {
-        const episode = await runExpertEpisode(port, job.task, job.seed, options);
+        const episode = await runOracleEpisode(port, job.task, job.seed, options);
         episodes.push(episode);
         const records = sftRecords(episode, job.task === 'gauntlet' ? startStep : 1);
         await appendRecords(files.sft, records);

@@ -63,5 +63,5 @@ export function asUsage<T>(parse: () => T): T {
 export const COMMON_FLAGS_HELP = `  --task <list>         gauntlet (default), gauntlet:<type>, a comma list, or gauntlet:* for every type
   --seeds <spec>        seeds: 7, 0-99, or 0-9,20-29 (default 0-9)
   --concurrency <n>     sessions played at once (default 2)
-  --start-step <n>      start full runs at step n (the built-in solver plays the steps before it)
+  --start-step <n>      start full runs at step n (the built-in oracle plays the steps before it)
   --chromium-path <p>   Chromium binary (default: Playwright's, CHROMIUM_PATH, or Debian's)`;

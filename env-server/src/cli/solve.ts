@@ -2,14 +2,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Trajectory } from '@gauntlet/proto/rollout';
-import { runMetrics, type RunMetrics } from '../tasks/gauntlet/expert/metrics.js';
-import { progress, runExpertEpisode } from '../tasks/gauntlet/expert/rollout.js';
+import { runMetrics, type RunMetrics } from '../tasks/gauntlet/oracle-runs/metrics.js';
+import { progress, runOracleEpisode } from '../tasks/gauntlet/oracle-runs/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { GAUNTLET_STEPS } from '../tasks/gauntlet/plan.js';
 import { COMMON_FLAGS_HELP, asUsage, parseSeeds, parseTasks, positiveInt, UsageError } from './gauntlet-args.js';
 import { Progress } from './progress.js';
 
-export const SOLVE_HELP = `gauntlet-env solve — play Gauntlet tasks with the built-in expert solver and report success
+export const SOLVE_HELP = `gauntlet-env solve — play Gauntlet tasks with the built-in oracle and report success
 
 Usage: gauntlet-env solve [flags]
 
@@ -70,7 +70,7 @@ export async function solveCommand(args: string[]): Promise<number> {
   const pool = await openEnvPool(settings.concurrency, settings.chromiumPath);
   try {
     await onPorts(pool.ports, jobs, async (port, { task, seed }) => {
-      const episode = await runExpertEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
+      const episode = await runOracleEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
       episodes.push(episode);
       tally.episode(episode.outcome === 'success', describe(episode));
     });

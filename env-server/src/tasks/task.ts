@@ -73,7 +73,7 @@ export interface TaskDefinition {
    */
   setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode>;
   /**
-   * Next action of the task's oracle (its scripted solver) given the current observation; throws OracleError
+   * Next action of the task's oracle (its scripted oracle) given the current observation; throws OracleError
    * when it cannot tell (real MiniWoB++ pages without a built-in counterpart).
    */
   oracle(view: OracleView): string;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionEnv } from '../../src/cli/env-pool.js';
 import type { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { collectPreferencePairs } from '../../src/tasks/gauntlet/expert/dpo-probe.js';
-import { episodeKey, type ChatMessage } from '../../src/tasks/gauntlet/expert/records.js';
+import { collectPreferencePairs } from '../../src/tasks/gauntlet/oracle-runs/dpo-probe.js';
+import { episodeKey, type ChatMessage } from '../../src/tasks/gauntlet/oracle-runs/records.js';
 import { planRun } from '../../src/tasks/gauntlet/plan.js';
 import { onSessions, openEnv } from './support.js';
 
@@ -62,7 +62,7 @@ describe('DPO probe', () => {
       /\[(\w+)\] button 'Submit code'/.exec(p.prompt.at(-1)!.content)?.[1];
     // Submitting before the puzzle is solved (an empty code box).
     expect(pairs.some((p) => p.rejected[0]!.content === `click('${submitBid(p)}')`)).toBe(true);
-    // The wrong element: a click on one of the puzzle's controls other than the expert's.
+    // The wrong element: a click on one of the puzzle's controls other than the oracle's.
     expect(
       pairs.some(
         (p) =>

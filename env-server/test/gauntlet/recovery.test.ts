@@ -4,13 +4,13 @@ import { sessionEnv } from '../../src/cli/env-pool.js';
 import type { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
 import { CHALLENGE_TYPES } from '../../src/tasks/gauntlet/challenge-types.js';
-import { EXPERT_ACTION_SET, EXPERT_OBSERVATION } from '../../src/tasks/gauntlet/expert/env-port.js';
+import { ORACLE_ACTION_SET, ORACLE_OBSERVATION } from '../../src/tasks/gauntlet/oracle-runs/env-port.js';
 import { Rng } from '../../src/tasks/gauntlet/rng.js';
-import { gauntletPolicy } from '../../src/tasks/gauntlet/solver/policy.js';
+import { gauntletOracle } from '../../src/tasks/gauntlet/oracle/policy.js';
 import { wrongAction } from './wrong-action.js';
 import { onSessions, openEnv } from './support.js';
 
-/** Seeds per type: seed i plays wrong move number i / 2 in place of the expert's first or second action (i % 2) (clicks on every control come first). */
+/** Seeds per type: seed i plays wrong move number i / 2 in place of the oracle's first or second action (i % 2) (clicks on every control come first). */
 const SEEDS = Array.from({ length: 12 }, (_, i) => 300 + i * 53);
 
 let service: EnvService;
@@ -21,12 +21,12 @@ beforeAll(async () => {
 afterAll(() => service.shutdown());
 
 /**
- * The expert must take over from any state the page can reach: a wrong action on the puzzle (a
+ * The oracle must take over from any state the page can reach: a wrong action on the puzzle (a
  * click on another control, junk typed into a field, an early submit) is played on the first or
- * second turn, then the expert plays on and must still solve the step.
+ * second turn, then the oracle plays on and must still solve the step.
  */
 describe.each(CHALLENGE_TYPES)('gauntlet:%s', (type) => {
-  it(`the expert recovers from a wrong action on ${SEEDS.length} seeds`, async () => {
+  it(`the oracle recovers from a wrong action on ${SEEDS.length} seeds`, async () => {
     await onSessions(sessions, SEEDS, async (session, seed) => {
       const rng = new Rng(seed, 'recovery', type);
       const wrongAt = SEEDS.indexOf(seed) % 2;
@@ -34,26 +34,26 @@ describe.each(CHALLENGE_TYPES)('gauntlet:%s', (type) => {
       const played: string[] = [];
       let acting = 0;
       const policy = scriptedPolicy('recovery-test', () => ({ result }) => {
-        const expert = gauntletPolicy({
+        const oracle = gauntletOracle({
           goal: '',
           axtree_txt: result.observation.axtree_txt,
           pruned_html: '',
           url: result.observation.url,
           focused_element_bid: '',
         });
-        // Count only turns where the expert acts (not waits): the page is ready for a wrong move there.
+        // Count only turns where the oracle acts (not waits): the page is ready for a wrong move there.
         const wrong =
-          /^noop\(/.test(expert) || acting++ !== wrongAt
+          /^noop\(/.test(oracle) || acting++ !== wrongAt
             ? undefined
-            : wrongAction(result.observation.axtree_txt, expert, pick, rng);
-        played.push(wrong ?? expert);
-        return wrong ?? expert;
+            : wrongAction(result.observation.axtree_txt, oracle, pick, rng);
+        played.push(wrong ?? oracle);
+        return wrong ?? oracle;
       });
       const episode = await runEpisode(sessionEnv(service, session), policy, {
         task: `gauntlet:${type}`,
         seed,
-        observation: EXPERT_OBSERVATION,
-        actionSet: EXPERT_ACTION_SET,
+        observation: ORACLE_OBSERVATION,
+        actionSet: ORACLE_ACTION_SET,
         maxTurns: 80,
         deadlineMs: 5 * 60_000,
       });

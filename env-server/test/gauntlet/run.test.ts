@@ -5,7 +5,7 @@ import type { EnvSession } from '../../src/sessions/session.js';
 import { CHALLENGE_TYPES } from '../../src/tasks/gauntlet/challenge-types.js';
 import { planRun } from '../../src/tasks/gauntlet/plan.js';
 import { CodeSocketServer } from '../../src/tasks/gauntlet/socket/code-server.js';
-import { observationShows, openEnv, oracleView, SOLVER_OBSERVATION, solveEpisode, taskInfo } from './support.js';
+import { observationShows, openEnv, oracleView, ORACLE_OBSERVATION, solveEpisode, taskInfo } from './support.js';
 
 let service: EnvService;
 let session: EnvSession;
@@ -18,7 +18,7 @@ const reset = (
   task: string,
   seed: number,
   options: Record<string, unknown> = {},
-  observation: object = SOLVER_OBSERVATION,
+  observation: object = ORACLE_OBSERVATION,
 ) => service.reset(session, { task_name: task, seed, options, observation });
 const step = (action: string) => service.step(session, { action: { action_str: action } });
 const bidOf = (axtree: string, role: string, name: string) =>

@@ -1,4 +1,4 @@
 import { CHALLENGE_CATEGORIES } from '../../src/tasks/gauntlet/challenge-types.js';
-import { solverSuite } from './solver-suite.js';
+import { oracleSuite } from './oracle-suite.js';
 
-solverSuite([...CHALLENGE_CATEGORIES.timing, ...CHALLENGE_CATEGORIES.media]);
+oracleSuite([...CHALLENGE_CATEGORIES.timing, ...CHALLENGE_CATEGORIES.media]);

@@ -10,8 +10,8 @@ import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
 
 export { oracleView } from '../../src/tasks/policy/oracle-policy.js';
 
-/** What the solver reads: the AXTree alone (the leak test reads pruned HTML and the DOM too). */
-export const SOLVER_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false } as const;
+/** What the oracle reads: the AXTree alone (the leak test reads pruned HTML and the DOM too). */
+export const ORACLE_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false } as const;
 
 /**
  * Per-action timeout in these suites. BrowserGym's 500 ms (the default) is for agents; on a loaded
@@ -57,12 +57,12 @@ export interface SolvedEpisode {
   last: StepResult;
   actions: string[];
   errors: string[];
-  /** Every observation the solver saw, in order (reset first). */
+  /** Every observation the oracle saw, in order (reset first). */
   seen: StepResult[];
   trajectory: Trajectory;
 }
 
-/** Resets `task` at `seed` and lets the task's solver play it through runEpisode until the env says done. */
+/** Resets `task` at `seed` and lets the task's oracle play it through runEpisode until the env says done. */
 export async function solveEpisode(
   service: EnvService,
   session: EnvSession,
@@ -75,7 +75,7 @@ export async function solveEpisode(
     task,
     seed,
     resetOptions: options,
-    observation: SOLVER_OBSERVATION,
+    observation: ORACLE_OBSERVATION,
     maxTurns: Infinity,
     deadlineMs: 10 * 60_000,
     onResult: (result) => seen.push(result),

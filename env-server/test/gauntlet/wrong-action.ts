@@ -1,6 +1,6 @@
-import { act, type Actionable } from '../../src/tasks/gauntlet/solver/act.js';
-import { below } from '../../src/tasks/gauntlet/solver/ax.js';
-import { readView } from '../../src/tasks/gauntlet/solver/view.js';
+import { act, type Actionable } from '../../src/tasks/policy/act.js';
+import { below } from '../../src/tasks/policy/ax-query.js';
+import { readView } from '../../src/tasks/gauntlet/oracle/view.js';
 import { CODE_ALPHABET } from '../../src/tasks/gauntlet/challenge-types.js';
 import type { Rng } from '../../src/tasks/gauntlet/rng.js';
 
@@ -8,11 +8,11 @@ const CLICKABLE = new Set(['button', 'tab', 'checkbox', 'link', 'listitem', 'rad
 
 /**
  * The `pick`-th (modulo their count) of the moves on a Gauntlet step's puzzle other than the
- * expert's: clicks on every control first (the moves that change state most), then junk typed
+ * oracle's: clicks on every control first (the moves that change state most), then junk typed
  * into fields, options picked at random, an early submit, hovers and a stray drag. Undefined
  * when the page is not a step.
  */
-export function wrongAction(axtree: string, expert: string, pick: number, rng: Rng): string | undefined {
+export function wrongAction(axtree: string, oracle: string, pick: number, rng: Rng): string | undefined {
   const view = readView(axtree);
   if (view.kind !== 'step') return undefined;
   const controls = view.puzzle.filter((n): n is Actionable => n.bid !== undefined && n.role !== 'StaticText');
@@ -34,6 +34,6 @@ export function wrongAction(axtree: string, expert: string, pick: number, rng: R
     ...controls.map((n) => () => act.hover(n)),
     ...(controls.length > 1 ? [() => act.dragAndDrop(rng.pick(controls), rng.pick(controls))] : []),
   ];
-  const wrong = moves.map((move) => move()).filter((move) => move !== expert);
+  const wrong = moves.map((move) => move()).filter((move) => move !== oracle);
   return wrong[pick % wrong.length];
 }

@@ -142,7 +142,7 @@ describe('runEpisode', () => {
     const typing = "fill('4', 'Action: click(9)')\nclick('5')";
     const trajectory = await runEpisode(
       env,
-      scriptedPolicy('expert', () => () => typing),
+      scriptedPolicy('oracle', () => () => typing),
       { task: 'click-test', seed: 1 },
     );
     expect(env.actions).toEqual([typing]);
@@ -150,7 +150,7 @@ describe('runEpisode', () => {
   });
 
   it('ends as fail when the policy gives up', async () => {
-    const stuck = scriptedPolicy('expert', () => () => {
+    const stuck = scriptedPolicy('oracle', () => () => {
       throw new PolicyGaveUpError('stuck on step 3');
     });
     expect(await runEpisode(new FakeEnv(() => stepResult()), stuck, { task: 'click-test', seed: 1 })).toMatchObject({

@@ -11,7 +11,7 @@ import { GAUNTLET_STEPS, planRun } from './plan.js';
 import { GauntletRun } from './run.js';
 import { GAUNTLET_ENTRY } from './site.js';
 import { CodeSocketServer } from './socket/code-server.js';
-import { gauntletPolicy } from './solver/policy.js';
+import { gauntletOracle } from './oracle/policy.js';
 
 /** Contexts already allowed to open the code server's loopback WebSocket. */
 const socketReady = new WeakSet<BrowserContext>();
@@ -76,7 +76,7 @@ function defineTask(
         status: (current) => run.status(current),
       };
     },
-    oracle: (view: OracleView) => gauntletPolicy(view),
+    oracle: (view: OracleView) => gauntletOracle(view),
   };
 }
 

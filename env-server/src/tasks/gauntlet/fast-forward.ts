@@ -9,24 +9,24 @@ import { observePage } from '../../observe/observe.js';
 import { Deadline } from '../../deadline/deadline.js';
 import { TASK_ORIGIN } from '../site.js';
 import { GauntletRun } from './run.js';
-import { gauntletPolicy } from './solver/policy.js';
+import { gauntletOracle } from './oracle/policy.js';
 
 const ALL_ACTIONS = resolveSubsets(['chat', 'infeas', 'bid', 'coord', 'nav', 'tab']);
-/** Far more than any step needs (the solver takes 2–10 actions a step); a stuck solver must not spin forever. */
+/** Far more than any step needs (the oracle takes 2–10 actions a step); a stuck oracle must not spin forever. */
 const ACTIONS_PER_STEP = 40;
 
 /**
- * Plays steps until `startStep` is on screen, with the built-in solver acting through the same
+ * Plays steps until `startStep` is on screen, with the built-in oracle acting through the same
  * observation and action code as an agent (unseen: nothing is recorded in the episode).
  */
 export async function fastForward(page: Page, startStep: number, deadline: Deadline = new Deadline()): Promise<void> {
-  const context = solverContext(page, deadline);
+  const context = oracleContext(page, deadline);
   for (let actions = 0; ; actions++) {
     deadline.throwIfAborted();
     const status = await deadline.race(GauntletRun.readPage(page));
     if (status?.view === 'step' && status.step >= startStep) return;
     if (actions >= ACTIONS_PER_STEP * startStep)
-      throw new Error(`start_step ${startStep}: the solver was still on step ${status?.step} after ${actions} actions`);
+      throw new Error(`start_step ${startStep}: the oracle was still on step ${status?.step} after ${actions} actions`);
     const seen = await observePage(page, {
       axtree: true,
       pruned_html: false,
@@ -34,7 +34,7 @@ export async function fastForward(page: Page, startStep: number, deadline: Deadl
       screenshot: 'none',
       deadline,
     });
-    const action = gauntletPolicy({
+    const action = gauntletOracle({
       goal: '',
       axtree_txt: seen.axtree_txt,
       pruned_html: '',
@@ -53,9 +53,9 @@ export async function fastForward(page: Page, startStep: number, deadline: Deadl
   }
 }
 
-function solverContext(page: Page, deadline: Deadline): ActionContext {
+function oracleContext(page: Page, deadline: Deadline): ActionContext {
   const refuse = (what: string) => () => {
-    throw new ActionError('Error', `the fast-forward solver does not ${what}`);
+    throw new ActionError('Error', `the fast-forward oracle does not ${what}`);
   };
   return {
     context: page.context(),
@@ -68,7 +68,7 @@ function solverContext(page: Page, deadline: Deadline): ActionContext {
     reportInfeasible: refuse('give up'),
     checkNavigation: (url) => {
       if (!url.startsWith(TASK_ORIGIN + '/'))
-        throw new ActionError('PermissionError', `the fast-forward solver stays on ${TASK_ORIGIN}`);
+        throw new ActionError('PermissionError', `the fast-forward oracle stays on ${TASK_ORIGIN}`);
     },
     actionTimeoutMs: 500,
     allowScriptActions: false,

@@ -3,7 +3,7 @@ import { gauntletTasks } from './define-tasks.js';
 import { gauntletSite } from './site.js';
 
 export { CHALLENGE_TYPES, type ChallengeType } from './challenge-types.js';
-export { gauntletPolicy } from './solver/policy.js';
+export { gauntletOracle } from './oracle/policy.js';
 
 /** The Gauntlet family: `gauntlet` and `gauntlet:<type>` tasks on one SPA. */
 export function gauntletFamily(): TaskFamily {

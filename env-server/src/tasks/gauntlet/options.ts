@@ -2,7 +2,7 @@ import { ValidationError } from '@gauntlet/proto';
 
 /** Reset options the Gauntlet understands (`request.options`). */
 export interface GauntletOptions {
-  /** Step to start on; steps before it are played by the built-in solver during reset. */
+  /** Step to start on; steps before it are played by the built-in oracle during reset. */
   startStep: number;
   /** Reward per newly solved step: 1.0 (`shaping: "step"`) or 1/steps (`shaping: "progress"`). */
   stepReward: number;

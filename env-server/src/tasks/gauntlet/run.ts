@@ -64,7 +64,7 @@ export class GauntletRun {
     return page.evaluate(() => (window as AppWindow).gauntletApp?.status() ?? null).catch(() => null);
   }
 
-  /** The episode starts after a fast-forward: the solver's own slips are not the agent's. */
+  /** The episode starts after a fast-forward: the oracle's own slips are not the agent's. */
   static async clearPageCounters(page: Page): Promise<void> {
     await page.evaluate(() => (window as AppWindow).gauntletApp?.clearCounters());
   }

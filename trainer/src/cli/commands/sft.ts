@@ -113,8 +113,8 @@ export const sftCommand: Command = {
     },
   },
   examples: [
-    'gauntlet-trainer sft --data expert.jsonl --out runs/sft-tiny --steps 100 --lr 1e-3',
-    'gauntlet-trainer sft --model models/qwen2.5-0.5b --data expert.jsonl --out runs/sft --rank 16 --alpha 32 \\',
+    'gauntlet-trainer sft --data oracle.jsonl --out runs/sft-tiny --steps 100 --lr 1e-3',
+    'gauntlet-trainer sft --model models/qwen2.5-0.5b --data oracle.jsonl --out runs/sft --rank 16 --alpha 32 \\',
     '    --batch-size 4 --grad-accum 4 --warmup 10 --schedule cosine --save-every 50',
   ],
   run: (context) => runSftJob(parseSftSettings(context), context.io, context.signal),

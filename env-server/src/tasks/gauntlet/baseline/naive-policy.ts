@@ -1,7 +1,7 @@
 import { scriptedPolicy, type EpisodePolicy } from '@gauntlet/proto/agent';
-import { act, type Actionable } from '../solver/act.js';
-import { below } from '../solver/ax.js';
-import { readView, type StepView } from '../solver/view.js';
+import { act, type Actionable } from '../../policy/act.js';
+import { below } from '../../policy/ax-query.js';
+import { readView, type StepView } from '../oracle/view.js';
 
 /** How long the naive policy waits once it has pressed everything (then it starts over). */
 export const NAIVE_WAIT_MS = 800;

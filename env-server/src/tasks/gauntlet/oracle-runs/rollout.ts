@@ -1,20 +1,20 @@
 import { PolicyGaveUpError, type Trajectory } from '@gauntlet/proto/rollout';
 import { runEpisode, scriptedPolicy, taskInfo, type EpisodeEnv, type EpisodePolicy } from '@gauntlet/proto/agent';
-import { gauntletPolicy } from '../solver/policy.js';
-import { EXPERT_ACTION_SET, EXPERT_OBSERVATION, gauntletInfo } from './env-port.js';
+import { gauntletOracle } from '../oracle/policy.js';
+import { ORACLE_ACTION_SET, ORACLE_OBSERVATION, gauntletInfo } from './env-port.js';
 
-/** Actions an expert may spend on one step before the rollout gives up on it (the env's budget still applies). */
+/** Actions an oracle may spend on one step before the rollout gives up on it (the env's budget still applies). */
 const MAX_ACTIONS_PER_STEP = 60;
 
-/** The name expert turns record as their policy. */
-export const EXPERT_MODEL = 'gauntlet-expert';
+/** The name oracle turns record as their policy. */
+export const ORACLE_MODEL = 'gauntlet-oracle';
 
 /**
- * The built-in Gauntlet solver as an episode policy: it reads only the AXTree an agent gets, and
+ * The built-in Gauntlet oracle as an episode policy: it reads only the AXTree an agent gets, and
  * gives up (the episode ends as `fail`) when it spends too many actions on one step.
  */
-export function expertPolicy(): EpisodePolicy {
-  return scriptedPolicy(EXPERT_MODEL, () => {
+export function oraclePolicy(): EpisodePolicy {
+  return scriptedPolicy(ORACLE_MODEL, () => {
     let step: unknown;
     let onStep = 0;
     return ({ result }) => {
@@ -24,7 +24,7 @@ export function expertPolicy(): EpisodePolicy {
       if (onStep > MAX_ACTIONS_PER_STEP)
         throw new PolicyGaveUpError(`stuck on step ${info.step} (${info.type}) after ${MAX_ACTIONS_PER_STEP} actions`);
       const o = result.observation;
-      return gauntletPolicy({
+      return gauntletOracle({
         goal: o.goal,
         axtree_txt: o.axtree_txt,
         pruned_html: '',
@@ -35,19 +35,19 @@ export function expertPolicy(): EpisodePolicy {
   });
 }
 
-/** Plays one episode with the built-in expert through `env`, recorded as any policy's episode is. */
-export function runExpertEpisode(
+/** Plays one episode with the built-in oracle through `env`, recorded as any policy's episode is. */
+export function runOracleEpisode(
   env: EpisodeEnv,
   task: string,
   seed: number,
   options: Record<string, unknown> = {},
 ): Promise<Trajectory> {
-  return runEpisode(env, expertPolicy(), {
+  return runEpisode(env, oraclePolicy(), {
     task,
     seed,
     resetOptions: options,
-    observation: EXPERT_OBSERVATION,
-    actionSet: EXPERT_ACTION_SET,
+    observation: ORACLE_OBSERVATION,
+    actionSet: ORACLE_ACTION_SET,
     // The env's own step budget (400 actions for a full run) ends an episode; timing puzzles make a full run minutes long.
     maxTurns: Infinity,
     deadlineMs: 60 * 60_000,

@@ -1,12 +1,12 @@
-import { act } from '../act.js';
-import { find, must, region, textOf } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must, region, textOf } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /**
  * One stroke through the stated points: the page gives the points in canvas pixels and the
  * canvas's place in the viewport, so the whole press-move-release goes in one multi-action.
  */
-export const solveCanvas: ChallengeSolver = (view) => {
+export const solveCanvas: ChallengeOracle = (view) => {
   const points = [...view.instructions.matchAll(/\((\d+), (\d+)\)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
   const where = textOf(must(region(view.puzzle, 'paragraph', 'Canvas position'), 'canvas position'));
   const [, left, top] = must(/x=(-?\d+), y=(-?\d+)/.exec(where) ?? undefined, 'canvas corner');
@@ -35,9 +35,9 @@ export const AUDIO_AIM_S = 0.3;
  * Times the pause from a fresh Play, on the clip's own clock: one multi-action presses "Play
  * clip" (which starts at 0), waits until just inside the stated range, and presses "Pause". No
  * observation comes in between, so a stale position reading cannot make the pause miss; one that
- * still misses locks the puzzle, and the expert unlocks it and tries again.
+ * still misses locks the puzzle, and the oracle unlocks it and tries again.
  */
-export const solveAudio: ChallengeSolver = (view) => {
+export const solveAudio: ChallengeOracle = (view) => {
   const [, from] = must(/between ([\d.]+) s and ([\d.]+) s/.exec(view.instructions) ?? undefined, 'range');
   const button = (name: string) => must(find(view.puzzle, 'button', name), `button "${name}"`);
   return action(
@@ -50,7 +50,7 @@ export const solveAudio: ChallengeSolver = (view) => {
 };
 
 /** Seek mode: type the time and press Seek. Play mode: press Play and wait past the moment. */
-export const solveVideo: ChallengeSolver = (view) => {
+export const solveVideo: ChallengeOracle = (view) => {
   const time = textOf(region(view.puzzle, 'paragraph', 'Video time') ?? []);
   const now = /Video time: ([\d.]+) s/.exec(time);
   if (!now) return action(act.noop(50));

@@ -1,16 +1,16 @@
 import { OracleError } from '../../../policy/action-text.js';
 import { CODE_ALPHABET, CODE_PATTERN } from '../../challenge-types.js';
-import { act } from '../act.js';
+import { act } from '../../../policy/act.js';
 import type { AxNode } from '../../../policy/axtree-lines.js';
-import { below, must, numberIn, region, textOf } from '../ax.js';
-import { action, code, type ChallengeSolver } from '../move.js';
+import { below, must, numberIn, region, textOf } from '../../../policy/ax-query.js';
+import { action, code, type ChallengeOracle } from '../move.js';
 
 /**
  * Evaluates the printed style sheet over the grid: every cell's final opacity, font size and
  * colour, rules applied in order (the page prints them in cascade order). The one drawn cell per
  * column gives that column's character.
  */
-export const solveComputedStyle: ChallengeSolver = (view) => {
+export const solveComputedStyle: ChallengeOracle = (view) => {
   const rules = textOf(must(region(view.puzzle, 'region', 'Style sheet'), 'region "Style sheet"'))
     .split('\n')
     .map(parseRule);
@@ -91,13 +91,13 @@ const BLANK = '___';
 const HALF = /^[A-Z0-9]{3}$/;
 
 /**
- * Samples the flash box more often than a flash lasts. The code box is the expert's only memory
+ * Samples the flash box more often than a flash lasts. The code box is the oracle's only memory
  * (it keeps none of its own): a tagged half, caught in either order, goes in as a half-blank code
  * (`AB1___` or `___2CD`); the other half, caught later, completes it. Only that shape is trusted as
  * a memory, and only the half it holds, so junk a wrong move left in the box (six characters, or
  * three) is never joined to a half: it is overwritten by the next tagged half.
  */
-export const solveMutationObserver: ChallengeSolver = (view) => {
+export const solveMutationObserver: ChallengeOracle = (view) => {
   const tag = must(/halves tagged "([^"]+)"/.exec(view.instructions)?.[1], 'tag');
   const flash = textOf(region(view.puzzle, 'region', 'Flash box') ?? []);
   const [, part, half] = new RegExp(`(?:^|[^A-Za-z])${tag}, part ([12]) of 2: ([A-Z0-9]{3})`).exec(flash) ?? [];
@@ -111,7 +111,7 @@ export const solveMutationObserver: ChallengeSolver = (view) => {
   return action(act.noop(Math.floor(windowMs / 2)));
 };
 
-/** The half the code box remembers, if it holds a half-blank code the expert writes. */
+/** The half the code box remembers, if it holds a half-blank code the oracle writes. */
 export function rememberedHalves(typed: string): { first?: string; second?: string } {
   const [a, b] = [typed.slice(0, 3), typed.slice(3)];
   if (typed.length !== 6) return {};
@@ -121,7 +121,7 @@ export function rememberedHalves(typed: string): { first?: string; second?: stri
 }
 
 /** Applies the stated rule to the obfuscated string. */
-export const solveObfuscated: ChallengeSolver = (view) => {
+export const solveObfuscated: ChallengeOracle = (view) => {
   const text = must(/Obfuscated:\s*\n?(\S+)/.exec(textOf(view.puzzle))?.[1], 'obfuscated string');
   return code(deobfuscate(view.instructions, text));
 };

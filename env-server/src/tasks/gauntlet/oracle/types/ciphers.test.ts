@@ -8,7 +8,7 @@ import { Rng } from '../../rng.js';
 import { decrypt } from './encrypted.js';
 import { deobfuscate } from './reading.js';
 
-// The solver reads the rule from the page's wording; the page states it from the params. These
+// The oracle reads the rule from the page's wording; the page states it from the params. These
 // round trips check both sides agree for every rule on many codes.
 describe('ciphers and obfuscation rules round-trip through the page wording', () => {
   it('encrypted', () => {

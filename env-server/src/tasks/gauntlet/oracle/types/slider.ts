@@ -1,9 +1,9 @@
-import { act } from '../act.js';
-import { find, must, numberIn, quotedValues, textOf } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must, numberIn, quotedValues, textOf } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /** Reads the slider's value, steps it to the target with Page and Arrow keys in one multi-action, then confirms. */
-export const solveSlider: ChallengeSolver = (view) => {
+export const solveSlider: ChallengeOracle = (view) => {
   const [label] = quotedValues(view.instructions);
   const target = must(numberIn(view.instructions, /to exactly (\d+)/), 'target value');
   const knob = must(find(view.puzzle, 'slider', label), `slider "${label}"`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OracleView } from '../../task.js';
 import { rejectedCandidates } from './decoys.js';
-import { gauntletPolicy } from './policy.js';
+import { gauntletOracle } from './policy.js';
 import { readView } from './view.js';
 
 /** A step page as the observer prints it, with `puzzle` lines inside the Puzzle region. */
@@ -33,13 +33,13 @@ function stepPage(
   return { goal: '', axtree_txt: lines.join('\n'), pruned_html: '', url: '', focused_element_bid: '' };
 }
 
-describe('gauntletPolicy', () => {
+describe('gauntletOracle', () => {
   it('enters and submits a revealed code in one multi-action, or just submits once it is typed', () => {
-    expect(gauntletPolicy(stepPage({ revealed: 'K3J9QX' }))).toBe(`fill('12', 'K3J9QX')\nclick('13')`);
-    expect(gauntletPolicy(stepPage({ revealed: 'K3J9QX', box: 'K3J9QX' }))).toBe(`click('13')`);
+    expect(gauntletOracle(stepPage({ revealed: 'K3J9QX' }))).toBe(`fill('12', 'K3J9QX')\nclick('13')`);
+    expect(gauntletOracle(stepPage({ revealed: 'K3J9QX', box: 'K3J9QX' }))).toBe(`click('13')`);
   });
 
-  it('recognises the puzzle from its instructions and asks that solver when nothing is revealed', () => {
+  it('recognises the puzzle from its instructions and asks that oracle when nothing is revealed', () => {
     const view = stepPage({
       instructions:
         'Press "Press" while the page clock below reads between 3.0 s and 4.5 s. An earlier or later press locks the puzzle; "Restart clock" sets the clock back to 0.',
@@ -51,7 +51,7 @@ describe('gauntletPolicy', () => {
       ],
     });
     // Timed on the page's clock in one multi-action (no stale reading in between), aimed just inside the window.
-    expect(gauntletPolicy(view)).toBe(`click('41')\nnoop(3100)\nclick('40')`);
+    expect(gauntletOracle(view)).toBe(`click('41')\nnoop(3100)\nclick('40')`);
   });
 
   it('times the sliding button from a restart and the audio pause from a fresh play', () => {
@@ -66,7 +66,7 @@ describe('gauntletPolicy', () => {
         `[53] button 'Restart slide'`,
       ],
     });
-    expect(gauntletPolicy(slide)).toBe(`click('53')\nnoop(3100)\nclick('51')`);
+    expect(gauntletOracle(slide)).toBe(`click('53')\nnoop(3100)\nclick('51')`);
     const clip = stepPage({
       instructions:
         'Press "Play clip", then press "Pause" while the clip position reads between 2.0 s and 3.2 s. Pausing anywhere else locks the puzzle; "Play clip" always starts from 0.',
@@ -77,7 +77,7 @@ describe('gauntletPolicy', () => {
         `\tStaticText 'Clip position: 2.5 s (playing).'`,
       ],
     });
-    expect(gauntletPolicy(clip)).toBe(`click('60')\nnoop(2300)\nclick('61')`);
+    expect(gauntletOracle(clip)).toBe(`click('60')\nnoop(2300)\nclick('61')`);
   });
 
   it('submits a code caught in passing (already typed) unless it was just rejected', () => {
@@ -86,13 +86,13 @@ describe('gauntletPolicy', () => {
         'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
       puzzle: [`[17] region 'Flash box'`],
     };
-    expect(gauntletPolicy(stepPage({ ...flashing, box: 'AB12CD' }))).toBe(`click('13')`);
-    expect(gauntletPolicy(stepPage({ ...flashing, box: 'AB12CD', alert: true }))).toBe('noop(200)');
+    expect(gauntletOracle(stepPage({ ...flashing, box: 'AB12CD' }))).toBe(`click('13')`);
+    expect(gauntletOracle(stepPage({ ...flashing, box: 'AB12CD', alert: true }))).toBe('noop(200)');
   });
 
   it('remembers a tagged half in the code box as a half-blank code, in either order, and joins the other to it', () => {
     const flashing = (box: string | undefined, shown: string, alert = false) =>
-      gauntletPolicy(
+      gauntletOracle(
         stepPage({
           instructions:
             'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
@@ -113,7 +113,7 @@ describe('gauntletPolicy', () => {
 
   it('never takes junk a wrong move left in the code box for a remembered half', () => {
     const flashing = (box: string, shown: string, alert = false) =>
-      gauntletPolicy(
+      gauntletOracle(
         stepPage({
           instructions:
             'Half codes flash in the box below, one at a time, for 400 ms each. The code is the two halves tagged "Amber": part 1 then part 2.',
@@ -124,7 +124,7 @@ describe('gauntletPolicy', () => {
       );
     // Three code characters (a decoy half, say) are not a memory: the tagged half replaces them.
     expect(flashing('XY9', 'Amber, part 2 of 2: 2CD')).toBe(`fill('12', '___2CD')`);
-    // A rejected six-character code neither: the expert starts its memory over.
+    // A rejected six-character code neither: the oracle starts its memory over.
     expect(flashing('Q7W8E9', 'Amber, part 2 of 2: 2CD', true)).toBe(`fill('12', '___2CD')`);
     expect(flashing('Q7W8E9', 'Amber, part 1 of 2: AB1', true)).toBe(`fill('12', 'AB1___')`);
   });
@@ -167,7 +167,7 @@ describe('gauntletPolicy', () => {
       ],
     });
     // c1 amber K, c2 fern 3, c3 fern J, c4 amber 2, c5 fern B, c6 amber Q.
-    expect(gauntletPolicy(view)).toBe(`fill('12', 'K3J2BQ')\nclick('13')`);
+    expect(gauntletOracle(view)).toBe(`fill('12', 'K3J2BQ')\nclick('13')`);
     // Preference data rejects a row read straight across, as if every cell were drawn.
     const page = readView(view.axtree_txt);
     if (page.kind !== 'step') throw new Error('not a step page');
@@ -188,7 +188,7 @@ describe('gauntletPolicy', () => {
         `\tStaticText '.layers td { opacity: 0; }'`,
       ],
     });
-    expect(() => gauntletPolicy(view)).toThrow(/column c1 has 0 drawn cells/);
+    expect(() => gauntletOracle(view)).toThrow(/column c1 has 0 drawn cells/);
   });
 
   it('unlocks a locked puzzle with the word it states before anything else', () => {
@@ -203,7 +203,7 @@ describe('gauntletPolicy', () => {
         `[40] button 'Press'`,
       ],
     });
-    expect(gauntletPolicy(view)).toBe(`fill('32', 'meadow')\nclick('33')`);
+    expect(gauntletOracle(view)).toBe(`fill('32', 'meadow')\nclick('33')`);
   });
 
   it('follows the locked page back to step 1', () => {
@@ -212,7 +212,7 @@ describe('gauntletPolicy', () => {
       `\t[3] heading 'Step 4 cannot be opened directly'`,
       `\t[5] link 'Go to step 1'`,
     ].join('\n');
-    expect(gauntletPolicy({ goal: '', axtree_txt: locked, pruned_html: '', url: '', focused_element_bid: '' })).toBe(
+    expect(gauntletOracle({ goal: '', axtree_txt: locked, pruned_html: '', url: '', focused_element_bid: '' })).toBe(
       `click('5')`,
     );
   });

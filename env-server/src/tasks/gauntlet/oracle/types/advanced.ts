@@ -1,10 +1,10 @@
 import { CODE_PATTERN } from '../../challenge-types.js';
-import { act } from '../act.js';
-import { below, find, findAll, must, quotedValues, region, textOf } from '../ax.js';
-import { action, code, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { below, find, findAll, must, quotedValues, region, textOf } from '../../../policy/ax-query.js';
+import { action, code, type ChallengeOracle } from '../move.js';
 
 /** Tab, then its settings dialog, then the option and Confirm — whichever stage the page is at. */
-export const solveMultiStep: ChallengeSolver = (view) => {
+export const solveMultiStep: ChallengeOracle = (view) => {
   const [tab, , choice, setting] = quotedValues(view.instructions);
   const dialog = region(view.puzzle, 'dialog', `${tab} settings`);
   if (dialog) {
@@ -19,7 +19,7 @@ export const solveMultiStep: ChallengeSolver = (view) => {
 };
 
 /** Settings, Stored data, then Show on the named entry; its value is the code. */
-export const solveCookieStorage: ChallengeSolver = (view) => {
+export const solveCookieStorage: ChallengeOracle = (view) => {
   const [key] = quotedValues(view.instructions);
   const entry = region(view.puzzle, 'listitem', key!);
   if (entry) {
@@ -34,7 +34,7 @@ export const solveCookieStorage: ChallengeSolver = (view) => {
 };
 
 /** Closes popups above the named one (topmost first) with the stated closing button, then the named one. */
-export const solveModalDecoy: ChallengeSolver = (view) => {
+export const solveModalDecoy: ChallengeOracle = (view) => {
   const [target, closes] = quotedValues(view.instructions).filter((q) => q !== '×');
   const dialogs = view.puzzle.map((n, i) => [n, i] as const).filter(([n]) => n.role === 'dialog');
   const at = dialogs.findIndex(([n]) => n.name === target);

@@ -1,12 +1,12 @@
-import { act } from '../act.js';
-import { find, must, quotedValues } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must, quotedValues } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /**
  * Fills every field that differs from the instructions and ticks the box in one multi-action
  * (as an agent filling a form would), then submits once the form reads right.
  */
-export const solveFormFill: ChallengeSolver = (view) => {
+export const solveFormFill: ChallengeOracle = (view) => {
   const [fieldsPart, tail] = view.instructions.replace(/^Fill in the form: /, '').split('. Tick ');
   const [terms, submit] = quotedValues(must(tail, 'tick instruction'));
   const edits: string[] = [];

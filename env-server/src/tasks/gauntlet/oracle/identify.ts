@@ -3,7 +3,7 @@ import type { ChallengeType } from '../challenge-types.js';
 
 /**
  * Which kind of puzzle a step shows, read the way an agent must: the page never names its type,
- * so the expert recognises each puzzle by what its instructions ask and what its area holds.
+ * so the oracle recognises each puzzle by what its instructions ask and what its area holds.
  * The first matching rule wins (more specific rules come first).
  */
 const RULES: [ChallengeType, (text: string, puzzle: readonly AxNode[]) => boolean][] = [

@@ -1,10 +1,10 @@
 import type { StepView } from './view.js';
 
-/** What a challenge solver decides: the next action, or the code once it knows it. */
+/** What a challenge oracle decides: the next action, or the code once it knows it. */
 export type Move = { action: string } | { code: string };
 
 /** A policy for one challenge type: the step's observation in, a move out. */
-export type ChallengeSolver = (view: StepView) => Move;
+export type ChallengeOracle = (view: StepView) => Move;
 
 export const action = (text: string): Move => ({ action: text });
 export const code = (text: string): Move => ({ code: text });

@@ -1,11 +1,11 @@
 import type { AxNode } from '../../../policy/axtree-lines.js';
-import { act } from '../act.js';
-import { below, find, must, quotedValues } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { below, find, must, quotedValues } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /**
  * Shadow DOM panels and nested frames both read as a path of named containers; the AXTree
- * flattens shadow roots and frames, so the solver walks the names down and presses the button
+ * flattens shadow roots and frames, so the oracle walks the names down and presses the button
  * found inside the innermost container.
  */
 function walk(nodes: AxNode[], path: string[], role: (name: string) => [string, string]): AxNode[] | undefined {
@@ -19,7 +19,7 @@ function walk(nodes: AxNode[], path: string[], role: (name: string) => [string, 
   return scope;
 }
 
-export const solveShadowDom: ChallengeSolver = (view) => {
+export const solveShadowDom: ChallengeOracle = (view) => {
   const [route, rest] = view.instructions.split(' and press ');
   const path = quotedValues(route!);
   const press = must(quotedValues(rest ?? '')[0], 'button to press');
@@ -31,7 +31,7 @@ export const solveShadowDom: ChallengeSolver = (view) => {
 };
 
 /** Waits while the frames load or the button is still disabled (a decoy frame's feedback may have replaced the "loaded" line), then presses. */
-export const solveIframe: ChallengeSolver = (view) => {
+export const solveIframe: ChallengeOracle = (view) => {
   const path = quotedValues(/nested as (.*)\. Press/.exec(view.instructions)?.[1] ?? '');
   const inner = walk(view.puzzle, must(path.length ? path : undefined, 'frame path'), (name) => [
     'Iframe',

@@ -1,10 +1,10 @@
 import { OracleError } from '../../../policy/action-text.js';
 import { CODE_ALPHABET } from '../../challenge-types.js';
-import { must, numberIn, textOf } from '../ax.js';
-import { code, type ChallengeSolver } from '../move.js';
+import { must, numberIn, textOf } from '../../../policy/ax-query.js';
+import { code, type ChallengeOracle } from '../move.js';
 
 /** Reads the stated cipher from the instructions and decrypts the shown ciphertext. */
-export const solveEncrypted: ChallengeSolver = (view) => {
+export const solveEncrypted: ChallengeOracle = (view) => {
   const text = textOf(view.puzzle);
   const ciphertext = must(/Ciphertext:\s*\n?(.+)/.exec(text)?.[1]?.trim(), 'ciphertext');
   return code(decrypt(view.instructions, ciphertext));

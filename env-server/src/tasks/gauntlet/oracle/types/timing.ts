@@ -1,6 +1,6 @@
-import { act } from '../act.js';
-import { find, must, numberIn, quotedValues, region, textOf } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must, numberIn, quotedValues, region, textOf } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /** How far past the zone's start the wait aims, in seconds of sliding (the timer's reasoning: overhead only makes the click later). */
 export const SLIDE_AIM_S = 0.1;
@@ -9,9 +9,9 @@ export const SLIDE_AIM_S = 0.1;
  * Times the click from a restart, on the page's own clock: one multi-action puts the button back
  * at x = 0, waits until it has slid just inside the zone (its start over the stated speed), and
  * clicks it. No observation comes in between, so a stale position reading cannot make the click
- * miss; one that still lands late locks the puzzle, and the expert unlocks it and tries again.
+ * miss; one that still lands late locks the puzzle, and the oracle unlocks it and tries again.
  */
-export const solveAnimatedButton: ChallengeSolver = (view) => {
+export const solveAnimatedButton: ChallengeOracle = (view) => {
   const [label] = quotedValues(view.instructions);
   const [, from] = must(/between x = (\d+) and x = (\d+) px/.exec(view.instructions) ?? undefined, 'zone');
   const speed = must(numberIn(view.instructions, /slides right at (\d+) px\/s/), 'speed');
@@ -29,7 +29,7 @@ export const solveAnimatedButton: ChallengeSolver = (view) => {
  * Connect; subscribe to the channels in the order the server's welcome gave, one per action;
  * request; wait for the code message (about the stated delay).
  */
-export const solveWebsocket: ChallengeSolver = (view) => {
+export const solveWebsocket: ChallengeOracle = (view) => {
   const line = textOf(region(view.puzzle, 'paragraph', 'Connection') ?? []);
   const state = /Connection: ([^.]+)\./.exec(line)?.[1];
   const click = (name: string) => action(act.click(must(find(view.puzzle, 'button', name), `button "${name}"`)));

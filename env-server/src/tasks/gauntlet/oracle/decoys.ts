@@ -1,7 +1,7 @@
 import { CODE_ALPHABET, type ChallengeType } from '../challenge-types.js';
-import { act } from './act.js';
-import { below, find, findAll, numberIn, quotedValues, region } from './ax.js';
-import { SOLVERS } from './solvers.js';
+import { act } from '../../policy/act.js';
+import { below, find, findAll, numberIn, quotedValues, region } from '../../policy/ax-query.js';
+import { ORACLES } from './oracles.js';
 import type { StepView } from './view.js';
 
 /**
@@ -66,14 +66,14 @@ const WRONG_READINGS: Partial<Record<ChallengeType, (view: StepView) => string[]
       .filter((row) => /^[A-Z0-9]{6}$/.test(row)),
 };
 
-/** Wrong moves worth trying in this state, most instructive first; `code` when the expert would enter a code. */
+/** Wrong moves worth trying in this state, most instructive first; `code` when the oracle would enter a code. */
 export interface RejectedCandidates {
   kind: 'code' | 'puzzle';
   actions: string[];
 }
 
 export function rejectedCandidates(view: StepView): RejectedCandidates {
-  const move = view.revealed ? { code: view.revealed } : SOLVERS[view.type](view);
+  const move = view.revealed ? { code: view.revealed } : ORACLES[view.type](view);
   if ('code' in move) {
     const enter = (wrong: string) => act.chain(act.fill(view.codeBox, wrong), act.click(view.submit));
     const wrongCodes = [
@@ -113,7 +113,7 @@ function pageCodes(view: StepView): string[] {
   return [...new Set(words.filter((w) => /^[A-Z0-9]{6}$/.test(w) && /[A-Z]/.test(w) && /\d/.test(w)))];
 }
 
-/** A click on another of the puzzle's buttons than the one the expert would press. */
+/** A click on another of the puzzle's buttons than the one the oracle would press. */
 function wrongElement(view: StepView, chosen: string): string | undefined {
   const other = findAll(view.puzzle, 'button').find((b) => !chosen.includes(`'${b.bid}'`));
   return other && act.click(other);

@@ -1,5 +1,5 @@
 import type { ChallengeType } from '../challenge-types.js';
-import type { ChallengeSolver } from './move.js';
+import type { ChallengeOracle } from './move.js';
 import { solveCookieStorage, solveModalDecoy, solveMultiStep } from './types/advanced.js';
 import { solveClickSequence } from './types/click-sequence.js';
 import { solveDragAndDrop } from './types/drag-and-drop.js';
@@ -14,8 +14,8 @@ import { solveSlider } from './types/slider.js';
 import { solveTimer } from './types/timer.js';
 import { solveAnimatedButton, solveWebsocket } from './types/timing.js';
 
-/** One solver per challenge type. */
-export const SOLVERS: Readonly<Record<ChallengeType, ChallengeSolver>> = {
+/** One oracle per challenge type. */
+export const ORACLES: Readonly<Record<ChallengeType, ChallengeOracle>> = {
   scroll_to_find: solveScrollToFind,
   click_sequence: solveClickSequence,
   hover_reveal: solveHoverReveal,

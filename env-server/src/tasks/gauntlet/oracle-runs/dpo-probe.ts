@@ -1,11 +1,11 @@
 import { GAUNTLET_SYSTEM_PROMPT, runEpisode, scriptedPolicy, taskInfo, type EpisodeEnv } from '@gauntlet/proto/agent';
 import type { StepResult } from '@gauntlet/proto';
-import { rejectedCandidates } from '../solver/decoys.js';
-import { gauntletPolicy } from '../solver/policy.js';
-import { readView } from '../solver/view.js';
-import { EXPERT_ACTION_SET, EXPERT_OBSERVATION, gauntletInfo, type GauntletInfo } from './env-port.js';
+import { rejectedCandidates } from '../oracle/decoys.js';
+import { gauntletOracle } from '../oracle/policy.js';
+import { readView } from '../oracle/view.js';
+import { ORACLE_ACTION_SET, ORACLE_OBSERVATION, gauntletInfo, type GauntletInfo } from './env-port.js';
 import { episodeKey, type ChatMessage, type DpoRecord } from './records.js';
-import { progress, EXPERT_MODEL } from './rollout.js';
+import { progress, ORACLE_MODEL } from './rollout.js';
 
 /** A wrong action just played, waiting for the env's verdict. */
 interface Probe {
@@ -33,10 +33,10 @@ export interface ProbeResult {
 
 /**
  * Preference pairs from a probe run of the seed: at up to `perStep` states of each step the
- * probe plays a plausible wrong action instead of the expert's, keeps the pair only when the env
+ * probe plays a plausible wrong action instead of the oracle's, keeps the pair only when the env
  * shows it failed (no reward, and a wrong-code flag, a puzzle mistake or an action error), and
- * lets the expert carry on from wherever that left the page. Prompts hold the step's history
- * so far, as the SFT records do; a state where the expert would only wait gives no pair.
+ * lets the oracle carry on from wherever that left the page. Prompts hold the step's history
+ * so far, as the SFT records do; a state where the oracle would only wait gives no pair.
  */
 export async function collectPreferencePairs(
   env: EpisodeEnv,
@@ -53,7 +53,7 @@ export async function collectPreferencePairs(
   let history: ChatMessage[] = [];
   let historyStep: number | null | undefined;
   let probe: Probe | undefined;
-  const prober = scriptedPolicy(`${EXPERT_MODEL}-probe`, () => ({ result, observation }) => {
+  const prober = scriptedPolicy(`${ORACLE_MODEL}-probe`, () => ({ result, observation }) => {
     const before = gauntletInfo(taskInfo(result));
     if (before.step !== historyStep) {
       history = [];
@@ -64,7 +64,7 @@ export async function collectPreferencePairs(
       ...history,
       { role: 'user', content: observation },
     ];
-    const chosen = gauntletPolicy({
+    const chosen = gauntletOracle({
       goal: result.observation.goal,
       axtree_txt: result.observation.axtree_txt,
       pruned_html: '',
@@ -101,8 +101,8 @@ export async function collectPreferencePairs(
     task,
     seed,
     resetOptions,
-    observation: EXPERT_OBSERVATION,
-    actionSet: EXPERT_ACTION_SET,
+    observation: ORACLE_OBSERVATION,
+    actionSet: ORACLE_ACTION_SET,
     maxTurns: maxActions,
     deadlineMs: 60 * 60_000,
     onResult: judge,
@@ -110,7 +110,7 @@ export async function collectPreferencePairs(
   return { pairs, ...progress(trajectory), outcome: trajectory.outcome };
 }
 
-/** A wrong action not yet tried at this step, or undefined to play the expert's own. */
+/** A wrong action not yet tried at this step, or undefined to play the oracle's own. */
 function pickRejected(
   result: StepResult,
   chosen: string,

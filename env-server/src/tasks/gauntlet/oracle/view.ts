@@ -2,10 +2,10 @@ import { OracleError } from '../../policy/action-text.js';
 import { parseAxtree, type AxNode } from '../../policy/axtree-lines.js';
 import { CODE_PATTERN, type ChallengeType } from '../challenge-types.js';
 import { identifyPuzzle } from './identify.js';
-import type { Actionable } from './act.js';
-import { find, must, region, textOf } from './ax.js';
+import type { Actionable } from '../../policy/act.js';
+import { find, must, region, textOf } from '../../policy/ax-query.js';
 
-/** One Gauntlet step as the solver reads it from the AXTree text (its type recognised from the puzzle). */
+/** One Gauntlet step as the oracle reads it from the AXTree text (its type recognised from the puzzle). */
 export interface StepView {
   kind: 'step';
   nodes: AxNode[];

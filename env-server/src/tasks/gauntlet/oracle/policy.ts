@@ -1,18 +1,18 @@
 import type { OracleView } from '../../task.js';
 import type { ChallengeType } from '../challenge-types.js';
 import { CODE_PATTERN } from '../challenge-types.js';
-import { act } from './act.js';
-import { find, must, region, textOf } from './ax.js';
-import type { ChallengeSolver, Move } from './move.js';
-import { SOLVERS } from './solvers.js';
+import { act } from '../../policy/act.js';
+import { find, must, region, textOf } from '../../policy/ax-query.js';
+import type { ChallengeOracle, Move } from './move.js';
+import { ORACLES } from './oracles.js';
 import { readView, type StepView } from './view.js';
 
 /**
- * The expert policy for every Gauntlet page: observation in, one BrowserGym action out. It
+ * The oracle policy for every Gauntlet page: observation in, one BrowserGym action out. It
  * reads only the AXTree text an agent gets, keeps no memory between calls, and so can take over
  * any state (a fresh step, a half-solved puzzle, a page reloaded mid-run).
  */
-export function gauntletPolicy(view: OracleView): string {
+export function gauntletOracle(view: OracleView): string {
   const page = readView(view.axtree_txt);
   switch (page.kind) {
     case 'locked':
@@ -25,14 +25,14 @@ export function gauntletPolicy(view: OracleView): string {
   }
 }
 
-/** The code, once known (revealed on the page or derived by the type's solver), goes in the box and is submitted. */
+/** The code, once known (revealed on the page or derived by the type's oracle), goes in the box and is submitted. */
 export function stepAction(
   view: StepView,
-  solvers: Readonly<Record<ChallengeType, ChallengeSolver>> = SOLVERS,
+  oracles: Readonly<Record<ChallengeType, ChallengeOracle>> = ORACLES,
 ): string {
   const unlock = unlockAction(view);
   if (unlock && !view.revealed) return unlock;
-  const move: Move = view.revealed ? { code: view.revealed } : solvers[view.type](view);
+  const move: Move = view.revealed ? { code: view.revealed } : oracles[view.type](view);
   if ('code' in move) {
     return view.codeBox.value === move.code
       ? act.click(view.submit)

@@ -1,6 +1,6 @@
-import { act } from '../act.js';
-import { find, must } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /**
  * How far into the window the wait aims. The press cannot land early: the clock restarts while
@@ -14,9 +14,9 @@ export const TIMER_AIM_S = 0.1;
  * Times the press on the page's own clock: one multi-action restarts the clock, waits until
  * just inside the stated window, and presses. No observation comes between the restart and the
  * press, so a slow observation or policy cannot make the press stale; a press that still lands
- * late locks the puzzle, and the expert unlocks it and tries again.
+ * late locks the puzzle, and the oracle unlocks it and tries again.
  */
-export const solveTimer: ChallengeSolver = (view) => {
+export const solveTimer: ChallengeOracle = (view) => {
   const [, from] = must(/between ([\d.]+) s and ([\d.]+) s/.exec(view.instructions) ?? undefined, 'window');
   const button = (name: string) => must(find(view.puzzle, 'button', name), `button "${name}"`);
   return action(

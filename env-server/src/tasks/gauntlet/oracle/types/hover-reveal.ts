@@ -1,9 +1,9 @@
-import { act } from '../act.js';
-import { find, must, numberIn, quotedValues } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must, numberIn, quotedValues } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /** Hovers the named card, then waits out the stated dwell time without moving. */
-export const solveHoverReveal: ChallengeSolver = (view) => {
+export const solveHoverReveal: ChallengeOracle = (view) => {
   const [target] = quotedValues(view.instructions);
   if (view.status.startsWith(`Holding on "${target}"`)) {
     return action(act.noop(must(numberIn(view.instructions, /for (\d+) ms/), 'dwell time') + 40));

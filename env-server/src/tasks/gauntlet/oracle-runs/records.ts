@@ -25,7 +25,7 @@ export interface SftRecord extends StepOrigin {
   messages: ChatMessage[];
 }
 
-/** A preference pair from one state: the expert's action against one verified to fail there. */
+/** A preference pair from one state: the oracle's action against one verified to fail there. */
 export interface DpoRecord extends StepOrigin {
   prompt: ChatMessage[];
   chosen: ChatMessage[];
@@ -43,8 +43,8 @@ export const episodeKey = (task: string, seed: number, startStep = 1) =>
 
 /**
  * The episode's solved steps, each as one conversation: system prompt, then per turn the
- * observation (user) and the expert's action (assistant, with its reward). Unsolved steps are
- * left out: they are not expert demonstrations.
+ * observation (user) and the oracle's action (assistant, with its reward). Unsolved steps are
+ * left out: they are not oracle demonstrations.
  */
 export function sftRecords(episode: Trajectory, startStep = 1): SftRecord[] {
   const key = episodeKey(episode.task, episode.seed, startStep);

@@ -1,9 +1,9 @@
-import { act } from '../act.js';
-import { find, must, quotedValues, region } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must, quotedValues, region } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /** Drags the next wanted item that is still outside the zone onto the zone. */
-export const solveDragAndDrop: ChallengeSolver = (view) => {
+export const solveDragAndDrop: ChallengeOracle = (view) => {
   const [zone, ...wanted] = quotedValues(view.instructions);
   const source = must(region(view.puzzle, 'list', 'Items'), 'list "Items"');
   const next = wanted.map((name) => find(source, 'listitem', name)).find((item) => item !== undefined);

@@ -18,8 +18,8 @@ export function gauntletInfo(info: Record<string, unknown>): GauntletInfo {
   return info as GauntletInfo;
 }
 
-/** What the expert and the data files observe: the AXTree (what the policy reads) and the URL. */
-export const EXPERT_OBSERVATION = AGENT_OBSERVATION;
+/** What the oracle and the data files observe: the AXTree (what the policy reads) and the URL. */
+export const ORACLE_OBSERVATION = AGENT_OBSERVATION;
 
-/** Every subset the expert may use (canvas strokes need coordinates); its replies may hold several lines. */
-export const EXPERT_ACTION_SET = { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'], multi_action: true };
+/** Every subset the oracle may use (canvas strokes need coordinates); its replies may hold several lines. */
+export const ORACLE_ACTION_SET = { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'], multi_action: true };

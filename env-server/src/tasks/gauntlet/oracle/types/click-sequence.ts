@@ -1,9 +1,9 @@
-import { act } from '../act.js';
-import { find, must, numberIn, quotedValues } from '../ax.js';
-import { action, type ChallengeSolver } from '../move.js';
+import { act } from '../../../policy/act.js';
+import { find, must, numberIn, quotedValues } from '../../../policy/ax-query.js';
+import { action, type ChallengeOracle } from '../move.js';
 
 /** Clicks the next button of the stated order; the status line says how many are done. */
-export const solveClickSequence: ChallengeSolver = (view) => {
+export const solveClickSequence: ChallengeOracle = (view) => {
   const order = quotedValues(view.instructions.split('. ')[0]!);
   const done = numberIn(view.status, /Progress: (\d+) of/) ?? 0;
   const next = must(order[done], `button number ${done + 1} of the order`);

@@ -1,8 +1,0 @@
-import { act } from '../act.js';
-import { action, type ChallengeSolver } from '../move.js';
-
-/**
- * Scrolls down by less than a viewport at a time, so the code block cannot jump past the
- * viewport between two frames; the block reveals its code as soon as it is on screen.
- */
-export const solveScrollToFind: ChallengeSolver = () => action(act.scroll(0, 600));
