@@ -17,7 +17,7 @@ import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
 import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
 import { CHALLENGE_TYPES } from '../env-server/dist/tasks/gauntlet/challenge-types.js';
 import { naivePolicy } from '../env-server/dist/tasks/gauntlet/baseline/naive-policy.js';
-import { oraclePolicy } from '../env-server/dist/tasks/gauntlet/oracle-runs/rollout.js';
+import { gauntletOraclePolicy } from '../env-server/dist/tasks/gauntlet/oracle-runs/rollout.js';
 import { ORACLE_ACTION_SET, ORACLE_OBSERVATION } from '../env-server/dist/tasks/gauntlet/oracle-runs/env-port.js';
 
 const { values } = parseArgs({
@@ -127,7 +127,7 @@ await Promise.all(
     for (let job = jobs.shift(); job; job = jobs.shift()) {
       const task = `gauntlet:${job.type}`;
       const naive = await play(port, naivePolicy(), task, job.seed);
-      const oracle = await play(port, oraclePolicy(), task, job.seed);
+      const oracle = await play(port, gauntletOraclePolicy(), task, job.seed);
       const record = {
         type: job.type,
         seed: job.seed,

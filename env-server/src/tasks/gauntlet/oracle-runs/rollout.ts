@@ -13,7 +13,7 @@ export const ORACLE_MODEL = 'gauntlet-oracle';
  * The built-in Gauntlet oracle as an episode policy: it reads only the AXTree an agent gets, and
  * gives up (the episode ends as `fail`) when it spends too many actions on one step.
  */
-export function oraclePolicy(): EpisodePolicy {
+export function gauntletOraclePolicy(): EpisodePolicy {
   return scriptedPolicy(ORACLE_MODEL, () => {
     let step: unknown;
     let onStep = 0;
@@ -42,7 +42,7 @@ export function runOracleEpisode(
   seed: number,
   options: Record<string, unknown> = {},
 ): Promise<Trajectory> {
-  return runEpisode(env, oraclePolicy(), {
+  return runEpisode(env, gauntletOraclePolicy(), {
     task,
     seed,
     resetOptions: options,
