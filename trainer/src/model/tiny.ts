@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseModelConfig, type Architecture, type ModelConfig } from './config.js';
 import { modelConfigToHfJson } from './config-json.js';
-import { byteLevelTokenizerJson, CHATML_TEMPLATE, TINY_SPECIAL_TOKENS } from './byte-tokenizer.js';
+import { byteLevelTokenizerJson, byteLevelVocabSize, CHATML_TEMPLATE, TINY_SPECIAL_TOKENS } from './byte-tokenizer.js';
 import { writeJsonFile } from './files.js';
 import { JsonObjectReader } from './json-reader.js';
 import { expectedWeightShapes } from './layout.js';
@@ -31,6 +31,11 @@ export interface TinyModelOptions extends TinyWeightOptions {
   /** Defaults to tied for Qwen (as their small checkpoints are), untied for Llama. */
   tieWordEmbeddings?: boolean;
   maxPositionEmbeddings?: number;
+  /**
+   * Byte-level BPE merges (see bpe-train.ts) the tokenizer applies after the bytes: each adds a
+   * token, so text takes fewer tokens. None (the default) keeps one token per byte.
+   */
+  merges?: readonly (readonly [string, string])[];
 }
 
 /**
@@ -58,7 +63,7 @@ export function tinyModelConfig(options: TinyModelOptions = {}): ModelConfig {
     numHeads,
     numKvHeads: options.numKvHeads ?? (numHeads % 2 === 0 ? numHeads / 2 : numHeads),
     headDim: options.headDim ?? hiddenSize / numHeads,
-    vocabSize: 256 + TINY_SPECIAL_TOKENS.length,
+    vocabSize: byteLevelVocabSize(TINY_SPECIAL_TOKENS.length, options.merges),
     rmsNormEps: 1e-6,
     ropeTheta: 10_000,
     ropeScaling: null,
@@ -124,7 +129,7 @@ export async function writeTinyModel(
   const files = {
     'config.json': modelConfigToHfJson(config),
     'generation_config.json': { eos_token_id: config.eosTokenIds, pad_token_id: END_OF_TEXT },
-    'tokenizer.json': byteLevelTokenizerJson(),
+    'tokenizer.json': byteLevelTokenizerJson(TINY_SPECIAL_TOKENS, options.merges),
     'tokenizer_config.json': {
       tokenizer_class: 'PreTrainedTokenizerFast',
       bos_token: null,

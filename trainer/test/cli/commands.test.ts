@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { initLoraAdapter } from '../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../src/lora/config.js';
 import { loadAdapter, saveAdapter } from '../../src/lora/peft.js';
+import { ModelTokenizer } from '../../src/model/tokenizer.js';
 import { loadModel } from '../../src/model/weights.js';
 import { referenceLogits } from '../support/reference-forward.js';
 import { useTempDirs } from '../support/temp-dir.js';
@@ -115,6 +116,51 @@ describe('init-tiny', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`init-tiny: ${dir} is not empty (pass --force to write into it anyway)`);
     expect((await runInProcess(['init-tiny', dir, '--force'])).code).toBe(0);
+  });
+
+  it('learns a BPE vocabulary from an SFT file or plain text with --vocab-from, up to --vocab-size', async () => {
+    const data = join(await tempDir(), 'sft.jsonl');
+    const action = { role: 'assistant', content: "click('12')\nfill('13', 'CODE42')" };
+    const line = JSON.stringify({ messages: [{ role: 'user', content: 'Press the button [12] button' }, action] });
+    await writeFile(data, `${line}\n`.repeat(30));
+    const dir = join(await tempDir(), 'model');
+    // This little text has only 41 pairs worth merging: the vocabulary stops short of --vocab-size.
+    const made = await runInProcess(['init-tiny', dir, '--vocab-from', data, '--vocab-size', '400']);
+    expect(made.code).toBe(0);
+    expect(made.stderr).toMatch(/^init-tiny: learned 41 merges from 2.3K characters of .*sft\.jsonl/);
+    expect(made.stdout).toContain('300 tokens');
+    expect((await loadModel(dir)).config.vocabSize).toBe(300);
+    const tokenizer = await ModelTokenizer.load(dir);
+    expect(tokenizer.encode("click('12')")).toHaveLength(4);
+
+    const text = join(await tempDir(), 'corpus.txt');
+    await writeFile(text, 'the cat sat on the mat; '.repeat(50));
+    const fromText = await runInProcess(['init-tiny', join(await tempDir(), 'm'), '--vocab-from', text]);
+    expect(fromText.stderr).toMatch(/learned \d+ merges from 1.2K characters/);
+  });
+
+  it.each([
+    [['--vocab-size', '500'], 'init-tiny: --vocab-size needs --vocab-from FILE'],
+    [['--vocab-from', 'x.jsonl', '--vocab-size', '259'], '--vocab-size must be an integer ≥ 260 (got "259")'],
+  ])('refuses %j with exit 2', async (flags, message) => {
+    const { code, stderr } = await runInProcess(['init-tiny', join(await tempDir(), 'm'), ...flags]);
+    expect([code, stderr]).toEqual([2, expect.stringContaining(message)]);
+  });
+
+  it('names the file and line of a bad --vocab-from record and writes nothing', async () => {
+    const data = join(await tempDir(), 'bad.jsonl');
+    const good = {
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'noop(10)' },
+      ],
+    };
+    await writeFile(data, `${JSON.stringify(good)}\n{"messages": 3}\n`);
+    const dir = join(await tempDir(), 'model');
+    const { code, stderr } = await runInProcess(['init-tiny', dir, '--vocab-from', data]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${data}:2:`);
+    await expect(readFile(join(dir, 'config.json'))).rejects.toThrow(/ENOENT/);
   });
 });
 

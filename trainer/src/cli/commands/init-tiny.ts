@@ -2,22 +2,35 @@ import { resolve } from 'node:path';
 import type { Architecture } from '../../model/config.js';
 import { expectedWeightShapes } from '../../model/layout.js';
 import { elementCount } from '../../model/tensor.js';
+import { learnByteLevelMerges } from '../../model/bpe-train.js';
+import { TINY_SPECIAL_TOKENS } from '../../model/byte-tokenizer.js';
+import { readTextFile } from '../../model/files.js';
 import { tinyModelConfig, writeTinyModel } from '../../model/tiny.js';
-import { UsageError, type Command } from '../command.js';
-import { choiceOption, integerOption, optionalIntegerOption } from '../options.js';
+import { readSftJsonl } from '../../train/sft-data.js';
+import { UsageError, type Command, type CommandContext } from '../command.js';
+import { choiceOption, integerOption, optionalIntegerOption, stringOption } from '../options.js';
 import { prepareOutputDir } from '../output-dir.js';
 import { formatCount } from '../table.js';
+
+/** 256 bytes and the three special tokens: the vocabulary without merges. */
+const BYTE_VOCAB_SIZE = 256 + TINY_SPECIAL_TOKENS.length;
+const DEFAULT_VOCAB_SIZE = 2048;
 
 const ARCHITECTURES: readonly Architecture[] = ['llama', 'qwen2', 'qwen3'];
 
 export const initTinyCommand: Command = {
   name: 'init-tiny',
-  summary: 'Write a tiny model folder (seeded random weights, byte-level tokenizer, ChatML template)',
+  summary: 'Write a tiny model folder (seeded random weights, byte-level BPE tokenizer, ChatML template)',
   description: [
     'Writes a complete Hugging Face model folder small enough to train on 2 CPU cores: config.json,',
     'model.safetensors (seeded random float32 weights), a byte-level tokenizer.json (token id = byte,',
     'plus <|endoftext|>, <|im_start|>, <|im_end|>), tokenizer_config.json with a ChatML chat template',
     'and generation_config.json. The same options and seed always write byte-identical files.',
+    '',
+    'With --vocab-from, the tokenizer also learns byte-level BPE merges from a data file (SFT JSONL',
+    "or plain text), as tokenizers' BpeTrainer does, up to --vocab-size tokens: text then takes",
+    '3-4x fewer tokens, so a tiny model trains on the same data in a fraction of the time and needs',
+    'to look back fewer positions.',
   ].join('\n'),
   positionals: [{ name: 'dir', description: 'Folder to write (created if missing)' }],
   options: {
@@ -61,12 +74,25 @@ export const initTinyCommand: Command = {
       description: 'Share the embedding matrix with the output head',
       defaultText: 'true for qwen2/qwen3, false for llama',
     },
+    'vocab-from': {
+      type: 'string',
+      valueName: 'FILE',
+      description:
+        'Learn BPE merges from this file: .jsonl as sft reads it (messages, or prompt/completion), else plain text',
+    },
+    'vocab-size': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Tokens in all with --vocab-from (256 bytes + 3 special + merges)',
+      defaultText: String(DEFAULT_VOCAB_SIZE),
+    },
     force: { type: 'boolean', description: 'Write into a folder that already has files, overwriting them' },
   },
   examples: [
     'gauntlet-trainer init-tiny ./models/tiny',
     'gauntlet-trainer init-tiny ./models/tiny-llama --arch llama --seed 7 --layers 4',
     'gauntlet-trainer init-tiny ./models/tiny-2m --hidden-size 256 --layers 4 --max-positions 8192',
+    'gauntlet-trainer init-tiny ./models/tiny-bpe --hidden-size 256 --layers 4 --vocab-from data/gauntlet/sft.jsonl',
   ],
   async run(context) {
     const dir = resolve(context.positionals[0]!);
@@ -86,18 +112,42 @@ export const initTinyCommand: Command = {
       tieWordEmbeddings: tie,
       maxPositionEmbeddings: optionalIntegerOption(context, 'max-positions'),
     };
+    const vocabFrom = stringOption(context, 'vocab-from');
+    const vocabSize = integerOption(context, 'vocab-size', DEFAULT_VOCAB_SIZE, BYTE_VOCAB_SIZE + 1);
+    if (vocabFrom === undefined && context.options['vocab-size'] !== undefined)
+      throw new UsageError(
+        'init-tiny: --vocab-size needs --vocab-from FILE (the text to learn merges from)',
+        'init-tiny',
+      );
     try {
       tinyModelConfig(options);
     } catch (error) {
       // Inconsistent sizes are a command-line mistake; the parser's message names the config.json field.
       throw new UsageError(`init-tiny: ${(error as Error).message}`, 'init-tiny');
     }
+    const merges = vocabFrom === undefined ? undefined : await learnMergesFrom(context, vocabFrom, vocabSize);
     await prepareOutputDir(dir, context.options.force === true, 'init-tiny');
-    const { config, files } = await writeTinyModel(dir, options);
+    const { config, files } = await writeTinyModel(dir, { ...options, merges });
     const parameters = [...expectedWeightShapes(config).values()].reduce((sum, shape) => sum + elementCount(shape), 0);
     context.io.out(
-      `Wrote a tiny ${config.architecture} model (${formatCount(parameters)} parameters, seed ${options.seed}) to ${dir}`,
+      `Wrote a tiny ${config.architecture} model (${formatCount(parameters)} parameters, ${config.vocabSize} tokens, seed ${options.seed}) to ${dir}`,
     );
     for (const file of files) context.io.out(`  ${file}`);
   },
 };
+
+/** The texts a tokenizer should fit: each message as the chat template lays it out (role, then content). */
+async function learnMergesFrom(context: CommandContext, file: string, vocabSize: number): Promise<[string, string][]> {
+  const started = performance.now();
+  const texts = file.endsWith('.jsonl')
+    ? (await readSftJsonl(file)).flatMap((r) =>
+        r.kind === 'chat' ? r.messages.map((m) => `${m.role}\n${m.content}`) : [r.prompt, r.completion],
+      )
+    : [await readTextFile(file)];
+  const learned = learnByteLevelMerges(texts, vocabSize - BYTE_VOCAB_SIZE);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  context.io.err(
+    `init-tiny: learned ${learned.merges.length} merges from ${formatCount(learned.chars)} characters of ${file} (${learned.words} distinct words) in ${seconds} s`,
+  );
+  return learned.merges;
+}
