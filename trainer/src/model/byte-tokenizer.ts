@@ -47,7 +47,8 @@ export function byteLevelTokenizerJson(
       byte_fallback: false,
       ignore_merges: false,
       vocab,
-      merges: merges.map(([a, b]) => [a, b]),
+      // "a b" strings: every tokenizers version reads them (byte-level tokens never hold a space).
+      merges: merges.map(([a, b]) => `${a} ${b}`),
     },
   };
 }
