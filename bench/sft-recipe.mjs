@@ -11,8 +11,9 @@
 //     A prior baseline says what always giving the training data's most common action (and function)
 //     would score.
 // Prints one JSON document. Run `npm run build` first; Chromium must be installed (as for collect).
-// Usage: node bench/sft-recipe.mjs [--train-seeds 0-5] [--eval-seeds 100-101] [--steps 60] [--lr 3e-3] [--warmup 5]
-//          [--batch-size 1] [--prompt-loss-weight 0] [--tie-embeddings false] [--max-length N]
+// Usage: node bench/sft-recipe.mjs [--train-seeds 0-7] [--eval-seeds 100-101] [--steps 300] [--lr 3e-3] [--warmup 5]
+//          [--batch-size 1] [--prompt-loss-weight 0.1] [--tie-embeddings false] [--vocab-size 2048 (0: bytes)]
+//          [--max-length N]
 //          [--train FILE --eval FILE (reuse collected sft.jsonl files)] [--keep DIR]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -23,11 +24,11 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: {
-    'train-seeds': { type: 'string', default: '0-5' },
+    'train-seeds': { type: 'string', default: '0-7' },
     'eval-seeds': { type: 'string', default: '100-101' },
     train: { type: 'string' },
     eval: { type: 'string' },
-    steps: { type: 'string', default: '60' },
+    steps: { type: 'string', default: '300' },
     lr: { type: 'string', default: '3e-3' },
     warmup: { type: 'string', default: '5' },
     'batch-size': { type: 'string', default: '1' },
@@ -36,8 +37,9 @@ const { values } = parseArgs({
     layers: { type: 'string', default: '4' },
     heads: { type: 'string', default: '4' },
     'tie-embeddings': { type: 'string', default: 'false' },
+    'vocab-size': { type: 'string', default: '2048' },
     'max-length': { type: 'string' },
-    'prompt-loss-weight': { type: 'string', default: '0' },
+    'prompt-loss-weight': { type: 'string', default: '0.1' },
     'eval-max': { type: 'string', default: '30' },
     keep: { type: 'string' },
   },
@@ -63,6 +65,8 @@ try {
   const size = [
     ...['--hidden-size', values['hidden-size'], '--layers', values.layers, '--heads', values.heads],
     ...['--tie-embeddings', values['tie-embeddings']],
+    // The tokenizer learns its merges from the training records only; 0 keeps one token per byte.
+    ...(values['vocab-size'] === '0' ? [] : ['--vocab-from', trainFile, '--vocab-size', values['vocab-size']]),
   ];
   const made = await run(TRAINER, ['init-tiny', model, ...size, '--seed', '0', '--force']);
   const parameters = /\(([\d.]+[KM]?) parameters/.exec(made.stdout)?.[1];
