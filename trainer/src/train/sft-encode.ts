@@ -84,11 +84,19 @@ export function encodeSftRecords(
   return out;
 }
 
-/** The sequence with its untrained tokens (mask 0) weighted `weight` instead. */
+/**
+ * The sequence with its untrained tokens (mask 0) weighted `weight` instead. Which tokens are the
+ * completions stays in `extras.completion` (the unweighted mask): at weight 1 the mask alone no
+ * longer tells them apart, and progress reports their own loss.
+ */
 export function withPromptWeight(sequence: TrainSequence, weight: number): TrainSequence {
   if (!(weight >= 0 && weight <= 1)) throw new RangeError(`promptLossWeight must be in [0, 1] (got ${weight})`);
   if (weight === 0) return sequence;
-  return { ...sequence, mask: sequence.mask.map((m) => (m === 0 ? weight : m)) };
+  return {
+    ...sequence,
+    mask: sequence.mask.map((m) => (m === 0 ? weight : m)),
+    extras: { ...sequence.extras, completion: sequence.mask },
+  };
 }
 
 function checkVocabulary(

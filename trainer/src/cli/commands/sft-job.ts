@@ -10,13 +10,18 @@ import { loadTrainingModel } from './training-model.js';
 import { checkAdapterOutDir, writeAdapterFolder } from './sft-output.js';
 import { defaultMicroBatch, type SftSettings } from './sft-settings.js';
 
-/** Mean negative log-likelihood of the completion tokens (mask 1) alone, from a step's per-token log-probs. */
+/**
+ * Mean negative log-likelihood of the completion tokens alone, from a step's per-token log-probs:
+ * those of `extras.completion` (see withPromptWeight), else those of mask 1.
+ */
 export function completionLoss(batch: readonly TrainSequence[], logprobs: readonly Float32Array[]): number {
   let sum = 0;
   let count = 0;
   batch.forEach((sequence, k) => {
-    for (let t = 1; t < sequence.mask.length; t++) {
-      if (sequence.mask[t] !== 1) continue;
+    const completion = sequence.extras?.['completion'];
+    const isCompletion = Array.isArray(completion) ? completion : sequence.mask;
+    for (let t = 1; t < isCompletion.length; t++) {
+      if (isCompletion[t] !== 1) continue;
       sum -= logprobs[k]![t]!;
       count++;
     }
