@@ -6,6 +6,7 @@ import {
   GauntletError,
   InfraError,
   SessionNotFoundError,
+  UnknownTaskError,
   ValidationError,
   errorFromCode,
   errorFromWire,
@@ -22,6 +23,7 @@ describe('typed errors travel over the wire', () => {
       422,
     ],
     [new EpisodeStateError('reset first'), 'EXECUTION_ERROR', 409],
+    [new UnknownTaskError('Unknown task "x". Available: click-test', 'x'), 'VALIDATION_ERROR', 422],
   ])('%s keeps its class, code and details', (error, code, status) => {
     expect(error.code).toBe(code);
     expect(error.httpStatus).toBe(status);
@@ -32,6 +34,14 @@ describe('typed errors travel over the wire', () => {
     expect(rebuilt).toBeInstanceOf(GauntletError);
     expect(rebuilt.message).toBe(error.message);
     expect(rebuilt.details).toEqual(error.details);
+  });
+
+  it('an unknown task is a ValidationError that points at task_name', () => {
+    const rebuilt = errorFromWire(new UnknownTaskError('Unknown task "x"', 'x').toWire());
+    expect(rebuilt).toBeInstanceOf(ValidationError);
+    expect((rebuilt as ValidationError).issues).toEqual([
+      { loc: ['body', 'task_name'], msg: 'Unknown task "x"', type: 'value_error', input: 'x' },
+    ]);
   });
 
   it('a step that does not fit the episode is a 409 that clients still catch as an ExecutionError', () => {

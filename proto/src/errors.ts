@@ -62,6 +62,13 @@ export class ValidationError extends GauntletError {
   }
 }
 
+/** The request names a task this server does not serve (or names it ambiguously); the message lists the choices. */
+export class UnknownTaskError extends ValidationError {
+  constructor(message: string, taskName?: unknown) {
+    super(message, [{ loc: ['body', 'task_name'], msg: message, type: 'value_error', input: taskName }]);
+  }
+}
+
 export interface ValidationIssue {
   /** Path into the request, e.g. ["body", "seed"]. */
   loc: (string | number)[];
@@ -174,6 +181,7 @@ export class NotFoundError extends GauntletError {
 
 const byName: Record<string, new (...args: never[]) => GauntletError> = {
   ValidationError,
+  UnknownTaskError,
   InvalidJsonError,
   UnknownTypeError,
   CapacityError,
@@ -237,8 +245,4 @@ export function errorFromCode(
     code: code as ErrorCode,
     ...(details && Object.keys(details).length ? { details } : {}),
   });
-}
-
-export function isGauntletError(value: unknown): value is GauntletError {
-  return value instanceof GauntletError;
 }

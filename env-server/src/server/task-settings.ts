@@ -1,5 +1,6 @@
 import { ConfigError, type ServerConfig } from '../config.js';
-import { UnknownTaskError, type TaskRegistry } from '../tasks/registry.js';
+import { UnknownTaskError } from '@gauntlet/proto';
+import type { TaskRegistry } from '../tasks/registry.js';
 import type { TaskDisplay } from '../tasks/task.js';
 
 /** Settings the tasks on offer imply, next to the operator's own. */

@@ -1,7 +1,8 @@
 /**
  * Runs calls one after another (a session's page is not safe for concurrent actions). A call
- * that gives up on its deadline still holds the queue until its work really finishes, so the
- * next call never races a half-done action.
+ * holds the queue until its work settles; the session runs each call under `supervise`, which
+ * settles at the deadline plus a bounded grace (recycling the browser context when the work is
+ * still running then), so the next call never races a half-done action and never waits forever.
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();

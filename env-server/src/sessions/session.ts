@@ -3,7 +3,6 @@ import {
   EpisodeStateError,
   InfraError,
   SessionError,
-  ValidationError,
   type ObservationOptions,
   type ResetRequest,
   type State,
@@ -14,7 +13,6 @@ import { sameDisplay, type BrowserPool, type ContextLease } from '../browser/poo
 import type { EnvConfig } from '../server/task-settings.js';
 import type { TaskRegistry } from '../tasks/registry.js';
 import type { TaskDefinition, TaskDisplay } from '../tasks/task.js';
-import { UnknownTaskError } from '../tasks/registry.js';
 import { Episode } from './episode.js';
 import { SerialQueue } from './queue.js';
 import { Tabs } from './tabs.js';
@@ -231,15 +229,7 @@ export class EnvSession {
   }
 
   private resolveTask(name: string | undefined) {
-    try {
-      return this.deps.registry.resolve(name ?? this.deps.config.defaultTask, this.deps.config.benchmark);
-    } catch (error) {
-      if (error instanceof UnknownTaskError)
-        throw new ValidationError(error.message, [
-          { loc: ['body', 'task_name'], msg: error.message, type: 'value_error', input: name },
-        ]);
-      throw error;
-    }
+    return this.deps.registry.resolve(name ?? this.deps.config.defaultTask, this.deps.config.benchmark);
   }
 
   /** Turns failures caused by a dead browser or a crashed page into INFRA_ERROR. */

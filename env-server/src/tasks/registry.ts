@@ -1,3 +1,4 @@
+import { UnknownTaskError } from '@gauntlet/proto';
 import type { TaskDefinition } from './task.js';
 import type { SiteAsset, SiteMount, TaskSite } from './site.js';
 
@@ -59,11 +60,10 @@ export class TaskRegistry {
     const bare = [...this.byKey.entries()].filter(([, task]) => task.name === cleaned);
     if (bare.length === 1) return bare[0]![1];
     if (bare.length > 1)
-      throw new UnknownTaskError(`Task name ${JSON.stringify(name)} is ambiguous: ${bare.map(([k]) => k).join(', ')}`);
-    throw new UnknownTaskError(`Unknown task ${JSON.stringify(name)}. Available: ${this.names().join(', ')}`);
+      throw new UnknownTaskError(
+        `Task name ${JSON.stringify(name)} is ambiguous: ${bare.map(([k]) => k).join(', ')}`,
+        name,
+      );
+    throw new UnknownTaskError(`Unknown task ${JSON.stringify(name)}. Available: ${this.names().join(', ')}`, name);
   }
-}
-
-export class UnknownTaskError extends Error {
-  override name = 'UnknownTaskError';
 }

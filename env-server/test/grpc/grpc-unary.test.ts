@@ -62,7 +62,7 @@ describe('gRPC status for each error class', () => {
     ['an unknown session', 'State', { session_id: 'nope' }, Status.NOT_FOUND, 'SessionNotFoundError'],
     ['a missing session id', 'Step', { action: { action_str: 'noop()' } }, Status.INVALID_ARGUMENT, 'ValidationError'],
     ['a negative seed', 'Reset', { seed: -1 }, Status.INVALID_ARGUMENT, 'ValidationError'],
-    ['an unknown task', 'Reset', { task_name: 'nope' }, Status.INVALID_ARGUMENT, 'ValidationError'],
+    ['an unknown task', 'Reset', { task_name: 'nope' }, Status.INVALID_ARGUMENT, 'UnknownTaskError'],
     [
       'a bad screenshot option',
       'Reset',

@@ -51,13 +51,3 @@ export function typedArrayFrom(dtype: DType, values: ArrayLike<number>): TypedAr
       throw new TypeError('float16 constants are not built from numbers; pass raw half words');
   }
 }
-
-/** The dtype a typed array holds; float16 and bool are ambiguous with plain Uint arrays, so they must be named. */
-export function dtypeOfArray(data: TypedArray): DType {
-  if (data instanceof Float32Array) return 'float32';
-  if (data instanceof Float64Array) return 'float64';
-  if (data instanceof Int32Array) return 'int32';
-  if (data instanceof BigInt64Array) return 'int64';
-  if (data instanceof Uint8Array) return 'bool';
-  return 'float16';
-}

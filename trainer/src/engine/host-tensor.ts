@@ -1,5 +1,4 @@
-import type { DType, TypedArray, TypedArrayOf } from './dtype.js';
-import { dtypeOfArray } from './dtype.js';
+import type { DType, TypedArrayOf } from './dtype.js';
 import { RuntimeError } from './errors.js';
 
 /** A tensor on the host: what goes into and comes out of a session, and what initializers hold. */
@@ -47,11 +46,6 @@ export const i64 = (
   label?: string,
 ): HostTensor<'int64'> =>
   hostTensor('int64', dims, data instanceof BigInt64Array ? data : BigInt64Array.from(data, (v) => BigInt(v)), label);
-
-/** Host tensor from an untyped array plus its dims (dtype read off the array). */
-export function fromTypedArray(data: TypedArray, dims: readonly number[]): HostTensor {
-  return hostTensor(dtypeOfArray(data), dims, data as never);
-}
 
 /** Values as plain numbers, whatever the dtype (int64 converted; meant for small tensors and tests). */
 export function toNumbers(t: HostTensor): number[] {

@@ -13,16 +13,6 @@ export function tokenLogProbs(logits: Tensor, targets: Tensor, temperature: numb
   return o.squeeze(o.sub(picked, logSumExp(z, -1)), [-1]);
 }
 
-/** Σ values · weights: with weights = mask / count this is a masked mean whose normaliser the caller chooses. */
-export function weightedSum(values: Tensor, weights: Tensor): Tensor {
-  return o.reduceSum(o.mul(values, weights), [], false);
-}
-
-/** Mean of values where mask is 1 (mask is float, same shape). */
-export function maskedMean(values: Tensor, mask: Tensor): Tensor {
-  return o.div(o.reduceSum(o.mul(values, mask), [], false), o.max(o.reduceSum(mask, [], false), 1));
-}
-
 /**
  * Entropy −Σ p log p of softmax(logits / temperature) per row, over the last axis, as
  * logsumexp(z) − Σ p·z (one softmax, no full log-softmax kept).
