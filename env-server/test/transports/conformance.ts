@@ -7,6 +7,7 @@ import {
   PayloadTooLargeError,
   SessionError,
   UnauthorizedError,
+  UnknownTaskError,
   ValidationError,
 } from '@gauntlet/proto';
 import type { TransportName } from '@gauntlet/proto/client';
@@ -58,6 +59,7 @@ export function describeEnvClientConformance(transport: TransportName): void {
       const client = env.connect();
       await expect(client.reset({ seed: -1 })).rejects.toBeInstanceOf(ValidationError);
       const unknownTask = await client.reset({ task_name: 'no-such-task' }).catch((error: unknown) => error);
+      expect(unknownTask).toBeInstanceOf(UnknownTaskError);
       expect(unknownTask).toBeInstanceOf(ValidationError);
       expect((unknownTask as ValidationError).issues[0]?.loc).toEqual(['body', 'task_name']);
       expect((await client.reset({ task_name: 'click-test', seed: 1 })).done).toBe(false);
