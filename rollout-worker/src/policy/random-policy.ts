@@ -1,3 +1,4 @@
+import { hashSeed, seededRandom } from '@gauntlet/proto/random';
 import { scriptedPolicy, type EpisodePolicy } from '@gauntlet/proto/agent';
 
 /** AXTree roles a random agent clicks (BrowserGym's flattened format: `[bid] role 'name'`). */
@@ -11,7 +12,7 @@ const CLICKABLE = /^\s*\[([^\]\s]+)\]\s+(button|link|checkbox|radio|menuitem|tab
 export function randomPolicy(seed?: number | null): EpisodePolicy {
   return scriptedPolicy('random', (episode) => {
     // Without a sampling seed, the episode id seeds it: siblings of a group click differently.
-    const next = mulberry32(seed ?? hashString(episode.episodeId));
+    const next = seededRandom(seed ?? hashSeed(episode.episodeId));
     return ({ result }) => {
       const bids = result.observation.axtree_txt
         .split('\n')
@@ -21,23 +22,4 @@ export function randomPolicy(seed?: number | null): EpisodePolicy {
       return `click(${JSON.stringify(bids[Math.floor(next() * bids.length)])})`;
     };
   });
-}
-
-/** A small seeded PRNG in [0, 1): enough for choosing clicks reproducibly. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** FNV-1a: a stable 32-bit number from a string. */
-function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }

@@ -1,10 +1,12 @@
+import { SeededStream } from '@gauntlet/proto/random';
+
 /**
  * The Gauntlet's seeded randomness. Every decision of a run (challenge order, codes, layouts,
  * decoys, delays) comes from an Rng keyed by the reset seed plus a label, so one step's details
  * do not shift when another step draws more numbers, and the same seed always gives the same run.
  */
 export class Rng {
-  private state: number;
+  private readonly stream: SeededStream;
 
   /** `parts` are mixed into one 32-bit state: (seed, 'step', 7) and (seed, 'step', 8) are unrelated. */
   constructor(...parts: (number | string)[]) {
@@ -14,16 +16,11 @@ export class Rng {
       for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
       h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
     }
-    this.state = h >>> 0;
+    this.stream = new SeededStream(h);
   }
 
-  /** mulberry32: small, fast, and plenty for layout and puzzle choices. */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.stream.next();
   }
 
   /** An integer in [lo, hi], both included. */

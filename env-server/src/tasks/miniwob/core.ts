@@ -1,3 +1,5 @@
+import { MULBERRY32_INCREMENT, mulberry32Output } from '@gauntlet/proto/random';
+
 /**
  * The page runtime every MiniWoB-style task page loads as `/miniwob/core.js`. It owns the
  * episode (seeded PRNG, reward, done) so each task page only says how to draw itself and when
@@ -14,16 +16,14 @@
 export const CORE_JS = String.raw`(() => {
   'use strict';
 
-  // mulberry32: tiny, fast and good enough to lay out a 160x210 page; integers only below so the
-  // DOM serialises identically for a seed.
+  // The repo's one seeded generator (mulberry32), embedded from proto so pages draw what Node
+  // draws; integers only below so the DOM serialises identically for a seed.
+  ${mulberry32Output}
   function mulberry32(seed) {
     let a = seed >>> 0;
     return function next() {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      a = (a + ${MULBERRY32_INCREMENT}) >>> 0;
+      return mulberry32Output(a);
     };
   }
 

@@ -1,3 +1,4 @@
+import { SeededStream } from '@gauntlet/proto/random';
 import type { Curriculum } from './curriculum.js';
 import type { TaskSpec } from './task-spec.js';
 
@@ -6,21 +7,6 @@ export interface GroupDraw {
   task: string;
   seed: number;
   resetOptions: Record<string, unknown>;
-}
-
-/** A checkpointable generator (mulberry32 with its state exposed): same seed, same draws. */
-export class SeededStream {
-  constructor(public state: number) {
-    this.state = state >>> 0;
-  }
-
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
 }
 
 /** Env seeds are drawn below this (the env takes any non-negative integer). */
