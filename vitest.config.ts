@@ -15,6 +15,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: ['default'],
+    // The default output, then the 15 slowest files (where CI's minutes go).
+    reporters: ['default', './scripts/slowest-files.mjs'],
   },
 });
