@@ -23,7 +23,7 @@ describe('typed errors travel over the wire', () => {
       422,
     ],
     [new EpisodeStateError('reset first'), 'EXECUTION_ERROR', 409],
-    [new UnknownTaskError('Unknown task "x". Available: click-test', 'x'), 'VALIDATION_ERROR', 422],
+    [new UnknownTaskError('x', ['click-test']), 'VALIDATION_ERROR', 422],
   ])('%s keeps its class, code and details', (error, code, status) => {
     expect(error.code).toBe(code);
     expect(error.httpStatus).toBe(status);
@@ -36,12 +36,16 @@ describe('typed errors travel over the wire', () => {
     expect(rebuilt.details).toEqual(error.details);
   });
 
-  it('an unknown task is a ValidationError that points at task_name', () => {
-    const rebuilt = errorFromWire(new UnknownTaskError('Unknown task "x"', 'x').toWire());
+  it('an unknown task is a ValidationError that points at task_name and lists the choices once', () => {
+    const error = new UnknownTaskError('x', ['click-test', 'enter-text']);
+    expect(error.message).toBe('Unknown task "x". Available: click-test, enter-text');
+    const rebuilt = errorFromWire(error.toWire());
     expect(rebuilt).toBeInstanceOf(ValidationError);
     expect((rebuilt as ValidationError).issues).toEqual([
       { loc: ['body', 'task_name'], msg: 'Unknown task "x"', type: 'value_error', input: 'x' },
     ]);
+    expect(JSON.stringify(error.toWire()).split('enter-text')).toHaveLength(2);
+    expect(new UnknownTaskError('x', ['a.x', 'b.x'], true).message).toBe('Task name "x" is ambiguous: a.x, b.x');
   });
 
   it('a step that does not fit the episode is a 409 that clients still catch as an ExecutionError', () => {

@@ -62,10 +62,18 @@ export class ValidationError extends GauntletError {
   }
 }
 
-/** The request names a task this server does not serve (or names it ambiguously); the message lists the choices. */
+/**
+ * The request names a task this server does not serve (or a bare name several benchmarks share).
+ * The message lists the choices once; the issue at `task_name` says only what is wrong.
+ */
 export class UnknownTaskError extends ValidationError {
-  constructor(message: string, taskName?: unknown) {
-    super(message, [{ loc: ['body', 'task_name'], msg: message, type: 'value_error', input: taskName }]);
+  constructor(taskName: string, choices: readonly string[], ambiguous = false) {
+    const what = ambiguous
+      ? `Task name ${JSON.stringify(taskName)} is ambiguous`
+      : `Unknown task ${JSON.stringify(taskName)}`;
+    super(`${what}${ambiguous ? ':' : '. Available:'} ${choices.join(', ')}`, [
+      { loc: ['body', 'task_name'], msg: what, type: 'value_error', input: taskName },
+    ]);
   }
 }
 

@@ -61,9 +61,10 @@ export class TaskRegistry {
     if (bare.length === 1) return bare[0]![1];
     if (bare.length > 1)
       throw new UnknownTaskError(
-        `Task name ${JSON.stringify(name)} is ambiguous: ${bare.map(([k]) => k).join(', ')}`,
         name,
+        bare.map(([k]) => k),
+        true,
       );
-    throw new UnknownTaskError(`Unknown task ${JSON.stringify(name)}. Available: ${this.names().join(', ')}`, name);
+    throw new UnknownTaskError(name, this.names());
   }
 }

@@ -112,6 +112,9 @@ describe('OpenEnv HTTP routes', () => {
     const bad = await postJson(server.url + '/reset', { task_name: 'no-such-task' });
     expect(bad.status).toBe(422);
     expect(bad.body.error.message).toMatch(/Unknown task "no-such-task". Available: .*miniwob.click-test/);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ['body', 'task_name'], msg: 'Unknown task "no-such-task"' });
+    // The list of tasks is long: the body carries it once.
+    expect(JSON.stringify(bad.body).split('miniwob.click-test,')).toHaveLength(2);
   });
 
   it('malformed JSON is a 422 json_invalid and the server keeps serving', async () => {
