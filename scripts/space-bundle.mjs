@@ -16,6 +16,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Bundle path ← repository path. Folders are copied whole, minus what `keep` rejects. */
 const ENTRIES = [
   ['README.md', 'space/README.md'],
+  ['LICENSE', 'LICENSE'],
   ['Dockerfile', 'space/Dockerfile'],
   ['package.json', 'package.json'],
   ['package-lock.json', 'package-lock.json'],

@@ -43,6 +43,9 @@ describe('the Hugging Face Space bundle', () => {
     const front = /^---\n([\s\S]*?)\n---\n/.exec(readme)?.[1] ?? '';
     expect(front).toMatch(/^sdk: docker$/m);
     expect(front).toMatch(/^app_port: 8000$/m);
+    // The front matter declares the license; the file itself travels with the bundle.
+    expect(front).toMatch(/^license: apache-2.0$/m);
+    expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toContain('Apache License');
     expect(/^tags:\n((?: {2}- .+\n?)+)/m.exec(front)?.[1]).toMatch(/^ {2}- openenv$/m);
     const dockerfile = readFileSync(join(dir, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/^EXPOSE 8000$/m);
