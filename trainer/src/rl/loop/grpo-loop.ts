@@ -4,6 +4,7 @@ import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/pr
 import type { LoraAdapter } from '../../lora/adapter.js';
 import { grpoStep, type GrpoLearner } from '../../train/grpo/index.js';
 import { admitGroup } from '../admission/staleness.js';
+import { defaultTokenLimits, untrainableReason, type TokenLimits } from '../admission/trainable.js';
 import type { TaskSampler } from '../curriculum/task-sampler.js';
 import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
@@ -40,6 +41,13 @@ export interface GrpoLoopOptions {
   resume?: PendingGroups | undefined;
   /** After the last update, how long groups still in flight may finish before they are removed. */
   drainMs?: number;
+  /** What a group's tokens are checked against before admission; default: the learner's model (defaultTokenLimits). */
+  limits?: TokenLimits;
+  /**
+   * Updates in a row the engine may fail (each drops its batch) before the run stops: one bad
+   * batch is the data's fault, several in a row the engine's (default 3).
+   */
+  maxFailedUpdates?: number;
   onUpdate(update: LoopUpdate): void | Promise<void>;
   /** Called after update `step` when a checkpoint is due, and on an interrupt. */
   onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
@@ -61,7 +69,10 @@ export interface PendingGroups {
   batch: { group: TrajectoryGroup; staleness: number }[];
 }
 
-type LoopEvent = { kind: 'group'; group: TrajectoryGroup } | { kind: 'dropped'; id: string };
+type LoopEvent =
+  | { kind: 'group'; group: TrajectoryGroup }
+  | { kind: 'dropped'; id: string }
+  | { kind: 'bad'; id: string | null; message: string };
 
 /**
  * The GRPO loop: keeps up to maxInFlight groups of the current version queued for the rollout
@@ -79,6 +90,7 @@ export class GrpoLoop {
   /** Group ids of this process: runs resumed from a checkpoint never reuse an id. */
   private readonly idPrefix: string;
   private serial = 0;
+  private failedInARow = 0;
 
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
@@ -104,11 +116,16 @@ export class GrpoLoop {
     const submitter = new GroupSubmitter(o.connection);
     const tracker = new GroupTracker(o.connection);
     tracker.onFinished((id, fate) => fate === 'dropped' && this.events.push({ kind: 'dropped', id }));
-    const consumer = new GroupConsumer(o.connection, {
-      group: (group) => this.events.push({ kind: 'group', group }),
-      bad: (id, message) => (this.counts.bad++, o.log(`grpo: ${message}`)),
-      error: (error) => o.log(`grpo: queue error: ${error.message}`),
-    });
+    const limits = o.limits ?? defaultTokenLimits(o.learner.model.config);
+    const consumer = new GroupConsumer(
+      o.connection,
+      {
+        group: (group) => this.events.push({ kind: 'group', group }),
+        bad: (_job, message, id) => this.events.push({ kind: 'bad', id, message }),
+        error: (error) => o.log(`grpo: queue error: ${error.message}`),
+      },
+      (group) => untrainableReason(group, limits, o.learner.config),
+    );
     try {
       await Promise.all([tracker.ready(), consumer.waitUntilReady()]);
       await o.publisher.publish(this.version, o.learner.trainer.adapter);
@@ -165,6 +182,13 @@ export class GrpoLoop {
       if (this.outstanding.delete(event.id)) counts.dropped++;
       return;
     }
+    if (event.kind === 'bad') {
+      // Refused at the door (never reaches the learner); one of ours was taken off the queue.
+      counts.bad++;
+      if (event.id !== null && this.outstanding.delete(event.id)) counts.consumed++;
+      o.log(`grpo: ${event.message}; not trained on`);
+      return;
+    }
     const { group } = event;
     const startStep = this.outstanding.get(group.group_id);
     if (!this.outstanding.delete(group.group_id)) {
@@ -202,7 +226,9 @@ export class GrpoLoop {
     }
     const t0 = performance.now();
     // Not cut short by a signal: an update runs to its end, then the loop stops and checkpoints.
-    const result = await grpoStep(o.learner, samples);
+    const result = await grpoStep(o.learner, samples).catch((error: Error) => this.failedUpdate(groups, error));
+    if (!result) return;
+    this.failedInARow = 0;
     const t1 = performance.now();
     this.version++;
     await o.publisher.publish(this.version, o.learner.trainer.adapter);
@@ -218,6 +244,7 @@ export class GrpoLoop {
       'groups/dropped': this.counts.dropped,
       'groups/stale': this.counts.stale,
       'groups/bad': this.counts.bad + this.counts.foreign + this.counts.rejected,
+      'groups/failed': this.counts.failed,
       'groups/in_flight': this.outstanding.size,
       'episodes/skipped': skippedEpisodes,
       'episodes/split': splitEpisodes,
@@ -227,6 +254,18 @@ export class GrpoLoop {
     };
     await o.onUpdate({ ...summary, metrics, step: this.version, version: this.version });
     if (o.checkpointEvery && this.version % o.checkpointEvery === 0) await o.onCheckpoint?.(this.version, 'every');
+  }
+
+  /** The engine refused a batch: it is dropped (counted, logged once), and the run goes on unless it keeps happening. */
+  private failedUpdate(groups: readonly TrajectoryGroup[], error: Error): null {
+    this.counts.failed += groups.length;
+    this.failedInARow++;
+    const limit = this.o.maxFailedUpdates ?? 3;
+    const what = `the update on group(s) ${groups.map((g) => g.group_id).join(', ')} failed in the engine: ${error.message}`;
+    if (this.failedInARow >= limit)
+      throw new Error(`grpo: ${limit} updates in a row failed; the last: ${what}`, { cause: error });
+    this.o.log(`grpo: ${what}; batch dropped, not trained on`);
+    return null;
   }
 
   /** Events can be missed across a Redis reconnect: ask for the fate of what is still out. */
