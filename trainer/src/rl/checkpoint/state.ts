@@ -37,10 +37,17 @@ export const CHECKPOINT_FORMAT = 'gauntlet-checkpoint';
 
 const fileDigest = z.strictObject({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
 
-/** state.json: the scalars and JSON parts, and a digest of every other file (written last: its presence marks a complete checkpoint). */
+/**
+ * state.json: the scalars and JSON parts, a digest of every other file, and `sha256`, the digest of
+ * its own other fields (see stateDigest), so an edited step, version or counter is caught like a
+ * corrupt data file. Written last: its presence marks a complete checkpoint. Format 1 had no
+ * digest of its own and is refused (it cannot be checked).
+ */
 export const stateFile = z.strictObject({
   format: z.literal(CHECKPOINT_FORMAT),
-  formatVersion: z.literal(1),
+  formatVersion: z.literal(2, {
+    error: 'must be 2 (format 1, before state.json carried its own digest, cannot be checked)',
+  }),
   step: z.number().int().min(0),
   version: z.number().int().min(0),
   optimizerStep: z.number().int().min(0),
@@ -51,5 +58,6 @@ export const stateFile = z.strictObject({
   baseModel: z.string().nullable(),
   saved: z.string(),
   files: z.record(z.string(), fileDigest),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type StateFile = z.infer<typeof stateFile>;

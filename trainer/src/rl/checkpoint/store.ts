@@ -6,7 +6,7 @@ import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
 import { writeSafetensors } from '../../model/safetensors.js';
 import { exists, flush } from '../durable.js';
 import { CheckpointError } from './errors.js';
-import { momentTensors, parseMoments, readListed, sha256 } from './files.js';
+import { momentTensors, parseMoments, readListed, sha256, stateDigest } from './files.js';
 import {
   ADAPTER_DIR,
   CHECKPOINT_FORMAT,
@@ -73,9 +73,9 @@ export class CheckpointStore {
         files[file] = { bytes: bytes.byteLength, sha256: sha256(bytes) };
         await flush(join(temporary, file));
       }
-      const json: StateFile = stateFile.parse({
+      const fields: Omit<StateFile, 'sha256'> = {
         format: CHECKPOINT_FORMAT,
-        formatVersion: 1,
+        formatVersion: 2,
         step: state.step,
         version: state.version,
         optimizerStep: state.optimizer.step,
@@ -86,7 +86,8 @@ export class CheckpointStore {
         baseModel: state.baseModel ?? null,
         saved: new Date().toISOString(),
         files,
-      });
+      };
+      const json: StateFile = stateFile.parse({ ...fields, sha256: stateDigest(fields) });
       await writeFile(join(temporary, STATE_FILE), `${JSON.stringify(json, null, 2)}\n`);
       for (const path of [join(temporary, STATE_FILE), join(temporary, ADAPTER_DIR), temporary]) await flush(path);
       if (await exists(target)) await rm(target, { recursive: true, force: true });
@@ -151,6 +152,11 @@ export class CheckpointStore {
       throw new CheckpointError(stateJson, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
     }
     const state = parsed.data;
+    if (stateDigest(state) !== state.sha256)
+      throw new CheckpointError(
+        stateJson,
+        'its fields do not match the sha256 it recorded of them (edited or corrupt)',
+      );
     for (const file of DATA_FILES) await readListed(dir, state, file);
     const optimizerFile = join(dir, OPTIMIZER_FILE);
     const moments = parseMoments(optimizerFile, await readListed(dir, state, OPTIMIZER_FILE), state.optimizerStep);
