@@ -1,5 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
+import { checkpointOf } from '../../src/rl/loop/run-checkpoint.js';
+import { InProcessPublisher } from '../../src/rl/serving/in-process.js';
+import { AdapterRegistry } from '../../src/serve/adapters.js';
 import { loopHarness, type Cleanup, type HarnessOptions, type Script } from './loop-harness.js';
 
 const cleanups: Cleanup[] = [];
@@ -109,5 +116,27 @@ describe('GrpoLoop', () => {
     );
     await expect(s.loop.run(new AbortController().signal)).rejects.toThrow(/2 updates in a row failed; the last: /);
     expect(s.updates).toHaveLength(0);
+  }, 120_000);
+
+  it('a checkpoint keeps the earlier versions groups in flight may ask for; a resumed server serves them again', async () => {
+    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, {});
+    await s.loop.run(new AbortController().signal);
+    const dir = await mkdtemp(join(tmpdir(), 'gauntlet-loop-ckpt-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const store = new CheckpointStore(dir);
+    await store.save(
+      checkpointOf(s.loop, { learner: s.learner, sampler: s.sampler, config: { run: 'unit' }, baseModel: 'tiny' }),
+    );
+    const checkpoint = (await store.latest())!;
+    expect(checkpoint.earlier.map((e) => e.version)).toEqual([1]);
+
+    // The resumed process's server: before this, it held only the checkpoint's version, and an
+    // episode of a group still in flight at v1 got a 404 and its whole group was dropped.
+    const registry = new AdapterRegistry('tiny', s.config);
+    const publisher = new InProcessPublisher(registry, 'unit', 2);
+    publisher.restore(checkpoint.earlier);
+    publisher.publish(checkpoint.version, checkpoint.adapter);
+    expect(publisher.loaded()).toEqual([1, 2]);
+    for (const name of ['unit@v1', 'unit@v2']) expect(registry.resolve(name), name).toEqual(s.registry.resolve(name));
   }, 120_000);
 });

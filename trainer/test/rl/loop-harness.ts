@@ -93,11 +93,12 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
   const updates: LoopUpdate[] = [];
   const onUpdate: ((u: LoopUpdate) => void)[] = [];
   const logs: string[] = [];
+  const sampler = new TaskSampler([{ name: 'miniwob.click-test', weight: 1 }], new Curriculum(), 1);
   const loop = new GrpoLoop({
     run: 'unit',
     connection,
     learner,
-    sampler: new TaskSampler([{ name: 'miniwob.click-test', weight: 1 }], new Curriculum(), 1),
+    sampler,
     publisher: new InProcessVersionPublisher(new InProcessPublisher(registry, 'unit', options.maxStaleness + 1)),
     model: 'tiny',
     groupSize: 2,
@@ -121,9 +122,9 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
     log: (line) => logs.push(line),
   });
+  // Run in reverse: the stand-in workers stop before their queues are removed.
   cleanups.push(
     () => learner.release(),
-    () => Promise.allSettled([episodes.close(), groups.close()]),
     async () => {
       for (const name of Object.values(QUEUES)) {
         const q = new Queue(name, base);
@@ -132,6 +133,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
       }
       await trainerQueue.close();
     },
+    () => Promise.allSettled([episodes.close(), groups.close()]),
   );
-  return { loop, updates, onUpdate, registry, logs, config, trainerQueue };
+  return { loop, updates, onUpdate, registry, logs, config, trainerQueue, learner, sampler };
 }

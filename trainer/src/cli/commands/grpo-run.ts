@@ -62,6 +62,7 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
       baseName,
       runtime,
       resumedAt: checkpoint?.version,
+      earlier: checkpoint?.earlier,
       log,
     });
     ctx = published.ctx;
@@ -95,6 +96,7 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
       maxFailedUpdates: s.maxFailedUpdates,
       startVersion: checkpoint?.version ?? 0,
       resume: pending,
+      earlierVersions: checkpoint?.earlier,
       checkpointEvery: s.checkpointEvery,
       onUpdate: async (update) => void (await report.record({ ...update })),
       onCheckpoint: async (step, reason) => {

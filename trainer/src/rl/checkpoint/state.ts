@@ -23,17 +23,30 @@ export interface CheckpointState {
   counters: JsonValue;
   /** Recorded as the adapter's base_model_name_or_path. */
   baseModel?: string | null;
+  /**
+   * Earlier versions groups in flight may still be played by (the admissible window before
+   * `version`): a resumed in-process server loads them again, so those groups are not lost to a 404.
+   */
+  earlier?: EarlierVersion[];
+}
+
+export interface EarlierVersion {
+  version: number;
+  adapter: LoraAdapter;
 }
 
 export interface LoadedCheckpoint extends CheckpointState {
   /** The checkpoint folder. */
   path: string;
+  earlier: EarlierVersion[];
 }
 
 export const STATE_FILE = 'state.json';
 export const ADAPTER_DIR = 'adapter';
 export const OPTIMIZER_FILE = 'optimizer.safetensors';
 export const CHECKPOINT_FORMAT = 'gauntlet-checkpoint';
+/** Where an earlier version's adapter is kept in a checkpoint (a PEFT folder). */
+export const earlierAdapterDir = (version: number) => `versions/v${version}`;
 
 const fileDigest = z.strictObject({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
 
@@ -56,6 +69,8 @@ export const stateFile = z.strictObject({
   curriculum: z.json(),
   counters: z.json(),
   baseModel: z.string().nullable(),
+  /** Versions kept under versions/v<N>/ (see CheckpointState.earlier). */
+  earlierVersions: z.array(z.number().int().min(0)),
   saved: z.string(),
   files: z.record(z.string(), fileDigest),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),

@@ -99,6 +99,24 @@ describe('CheckpointStore', () => {
     expect((await store.latest())!.path).toBe(two);
   });
 
+  it('keeps the earlier versions given, checked like the other files', async () => {
+    const lines: string[] = [];
+    const store = new CheckpointStore(dir, { keep: 5, log: (l) => lines.push(l) });
+    const one = await store.save(state(1));
+    const earlier = [0, 1].map((version) => ({ version, adapter: state(version + 10).adapter }));
+    const two = await store.save({ ...state(2), earlier });
+    const loaded = (await store.latest())!;
+    expect(loaded.earlier.map((e) => e.version)).toEqual([0, 1]);
+    expect([...loaded.earlier[1]!.adapter.modules.values()][0]!.a.data).toEqual(
+      [...earlier[1]!.adapter.modules.values()][0]!.a.data,
+    );
+    expect((await store.load(one)).earlier).toEqual([]);
+    const weights = join(two, 'versions', 'v1', 'adapter_model.safetensors');
+    await truncate(weights, 10);
+    expect((await store.latest())!.path).toBe(one);
+    expect(lines.at(-1)).toContain(`${weights}: is 10 bytes`);
+  });
+
   it('refuses a state.json that does not validate, naming the field', async () => {
     const store = new CheckpointStore(dir);
     const path = await store.save(state(1));

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type EpisodeSettings, type GroupJobInput, type TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/proto/rollout/queue';
-import type { LoraAdapter } from '../../lora/adapter.js';
+import { copyAdapter, type LoraAdapter } from '../../lora/adapter.js';
 import { grpoStep, type GrpoLearner } from '../../train/grpo/index.js';
 import { admitGroup } from '../admission/staleness.js';
+import type { EarlierVersion } from '../checkpoint/state.js';
 import { defaultTokenLimits, untrainableReason, type TokenLimits } from '../admission/trainable.js';
 import type { TaskSampler } from '../curriculum/task-sampler.js';
 import { groupSamples } from '../samples/convert.js';
@@ -39,6 +40,8 @@ export interface GrpoLoopOptions {
   startVersion?: number;
   /** A checkpoint's groups in flight and admitted-but-untrained groups, taken over on resume. */
   resume?: PendingGroups | undefined;
+  /** A checkpoint's earlier versions (CheckpointState.earlier), kept for the next checkpoint. */
+  earlierVersions?: EarlierVersion[] | undefined;
   /** After the last update, how long groups still in flight may finish before they are removed. */
   drainMs?: number;
   /** What a group's tokens are checked against before admission; default: the learner's model (defaultTokenLimits). */
@@ -91,12 +94,15 @@ export class GrpoLoop {
   private readonly idPrefix: string;
   private serial = 0;
   private failedInARow = 0;
+  /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
+  private readonly published = new Map<number, LoraAdapter>();
 
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
     this.idPrefix = `${o.run}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
+    for (const e of o.earlierVersions ?? []) this.published.set(e.version, e.adapter);
     // Adopted admitted groups count as consumed and admitted here: the earlier process took them off the queue.
     this.counts.adopted = this.outstanding.size + this.batch.length;
     this.counts.consumed = this.counts.admitted = this.batch.length;
@@ -108,6 +114,25 @@ export class GrpoLoop {
       outstanding: [...this.outstanding].map(([id, step]) => [id, step ?? null]),
       batch: this.batch.map((b) => ({ ...b })),
     };
+  }
+
+  /**
+   * The versions before the current one that admissible groups may still be played by, so a
+   * resumed in-process server can serve them again (a checkpoint's `earlier`).
+   */
+  earlier(): EarlierVersion[] {
+    return [...this.published]
+      .filter(([version]) => version < this.version)
+      .sort(([a], [b]) => a - b)
+      .map(([version, adapter]) => ({ version, adapter }));
+  }
+
+  private async publish(): Promise<void> {
+    const adapter = this.o.learner.trainer.adapter;
+    await this.o.publisher.publish(this.version, adapter);
+    this.published.set(this.version, copyAdapter(adapter));
+    for (const version of this.published.keys())
+      if (version < this.version - this.o.maxStaleness) this.published.delete(version);
   }
 
   /** Runs until maxSteps updates are done or `signal` aborts; returns how the groups ended. */
@@ -128,7 +153,7 @@ export class GrpoLoop {
     );
     try {
       await Promise.all([tracker.ready(), consumer.waitUntilReady()]);
-      await o.publisher.publish(this.version, o.learner.trainer.adapter);
+      await this.publish();
       let waitStarted = performance.now();
       while (this.version < o.maxSteps && !signal.aborted) {
         await this.fill(submitter);
@@ -231,7 +256,7 @@ export class GrpoLoop {
     this.failedInARow = 0;
     const t1 = performance.now();
     this.version++;
-    await o.publisher.publish(this.version, o.learner.trainer.adapter);
+    await this.publish();
     const t2 = performance.now();
     const staleness = taken.map((t) => t.staleness);
     const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
