@@ -45,7 +45,7 @@ export class GroupConsumer {
           events.bad(String(job.id), message, groupIdOf(job.data));
           throw new UnrecoverableError(message);
         }
-        const problem = check(parsed.data);
+        const problem = checked(check, parsed.data);
         if (problem !== null) {
           const message = `untrainable trajectory group ${job.id}: ${problem}`;
           events.bad(String(job.id), message, parsed.data.group_id);
@@ -76,4 +76,13 @@ export class GroupConsumer {
 function groupIdOf(data: unknown): string | null {
   const id = (data as { group_id?: unknown } | null)?.group_id;
   return typeof id === 'string' ? id : null;
+}
+
+/** The check's verdict; a check that throws (a group it cannot even measure) refuses the group with its message. */
+function checked(check: GroupCheck, group: TrajectoryGroup): string | null {
+  try {
+    return check(group);
+  } catch (error) {
+    return `it cannot be checked: ${(error as Error).message}`;
+  }
 }
