@@ -63,6 +63,13 @@ export function initLoraAdapter(model: ModelConfig, lora: LoraConfig, seed: numb
   return { config: lora, modules };
 }
 
+/** A copy whose arrays are its own: a snapshot of an adapter that goes on training. */
+export function copyAdapter(adapter: LoraAdapter): LoraAdapter {
+  const copy = (t: Tensor): Tensor => ({ shape: [...t.shape], data: t.data.slice() });
+  const modules = new Map([...adapter.modules].map(([path, m]) => [path, { a: copy(m.a), b: copy(m.b) }]));
+  return { config: adapter.config, modules };
+}
+
 /** Checks an adapter fits a model: every slot present with the right shapes, nothing extra. */
 export function validateAdapter(
   model: ModelConfig,

@@ -163,7 +163,11 @@ export class LoraTrainer {
   async trainStep(batch: readonly TrainSequence[], options: RunOptions = {}): Promise<StepResult> {
     const totals = batchTotals(batch);
     const passes = microBatches(batch, this.options.microBatchSize).length;
-    const result = await this.accumulate(batch, totals, options);
+    const result = await this.accumulate(batch, totals, options).catch((error: unknown) => {
+      // A pass that failed leaves the earlier passes' gradients: dropped, so the next step starts clean.
+      this.pending = 0;
+      throw error;
+    });
     const update = this.applyUpdate();
     return {
       ...result,

@@ -59,4 +59,46 @@ describe('GroupConsumer', () => {
       await events.close();
     }
   });
+
+  it('refuses a group its check refuses (or cannot check), naming the group so the loop can account for it', async () => {
+    const events = new QueueEvents(QUEUES.trajectoryGroups, base);
+    await events.waitUntilReady();
+    const failed = new Map<string, string>();
+    const bothFailed = new Promise<void>((resolve) =>
+      events.on(
+        'failed',
+        ({ jobId, failedReason }) => (failed.set(jobId, failedReason), failed.size === 2 && resolve()),
+      ),
+    );
+    const bad: [string, string | null][] = [];
+    const received: string[] = [];
+    const consumer = new GroupConsumer(
+      connection,
+      {
+        group: (g) => received.push(g.group_id),
+        bad: (_id, message, groupId) => bad.push([message, groupId]),
+        error: (error) => {
+          throw error;
+        },
+      },
+      (g) => {
+        if (g.group_id === 'throws') throw new RangeError('no measure');
+        return g.group_id === 'refused' ? 'turns.0.completion_ids[0] is 1000000000, outside the vocabulary' : null;
+      },
+    );
+    try {
+      await consumer.waitUntilReady();
+      const policy = { model: 'run@v0', adapter: 'run@v0', version: 0 };
+      for (const id of ['refused', 'throws'])
+        await queue.add(JOB_NAMES.trajectoryGroup, group(id, [1, 0], policy), { jobId: id });
+      await bothFailed;
+      expect(received).toEqual([]);
+      expect(failed.get('refused')).toMatch(/^untrainable trajectory group refused: .*outside the vocabulary/);
+      expect(failed.get('throws')).toMatch(/cannot be checked: no measure/);
+      expect(bad.map(([, id]) => id).sort()).toEqual(['refused', 'throws']);
+    } finally {
+      await consumer.close();
+      await events.close();
+    }
+  });
 });

@@ -1,126 +1,26 @@
-import { randomUUID } from 'node:crypto';
-import { EpisodeJob, JOB_NAMES, QUEUES, type Trajectory } from '@gauntlet/proto/rollout';
-import { queueConnection } from '@gauntlet/proto/rollout/queue';
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeLoraConfig } from '../../src/lora/config.js';
-import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
-import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
-import { GrpoLoop, type LoopUpdate } from '../../src/rl/loop/grpo-loop.js';
-import { InProcessPublisher, InProcessVersionPublisher } from '../../src/rl/serving/in-process.js';
+import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
+import { checkpointOf } from '../../src/rl/loop/run-checkpoint.js';
+import { InProcessPublisher } from '../../src/rl/serving/in-process.js';
 import { AdapterRegistry } from '../../src/serve/adapters.js';
-import { GrpoLearner } from '../../src/train/grpo/index.js';
-import { tinyModel } from '../support/tiny-models.js';
-import { episode, turn } from '../support/trajectories.js';
+import { loopHarness, type Cleanup, type HarnessOptions, type Script } from './loop-harness.js';
 
-// The loop against a real Redis (fresh prefix) and a real learner (onnxruntime, tiny model). The
-// rollout side is a stand-in that plays every episode at once (one sampled turn, reward = index
-// parity) and can hold or fail chosen groups, so staleness and drops happen on cue; the real
-// workers are exercised by test/e2e/grpo.test.ts.
-const { config, weights } = tinyModel({ numLayers: 1 });
-const cleanups: (() => Promise<unknown>)[] = [];
+const cleanups: Cleanup[] = [];
 afterEach(async () => {
   for (const clean of cleanups.splice(0).reverse()) await clean();
 });
+const setup = (options: HarnessOptions, script: Script) => loopHarness(options, script, cleanups);
 
-interface Script {
-  /** Episodes of this group fail for good (the group is dropped). */
-  fails?(groupId: string): boolean;
-  /** Episodes of this group wait for the promise before they are played. */
-  holds?(groupId: string): Promise<void> | undefined;
-}
-
-async function setup(options: { maxStaleness: number; maxInFlight: number; maxSteps: number }, script: Script) {
-  const connection = queueConnection('redis://127.0.0.1:6379', `test-${randomUUID()}`);
-  const base = { connection: connection.redis, prefix: connection.prefix };
-  const trainerQueue = new Queue(QUEUES.trajectoryGroups, base);
-  const episodes = new Worker(
-    QUEUES.episodes,
-    async (job: Job): Promise<Trajectory> => {
-      const e = EpisodeJob.parse(job.data);
-      await script.holds?.(e.group_id);
-      if (script.fails?.(e.group_id)) throw new UnrecoverableError('the env rejected this task');
-      const played = episode(
-        e.group_id,
-        e.index,
-        [turn(0, { completion_ids: [65, 66], logprobs: [-1, -1], policy: { ...e.policy, model: e.policy.adapter! } })],
-        e.index % 2,
-      );
-      return { ...played, task: e.task, seed: e.seed };
-    },
-    { ...base, concurrency: 8 },
-  );
-  const groups = new Worker(
-    QUEUES.groups,
-    async (job: Job) => {
-      const trajectories = Object.values(await job.getChildrenValues<Trajectory>()).sort((a, b) =>
-        a.episode_id.localeCompare(b.episode_id),
-      );
-      const { group_id, task, seed, policy } = job.data as {
-        group_id: string;
-        task: string;
-        seed: number;
-        policy: never;
-      };
-      await trainerQueue.add(
-        JOB_NAMES.trajectoryGroup,
-        { group_id, task, seed, policy, trajectories, completed_at: new Date().toISOString() },
-        { jobId: group_id },
-      );
-    },
-    base,
-  );
-  const lora = makeLoraConfig({ rank: 2 });
-  const learner = await GrpoLearner.create({
-    config,
-    weights,
-    lora,
-    schedule: { lr: 1e-2 },
-    runtime: { intraOpNumThreads: 1 },
-    grpo: { samplerCorrection: null },
-  });
-  const registry = new AdapterRegistry('tiny', config);
-  const updates: LoopUpdate[] = [];
-  const onUpdate: ((u: LoopUpdate) => void)[] = [];
-  const loop = new GrpoLoop({
-    run: 'unit',
-    connection,
-    learner,
-    sampler: new TaskSampler([{ name: 'miniwob.click-test', weight: 1 }], new Curriculum(), 1),
-    publisher: new InProcessVersionPublisher(new InProcessPublisher(registry, 'unit', options.maxStaleness + 1)),
-    model: 'tiny',
-    groupSize: 2,
-    groupsPerUpdate: 1,
-    maxStaleness: options.maxStaleness,
-    maxInFlight: options.maxInFlight,
-    maxSteps: options.maxSteps,
-    episode: {
-      max_turns: 1,
-      deadline_ms: 60_000,
-      sampling: { temperature: 1, top_p: 1, top_k: -1, max_tokens: 4, seed: null },
-      context_tokens: null,
-      observation_chars: null,
-      constrained: false,
-      action_names: null,
-      bid_choices: false,
-    },
-    drainMs: 20_000,
-    onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
-    log: () => {},
-  });
-  cleanups.push(
-    () => learner.release(),
-    () => Promise.allSettled([episodes.close(), groups.close()]),
-    async () => {
-      for (const name of Object.values(QUEUES)) {
-        const q = new Queue(name, base);
-        await q.obliterate({ force: true });
-        await q.close();
-      }
-      await trainerQueue.close();
-    },
-  );
-  return { loop, updates, onUpdate, registry };
+/** The group with its first episode's first turn rewritten (completion ids and log-probs kept aligned). */
+function withCompletion(group: TrajectoryGroup, ids: number[]): TrajectoryGroup {
+  const [first, ...rest] = group.trajectories;
+  const [turn0, ...turns] = first!.turns;
+  const turn = { ...turn0!, completion_ids: ids, logprobs: ids.map(() => -1) };
+  return { ...group, trajectories: [{ ...first!, turns: [turn, ...turns] }, ...rest] };
 }
 
 describe('GrpoLoop', () => {
@@ -150,5 +50,93 @@ describe('GrpoLoop', () => {
     expect(counts.dropped).toBe(1);
     expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
     expect(s.updates[0]!.metrics['staleness/max']).toBe(0);
+  }, 120_000);
+
+  it('a token id outside the vocabulary or a sequence past the context is counted bad with the reason, never trained, and the run goes on', async () => {
+    // A 64-token context: a 100-token prompt is past it, and small enough not to hurt the engine if it got through.
+    const s = await setup(
+      { maxStaleness: 1, maxInFlight: 2, maxSteps: 2, model: { maxPositionEmbeddings: 64 } },
+      {
+        corrupt: (g) =>
+          g.group_id.endsWith('-0')
+            ? withCompletion(g, [65, 1e9])
+            : g.group_id.endsWith('-1')
+              ? {
+                  ...g,
+                  trajectories: g.trajectories.map((t) => ({ ...t, prompt_ids: new Array<number>(100).fill(7) })),
+                }
+              : g,
+      },
+    );
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(s.updates.map((u) => u.version)).toEqual([1, 2]);
+    expect(counts.bad).toBe(2);
+    expect(counts.failed).toBe(0);
+    expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
+    expect(counts.admitted + counts.stale + counts.rejected + counts.bad).toBe(counts.consumed);
+    expect(s.logs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/-0 episode .*completion_ids\[1\] is 1000000000, outside the vocabulary \[0, \d+\)/),
+        expect.stringMatching(/-1 episode .*sequence of 102 tokens is longer than the limit of 64/),
+      ]),
+    );
+    // Kept failed in Redis with the reason, for a look.
+    const job = (await s.trainerQueue.getJobs(['failed'])).find((j) => j.id!.endsWith('-0'));
+    expect(job?.failedReason).toMatch(/outside the vocabulary/);
+    expect(s.updates.at(-1)!.metrics['groups/bad']).toBe(2);
+  }, 120_000);
+
+  it('an engine error on one batch drops that batch, logged once with the reason, and the run goes on', async () => {
+    // Limits wider than the model's let a bad id reach the engine, which refuses it.
+    const s = await setup(
+      { maxStaleness: 1, maxInFlight: 2, maxSteps: 2, limits: { vocabSize: 2 ** 31, maxSequenceTokens: 4096 } },
+      { corrupt: (g) => (g.group_id.endsWith('-0') ? withCompletion(g, [65, 1e9]) : g) },
+    );
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(s.updates.map((u) => u.version)).toEqual([1, 2]);
+    expect(counts.failed).toBe(1);
+    expect(counts.bad).toBe(0);
+    const failures = s.logs.filter((line) => line.includes('failed in the engine'));
+    expect(failures).toEqual([
+      expect.stringMatching(/-0 failed in the engine: .*outside the vocabulary.*batch dropped/),
+    ]);
+    expect(s.updates.at(-1)!.metrics['groups/failed']).toBe(1);
+  }, 120_000);
+
+  it('an engine that fails every batch stops the run after --max-failed-updates in a row', async () => {
+    const s = await setup(
+      {
+        maxStaleness: 1,
+        maxInFlight: 2,
+        maxSteps: 3,
+        limits: { vocabSize: 2 ** 31, maxSequenceTokens: 4096 },
+        maxFailedUpdates: 2,
+      },
+      { corrupt: (g) => withCompletion(g, [65, 1e9]) },
+    );
+    await expect(s.loop.run(new AbortController().signal)).rejects.toThrow(/2 updates in a row failed; the last: /);
+    expect(s.updates).toHaveLength(0);
+  }, 120_000);
+
+  it('a checkpoint keeps the earlier versions groups in flight may ask for; a resumed server serves them again', async () => {
+    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, {});
+    await s.loop.run(new AbortController().signal);
+    const dir = await mkdtemp(join(tmpdir(), 'gauntlet-loop-ckpt-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const store = new CheckpointStore(dir);
+    await store.save(
+      checkpointOf(s.loop, { learner: s.learner, sampler: s.sampler, config: { run: 'unit' }, baseModel: 'tiny' }),
+    );
+    const checkpoint = (await store.latest())!;
+    expect(checkpoint.earlier.map((e) => e.version)).toEqual([1]);
+
+    // The resumed process's server: before this, it held only the checkpoint's version, and an
+    // episode of a group still in flight at v1 got a 404 and its whole group was dropped.
+    const registry = new AdapterRegistry('tiny', s.config);
+    const publisher = new InProcessPublisher(registry, 'unit', 2);
+    publisher.restore(checkpoint.earlier);
+    publisher.publish(checkpoint.version, checkpoint.adapter);
+    expect(publisher.loaded()).toEqual([1, 2]);
+    for (const name of ['unit@v1', 'unit@v2']) expect(registry.resolve(name), name).toEqual(s.registry.resolve(name));
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,6 +77,33 @@ describe('checkpointOf / restoreRun', () => {
     } finally {
       await first.release();
       await resumed?.release();
+    }
+  });
+
+  it('a checkpoint whose state.json was edited is skipped; the run resumes from the one before', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-resume-'));
+    const logs: string[] = [];
+    const store = new CheckpointStore(dir, { log: (line) => logs.push(line) });
+    const learner = await learnerFrom(withRandomB(initLoraAdapter(config, lora, 5), 5));
+    const sampler = new TaskSampler(tasks, new Curriculum(), 9);
+    const parts = { learner, sampler, config: { run: 'r' }, baseModel: 'tiny' };
+    const pending = () => ({ outstanding: [], batch: [] });
+    try {
+      await grpoStep(learner, batch(0));
+      await store.save(checkpointOf({ version: 1, counts: zeroCounts(), pending }, parts));
+      await grpoStep(learner, batch(1));
+      const second = await store.save(checkpointOf({ version: 2, counts: zeroCounts(), pending }, parts));
+      // The optimizer step drives the learning-rate schedule: an edit would resume on another rate.
+      const file = join(second, 'state.json');
+      const json = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+      await writeFile(file, JSON.stringify({ ...json, optimizerStep: 5, version: 5 }, null, 2));
+
+      const checkpoint = (await store.latest())!;
+      expect(checkpoint.version).toBe(1);
+      expect(checkpoint.optimizer.step).toBe(1);
+      expect(logs).toEqual([expect.stringMatching(/checkpoint-00000002 skipped: .*do not match the sha256/)]);
+    } finally {
+      await learner.release();
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import * as o from '../../src/engine/ops.js';
-import { initLoraAdapter, type LoraAdapter } from '../../src/lora/adapter.js';
+import { copyAdapter, initLoraAdapter, type LoraAdapter } from '../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../src/lora/config.js';
 import { tinyModelConfig, tinyModelWeights } from '../../src/model/tiny.js';
 import { collate, type TrainSequence } from '../../src/train/batch.js';
@@ -17,18 +17,6 @@ const batch: TrainSequence[] = [
   { tokens: [10, 11, 12, 13], mask: [0, 0, 0, 1] },
 ];
 
-function copyAdapter(a: LoraAdapter): LoraAdapter {
-  return {
-    config: a.config,
-    modules: new Map(
-      [...a.modules].map(([k, m]) => [
-        k,
-        { a: { shape: m.a.shape, data: m.a.data.slice() }, b: { shape: m.b.shape, data: m.b.data.slice() } },
-      ]),
-    ),
-  };
-}
-
 const trainerWith = (adapter: LoraAdapter, microBatchSize: number, loss?: LossFn) =>
   LoraTrainer.create({
     config,
@@ -42,6 +30,23 @@ const trainerWith = (adapter: LoraAdapter, microBatchSize: number, loss?: LossFn
   });
 
 describe('LoRA trainer', () => {
+  test('a step that fails after some micro-batches leaves no gradients behind: the next step is a clean one', async () => {
+    const start = initLoraAdapter(config, lora, 9);
+    const failed = await trainerWith(copyAdapter(start), 1);
+    const clean = await trainerWith(copyAdapter(start), 1);
+    // Fails once a pass has accumulated gradients (as an engine error in a later pass would).
+    const midway = {
+      throwIfAborted: () => {
+        if ((failed as unknown as { pending: number }).pending > 0) throw new Error('engine refused the pass');
+      },
+    } as unknown as AbortSignal;
+    await expect(failed.trainStep(batch, { signal: midway })).rejects.toThrow(/engine refused/);
+    expect(failed.step).toBe(0);
+    const [a, b] = [await failed.trainStep(batch), await clean.trainStep(batch)];
+    expect(a.gradNorm).toBe(b.gradNorm);
+    for (const [path, m] of clean.adapter.modules) expect(failed.adapter.modules.get(path)!.a.data).toEqual(m.a.data);
+  });
+
   test('micro-batching changes nothing: one step over 1+1+1 sequences equals one over all 3', async () => {
     const start = initLoraAdapter(config, lora, 9);
     const whole = await trainerWith(copyAdapter(start), 3);

@@ -42,6 +42,12 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
     'Sequences per forward/backward pass (memory bound; results do not change)',
     'as many as fit 8192 tokens',
   ),
+  'max-sequence-tokens': s(
+    'N',
+    'Longest training sequence (prompt + completion) a group may bring; longer groups are counted bad',
+    "the model's context, at most 8192",
+  ),
+  'max-failed-updates': s('N', 'Updates in a row the engine may fail (each drops its batch) before the run stops', '3'),
   // GRPO (TRL's names and defaults)
   'scale-rewards': s('MODE', 'Advantage scaling: group, batch or none', 'group'),
   'loss-type': s('NAME', 'Loss normalisation: grpo, bnpo, dr_grpo or dapo', 'dapo'),

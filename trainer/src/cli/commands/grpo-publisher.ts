@@ -8,6 +8,7 @@ import { versionName } from '../../rl/serving/versions.js';
 import { createServeContext } from '../../serve/create.js';
 import type { ServeContext } from '../../serve/context.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
+import type { EarlierVersion } from '../../rl/checkpoint/state.js';
 import type { GrpoSettings } from './grpo-settings.js';
 
 /**
@@ -23,6 +24,8 @@ export async function createPublisher(
     runtime: RuntimeOptions;
     /** A resumed run's version: the versions before it that its earlier process left loaded. */
     resumedAt?: number | undefined;
+    /** A resumed run's earlier versions (its checkpoint's): served again in process, as its earlier process did. */
+    earlier?: EarlierVersion[] | undefined;
     log: (line: string) => void;
   },
 ): Promise<{ publisher: VersionPublisher; ctx: ServeContext | null }> {
@@ -54,7 +57,10 @@ export async function createPublisher(
     log: o.log,
     runtime: o.runtime,
   });
-  return { publisher: new InProcessVersionPublisher(new InProcessPublisher(ctx.adapters, s.run, keepVersions)), ctx };
+  const inProcess = new InProcessPublisher(ctx.adapters, s.run, keepVersions);
+  // Groups in flight at the checkpoint may still ask for these; without them they would get a 404 and be dropped.
+  inProcess.restore(o.earlier ?? []);
+  return { publisher: new InProcessVersionPublisher(inProcess), ctx };
 }
 
 /** The versions before `version` still inside the keep window: what the servers held besides it when the run stopped. */

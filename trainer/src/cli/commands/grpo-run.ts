@@ -8,6 +8,7 @@ import { loadModel } from '../../model/weights.js';
 import { CheckpointStore, type JsonValue, type LoadedCheckpoint } from '../../rl/checkpoint/index.js';
 import { Curriculum } from '../../rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../rl/curriculum/task-sampler.js';
+import { defaultTokenLimits } from '../../rl/admission/trainable.js';
 import { GrpoLoop } from '../../rl/loop/grpo-loop.js';
 import { checkpointOf, restoreRun } from '../../rl/loop/run-checkpoint.js';
 import { RunReport } from '../../rl/report/index.js';
@@ -61,6 +62,7 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
       baseName,
       runtime,
       resumedAt: checkpoint?.version,
+      earlier: checkpoint?.earlier,
       log,
     });
     ctx = published.ctx;
@@ -87,8 +89,14 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
       maxSteps: s.maxSteps,
       episode: s.episode,
       drainMs: s.drainMs,
+      limits: {
+        ...defaultTokenLimits(config),
+        ...(s.maxSequenceTokens ? { maxSequenceTokens: s.maxSequenceTokens } : {}),
+      },
+      maxFailedUpdates: s.maxFailedUpdates,
       startVersion: checkpoint?.version ?? 0,
       resume: pending,
+      earlierVersions: checkpoint?.earlier,
       checkpointEvery: s.checkpointEvery,
       onUpdate: async (update) => void (await report.record({ ...update })),
       onCheckpoint: async (step, reason) => {

@@ -54,6 +54,16 @@ describe('grpo settings', () => {
     );
   });
 
+  it('--max-sequence-tokens and --max-failed-updates bound what groups may bring and how many updates may fail', async () => {
+    const defaults = await settingsOf(['--task', 'a']);
+    expect(defaults.maxSequenceTokens).toBeUndefined();
+    expect(defaults.maxFailedUpdates).toBe(3);
+    const s = await settingsOf(['--task', 'a', '--max-sequence-tokens', '2048', '--max-failed-updates', '5']);
+    expect([s.maxSequenceTokens, s.maxFailedUpdates]).toEqual([2048, 5]);
+    await expect(settingsOf(['--task', 'a', '--max-sequence-tokens', '1'])).rejects.toThrow(/max-sequence-tokens/);
+    await expect(settingsOf(['--task', 'a', '--max-failed-updates', '0'])).rejects.toThrow(/max-failed-updates/);
+  });
+
   it('max-staleness 0 gives strictly on-policy in-flight bounds', async () => {
     const s = await settingsOf(['--task', 'a', '--max-staleness', '0', '--groups-per-update', '3']);
     expect([s.maxStaleness, s.maxInFlight]).toEqual([0, 3]);

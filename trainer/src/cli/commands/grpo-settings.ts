@@ -42,6 +42,9 @@ export interface GrpoSettings {
   weightDecay: number;
   maxGradNorm: number;
   microBatch?: number;
+  /** Longest training sequence a group may bring; default the model's context within one pass's token budget. */
+  maxSequenceTokens?: number;
+  maxFailedUpdates: number;
   grpo: GrpoOptions;
   curriculum: CurriculumOptions;
   episode: {
@@ -148,6 +151,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
   const model = stringOption(context, 'model');
   const initAdapter = stringOption(context, 'init-adapter');
   const microBatch = optionalIntegerOption(context, 'micro-batch');
+  const maxSequenceTokens = optionalIntegerOption(context, 'max-sequence-tokens', 2);
   const threads = optionalIntegerOption(context, 'threads');
   const contextTokens = optionalIntegerOption(context, 'context-tokens', 64);
   const observationChars = optionalIntegerOption(context, 'observation-chars', 256);
@@ -177,6 +181,8 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     weightDecay: num('weight-decay', 0),
     maxGradNorm: num('max-grad-norm', 1, 0, false),
     ...(microBatch ? { microBatch } : {}),
+    ...(maxSequenceTokens ? { maxSequenceTokens } : {}),
+    maxFailedUpdates: int('max-failed-updates', 3),
     grpo,
     curriculum: {
       ...DEFAULT_CURRICULUM,

@@ -34,8 +34,29 @@ export function momentsFrom(file: string, tensors: TensorMap, step: number): Ada
   return state;
 }
 
-export function sha256(bytes: Uint8Array): string {
+export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * The digest state.json records of itself: sha256 of its fields but `sha256`, as JSON with keys
+ * sorted at every level, so it does not depend on how the file is laid out, only on its values.
+ */
+export function stateDigest(state: Omit<StateFile, 'sha256'> & { sha256?: string }): string {
+  const { sha256: _own, ...fields } = state;
+  return sha256(canonicalJson(fields));
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.keys(value)
+      // As JSON.stringify writes them: a key holding undefined is left out.
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
 }
 
 /** Reads a file state.json lists and checks its size and digest: a partial or altered file is named, not half-loaded. */

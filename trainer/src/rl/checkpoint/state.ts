@@ -23,24 +23,44 @@ export interface CheckpointState {
   counters: JsonValue;
   /** Recorded as the adapter's base_model_name_or_path. */
   baseModel?: string | null;
+  /**
+   * Earlier versions groups in flight may still be played by (the admissible window before
+   * `version`): a resumed in-process server loads them again, so those groups are not lost to a 404.
+   */
+  earlier?: EarlierVersion[];
+}
+
+export interface EarlierVersion {
+  version: number;
+  adapter: LoraAdapter;
 }
 
 export interface LoadedCheckpoint extends CheckpointState {
   /** The checkpoint folder. */
   path: string;
+  earlier: EarlierVersion[];
 }
 
 export const STATE_FILE = 'state.json';
 export const ADAPTER_DIR = 'adapter';
 export const OPTIMIZER_FILE = 'optimizer.safetensors';
 export const CHECKPOINT_FORMAT = 'gauntlet-checkpoint';
+/** Where an earlier version's adapter is kept in a checkpoint (a PEFT folder). */
+export const earlierAdapterDir = (version: number) => `versions/v${version}`;
 
 const fileDigest = z.strictObject({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
 
-/** state.json: the scalars and JSON parts, and a digest of every other file (written last: its presence marks a complete checkpoint). */
+/**
+ * state.json: the scalars and JSON parts, a digest of every other file, and `sha256`, the digest of
+ * its own other fields (see stateDigest), so an edited step, version or counter is caught like a
+ * corrupt data file. Written last: its presence marks a complete checkpoint. Format 1 had no
+ * digest of its own and is refused (it cannot be checked).
+ */
 export const stateFile = z.strictObject({
   format: z.literal(CHECKPOINT_FORMAT),
-  formatVersion: z.literal(1),
+  formatVersion: z.literal(2, {
+    error: 'must be 2 (format 1, before state.json carried its own digest, cannot be checked)',
+  }),
   step: z.number().int().min(0),
   version: z.number().int().min(0),
   optimizerStep: z.number().int().min(0),
@@ -49,7 +69,10 @@ export const stateFile = z.strictObject({
   curriculum: z.json(),
   counters: z.json(),
   baseModel: z.string().nullable(),
+  /** Versions kept under versions/v<N>/ (see CheckpointState.earlier). */
+  earlierVersions: z.array(z.number().int().min(0)),
   saved: z.string(),
   files: z.record(z.string(), fileDigest),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type StateFile = z.infer<typeof stateFile>;

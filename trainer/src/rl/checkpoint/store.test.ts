@@ -69,6 +69,54 @@ describe('CheckpointStore', () => {
     expect(lines.at(-1)).toMatch(/removed \.checkpoint-00000009\.tmp-1-abcd, left by an interrupted save/);
   });
 
+  it('an edited state.json (version, step, optimizer step, RNG, counters, curriculum) falls back to the previous checkpoint', async () => {
+    const lines: string[] = [];
+    const store = new CheckpointStore(dir, { keep: 5, log: (l) => lines.push(l) });
+    const [one, two] = [await store.save(state(1)), await store.save(state(2))];
+    const file = join(two, 'state.json');
+    const original = await readFile(file, 'utf8');
+    const edits: Record<string, (json: Record<string, unknown>) => void> = {
+      version: (j) => (j['version'] = 7),
+      step: (j) => (j['step'] = 7),
+      optimizerStep: (j) => (j['optimizerStep'] = 0),
+      rngState: (j) => (j['rngState'] = { s: [99] }),
+      counters: (j) => (j['counters'] = { dropped: 0 }),
+      curriculum: (j) => (j['curriculum'] = { t: 1 }),
+      'own digest dropped, format 1': (j) => ((j['formatVersion'] = 1), delete j['sha256']),
+    };
+    for (const [name, change] of Object.entries(edits)) {
+      const json = JSON.parse(original) as Record<string, unknown>;
+      change(json);
+      await writeFile(file, JSON.stringify(json, null, 2));
+      await expect(store.load(two), name).rejects.toBeInstanceOf(CheckpointError);
+      expect((await store.latest())!.path, name).toBe(one);
+      expect(lines.at(-1), name).toMatch(
+        /checkpoint-00000002 skipped: .*state\.json: (its fields do not match|formatVersion)/,
+      );
+    }
+    // Laid out differently but the same values: still the checkpoint it was.
+    await writeFile(file, JSON.stringify(JSON.parse(original)));
+    expect((await store.latest())!.path).toBe(two);
+  });
+
+  it('keeps the earlier versions given, checked like the other files', async () => {
+    const lines: string[] = [];
+    const store = new CheckpointStore(dir, { keep: 5, log: (l) => lines.push(l) });
+    const one = await store.save(state(1));
+    const earlier = [0, 1].map((version) => ({ version, adapter: state(version + 10).adapter }));
+    const two = await store.save({ ...state(2), earlier });
+    const loaded = (await store.latest())!;
+    expect(loaded.earlier.map((e) => e.version)).toEqual([0, 1]);
+    expect([...loaded.earlier[1]!.adapter.modules.values()][0]!.a.data).toEqual(
+      [...earlier[1]!.adapter.modules.values()][0]!.a.data,
+    );
+    expect((await store.load(one)).earlier).toEqual([]);
+    const weights = join(two, 'versions', 'v1', 'adapter_model.safetensors');
+    await truncate(weights, 10);
+    expect((await store.latest())!.path).toBe(one);
+    expect(lines.at(-1)).toContain(`${weights}: is 10 bytes`);
+  });
+
   it('refuses a state.json that does not validate, naming the field', async () => {
     const store = new CheckpointStore(dir);
     const path = await store.save(state(1));

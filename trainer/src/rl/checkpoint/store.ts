@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { LoraAdapter } from '../../lora/adapter.js';
 import { ADAPTER_WEIGHTS_FILE, loadAdapter, saveAdapter } from '../../lora/peft.js';
 import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
 import { writeSafetensors } from '../../model/safetensors.js';
 import { exists, flush } from '../durable.js';
 import { CheckpointError } from './errors.js';
-import { momentTensors, parseMoments, readListed, sha256 } from './files.js';
+import { momentTensors, parseMoments, readListed, sha256, stateDigest } from './files.js';
 import {
   ADAPTER_DIR,
   CHECKPOINT_FORMAT,
+  earlierAdapterDir,
   OPTIMIZER_FILE,
   STATE_FILE,
   stateFile,
@@ -33,7 +35,13 @@ export interface CheckpointEntry {
 
 const NAME = /^checkpoint-(\d+)$/;
 const TEMPORARY = /^\.checkpoint-\d+\.tmp-(\d+)-[0-9a-f]+$/;
-const DATA_FILES = [`${ADAPTER_DIR}/${ADAPTER_WEIGHTS_FILE}`, `${ADAPTER_DIR}/${ADAPTER_CONFIG_FILE}`, OPTIMIZER_FILE];
+const adapterFiles = (dir: string) => [`${dir}/${ADAPTER_WEIGHTS_FILE}`, `${dir}/${ADAPTER_CONFIG_FILE}`];
+const DATA_FILES = [...adapterFiles(ADAPTER_DIR), OPTIMIZER_FILE];
+/** Every file state.json must list: the data files, and each earlier version's adapter. */
+const listedFiles = (earlier: readonly number[]) => [
+  ...DATA_FILES,
+  ...earlier.flatMap((v) => adapterFiles(earlierAdapterDir(v))),
+];
 
 /**
  * Checkpoints of a run, one folder per step (`checkpoint-00000042/`): the adapter as a PEFT folder,
@@ -67,15 +75,20 @@ export class CheckpointStore {
       await writeSafetensors(join(temporary, OPTIMIZER_FILE), momentTensors(state.optimizer.optimizer), {
         format: 'pt',
       });
+      const earlier = state.earlier ?? [];
+      for (const { version, adapter } of earlier)
+        await saveAdapter(join(temporary, earlierAdapterDir(version)), adapter, {
+          baseModelNameOrPath: state.baseModel ?? null,
+        });
       const files: StateFile['files'] = {};
-      for (const file of DATA_FILES) {
+      for (const file of listedFiles(earlier.map((e) => e.version))) {
         const bytes = await readFile(join(temporary, file));
         files[file] = { bytes: bytes.byteLength, sha256: sha256(bytes) };
         await flush(join(temporary, file));
       }
-      const json: StateFile = stateFile.parse({
+      const fields: Omit<StateFile, 'sha256'> = {
         format: CHECKPOINT_FORMAT,
-        formatVersion: 1,
+        formatVersion: 2,
         step: state.step,
         version: state.version,
         optimizerStep: state.optimizer.step,
@@ -84,11 +97,15 @@ export class CheckpointStore {
         curriculum: state.curriculum,
         counters: state.counters,
         baseModel: state.baseModel ?? null,
+        earlierVersions: earlier.map((e) => e.version),
         saved: new Date().toISOString(),
         files,
-      });
+      };
+      const json: StateFile = stateFile.parse({ ...fields, sha256: stateDigest(fields) });
       await writeFile(join(temporary, STATE_FILE), `${JSON.stringify(json, null, 2)}\n`);
-      for (const path of [join(temporary, STATE_FILE), join(temporary, ADAPTER_DIR), temporary]) await flush(path);
+      const versionDirs = earlier.map((e) => earlierAdapterDir(e.version));
+      const written = [STATE_FILE, ADAPTER_DIR, ...versionDirs, ...(earlier.length ? ['versions'] : []), ''];
+      for (const path of written) await flush(join(temporary, path));
       if (await exists(target)) await rm(target, { recursive: true, force: true });
       await rename(temporary, target);
       await flush(this.dir);
@@ -151,16 +168,18 @@ export class CheckpointStore {
       throw new CheckpointError(stateJson, `${issue.path.join('.') || '(root)'}: ${issue.message}`);
     }
     const state = parsed.data;
-    for (const file of DATA_FILES) await readListed(dir, state, file);
+    if (stateDigest(state) !== state.sha256)
+      throw new CheckpointError(
+        stateJson,
+        'its fields do not match the sha256 it recorded of them (edited or corrupt)',
+      );
+    for (const file of listedFiles(state.earlierVersions)) await readListed(dir, state, file);
     const optimizerFile = join(dir, OPTIMIZER_FILE);
     const moments = parseMoments(optimizerFile, await readListed(dir, state, OPTIMIZER_FILE), state.optimizerStep);
-    let adapter;
-    try {
-      adapter = await loadAdapter(join(dir, ADAPTER_DIR));
-    } catch (error) {
-      throw new CheckpointError(join(dir, ADAPTER_DIR), (error as Error).message);
-    }
-    const { baseModelNameOrPath: _base, source: _source, ...weights } = adapter;
+    const weights = await loadWeights(join(dir, ADAPTER_DIR));
+    const earlier = [];
+    for (const version of state.earlierVersions)
+      earlier.push({ version, adapter: await loadWeights(join(dir, earlierAdapterDir(version))) });
     return {
       path: dir,
       step: state.step,
@@ -172,6 +191,7 @@ export class CheckpointStore {
       curriculum: state.curriculum,
       counters: state.counters,
       baseModel: state.baseModel,
+      earlier,
     };
   }
 
@@ -189,5 +209,15 @@ export class CheckpointStore {
       await rm(entry.path, { recursive: true, force: true });
       this.log(`checkpoint ${entry.path} removed (keeping the last ${this.keep})`);
     }
+  }
+}
+
+/** A checkpoint's adapter folder as weights (its provenance fields left off); a bad one is a CheckpointError. */
+async function loadWeights(dir: string): Promise<LoraAdapter> {
+  try {
+    const { baseModelNameOrPath: _base, source: _source, ...weights } = await loadAdapter(dir);
+    return weights;
+  } catch (error) {
+    throw new CheckpointError(dir, (error as Error).message);
   }
 }

@@ -4,35 +4,51 @@ import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 
 export interface ConsumerEvents {
   group(group: TrajectoryGroup): void;
-  /** A job on the queue was not a TrajectoryGroup: it failed (kept in Redis for a look) and was counted. */
-  bad(jobId: string, message: string): void;
+  /**
+   * A job on the queue was not a trainable TrajectoryGroup: it failed (kept in Redis for a look).
+   * `groupId` is the payload's group_id when it has one, so the loop can account for its group.
+   */
+  bad(jobId: string, message: string, groupId: string | null): void;
   error(error: Error): void;
 }
 
 /**
+ * Why a group that passed the schema cannot be trained on (null: it can); see
+ * admission/trainable.ts.
+ */
+export type GroupCheck = (group: TrajectoryGroup) => string | null;
+
+/**
  * The trainer's end of QUEUES.trajectoryGroups: a BullMQ worker that checks every finished group
- * against the TrajectoryGroup contract and hands it to the loop. A bad payload fails its job at
- * once (UnrecoverableError naming the field at fault); it never reaches the learner.
+ * against the TrajectoryGroup contract, then against `check` (what the model can take), and
+ * hands it to the loop. A bad payload fails its job at once (UnrecoverableError naming the field
+ * at fault); it never reaches the learner.
  */
 export class GroupConsumer {
   private readonly worker: Worker;
   private readonly queue: Queue;
 
-  constructor(connection: QueueConnection, events: ConsumerEvents) {
+  constructor(connection: QueueConnection, events: ConsumerEvents, check: GroupCheck = () => null) {
     this.queue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
     this.worker = new Worker(
       QUEUES.trajectoryGroups,
       async (job: Job) => {
         if (job.name !== JOB_NAMES.trajectoryGroup) {
           const message = `job ${job.id} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.trajectoryGroup}" jobs belong on ${QUEUES.trajectoryGroups}`;
-          events.bad(String(job.id), message);
+          events.bad(String(job.id), message, null);
           throw new UnrecoverableError(message);
         }
         const parsed = TrajectoryGroup.safeParse(job.data);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const message = `bad trajectory group ${job.id}: ${issue.path.map(String).join('.') || '(payload)'}: ${issue.message}`;
-          events.bad(String(job.id), message);
+          events.bad(String(job.id), message, groupIdOf(job.data));
+          throw new UnrecoverableError(message);
+        }
+        const problem = checked(check, parsed.data);
+        if (problem !== null) {
+          const message = `untrainable trajectory group ${job.id}: ${problem}`;
+          events.bad(String(job.id), message, parsed.data.group_id);
           throw new UnrecoverableError(message);
         }
         events.group(parsed.data);
@@ -54,5 +70,19 @@ export class GroupConsumer {
 
   async close(): Promise<void> {
     await Promise.allSettled([this.worker.close(), this.queue.close()]);
+  }
+}
+
+function groupIdOf(data: unknown): string | null {
+  const id = (data as { group_id?: unknown } | null)?.group_id;
+  return typeof id === 'string' ? id : null;
+}
+
+/** The check's verdict; a check that throws (a group it cannot even measure) refuses the group with its message. */
+function checked(check: GroupCheck, group: TrajectoryGroup): string | null {
+  try {
+    return check(group);
+  } catch (error) {
+    return `it cannot be checked: ${(error as Error).message}`;
   }
 }

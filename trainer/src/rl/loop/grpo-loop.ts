@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type EpisodeSettings, type GroupJobInput, type TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/proto/rollout/queue';
-import type { LoraAdapter } from '../../lora/adapter.js';
+import { copyAdapter, type LoraAdapter } from '../../lora/adapter.js';
 import { grpoStep, type GrpoLearner } from '../../train/grpo/index.js';
 import { admitGroup } from '../admission/staleness.js';
+import type { EarlierVersion } from '../checkpoint/state.js';
+import { defaultTokenLimits, untrainableReason, type TokenLimits } from '../admission/trainable.js';
 import type { TaskSampler } from '../curriculum/task-sampler.js';
 import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
@@ -38,8 +40,17 @@ export interface GrpoLoopOptions {
   startVersion?: number;
   /** A checkpoint's groups in flight and admitted-but-untrained groups, taken over on resume. */
   resume?: PendingGroups | undefined;
+  /** A checkpoint's earlier versions (CheckpointState.earlier), kept for the next checkpoint. */
+  earlierVersions?: EarlierVersion[] | undefined;
   /** After the last update, how long groups still in flight may finish before they are removed. */
   drainMs?: number;
+  /** What a group's tokens are checked against before admission; default: the learner's model (defaultTokenLimits). */
+  limits?: TokenLimits;
+  /**
+   * Updates in a row the engine may fail (each drops its batch) before the run stops: one bad
+   * batch is the data's fault, several in a row the engine's (default 3).
+   */
+  maxFailedUpdates?: number;
   onUpdate(update: LoopUpdate): void | Promise<void>;
   /** Called after update `step` when a checkpoint is due, and on an interrupt. */
   onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
@@ -61,7 +72,10 @@ export interface PendingGroups {
   batch: { group: TrajectoryGroup; staleness: number }[];
 }
 
-type LoopEvent = { kind: 'group'; group: TrajectoryGroup } | { kind: 'dropped'; id: string };
+type LoopEvent =
+  | { kind: 'group'; group: TrajectoryGroup }
+  | { kind: 'dropped'; id: string }
+  | { kind: 'bad'; id: string | null; message: string };
 
 /**
  * The GRPO loop: keeps up to maxInFlight groups of the current version queued for the rollout
@@ -79,12 +93,16 @@ export class GrpoLoop {
   /** Group ids of this process: runs resumed from a checkpoint never reuse an id. */
   private readonly idPrefix: string;
   private serial = 0;
+  private failedInARow = 0;
+  /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
+  private readonly published = new Map<number, LoraAdapter>();
 
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
     this.idPrefix = `${o.run}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
+    for (const e of o.earlierVersions ?? []) this.published.set(e.version, e.adapter);
     // Adopted admitted groups count as consumed and admitted here: the earlier process took them off the queue.
     this.counts.adopted = this.outstanding.size + this.batch.length;
     this.counts.consumed = this.counts.admitted = this.batch.length;
@@ -98,20 +116,44 @@ export class GrpoLoop {
     };
   }
 
+  /**
+   * The versions before the current one that admissible groups may still be played by, so a
+   * resumed in-process server can serve them again (a checkpoint's `earlier`).
+   */
+  earlier(): EarlierVersion[] {
+    return [...this.published]
+      .filter(([version]) => version < this.version)
+      .sort(([a], [b]) => a - b)
+      .map(([version, adapter]) => ({ version, adapter }));
+  }
+
+  private async publish(): Promise<void> {
+    const adapter = this.o.learner.trainer.adapter;
+    await this.o.publisher.publish(this.version, adapter);
+    this.published.set(this.version, copyAdapter(adapter));
+    for (const version of this.published.keys())
+      if (version < this.version - this.o.maxStaleness) this.published.delete(version);
+  }
+
   /** Runs until maxSteps updates are done or `signal` aborts; returns how the groups ended. */
   async run(signal: AbortSignal): Promise<GroupCounts> {
     const { o } = this;
     const submitter = new GroupSubmitter(o.connection);
     const tracker = new GroupTracker(o.connection);
     tracker.onFinished((id, fate) => fate === 'dropped' && this.events.push({ kind: 'dropped', id }));
-    const consumer = new GroupConsumer(o.connection, {
-      group: (group) => this.events.push({ kind: 'group', group }),
-      bad: (id, message) => (this.counts.bad++, o.log(`grpo: ${message}`)),
-      error: (error) => o.log(`grpo: queue error: ${error.message}`),
-    });
+    const limits = o.limits ?? defaultTokenLimits(o.learner.model.config);
+    const consumer = new GroupConsumer(
+      o.connection,
+      {
+        group: (group) => this.events.push({ kind: 'group', group }),
+        bad: (_job, message, id) => this.events.push({ kind: 'bad', id, message }),
+        error: (error) => o.log(`grpo: queue error: ${error.message}`),
+      },
+      (group) => untrainableReason(group, limits, o.learner.config),
+    );
     try {
       await Promise.all([tracker.ready(), consumer.waitUntilReady()]);
-      await o.publisher.publish(this.version, o.learner.trainer.adapter);
+      await this.publish();
       let waitStarted = performance.now();
       while (this.version < o.maxSteps && !signal.aborted) {
         await this.fill(submitter);
@@ -165,6 +207,13 @@ export class GrpoLoop {
       if (this.outstanding.delete(event.id)) counts.dropped++;
       return;
     }
+    if (event.kind === 'bad') {
+      // Refused at the door (never reaches the learner); one of ours was taken off the queue.
+      counts.bad++;
+      if (event.id !== null && this.outstanding.delete(event.id)) counts.consumed++;
+      o.log(`grpo: ${event.message}; not trained on`);
+      return;
+    }
     const { group } = event;
     const startStep = this.outstanding.get(group.group_id);
     if (!this.outstanding.delete(group.group_id)) {
@@ -202,10 +251,12 @@ export class GrpoLoop {
     }
     const t0 = performance.now();
     // Not cut short by a signal: an update runs to its end, then the loop stops and checkpoints.
-    const result = await grpoStep(o.learner, samples);
+    const result = await grpoStep(o.learner, samples).catch((error: Error) => this.failedUpdate(groups, error));
+    if (!result) return;
+    this.failedInARow = 0;
     const t1 = performance.now();
     this.version++;
-    await o.publisher.publish(this.version, o.learner.trainer.adapter);
+    await this.publish();
     const t2 = performance.now();
     const staleness = taken.map((t) => t.staleness);
     const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
@@ -218,6 +269,7 @@ export class GrpoLoop {
       'groups/dropped': this.counts.dropped,
       'groups/stale': this.counts.stale,
       'groups/bad': this.counts.bad + this.counts.foreign + this.counts.rejected,
+      'groups/failed': this.counts.failed,
       'groups/in_flight': this.outstanding.size,
       'episodes/skipped': skippedEpisodes,
       'episodes/split': splitEpisodes,
@@ -227,6 +279,18 @@ export class GrpoLoop {
     };
     await o.onUpdate({ ...summary, metrics, step: this.version, version: this.version });
     if (o.checkpointEvery && this.version % o.checkpointEvery === 0) await o.onCheckpoint?.(this.version, 'every');
+  }
+
+  /** The engine refused a batch: it is dropped (counted, logged once), and the run goes on unless it keeps happening. */
+  private failedUpdate(groups: readonly TrajectoryGroup[], error: Error): null {
+    this.counts.failed += groups.length;
+    this.failedInARow++;
+    const limit = this.o.maxFailedUpdates ?? 3;
+    const what = `the update on group(s) ${groups.map((g) => g.group_id).join(', ')} failed in the engine: ${error.message}`;
+    if (this.failedInARow >= limit)
+      throw new Error(`grpo: ${limit} updates in a row failed; the last: ${what}`, { cause: error });
+    this.o.log(`grpo: ${what}; batch dropped, not trained on`);
+    return null;
   }
 
   /** Events can be missed across a Redis reconnect: ask for the fate of what is still out. */

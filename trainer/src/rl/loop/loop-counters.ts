@@ -2,7 +2,8 @@ import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
 
 /**
  * Where every group this process submitted (or took over from a checkpoint) went. At any time
- * submitted + adopted = consumed + dropped + abandoned + lost + in flight (+ admitted, untrained).
+ * submitted + adopted = consumed + dropped + abandoned + lost + in flight (+ admitted, untrained),
+ * and consumed = admitted + stale + rejected + bad groups of this process.
  */
 export interface GroupCounts {
   submitted: number;
@@ -28,7 +29,13 @@ export interface GroupCounts {
   lost: number;
   /** Groups from an earlier process of this run, another run, or malformed jobs. */
   foreign: number;
+  /**
+   * Jobs refused before admission: malformed payloads, and groups whose tokens, lengths,
+   * log-probs or rewards the model cannot take (those of this process also count as consumed).
+   */
   bad: number;
+  /** Admitted, but the engine failed the update on their batch: dropped, not trained on. */
+  failed: number;
 }
 
 export const zeroCounts = (): GroupCounts => ({
@@ -44,6 +51,7 @@ export const zeroCounts = (): GroupCounts => ({
   lost: 0,
   foreign: 0,
   bad: 0,
+  failed: 0,
 });
 
 /** What one update trained on, in the run report's terms. */

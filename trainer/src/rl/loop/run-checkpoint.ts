@@ -14,7 +14,10 @@ export interface RunParts {
 }
 
 /** A checkpoint of the run after `loop.version` updates (taken between updates). */
-export function checkpointOf(loop: Pick<GrpoLoop, 'version' | 'counts' | 'pending'>, parts: RunParts): CheckpointState {
+export function checkpointOf(
+  loop: Pick<GrpoLoop, 'version' | 'counts' | 'pending'> & Partial<Pick<GrpoLoop, 'earlier'>>,
+  parts: RunParts,
+): CheckpointState {
   return {
     step: loop.version,
     version: loop.version,
@@ -26,6 +29,8 @@ export function checkpointOf(loop: Pick<GrpoLoop, 'version' | 'counts' | 'pendin
     // The loop's groups between submission and training, so a resumed run trains on what this one would have.
     counters: { counts: { ...loop.counts }, pending: loop.pending() } as unknown as JsonValue,
     baseModel: parts.baseModel,
+    // Groups in flight may still ask for these: a resumed in-process server serves them again.
+    earlier: loop.earlier?.() ?? [],
   };
 }
 

@@ -28,6 +28,15 @@ export class InProcessPublisher {
     return name;
   }
 
+  /**
+   * A resumed run's earlier versions (its checkpoint's `earlier`), served again before the
+   * current one is published: groups still in flight may ask for them.
+   */
+  restore(earlier: readonly { version: number; adapter: LoraAdapter }[]): void {
+    for (const { version, adapter } of [...earlier].sort((a, b) => a.version - b.version))
+      this.publish(version, adapter);
+  }
+
   /** The versions of this run the server holds now, oldest first. */
   loaded(): number[] {
     return this.registry
