@@ -22,10 +22,9 @@ const TOKEN_VARIABLES = ['GAUNTLET_TOKEN', 'VLLM_API_KEY'];
  * @param {string} tool gauntlet-trainer or gauntlet-worker
  * @param {string[]} args the command line after the tool
  * @param {Record<string, string | undefined>} env
- * @param {(dir: string) => boolean} isEmptyDir whether a folder is missing or empty
  * @returns {{ bin: string, args: string[] } | { exitCode: number, message: string }}
  */
-export function planStart(tool, args, env, isEmptyDir = () => false) {
+export function planStart(tool, args, env) {
   const spec = TOOLS[tool];
   if (!spec) return { exitCode: 2, message: `unknown tool ${JSON.stringify(tool)} (${Object.keys(TOOLS).join(', ')})` };
   const [command] = args;
@@ -52,18 +51,5 @@ export function planStart(tool, args, env, isEmptyDir = () => false) {
   const given = args.some((arg) => arg === hostFlag || arg.startsWith(`${hostFlag}=`));
   const host = env.HOST || '0.0.0.0';
   const planned = given ? args : [...args, hostFlag, host];
-  return { bin: spec.bin, args: command === 'grpo' ? resumeOnlyWithARun(planned, isEmptyDir) : planned };
-}
-
-/**
- * A container runs the same command line on its first start and on every restart; grpo wants
- * --resume only when its output folder holds a run. So the images drop --resume while the
- * folder is still empty: the first start begins the run, later ones continue it.
- */
-function resumeOnlyWithARun(args, isEmptyDir) {
-  if (!args.includes('--resume')) return args;
-  const at = args.findIndex((arg) => arg === '--output-dir' || arg.startsWith('--output-dir='));
-  if (at < 0) return args;
-  const dir = args[at].includes('=') ? args[at].slice(args[at].indexOf('=') + 1) : args[at + 1];
-  return dir && isEmptyDir(dir) ? args.filter((arg) => arg !== '--resume') : args;
+  return { bin: spec.bin, args: planned };
 }

@@ -3,7 +3,7 @@
 // `gauntlet-trainer grpo` with the built-in tiny model serving its own versions in process. A
 // few updates on click-test: versions advance, the workers' turns record them, and every group
 // the trainer submitted is accounted for (consumed or dropped, counted).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
@@ -63,7 +63,10 @@ beforeAll(async () => {
   started.push(env);
   const port = await freePort();
   trainerPort = port;
-  trainer = await startTrainer([]);
+  // An attempt that crashed before its first checkpoint left its rows behind. A container restarts
+  // with the same command line, --resume included: the run starts afresh and drops those rows.
+  writeFileSync(join(output, 'metrics.jsonl'), '{"step":1,"version":1,"time":1,"metrics":{"loss":9}}\n');
+  trainer = await startTrainer(['--resume']);
   started.push(trainer);
   for (const name of ['w1', 'w2'])
     started.push(
@@ -97,6 +100,7 @@ afterAll(async () => {
 
 describe('gauntlet-trainer grpo on the real stack', () => {
   it('advances adapter versions, survives SIGINT and --resume, the workers record the versions per turn, and no group is lost', async () => {
+    expect(trainer.output()).toMatch(/--resume: no checkpoint in .* yet; starting the run/);
     // Interrupted after its second update: it saves a checkpoint and exits 130.
     await trainer.waitFor(/^update 2 \(v2\)/, 150_000, true);
     trainer.child.kill('SIGINT');

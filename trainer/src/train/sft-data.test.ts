@@ -65,6 +65,10 @@ describe('parseSftJsonl', () => {
       { prompt: [user('q')], completion: [user('not a reply')] },
       'd.jsonl:2: completion has no assistant turn to train on',
     ],
+    [
+      { prompt: [user('q')], chosen: [assistant('a')], rejected: [assistant('b')] },
+      'd.jsonl:2: is a preference pair ("chosen"/"rejected"), not an SFT example: train it with `gauntlet-trainer dpo`',
+    ],
   ])('line %j → %s', (line, message) => {
     const text = jsonl({ prompt: 'ok', completion: 'fine' }, line);
     expect(() => parseSftJsonl('d.jsonl', text)).toThrow(message);

@@ -79,6 +79,11 @@ function parseRecord(file: string, line: number, value: unknown): SftRecord {
     );
   const hasMessages = value['messages'] !== undefined;
   const hasPrompt = value['prompt'] !== undefined || value['completion'] !== undefined;
+  if (value['chosen'] !== undefined && value['rejected'] !== undefined && value['completion'] === undefined)
+    throw fail(
+      undefined,
+      'is a preference pair ("chosen"/"rejected"), not an SFT example: train it with `gauntlet-trainer dpo`, or give sft lines with "messages", or "prompt" and "completion"',
+    );
   if (hasMessages && hasPrompt)
     throw fail(undefined, 'has both "messages" and "prompt"/"completion"; use one form per line');
   if (hasMessages) {

@@ -116,4 +116,25 @@ describe('RunReport over real HTTP', () => {
     await again.record(update(3));
     expect(again.curves().map((u) => u.step)).toEqual([1, 2, 3]);
   });
+
+  it('resuming from a checkpoint drops the updates after it from the curves and the file', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
+    const jsonlPath = join(dir, 'metrics.jsonl');
+    const first = new RunReport({ jsonlPath });
+    for (const step of [1, 2, 3, 4]) await first.record(update(step));
+    // The run crashed after update 4; its last checkpoint is of version 2.
+    const lines: string[] = [];
+    const again = new RunReport({ jsonlPath, log: (l) => lines.push(l) });
+    expect(await again.resume(2)).toBe(2);
+    expect(lines).toEqual(['run report: dropped 2 update(s) after version 2; the run records them again']);
+    for (const step of [3, 4]) await again.record(update(step));
+    const steps = (await readFile(jsonlPath, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { step: number }).step);
+    expect(steps).toEqual([1, 2, 3, 4]);
+    // A fresh start (no checkpoint yet) keeps nothing of the attempt before it.
+    expect(await new RunReport({ jsonlPath }).resume(0)).toBe(0);
+    expect(await readFile(jsonlPath, 'utf8')).toBe('');
+  });
 });

@@ -28,7 +28,7 @@ import { writeAdapterFolder } from './sft-output.js';
 export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
   const log = (line: string) => io.err(line);
   const store = new CheckpointStore(join(s.outputDir, 'checkpoints'), { keep: s.keepCheckpoints, log });
-  const checkpoint = await startingPoint(s, store);
+  const checkpoint = await startingPoint(s, store, log);
   const tiny = s.modelDir ? null : await mkdtemp(join(tmpdir(), 'gauntlet-grpo-tiny-'));
   const modelDir = s.modelDir ?? join(tiny!, 'tiny');
   const baseName = tiny ? 'tiny' : modelDir.split('/').filter(Boolean).at(-1)!;
@@ -67,7 +67,9 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
     });
     ctx = published.ctx;
     const report = new RunReport({ jsonlPath: join(s.outputDir, 'metrics.jsonl'), log });
-    if (checkpoint) await report.resume();
+    // A resumed run keeps the rows through its checkpoint; a fresh start under --resume (no
+    // checkpoint yet) drops the rows of the attempt before it.
+    if (s.resume) await report.resume(checkpoint?.version ?? 0);
     const server = await startRunServer(
       { metrics: () => report.registry.metrics(), others: [(req, res) => report.handler(req, res)] },
       ctx,
@@ -128,8 +130,17 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
   }
 }
 
-/** A run never writes over another: a folder with files needs --resume, and --resume needs a checkpoint of this run. */
-async function startingPoint(s: GrpoSettings, store: CheckpointStore): Promise<LoadedCheckpoint | null> {
+/**
+ * A run never writes over another: a folder with files needs --resume. --resume continues from
+ * the folder's latest checkpoint, which must be of this run; with none yet (a first start, or a
+ * crash before the first checkpoint) the run starts afresh, so a container restarted with the same
+ * command line never crash-loops.
+ */
+async function startingPoint(
+  s: GrpoSettings,
+  store: CheckpointStore,
+  log: (line: string) => void,
+): Promise<LoadedCheckpoint | null> {
   const entries = await readdir(s.outputDir).catch(() => []);
   if (!s.resume) {
     if (entries.length > 0)
@@ -140,7 +151,10 @@ async function startingPoint(s: GrpoSettings, store: CheckpointStore): Promise<L
     return null;
   }
   const checkpoint = await store.latest();
-  if (!checkpoint) throw new UsageError(`grpo: --resume: no checkpoint in ${store.dir}`, 'grpo');
+  if (!checkpoint) {
+    log(`grpo: --resume: no checkpoint in ${store.dir} yet; starting the run`);
+    return null;
+  }
   const run = (checkpoint.config as { run?: unknown } | null)?.run;
   if (run !== s.run)
     throw new UsageError(

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { Registry } from 'prom-client';
@@ -42,9 +42,12 @@ export class RunReport {
 
   /**
    * Reads the updates an earlier run wrote to jsonlPath (a resumed run's curves continue from
-   * them); lines that do not parse are skipped and counted. Returns how many were read.
+   * them); lines that do not parse are skipped and counted. With `throughVersion` (the version of
+   * the checkpoint the run resumes from), later updates are dropped and the file is rewritten
+   * without them and without the unreadable lines: the resumed run records those updates again,
+   * so each appears once. Returns how many updates were kept.
    */
-  async resume(): Promise<number> {
+  async resume(throughVersion?: number): Promise<number> {
     let text: string;
     try {
       text = await readFile(this.options.jsonlPath, 'utf8');
@@ -53,16 +56,32 @@ export class RunReport {
       throw error;
     }
     let bad = 0;
-    const lines = text.split('\n').filter((line) => line.trim() !== '');
-    for (const line of lines) {
+    let dropped = 0;
+    const kept: RecordedUpdate[] = [];
+    for (const line of text.split('\n').filter((l) => l.trim() !== '')) {
+      let update: RecordedUpdate;
       try {
-        this.keep(normaliseUpdate(JSON.parse(line) as RunUpdate));
+        update = normaliseUpdate(JSON.parse(line) as RunUpdate);
       } catch {
         bad++;
+        continue;
       }
+      if (throughVersion !== undefined && update.version > throughVersion) dropped++;
+      else kept.push(update);
     }
+    for (const update of kept) this.keep(update);
     if (bad) this.log(`run report: skipped ${bad} unreadable line(s) of ${this.options.jsonlPath}`);
-    return lines.length - bad;
+    if (throughVersion !== undefined && (bad || dropped)) {
+      if (dropped)
+        this.log(
+          `run report: dropped ${dropped} update(s) after version ${throughVersion}; the run records them again`,
+        );
+      const rewritten = kept.map((update) => `${JSON.stringify(update)}\n`).join('');
+      const temporary = `${this.options.jsonlPath}.tmp`;
+      await writeFile(temporary, rewritten);
+      await rename(temporary, this.options.jsonlPath);
+    }
+    return kept.length;
   }
 
   /** Records one update: JSONL line, gauges, curves, progress line. Resolves once the line is written. */

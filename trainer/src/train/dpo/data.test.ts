@@ -72,6 +72,13 @@ describe('parseDpoJsonl', () => {
     expect(() => parse(text)).toThrow(message);
   });
 
+  it('says an SFT file is not preference data and which command takes it', () => {
+    const sft =
+      'is an SFT example ("messages", or "prompt" and "completion"), not a preference pair: train it with `gauntlet-trainer sft`';
+    expect(() => parse({ messages: [{ role: 'user', content: 'q' }] })).toThrow(`d.jsonl:1: ${sft}`);
+    expect(() => parse({ prompt: 'q', completion: 'a' })).toThrow(`d.jsonl:1: ${sft}`);
+  });
+
   it('names the line of the bad record, blank lines counted', () => {
     const good = { prompt: 'q', chosen: 'a', rejected: 'b' };
     expect(() => parse(good, '', { ...good, chosen: [] })).toThrow('d.jsonl:3: ');

@@ -32,6 +32,15 @@ function parseDpoRecord(file: string, line: number, value: unknown): DpoRecord {
   if (!isPlainObject(value))
     throw fail(undefined, `must be a JSON object with "chosen" and "rejected" (got ${describeValue(value)})`);
   const { prompt, chosen, rejected } = value;
+  if (
+    chosen === undefined &&
+    rejected === undefined &&
+    (value['messages'] !== undefined || value['completion'] !== undefined)
+  )
+    throw fail(
+      undefined,
+      'is an SFT example ("messages", or "prompt" and "completion"), not a preference pair: train it with `gauntlet-trainer sft`, or give dpo lines with "chosen" and "rejected"',
+    );
   for (const [field, v] of [
     ['chosen', chosen],
     ['rejected', rejected],
