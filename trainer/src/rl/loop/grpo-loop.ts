@@ -242,7 +242,10 @@ export class GrpoLoop {
     const { o } = this;
     const taken = this.batch.splice(0, o.groupsPerUpdate);
     const groups = taken.map((t) => t.group);
-    const { samples, skippedEpisodes, splitEpisodes } = groupSamples(groups, o.learner.config.scaleRewards);
+    const { samples, skippedEpisodes, splitEpisodes, rewardMetrics } = groupSamples(
+      groups,
+      o.learner.config.scaleRewards,
+    );
     if (samples.length === 0) {
       // Scripted or empty episodes: nothing was sampled, so there is nothing to train.
       this.counts.unused += groups.length;
@@ -261,6 +264,7 @@ export class GrpoLoop {
     const staleness = taken.map((t) => t.staleness);
     const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
     const metrics: Record<string, number> = {
+      ...rewardMetrics,
       ...result.metrics,
       ...summary.metrics,
       'staleness/mean': staleness.reduce((a, b) => a + b, 0) / staleness.length,

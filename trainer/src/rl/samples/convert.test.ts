@@ -62,4 +62,22 @@ describe('Trajectory → GrpoSample', () => {
     expect(samples[1]!.advantage).toBeCloseTo(-samples[0]!.advantage!, 12);
     expect(samples.slice(2).map((s) => s.advantage)).toEqual([0, 0]);
   });
+
+  it('reports reward metrics over episodes, however many samples an episode splits into', () => {
+    const long = episode(
+      'a',
+      0,
+      [
+        turn(0, { completion_ids: [10], logprobs: [-1], env_ids: [20] }),
+        turn(1, { completion_ids: [11], logprobs: [-1], trimmed_exchanges: 1 }),
+      ],
+      1,
+    );
+    const a = group('a', [1, 0], policy);
+    const { samples, rewardMetrics } = groupSamples([{ ...a, trajectories: [long, a.trajectories[1]!] }], 'group');
+    expect(samples).toHaveLength(3);
+    // Two episodes rewarded 1 and 0: the mean is ½ (per sample it would read ⅔).
+    expect(rewardMetrics.reward).toBe(0.5);
+    expect(rewardMetrics.frac_reward_zero_std).toBe(0);
+  });
 });

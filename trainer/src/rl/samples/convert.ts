@@ -1,5 +1,5 @@
 import { rolloutSequence, turnPromptIds, type Trajectory, type TrajectoryGroup } from '@gauntlet/proto/rollout';
-import { computeAdvantages, type GrpoSample, type ScaleRewards } from '../../train/grpo/index.js';
+import { computeAdvantages, type AdvantageResult, type GrpoSample, type ScaleRewards } from '../../train/grpo/index.js';
 
 /**
  * One episode as one GRPO sample, token-exact: the first prompt's ids, then every turn's sampled
@@ -50,6 +50,8 @@ export interface GroupSamples {
   skippedEpisodes: number;
   /** Episodes split into per-turn samples because they trimmed their context. */
   splitEpisodes: number;
+  /** Mean reward, its std and the share of groups with equal rewards, over episodes (not samples). */
+  rewardMetrics: AdvantageResult['metrics'];
 }
 
 /**
@@ -58,11 +60,11 @@ export interface GroupSamples {
  */
 export function groupSamples(groups: readonly TrajectoryGroup[], scale: ScaleRewards): GroupSamples {
   const episodes = groups.flatMap((g) => g.trajectories.map((t) => ({ group: g.group_id, t })));
-  const { advantages } = computeAdvantages(
+  const { advantages, metrics } = computeAdvantages(
     episodes.map((e) => ({ group: e.group, reward: e.t.reward })),
     scale,
   );
-  const out: GroupSamples = { samples: [], skippedEpisodes: 0, splitEpisodes: 0 };
+  const out: GroupSamples = { samples: [], skippedEpisodes: 0, splitEpisodes: 0, rewardMetrics: metrics };
   episodes.forEach(({ group, t }, i) => {
     const whole = trajectorySample(t, group);
     const parts = whole ? [whole] : trajectoryTurnSamples(t, group);

@@ -102,8 +102,9 @@ export async function grpoStep(
   const { config } = learner;
   if (samples.length === 0) throw new RangeError('GRPO step: the batch is empty');
   samples.forEach((s, i) => validateSample(s, i, config));
-  const rewards = computeAdvantages(samples, config.scaleRewards);
-  const advantages = allOrNone(samples, 'advantage') ? samples.map((s) => s.advantage!) : rewards.advantages;
+  // Advantages set by the caller were computed once, over episodes (with their reward metrics).
+  const rewards = allOrNone(samples, 'advantage') ? null : computeAdvantages(samples, config.scaleRewards);
+  const advantages = rewards?.advantages ?? samples.map((s) => s.advantage!);
   const masks = samples.map((s) => trainedMask(s, config));
   const started = performance.now();
   let ref: number[][] | null = null;
@@ -131,7 +132,7 @@ export async function grpoStep(
     // The pass before the first update scored the trained tokens (0 elsewhere): exactly lp_old.
     old ??= result.logprobs.map((lp) => Array.from(lp));
   }
-  const metrics: Record<string, number> = { ...rewards.metrics, ...completionMetrics(samples) };
+  const metrics: Record<string, number> = { ...rewards?.metrics, ...completionMetrics(samples) };
   if (config.samplerCorrection) {
     const oldLogprobs = samples.map((s, i) => old![i]!.slice(s.promptIds.length));
     Object.assign(metrics, samplingMetrics(samples, { masks, oldLogprobs }, config.samplerCorrection));
