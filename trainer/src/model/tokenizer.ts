@@ -10,6 +10,14 @@ export interface SpecialToken {
   content: string;
 }
 
+/** Every file ModelTokenizer.load may read from a model folder (the rest of the folder is weights and model config). */
+export const TOKENIZER_FILES = [
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'generation_config.json',
+  'chat_template.jinja',
+] as const;
+
 /**
  * A model folder's tokenizer (`tokenizer.json`), special tokens, end-of-sequence ids and chat
  * template. Encoding adds no BOS/EOS by default: chat templates write their own, and token-exact

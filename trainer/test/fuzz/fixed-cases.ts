@@ -152,7 +152,30 @@ export function fixedCases(adapters: {
         structured_outputs: { regex: '(a|b)*a(a|b){20}' },
       }),
       status: 400,
-      says: /not supported/,
+      says: /needs more than 10000 DFA states/,
+    },
+    // Issue 28 item 3: a regex that held the preparation thread for 75 s, twice (the second refusal is cached).
+    ...[1, 2].map((n) => ({
+      name: `issue 28's nested-repeat regex (${n})`,
+      request: post('/v1/completions', {
+        prompt: 'x',
+        max_tokens: 4,
+        structured_outputs: { regex: '(((a|b){0,20}){0,20}){0,20}c' },
+      }),
+      status: 400,
+      says: /takes longer than 3000 ms to compile|needs more than 10000 (NFA|DFA) states/,
+    })),
+    {
+      name: '/tokenize over the length cap',
+      request: post('/tokenize', { prompt: 'x'.repeat(300_000) }),
+      status: 400,
+      says: /over this server's \/tokenize limit/,
+    },
+    {
+      name: '/tokenize of a conversation over the length cap',
+      request: post('/tokenize', { messages: [{ role: 'user', content: 'x'.repeat(300_000) }] }),
+      status: 400,
+      says: /over this server's \/tokenize limit/,
     },
     // Item 15: byte tokens that decode alike stay apart.
     {
