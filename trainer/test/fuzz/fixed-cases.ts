@@ -33,6 +33,8 @@ export function fixedCases(adapters: {
   linkedConfig: string;
   outside: string;
   traversal: string;
+  nonFinite: string;
+  fifo: string;
 }): FixedCase[] {
   const huge = 'x'.repeat(8 * 1024 * 1024 - 100);
   return [
@@ -65,6 +67,19 @@ export function fixedCases(adapters: {
       request: post('/v1/load_lora_adapter', { lora_name: 'x', lora_path: adapters.linkedConfig }),
       status: 400,
       not: /SECRET/,
+    },
+    // Issue 28 item 11: factors the replies cannot use, and a file that would block the load forever.
+    {
+      name: 'an adapter full of NaN',
+      request: post('/v1/load_lora_adapter', { lora_name: 'nan', lora_path: adapters.nonFinite }),
+      status: 400,
+      says: /tensor base_model\.model\.model\.layers\.0\.\w+\.\w+\.lora_B\.weight: it holds NaN at index 0/,
+    },
+    {
+      name: 'a FIFO as adapter_model.safetensors',
+      request: post('/v1/load_lora_adapter', { lora_name: 'fifo', lora_path: adapters.fifo }),
+      status: 400,
+      says: /adapter_model\.safetensors is not a regular file/,
     },
     { name: 'no key', request: post('/v1/completions', { prompt: 'x', max_tokens: 1 }, false), status: 401 },
     { name: 'no key on /tokenize', request: post('/tokenize', { prompt: 'x' }, false), status: 401 },
