@@ -74,7 +74,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
   const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : BUILTIN_TINY_MODEL_NAME);
   const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  // Started while the folder exists (the pool copies the tokenizer files): the built-in model's is removed once everything is read.
+  // Started while the folder exists (the pool keeps the tokenizer files' text): the built-in model's is removed once everything is read.
   const thread = await PreparePool.start(dir, {
     ...DEFAULT_PREPARE_OPTIONS,
     ...options.prepare,

@@ -2,12 +2,15 @@ import type { Transferable } from 'node:worker_threads';
 import { compiledWorkerFile } from '../engine/worker-file.js';
 import { WorkerCalls } from '../engine/worker-calls.js';
 import type { CompileBudget } from '../generate/compile-budget.js';
+import type { TokenizerFiles } from '../model/tokenizer.js';
 import { BadRequestError } from './http-errors.js';
 
 /** What every preparation thread is started with. */
 export interface LaneSetup {
-  /** A folder holding the tokenizer files (the pool's own copy, so a thread can be restarted after the model folder is gone). */
+  /** The model folder (it names files in errors; it may be gone by the time a thread restarts). */
   dir: string;
+  /** The tokenizer files' text, read once at start. */
+  files: TokenizerFiles;
   budget: CompileBudget;
   /** How long one call may run before its thread is stopped and the call refused. */
   timeoutMs: number;
@@ -39,7 +42,7 @@ export class PrepareLane {
   static async start(setup: LaneSetup): Promise<PrepareLane> {
     const calls = new WorkerCalls(
       compiledWorkerFile('serve/prepare-worker.js'),
-      { workerData: { dir: setup.dir, budget: setup.budget } },
+      { workerData: { dir: setup.dir, files: setup.files, budget: setup.budget } },
       'the preparation thread',
     );
     try {

@@ -1,13 +1,9 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Transferable } from 'node:worker_threads';
 import { GauntletError } from '@gauntlet/proto';
 import { DEFAULT_COMPILE_BUDGET, type CompileBudget } from '../generate/compile-budget.js';
 import type { CompiledSpec, StructuredSpec } from '../generate/structured.js';
-import { pathExists } from '../model/files.js';
-import { TOKENIZER_FILES } from '../model/tokenizer.js';
-import { PrepareLane } from './prepare-lane.js';
+import { readTokenizerFiles } from '../model/tokenizer.js';
+import { PrepareLane, type LaneSetup } from './prepare-lane.js';
 
 export interface PrepareOptions {
   /** Preparation threads: one input that takes long holds one of them, not the server. */
@@ -54,7 +50,8 @@ interface Job {
  * bodies and compiling structured outputs, each of which can take seconds, happen there so the
  * event loop keeps answering. Calls wait in one queue for the first free thread; a call runs and
  * waits under `timeoutMs` each (prepare-lane.ts), and a thread stopped at a deadline or lost to a
- * crash is replaced, so no input holds the rest for longer than that.
+ * crash is replaced (from the tokenizer files' text, read once at start), so no input holds the
+ * rest for longer than that.
  */
 export class PreparePool {
   private readonly lanes: (PrepareLane | undefined)[];
@@ -65,30 +62,27 @@ export class PreparePool {
   private constructor(
     lanes: PrepareLane[],
     private readonly options: PrepareOptions,
-    private readonly dir: string,
+    private readonly setup: LaneSetup,
   ) {
     this.lanes = lanes;
   }
 
-  /** Copies the tokenizer files (a thread started later must not depend on the model folder) and starts the threads. */
+  /** Reads the tokenizer files once (a thread started later must not depend on the model folder) and starts the threads. */
   static async start(modelDir: string, options: PrepareOptions = DEFAULT_PREPARE_OPTIONS): Promise<PreparePool> {
-    const dir = await mkdtemp(join(tmpdir(), 'gauntlet-prepare-'));
-    try {
-      for (const file of TOKENIZER_FILES)
-        if (await pathExists(join(modelDir, file))) await copyFile(join(modelDir, file), join(dir, file));
-      const setup = { dir, budget: options.budget, timeoutMs: options.timeoutMs };
-      const started = await Promise.allSettled(Array.from({ length: options.threads }, () => PrepareLane.start(setup)));
-      const lanes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-      const failed = started.find((s) => s.status === 'rejected');
-      if (failed) {
-        await Promise.all(lanes.map((lane) => lane.close()));
-        throw (failed as PromiseRejectedResult).reason;
-      }
-      return new PreparePool(lanes, options, dir);
-    } catch (error) {
-      await rm(dir, { recursive: true, force: true });
-      throw error;
+    const setup = {
+      dir: modelDir,
+      files: await readTokenizerFiles(modelDir),
+      budget: options.budget,
+      timeoutMs: options.timeoutMs,
+    };
+    const started = await Promise.allSettled(Array.from({ length: options.threads }, () => PrepareLane.start(setup)));
+    const lanes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(lanes.map((lane) => lane.close()));
+      throw (failed as PromiseRejectedResult).reason;
     }
+    return new PreparePool(lanes, options, setup);
   }
 
   call<T>(message: object, transfer: readonly Transferable[] = []): Promise<T> {
@@ -141,7 +135,6 @@ export class PreparePool {
     this.closed = true;
     this.stopAll('the server was shut down');
     await Promise.all(this.lanes.map((lane) => lane?.close()));
-    await rm(this.dir, { recursive: true, force: true });
   }
 
   private pump(): void {
@@ -166,7 +159,7 @@ export class PreparePool {
     const old = this.lanes[index]!;
     this.lanes[index] = undefined;
     void old.close();
-    PrepareLane.start({ dir: this.dir, budget: this.options.budget, timeoutMs: this.options.timeoutMs }).then(
+    PrepareLane.start(this.setup).then(
       (lane) => {
         if (this.closed) return void lane.close();
         this.lanes[index] = lane;

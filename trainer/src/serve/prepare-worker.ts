@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { GauntletError } from '@gauntlet/proto';
 import type { CompileBudget } from '../generate/compile-budget.js';
 import { compileSpec, type StructuredSpec } from '../generate/structured.js';
-import { ModelTokenizer } from '../model/tokenizer.js';
+import { ModelTokenizer, type TokenizerFiles } from '../model/tokenizer.js';
 import { renderChat, type ChatPromptOptions, type WireChatMessage } from './chat-prompt.js';
 import { parseJsonText } from './http-io.js';
 import { tokenizeReplyParts } from './prompt-tokenizer.js';
@@ -26,8 +26,8 @@ type Call =
       strs: boolean;
     };
 
-const { dir, budget } = workerData as { dir: string; budget: CompileBudget };
-const tokenizer = await ModelTokenizer.load(dir);
+const { dir, files, budget } = workerData as { dir: string; files: TokenizerFiles; budget: CompileBudget };
+const tokenizer = ModelTokenizer.fromFiles(dir, files);
 const port = parentPort!;
 
 function answer(call: Call): { result: unknown; transfer: ArrayBuffer[] } {
