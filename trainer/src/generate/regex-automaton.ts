@@ -1,5 +1,6 @@
 import { DFA, JS, NFA } from 'refa';
 import { ValidationError } from '@gauntlet/proto';
+import { BudgetedFactories, DEFAULT_COMPILE_BUDGET, type CompileBudget } from './compile-budget.js';
 
 /** A compiled automaton as plain data: what a compiler thread hands back (structured-cloneable). */
 export interface RegexAutomatonData {
@@ -13,8 +14,8 @@ export interface RegexAutomatonData {
 /**
  * A regex as a minimal DFA over UTF-16 code units (refa), flattened to integer states, with the
  * fewest characters from each state to a match. Full-match semantics, as vLLM's structured outputs.
- * Compiling can take seconds for a large or explosive regex (refa stops at 10,000 DFA states), so
- * a server compiles on a thread (compileRegex) and builds the automaton from the data here.
+ * Compiling can take seconds for a large or explosive regex (see compile-budget.ts for how it is
+ * bounded), so a server compiles on a thread (compileRegex) and builds the automaton from the data here.
  */
 export class RegexAutomaton {
   private readonly edges: { min: number; max: number; to: number }[][];
@@ -44,20 +45,29 @@ export class RegexAutomaton {
 }
 
 /**
- * A regex source → its minimal DFA as data. `what` names it in errors (a JSON schema's regex is
- * not the caller's text, so it is not quoted back).
+ * A regex source → its minimal DFA as data, within `budget` (states and time; over it, a
+ * ValidationError that says which). `what` names it in errors (a JSON schema's regex is not the
+ * caller's text, so it is not quoted back).
  */
-export function compileRegex(source: string, what = `structured_outputs.regex ${quoted(source)}`): RegexAutomatonData {
+export function compileRegex(
+  source: string,
+  what = `structured_outputs.regex ${quoted(source)}`,
+  budget: CompileBudget = DEFAULT_COMPILE_BUDGET,
+): RegexAutomatonData {
+  const factories = new BudgetedFactories(budget, what);
   let dfa: DFA;
   try {
     // Matches are whole outputs, so edge anchors add nothing; refa builds automata without assertions.
     const body = source.replace(/^\^/, '').replace(/(?<!\\)\$$/, '');
     const { expression, maxCharacter } = JS.Parser.fromLiteral({ source: body, flags: '' }).parse();
-    dfa = DFA.fromFA(NFA.fromRegex(expression, { maxCharacter }, { assertions: 'throw' }));
+    const nfa = NFA.fromRegex(expression, { maxCharacter }, { assertions: 'throw' }, factories.nfa);
+    dfa = DFA.fromFA(nfa, factories.dfa);
   } catch (error) {
+    if (error instanceof ValidationError) throw error;
     throw new ValidationError(`${what} is not supported: ${(error as Error).message}`);
   }
   dfa.minimize();
+  factories.checkClock();
   const ids = new Map<DFA.ReadonlyNode, number>([[dfa.initial, 0]]);
   const order: DFA.ReadonlyNode[] = [dfa.initial];
   for (let i = 0; i < order.length; i++) {

@@ -1,5 +1,6 @@
-import { ValidationError } from '@gauntlet/proto';
+import { GauntletError, ValidationError } from '@gauntlet/proto';
 import type { ModelTokenizer } from '../model/tokenizer.js';
+import type { CompileBudget } from './compile-budget.js';
 import type { TokenConstraint } from './constraint.js';
 import { jsonSchemaRegex } from './json-schema-regex.js';
 import { choiceRegex, compileRegex, RegexAutomaton, type RegexAutomatonData } from './regex-automaton.js';
@@ -95,8 +96,8 @@ export const MAX_REGEX_CHARS = 100_000;
 /** A spec compiled: its regex source and automaton (as data, so a thread can hand it back), or nothing to constrain. */
 export type CompiledSpec = { source: string; automaton: RegexAutomatonData } | undefined;
 
-/** Compiles a structured-output spec on this thread: the spec checked, its regex built and turned into a DFA. */
-export function compileSpec(spec: StructuredSpec): CompiledSpec {
+/** Compiles a structured-output spec on this thread: the spec checked, its regex built and turned into a DFA within `budget`. */
+export function compileSpec(spec: StructuredSpec, budget?: CompileBudget): CompiledSpec {
   const given = (['regex', 'choice', 'json', 'grammar'] as const).filter(
     (key) => spec[key] !== undefined && spec[key] !== null,
   );
@@ -119,7 +120,7 @@ export function compileSpec(spec: StructuredSpec): CompiledSpec {
       `${what ?? 'structured_outputs.regex'} is too large: it compiles to a regex of ${source.length} characters (the limit is ${MAX_REGEX_CHARS}); mark optional properties required or use fewer`,
     );
   }
-  return { source, automaton: what ? compileRegex(source, what) : compileRegex(source) };
+  return { source, automaton: what ? compileRegex(source, what, budget) : compileRegex(source, undefined, budget) };
 }
 
 /** Structured-output spec → a fresh constraint per sequence (undefined = unconstrained). */
@@ -127,8 +128,10 @@ export type ConstraintMaker = (() => TokenConstraint) | undefined;
 
 /**
  * Structured-output spec → constraint maker, with `compile` run wherever the caller likes (a
- * server compiles on a thread). Automata are cached by spec, so the schema a rollout sends every
- * turn compiles once; token tables are built per automaton state on first use.
+ * server compiles on a thread). Automata are cached by spec, least recently used dropped first, so
+ * the schema a rollout sends every turn compiles once; so are refusals (a 4xx: the spec itself is
+ * wrong or over budget), so a regex refused after seconds of compiling is refused at once after.
+ * Token tables are built per automaton state on first use.
  */
 export function constraintCompiler(
   tokenizer: ModelTokenizer,
@@ -148,15 +151,25 @@ export function constraintCompiler(
   return async (spec: StructuredSpec): Promise<ConstraintMaker> => {
     const key = JSON.stringify(spec);
     let pending = cache.get(key);
-    if (!pending) {
+    if (pending) {
+      cache.delete(key); // re-inserted below: the most recently used is last
+    } else {
       pending = build(spec);
-      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-      cache.set(key, pending);
-      pending.catch(() => cache.delete(key));
+      // A busy or stopped thread says nothing about the spec: only the spec's own refusals stay cached.
+      pending.catch((error: unknown) => {
+        if (!isRefusal(error) && cache.get(key) === pending) cache.delete(key);
+      });
     }
+    cache.set(key, pending);
+    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
     const automaton = await pending;
     return automaton && (() => new RegexConstraint(automaton));
   };
+}
+
+function isRefusal(error: unknown): boolean {
+  const status = (error as { httpStatus?: unknown }).httpStatus;
+  return error instanceof GauntletError && typeof status === 'number' && status >= 400 && status < 500;
 }
 
 /** The same, compiling on this thread and synchronously (tests, scripts). */

@@ -8,6 +8,7 @@ import { linearModulePath, LINEAR_MODULES, type LinearModule } from '../model/la
 import { readSafetensors, writeSafetensors } from '../model/safetensors.js';
 import type { Tensor, TensorMap } from '../model/tensor.js';
 import { validateAdapter, type LoraAdapter, type LoraModule } from './adapter.js';
+import { checkFactorHeader, checkFactorValues } from './factor-checks.js';
 import { ADAPTER_CONFIG_FILE, parsePeftAdapterConfig, peftAdapterConfigJson } from './peft-config.js';
 
 export const ADAPTER_WEIGHTS_FILE = 'adapter_model.safetensors';
@@ -48,25 +49,22 @@ export interface LoadedAdapter extends LoraAdapter {
 /**
  * Reads a PEFT LoRA folder. With `model`, every module must fit that model's shapes; without it,
  * the adapter must still be complete (every target in every layer present, A and B of rank r).
+ * Shapes are checked from the header before any data is read, and every value must be finite and
+ * within float16's range (factor-checks.ts); files that are not regular files are refused unopened.
  */
 export async function loadAdapter(dir: string, options: { model?: ModelConfig } = {}): Promise<LoadedAdapter> {
   const { lora, baseModelNameOrPath } = parsePeftAdapterConfig(
     await JsonObjectReader.read(join(dir, ADAPTER_CONFIG_FILE)),
   );
   const file = join(dir, ADAPTER_WEIGHTS_FILE);
-  const { tensors } = await readSafetensors(file);
+  // Names and shapes are checked from the header, before any factor's bytes are read.
+  const { tensors } = await readSafetensors(file, {
+    checkHeader: (header) => checkFactorHeader(file, header, lora, (key) => parsePeftKey(file, key), options.model),
+  });
+  checkFactorValues(file, tensors);
   const halves = new Map<string, Partial<Record<LoraFactor, Tensor>>>();
   for (const [key, tensor] of tensors) {
-    const { path, module, factor } = parsePeftKey(file, key);
-    if (!lora.targets.includes(module))
-      throw new ModelFileError(file, `tensor ${key}: ${module} is not in ${ADAPTER_CONFIG_FILE}'s target_modules`, key);
-    if (tensor.shape.length !== 2 || tensor.shape[factor === 'lora_A' ? 0 : 1] !== lora.rank) {
-      throw new ModelFileError(
-        file,
-        `tensor ${key}: shape [${tensor.shape.join(', ')}] does not have rank r = ${lora.rank} ${factor === 'lora_A' ? 'rows' : 'columns'}`,
-        key,
-      );
-    }
+    const { path, factor } = parsePeftKey(file, key);
     halves.set(path, { ...halves.get(path), [factor]: tensor });
   }
   const modules = new Map<string, LoraModule>();

@@ -2,7 +2,6 @@ import { basename, join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { ValidationError } from '@gauntlet/proto';
 import { ModelFileError } from './errors.js';
-import { pathExists, readTextFile } from './files.js';
 import { describeValue, type JsonObjectReader } from './json-reader.js';
 
 export interface ChatMessage {
@@ -55,15 +54,15 @@ export class ChatTemplate {
 }
 
 /**
- * The template source: `chat_template.jinja` when present (newer transformers save it there),
- * else `chat_template` in tokenizer_config.json (a string, or a list of named templates).
+ * The template source: `chat_template.jinja` when present (newer transformers save it there; its
+ * text is `jinja`), else `chat_template` in tokenizer_config.json (a string, or a list of named templates).
  */
-export async function readChatTemplateSource(
+export function chatTemplateSource(
   dir: string,
+  jinja: string | undefined,
   tokenizerConfig: JsonObjectReader | undefined,
-): Promise<{ source: string; file: string } | null> {
-  const jinjaFile = join(dir, 'chat_template.jinja');
-  if (await pathExists(jinjaFile)) return { source: await readTextFile(jinjaFile), file: jinjaFile };
+): { source: string; file: string } | null {
+  if (jinja !== undefined) return { source: jinja, file: join(dir, 'chat_template.jinja') };
   if (!tokenizerConfig?.has('chat_template')) return null;
   const value = tokenizerConfig.raw('chat_template');
   if (typeof value === 'string') return { source: value, file: tokenizerConfig.file };

@@ -1,5 +1,34 @@
-import { access, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import { ModelFileError } from './errors.js';
+
+/** A path that names a FIFO, socket or device: reading one can block forever (a FIFO with no writer) or never end. */
+export class NotRegularFileError extends ModelFileError {
+  constructor(file: string) {
+    super(file, 'is not a regular file (a FIFO, socket or device cannot be read as a model file)');
+  }
+}
+
+/**
+ * Opens a file for reading only if it is a regular file. The open does not block (O_NONBLOCK: a
+ * FIFO with no writer would otherwise hold the open, and a libuv thread, forever) and the check
+ * is on the opened handle, so the file cannot be swapped between the check and the read.
+ */
+export async function openRegularFile(file: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new ModelFileError(file, describeFsError(error));
+  }
+  const isFile = await handle.stat().then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+  if (isFile) return handle;
+  await handle.close();
+  throw new NotRegularFileError(file);
+}
 
 export async function pathExists(path: string): Promise<boolean> {
   return access(path).then(
@@ -9,10 +38,13 @@ export async function pathExists(path: string): Promise<boolean> {
 }
 
 export async function readTextFile(file: string): Promise<string> {
+  const handle = await openRegularFile(file);
   try {
-    return await readFile(file, 'utf8');
+    return await handle.readFile('utf8');
   } catch (error) {
     throw new ModelFileError(file, describeFsError(error));
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,6 +1,6 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { ModelFileError } from './errors.js';
-import { describeFsError } from './files.js';
+import { openRegularFile } from './files.js';
 import { DECODABLE_DTYPES, decodeFloats, isDecodable, type DecodableDtype } from './float-decode.js';
 import {
   MAX_IO_BYTES,
@@ -21,6 +21,8 @@ export interface SafetensorsContents {
 export interface ReadOptions {
   /** Read only these tensors (others are skipped without touching their bytes). */
   only?: ReadonlySet<string>;
+  /** Checks the parsed header (names, dtypes, shapes) before any tensor's bytes are read; throw to refuse. */
+  checkHeader?: (header: SafetensorsHeader) => void;
 }
 
 /**
@@ -31,6 +33,7 @@ export interface ReadOptions {
 export async function readSafetensors(file: string, options: ReadOptions = {}): Promise<SafetensorsContents> {
   return withFile(file, async (handle, size) => {
     const header = await readHeaderFrom(file, handle, size);
+    options.checkHeader?.(header);
     const tensors: TensorMap = new Map();
     for (const entry of header.entries) {
       if (options.only && !options.only.has(entry.name)) continue;
@@ -69,12 +72,7 @@ function floatEntry(file: string, entry: SafetensorsEntry): SafetensorsEntry & {
 }
 
 async function withFile<T>(file: string, use: (handle: FileHandle, size: number) => Promise<T>): Promise<T> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    throw new ModelFileError(file, describeFsError(error));
-  }
+  const handle = await openRegularFile(file);
   try {
     return await use(handle, (await handle.stat()).size);
   } finally {

@@ -1,13 +1,34 @@
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { ChatTemplate, readChatTemplateSource, type ChatMessage, type ChatTemplateOptions } from './chat-template.js';
+import { ChatTemplate, chatTemplateSource, type ChatMessage, type ChatTemplateOptions } from './chat-template.js';
 import { ModelFileError } from './errors.js';
-import { pathExists } from './files.js';
+import { pathExists, readTextFile } from './files.js';
 import { JsonObjectReader, describeValue } from './json-reader.js';
 
 export interface SpecialToken {
   id: number;
   content: string;
+}
+
+/** Every file ModelTokenizer.load may read from a model folder (the rest of the folder is weights and model config). */
+export const TOKENIZER_FILES = [
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'generation_config.json',
+  'chat_template.jinja',
+] as const;
+
+/** A model folder's tokenizer files as text, absent ones left out: enough to build the same tokenizer anywhere. */
+export type TokenizerFiles = Partial<Record<(typeof TOKENIZER_FILES)[number], string>>;
+
+/** Reads TOKENIZER_FILES from a model folder; tokenizer.json must be there, the rest may not. */
+export async function readTokenizerFiles(dir: string): Promise<TokenizerFiles> {
+  const files: TokenizerFiles = {};
+  for (const name of TOKENIZER_FILES) {
+    const file = join(dir, name);
+    if (name === 'tokenizer.json' || (await pathExists(file))) files[name] = await readTextFile(file);
+  }
+  return files;
 }
 
 /**
@@ -37,10 +58,16 @@ export class ModelTokenizer {
   }
 
   static async load(dir: string): Promise<ModelTokenizer> {
+    return ModelTokenizer.fromFiles(dir, await readTokenizerFiles(dir));
+  }
+
+  /** The tokenizer from its files' text (readTokenizerFiles); `dir` only names the files in errors. */
+  static fromFiles(dir: string, files: TokenizerFiles): ModelTokenizer {
     const tokenizerFile = join(dir, 'tokenizer.json');
-    const tokenizerJson = await JsonObjectReader.read(tokenizerFile);
-    const configFile = join(dir, 'tokenizer_config.json');
-    const config = (await pathExists(configFile)) ? await JsonObjectReader.read(configFile) : undefined;
+    const tokenizerJson = JsonObjectReader.parse(tokenizerFile, files['tokenizer.json'] ?? '');
+    const configText = files['tokenizer_config.json'];
+    const config =
+      configText === undefined ? undefined : JsonObjectReader.parse(join(dir, 'tokenizer_config.json'), configText);
     let tokenizer: Tokenizer;
     try {
       tokenizer = new Tokenizer(tokenizerJson.object, config?.object ?? {});
@@ -49,8 +76,10 @@ export class ModelTokenizer {
     }
     const tokenId = (key: string): number | null => resolveTokenId(tokenizer, config, key);
     const eosToken = tokenId('eos_token');
-    const eosIds = [...(await readGenerationEosIds(dir)), eosToken].filter((id): id is number => id !== null);
-    const template = await readChatTemplateSource(dir, config);
+    const eosIds = [...generationEosIds(dir, files['generation_config.json']), eosToken].filter(
+      (id): id is number => id !== null,
+    );
+    const template = chatTemplateSource(dir, files['chat_template.jinja'], config);
     const specials = Object.fromEntries(
       ['bos_token', 'eos_token', 'pad_token', 'unk_token'].flatMap((key) => {
         const id = tokenId(key);
@@ -140,10 +169,9 @@ function resolveTokenId(tokenizer: Tokenizer, config: JsonObjectReader | undefin
   return id;
 }
 
-async function readGenerationEosIds(dir: string): Promise<number[]> {
-  const file = join(dir, 'generation_config.json');
-  if (!(await pathExists(file))) return [];
-  const json = await JsonObjectReader.read(file);
+function generationEosIds(dir: string, text: string | undefined): number[] {
+  if (text === undefined) return [];
+  const json = JsonObjectReader.parse(join(dir, 'generation_config.json'), text);
   if (!json.has('eos_token_id')) return [];
   const value = json.raw('eos_token_id');
   const ids = Array.isArray(value) ? value : [value];

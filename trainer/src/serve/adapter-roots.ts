@@ -2,7 +2,9 @@ import { realpath } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { ADAPTER_CONFIG_FILE } from '../lora/peft-config.js';
 import { ADAPTER_WEIGHTS_FILE } from '../lora/peft.js';
+import { AdapterTensorError } from '../lora/factor-checks.js';
 import { ModelFileError } from '../model/errors.js';
+import { NotRegularFileError } from '../model/files.js';
 import { BadRequestError } from './http-errors.js';
 
 /**
@@ -63,12 +65,16 @@ export class AdapterRoots {
 
 /**
  * A loader failure in words that quote nothing from the files (a file that is not an adapter
- * could be anything): which file, and for adapter_config.json which field. The full message goes
+ * could be anything): which file, for adapter_config.json which field, and for a factor that
+ * cannot be served (non-finite, or a shape that does not fit) which tensor and why. The full message goes
  * to the server's log.
  */
 export function describeLoadFailure(error: unknown): string {
   if (error instanceof ModelFileError) {
     const file = basename(error.file);
+    if (error instanceof NotRegularFileError) return `${file} is not a regular file`;
+    // Its key matched PEFT's key pattern and the rest is numbers: nothing of the file's own text.
+    if (error instanceof AdapterTensorError) return `${file}: tensor ${error.key}: ${error.problem}`;
     const field = error.details?.['field'];
     if (file === ADAPTER_CONFIG_FILE && typeof field === 'string' && /^[\w.]{1,64}$/.test(field))
       return `${file}: the field ${field} is missing or invalid`;

@@ -4,7 +4,7 @@ import { GauntletError } from '@gauntlet/proto';
 import { chatCompletions } from './chat.js';
 import { completions } from './completions.js';
 import type { ServeContext } from './context.js';
-import { NotFoundError } from './http-errors.js';
+import { NotFoundError, ServiceUnavailableError } from './http-errors.js';
 import { discardBody, readJsonBody, sendError, sendJson } from './http-io.js';
 import { metrics } from './metrics.js';
 import { listModels, loadLora, unloadLora } from './models.js';
@@ -17,12 +17,16 @@ const ok: Handler = (_ctx, _body, _req, res) => sendJson(res, 200, {});
 
 /** Method + path → handler; POST bodies are read (within the size limit) before the handler runs. */
 const ROUTES: Record<string, Handler> = {
-  // Unhealthy once the inference thread has died: nothing can be generated until a restart.
+  // vLLM's: an empty 200; a 503 says why (the inference thread died, the preparation threads stalled).
   'GET /health': (ctx, _body, _req, res) => {
-    res.writeHead(ctx.engine.model.failure ? 503 : 200).end();
+    const problem = unhealthy(ctx);
+    if (problem) sendError(res, new ServiceUnavailableError(problem));
+    else res.writeHead(200).end();
   },
-  'GET /health/': (ctx, _body, _req, res) =>
-    sendJson(res, ctx.engine.model.failure ? 503 : 200, { status: ctx.engine.model.failure ? 'unavailable' : 'ok' }),
+  'GET /health/': (ctx, _body, _req, res) => {
+    const problem = unhealthy(ctx);
+    sendJson(res, problem ? 503 : 200, problem ? { status: 'unavailable', reason: problem } : { status: 'ok' });
+  },
   'GET /get_world_size/': (_ctx, _body, _req, res) => sendJson(res, 200, { world_size: 1 }),
   'GET /v1/models': listModels,
   'GET /metrics': metrics,
@@ -36,6 +40,13 @@ const ROUTES: Record<string, Handler> = {
   // TRL's client calls these around weight syncs; with adapters as inputs there is nothing to reset.
   'POST /reset_prefix_cache/': ok,
 };
+
+/** Why this server cannot serve now, or undefined. */
+function unhealthy(ctx: ServeContext): string | undefined {
+  // Once the inference thread has died nothing can be generated until a restart.
+  if (ctx.engine.model.failure) return `the inference thread has stopped: ${ctx.engine.model.failure.message}`;
+  return ctx.prepare.health();
+}
 
 export interface RunningServer {
   server: Server;

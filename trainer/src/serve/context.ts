@@ -5,7 +5,7 @@ import type { ModelConfig } from '../model/config.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { AdapterRegistry } from './adapters.js';
 import type { ApiKeys } from './auth.js';
-import type { PrepareThread } from './prepare-thread.js';
+import type { PreparePool } from './prepare-pool.js';
 import type { PromptTokenizer } from './prompt-tokenizer.js';
 
 export interface ServeLimits {
@@ -16,6 +16,8 @@ export interface ServeLimits {
   /** Prompts per request (a list of prompts is a batch). */
   maxPrompts: number;
   bodyBytes: number;
+  /** Characters a /tokenize input may have (default: PromptTokenizer's maxPromptChars, what any prompt may have). */
+  tokenizeChars?: number | undefined;
 }
 
 /** Structured-output spec → a fresh constraint per sequence (undefined = unconstrained), compiled off the event loop. */
@@ -28,8 +30,8 @@ export interface ServeContext {
   tokenizer: ModelTokenizer;
   /** Prompts, conversations and id lists of any size, encoded and decoded without stalling the server. */
   prompts: PromptTokenizer;
-  /** The preparation thread: large bodies, large inputs and structured outputs are handled there. */
-  prepare: PrepareThread;
+  /** The preparation threads: large bodies, large inputs and structured outputs are handled there. */
+  prepare: PreparePool;
   config: ModelConfig;
   adapters: AdapterRegistry;
   limits: ServeLimits;

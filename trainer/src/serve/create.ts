@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { RuntimeOptions } from '../engine/runtime.js';
+import type { CompileBudget } from '../generate/compile-budget.js';
 import { GenerationEngine } from '../generate/engine.js';
 import { KvModel } from '../generate/kv-model.js';
 import type { LogprobsMode } from '../generate/sampler.js';
@@ -13,7 +14,7 @@ import { AdapterRoots } from './adapter-roots.js';
 import { AdapterRegistry } from './adapters.js';
 import { ApiKeys } from './auth.js';
 import type { ServeContext, ServeLimits } from './context.js';
-import { PrepareThread } from './prepare-thread.js';
+import { DEFAULT_PREPARE_OPTIONS, PreparePool, type PrepareOptions } from './prepare-pool.js';
 import { PromptTokenizer } from './prompt-tokenizer.js';
 
 export interface ServeOptions {
@@ -39,6 +40,10 @@ export interface ServeOptions {
   prefixCacheTokens?: number | undefined;
   maxLoraRank?: number;
   runtime?: RuntimeOptions;
+  /** The preparation threads: how many, how long a call may take, what a regex may cost to compile. */
+  prepare?: Partial<Omit<PrepareOptions, 'budget'>> & { budget?: Partial<CompileBudget> };
+  /** Compiled structured-output specs kept (least recently used dropped first; default 64). */
+  structuredCacheSize?: number;
 }
 
 /** Loads the model, tokenizer and adapters and starts an engine: everything a server needs. */
@@ -69,9 +74,13 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
   const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : BUILTIN_TINY_MODEL_NAME);
   const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  // Started while the folder exists: the built-in model's is removed once everything is read.
-  const thread = await PrepareThread.start(dir);
-  const prompts = new PromptTokenizer(tokenizer, thread, limits.maxModelLen);
+  // Started while the folder exists (the pool keeps the tokenizer files' text): the built-in model's is removed once everything is read.
+  const thread = await PreparePool.start(dir, {
+    ...DEFAULT_PREPARE_OPTIONS,
+    ...options.prepare,
+    budget: { ...DEFAULT_PREPARE_OPTIONS.budget, ...options.prepare?.budget },
+  });
+  const prompts = new PromptTokenizer(tokenizer, thread, limits.maxModelLen, limits.tokenizeChars);
   let model: KvModel | undefined;
   try {
     model = await KvModel.create(config, weights, options.runtime, { thread: true });
@@ -85,7 +94,12 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     });
     const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
     for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
-    const constraints = constraintCompiler(tokenizer, config.vocabSize, (spec) => thread.compile(spec));
+    const constraints = constraintCompiler(
+      tokenizer,
+      config.vocabSize,
+      (spec) => thread.compile(spec),
+      options.structuredCacheSize,
+    );
     const running = model;
     const close = async () => {
       await Promise.all([thread.close(), running.release()]);

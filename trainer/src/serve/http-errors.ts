@@ -16,6 +16,14 @@ export class BadRequestError extends GauntletError {
   }
 }
 
+/** The server cannot serve now; the message says why (GET /health). */
+export class ServiceUnavailableError extends GauntletError {
+  static override readonly httpStatus = 503;
+  constructor(message: string) {
+    super('INFRA_ERROR', message);
+  }
+}
+
 export { NotFoundError, PayloadTooLargeError, ValidationError };
 
 /** vLLM's `error.type` by status, whichever of our errors it came from. */

@@ -1,15 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { GauntletError } from '@gauntlet/proto';
+import type { CompileBudget } from '../generate/compile-budget.js';
 import { compileSpec, type StructuredSpec } from '../generate/structured.js';
-import { ModelTokenizer } from '../model/tokenizer.js';
+import { ModelTokenizer, type TokenizerFiles } from '../model/tokenizer.js';
 import { renderChat, type ChatPromptOptions, type WireChatMessage } from './chat-prompt.js';
 import { parseJsonText } from './http-io.js';
 import { tokenizeReplyParts } from './prompt-tokenizer.js';
 
 /**
- * The preparation thread: what a request may need before it can run that can take long, done off
+ * A preparation thread: what a request may need before it can run that can take long, done off
  * the server's event loop with the same files and code as the main thread: encoding, rendering and
- * decoding large inputs, and compiling structured outputs. See prepare-thread.ts.
+ * decoding large inputs, and compiling structured outputs. See prepare-pool.ts.
  */
 type Call =
   | { id: number; op: 'encode'; texts: string[]; addSpecialTokens: boolean }
@@ -25,7 +26,8 @@ type Call =
       strs: boolean;
     };
 
-const tokenizer = await ModelTokenizer.load((workerData as { dir: string }).dir);
+const { dir, files, budget } = workerData as { dir: string; files: TokenizerFiles; budget: CompileBudget };
+const tokenizer = ModelTokenizer.fromFiles(dir, files);
 const port = parentPort!;
 
 function answer(call: Call): { result: unknown; transfer: ArrayBuffer[] } {
@@ -49,7 +51,7 @@ function answer(call: Call): { result: unknown; transfer: ArrayBuffer[] } {
       ),
       transfer: [],
     };
-  if (call.op === 'structured') return { result: compileSpec(call.spec), transfer: [] };
+  if (call.op === 'structured') return { result: compileSpec(call.spec, budget), transfer: [] };
   if (call.op === 'tokenize') return { result: tokenizeReplyParts(tokenizer, call.input, call), transfer: [] };
   return { result: tokenizer.decode([...call.ids]), transfer: [] };
 }

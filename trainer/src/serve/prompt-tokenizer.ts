@@ -1,7 +1,7 @@
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import { chatInputChars, renderChat, type ChatPromptOptions, type WireChatMessage } from './chat-prompt.js';
 import { BadRequestError } from './http-errors.js';
-import type { PrepareThread } from './prepare-thread.js';
+import type { PreparePool } from './prepare-pool.js';
 
 /** Inputs up to this many characters (ids, for decoding) are handled on the event loop: a few milliseconds. */
 const INLINE_CHARS = 4096;
@@ -50,13 +50,17 @@ export interface GenerationBound {
 export class PromptTokenizer {
   /** Characters past which no prompt can fit the context, whatever it holds. */
   readonly maxPromptChars: number;
+  /** Characters a /tokenize input may have: encoding 7 MB took 15–22 s of a thread, to count tokens no prompt could use. */
+  readonly maxTokenizeChars: number;
 
   constructor(
     readonly tokenizer: ModelTokenizer,
-    private readonly thread: PrepareThread,
+    private readonly thread: PreparePool,
     readonly maxModelLen: number,
+    maxTokenizeChars?: number,
   ) {
     this.maxPromptChars = maxModelLen * tokenizer.longestTokenChars * NORMALIZER_SLACK;
+    this.maxTokenizeChars = maxTokenizeChars ?? this.maxPromptChars;
   }
 
   /** Token ids of each generation prompt; a text too long to be a prompt is refused before it is encoded. */
@@ -98,7 +102,7 @@ export class PromptTokenizer {
   }
 
   /**
-   * /tokenize's answer for a text or a conversation of any length: the count and the ids (and
+   * /tokenize's answer for a text or a conversation up to maxTokenizeChars: the count and the ids (and
    * their vocabulary strings) as JSON text, which the thread writes for a large input, so a list of
    * millions of ids is never built and serialised on the event loop.
    */
@@ -107,6 +111,11 @@ export class PromptTokenizer {
     options: { addSpecialTokens: boolean; strs: boolean },
   ): Promise<TokenizeReplyParts> {
     const chars = 'text' in input ? input.text.length : chatInputChars(input.messages);
+    if (chars > this.maxTokenizeChars)
+      throw new BadRequestError(
+        `an input of ${chars} characters is over this server's /tokenize limit of ${this.maxTokenizeChars} (--max-tokenize-chars; by default what any prompt of max_model_len ${this.maxModelLen} tokens may have); send a shorter one`,
+        'text' in input ? 'prompt' : 'messages',
+      );
     if (chars > INLINE_CHARS) return this.thread.call<TokenizeReplyParts>({ op: 'tokenize', input, ...options });
     return tokenizeReplyParts(this.tokenizer, input, options);
   }

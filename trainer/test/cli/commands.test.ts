@@ -247,7 +247,7 @@ describe('export-adapter', () => {
     ]);
     expect(code).toBe(1);
     expect(stderr).toContain(
-      'adapter_model.safetensors: model.layers.0.self_attn.q_proj.lora_A has shape [2, 64], expected [2, 32] for this model',
+      'adapter_model.safetensors: tensor base_model.model.model.layers.0.mlp.up_proj.lora_A.weight: shape [2, 64] does not fit this model (expected [2, 32])',
     );
   });
 });

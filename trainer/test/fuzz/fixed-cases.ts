@@ -33,6 +33,8 @@ export function fixedCases(adapters: {
   linkedConfig: string;
   outside: string;
   traversal: string;
+  nonFinite: string;
+  fifo: string;
 }): FixedCase[] {
   const huge = 'x'.repeat(8 * 1024 * 1024 - 100);
   return [
@@ -65,6 +67,19 @@ export function fixedCases(adapters: {
       request: post('/v1/load_lora_adapter', { lora_name: 'x', lora_path: adapters.linkedConfig }),
       status: 400,
       not: /SECRET/,
+    },
+    // Issue 28 item 11: factors the replies cannot use, and a file that would block the load forever.
+    {
+      name: 'an adapter full of NaN',
+      request: post('/v1/load_lora_adapter', { lora_name: 'nan', lora_path: adapters.nonFinite }),
+      status: 400,
+      says: /tensor base_model\.model\.model\.layers\.0\.\w+\.\w+\.lora_B\.weight: it holds NaN at index 0/,
+    },
+    {
+      name: 'a FIFO as adapter_model.safetensors',
+      request: post('/v1/load_lora_adapter', { lora_name: 'fifo', lora_path: adapters.fifo }),
+      status: 400,
+      says: /adapter_model\.safetensors is not a regular file/,
     },
     { name: 'no key', request: post('/v1/completions', { prompt: 'x', max_tokens: 1 }, false), status: 401 },
     { name: 'no key on /tokenize', request: post('/tokenize', { prompt: 'x' }, false), status: 401 },
@@ -152,7 +167,30 @@ export function fixedCases(adapters: {
         structured_outputs: { regex: '(a|b)*a(a|b){20}' },
       }),
       status: 400,
-      says: /not supported/,
+      says: /needs more than 10000 DFA states/,
+    },
+    // Issue 28 item 3: a regex that held the preparation thread for 75 s, twice (the second refusal is cached).
+    ...[1, 2].map((n) => ({
+      name: `issue 28's nested-repeat regex (${n})`,
+      request: post('/v1/completions', {
+        prompt: 'x',
+        max_tokens: 4,
+        structured_outputs: { regex: '(((a|b){0,20}){0,20}){0,20}c' },
+      }),
+      status: 400,
+      says: /takes longer than 3000 ms to compile|needs more than 10000 (NFA|DFA) states/,
+    })),
+    {
+      name: '/tokenize over the length cap',
+      request: post('/tokenize', { prompt: 'x'.repeat(300_000) }),
+      status: 400,
+      says: /over this server's \/tokenize limit/,
+    },
+    {
+      name: '/tokenize of a conversation over the length cap',
+      request: post('/tokenize', { messages: [{ role: 'user', content: 'x'.repeat(300_000) }] }),
+      status: 400,
+      says: /over this server's \/tokenize limit/,
     },
     // Item 15: byte tokens that decode alike stay apart.
     {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,15 @@ beforeAll(async () => {
   const linkedConfig = join(root, 'linked-config');
   await Promise.all([save(good), save(linkedConfig), save(join(outside, 'elsewhere'))]);
   await writeFile(join(outside, 'secret.txt'), 'root:SECRET:0:0\n');
+  // Issue 28 item 11: an adapter whose factors are not finite, and a FIFO in place of the weights.
+  const nonFinite = join(root, 'non-finite');
+  const poisoned = initLoraAdapter(tinyModelConfig(), makeLoraConfig({ rank: 2 }), 1);
+  [...poisoned.modules.values()][0]!.b.data.fill(NaN);
+  await saveAdapter(nonFinite, poisoned, { baseModelNameOrPath: 'tiny' });
+  const fifo = join(root, 'fifo');
+  await save(fifo);
+  await rm(join(fifo, 'adapter_model.safetensors'));
+  execFileSync('mkfifo', [join(fifo, 'adapter_model.safetensors')]);
   await rm(join(linkedConfig, 'adapter_config.json'));
   await symlink(join(outside, 'secret.txt'), join(linkedConfig, 'adapter_config.json'));
   adapters = {
@@ -44,6 +54,8 @@ beforeAll(async () => {
     linkedConfig,
     outside: join(outside, 'elsewhere'),
     traversal: join(root, '..', 'outside', 'elsewhere'),
+    nonFinite,
+    fifo,
   };
   server = await startServeProcess([
     '--api-key',

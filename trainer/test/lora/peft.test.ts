@@ -158,8 +158,20 @@ describe('PEFT adapter errors name the file and key', () => {
 
     ({ dir, file } = await editTensors((t) => t.set(qA, { shape: [4, 31], data: new Float32Array(124) })));
     await expect(loadAdapter(dir, { model })).rejects.toThrow(
-      `${file}: model.layers.1.self_attn.q_proj.lora_A has shape [4, 31], expected [4, 32] for this model`,
+      `${file}: tensor ${qA}: shape [4, 31] does not fit this model (expected [4, 32])`,
     );
+  });
+
+  it('factor values that are NaN, ±Inf or beyond float16 range name the tensor and index', async () => {
+    const qB = peftTensorKey('model.layers.1.self_attn.q_proj', 'lora_B');
+    for (const value of [NaN, Infinity, -Infinity, 3e38, -65505]) {
+      const { dir, file } = await editTensors((t) => t.get(qB)!.data.fill(value, 5, 6));
+      await expect(loadAdapter(dir, { model })).rejects.toThrow(
+        `${file}: tensor ${qB}: it holds ${String(Math.fround(value))} at index 5 (LoRA factors must be finite and within ±65504, float16's range)`,
+      );
+    }
+    const { dir } = await editTensors((t) => t.get(qB)!.data.fill(-65504, 5, 6));
+    await expect(loadAdapter(dir, { model })).resolves.toBeDefined();
   });
 
   it('a folder without adapter_config.json', async () => {

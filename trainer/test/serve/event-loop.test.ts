@@ -38,7 +38,10 @@ describe('the engine runs off the event loop', () => {
       expect((await fetch(`${other.server.url}/health`)).status).toBe(200);
       await other.ctx.engine.model.release();
       expect((await fetch(`${other.server.url}/health`)).status).toBe(503);
-      expect(await (await fetch(`${other.server.url}/health/`)).json()).toEqual({ status: 'unavailable' });
+      expect(await (await fetch(`${other.server.url}/health/`)).json()).toEqual({
+        status: 'unavailable',
+        reason: expect.stringMatching(/^the inference thread has stopped: /),
+      });
       const refused = await post(`${other.server.url}/v1/completions`, { prompt: 'x', max_tokens: 1 });
       expect(refused.status).toBe(503);
       expect(refused.json.error.message).toBe('the inference engine has stopped; this server needs a restart');

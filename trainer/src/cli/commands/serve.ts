@@ -1,6 +1,8 @@
+import { DEFAULT_COMPILE_BUDGET } from '../../generate/compile-budget.js';
 import { LOGPROBS_MODES } from '../../generate/sampler.js';
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
+import { DEFAULT_PREPARE_OPTIONS } from '../../serve/prepare-pool.js';
 import { UsageError, type Command, type CommandContext } from '../command.js';
 import { DEVICES } from './sft-settings.js';
 import {
@@ -112,6 +114,45 @@ export const serveCommand: Command = {
       type: 'boolean',
       description: 'Name tokens "token_id:N" in logprob lists unless a request sets return_tokens_as_token_ids',
     },
+    'prepare-threads': {
+      type: 'string',
+      valueName: 'N',
+      description:
+        'Threads that tokenize large inputs, parse large bodies and compile structured outputs off the event loop (one slow input holds one of them)',
+      defaultText: String(DEFAULT_PREPARE_OPTIONS.threads),
+    },
+    'prepare-timeout-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description:
+        'How long one input may run on a preparation thread (then 400, and the thread is replaced) and wait for one (then 503); /health answers 503 while a request has waited over half of it',
+      defaultText: String(DEFAULT_PREPARE_OPTIONS.timeoutMs),
+    },
+    'max-regex-states': {
+      type: 'string',
+      valueName: 'N',
+      description:
+        'NFA states, and DFA states, a structured-output regex (or JSON schema, or choice) may compile to (more: 400)',
+      defaultText: String(DEFAULT_COMPILE_BUDGET.maxStates),
+    },
+    'max-regex-compile-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description: 'How long compiling one structured-output spec may take (longer: 400; refusals are cached too)',
+      defaultText: String(DEFAULT_COMPILE_BUDGET.maxMs),
+    },
+    'structured-cache': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Compiled structured-output specs (and refused ones) kept, least recently used dropped first',
+      defaultText: '64',
+    },
+    'max-tokenize-chars': {
+      type: 'string',
+      valueName: 'N',
+      description: 'Characters a /tokenize input may have (more: 400)',
+      defaultText: "what any prompt may have: max_model_len × the longest token's characters × 4",
+    },
     threads: {
       type: 'string',
       valueName: 'N',
@@ -161,6 +202,16 @@ export const serveCommand: Command = {
       maxBatch: integerOption(context, 'max-batch', 32, 1),
       maxWaiting: integerOption(context, 'max-waiting', 256, 0),
       prefixCacheTokens,
+      prepare: {
+        threads: integerOption(context, 'prepare-threads', DEFAULT_PREPARE_OPTIONS.threads, 1),
+        timeoutMs: integerOption(context, 'prepare-timeout-ms', DEFAULT_PREPARE_OPTIONS.timeoutMs, 1),
+        budget: {
+          maxStates: integerOption(context, 'max-regex-states', DEFAULT_COMPILE_BUDGET.maxStates, 1),
+          maxMs: integerOption(context, 'max-regex-compile-ms', DEFAULT_COMPILE_BUDGET.maxMs, 1),
+        },
+      },
+      structuredCacheSize: integerOption(context, 'structured-cache', 64, 1),
+      limits: { tokenizeChars: optionalIntegerOption(context, 'max-tokenize-chars', 1) },
       runtime: {
         executionProvider: choiceOption(context, 'device', DEVICES, 'cpu'),
         ...(threads ? { intraOpNumThreads: threads } : {}),
