@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GauntletError, InfraError, SessionError } from '@gauntlet/proto';
 import { createEnvClient, type EnvClient, type TransportName } from '@gauntlet/proto/client';
+import { runEpisode, scriptedPolicy } from '@gauntlet/proto/agent';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { browserPidOf, killRenderers } from '../support/renderers.js';
 import { clickMeBid } from '../transports/harness.js';
@@ -82,6 +83,21 @@ describe('chaos a policy can cause', () => {
         await client.reset({ task_name: 'click-test', seed: 1, action_set: actionSet });
         const chord = await client.step(`keyboard_press('${'Shift+'.repeat(5_000)}a')`, { timeoutMs: 3_000 });
         expect(chord.observation.error, transport).toMatch(/^ValueError: keyboard_press\(\) argument 'key'/);
+        // What a trainer sees: a rollout whose policy freezes the page ends as a scored `timeout`.
+        const freezer = scriptedPolicy(
+          'freezer',
+          () => () => `goto('${site.origin}/busy')\nnoop(300)\nkeyboard_type('a')`,
+        );
+        const trajectory = await runEpisode(client, freezer, {
+          task: 'click-test',
+          seed: 4,
+          actionSet: actionSet,
+          callTimeoutMs: 3_000,
+          maxTurns: 5,
+        });
+        expect(trajectory.outcome, `${transport}: ${trajectory.error?.message}`).toBe('timeout');
+        expect(trajectory.turns).toHaveLength(1);
+        expect(trajectory.turns[0]!.error).toMatch(/^TimeoutError: /);
         const recovery = await timeToRecover(client, performance.now());
         expect(recovery).toBeLessThan(30_000);
       }
