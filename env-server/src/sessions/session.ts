@@ -99,12 +99,25 @@ export class EnvSession {
     for (const operation of this.running) operation.abort(this.infraError());
   }
 
-  /** `cancel` aborting (the caller went away) stops the reset with a CancelledError. */
+  /**
+   * `cancel` aborting (the caller went away) stops the reset with a CancelledError. A reset that
+   * lost its page or browser midway (a renderer crash racing it) has delivered nothing yet, so it
+   * runs once more on a fresh context within what is left of its budget: the caller sees a reset,
+   * not an INFRA_ERROR it would have to retry.
+   */
   async reset(request: ResetRequest, cancel?: AbortSignal): Promise<StepResult> {
     this.touch();
     const task = this.resolveTask(request.task_name);
     const budget = Math.max(this.deps.config.pageTimeoutMs * 3, task.setupTimeoutMs?.(request.options ?? {}) ?? 0);
-    return this.run('reset', budget, cancel, (deadline) => this.doReset(request, task, deadline));
+    const ends = Date.now() + budget;
+    const attempt = (ms: number) => this.run('reset', ms, cancel, (deadline) => this.doReset(request, task, deadline));
+    try {
+      return await attempt(budget);
+    } catch (error) {
+      const left = ends - Date.now();
+      if (!(error instanceof InfraError) || this.closed || cancel?.aborted || left <= 0) throw error;
+      return attempt(left);
+    }
   }
 
   /** Past `timeoutMs` (less the reply's reserve) the episode ends as truncated: see overrun.ts. */
