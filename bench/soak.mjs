@@ -151,10 +151,13 @@ async function sessionLoop({ url, transport, episodes, chaos, random, stats }) {
         await step.catch(() => undefined);
         stats.cancels += 1;
       } else if (roll < 0.18) {
-        await env.step('noop(2000)', { timeoutMs: 50 }).catch((error) => {
+        // Past its deadline a step ends the episode as truncated (the policy's timeout); a client
+        // that gave up first sees its own DEADLINE_EXCEEDED. Either way the episode is over.
+        await env.step('noop(2000)', { timeoutMs: 500 }).catch((error) => {
           if (isServerFault(error, true)) throw error;
         });
         stats.timeouts += 1;
+        continue;
       } else if (roll < 0.22) {
         const step = env.step('noop(200)').catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, 10));

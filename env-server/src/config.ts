@@ -36,6 +36,8 @@ export interface ServerConfig {
   maxActionChars: number;
   /** Most calls one step may run (a multi-action string); more is an action error, nothing runs. */
   maxCallsPerStep: number;
+  /** Most characters one keyboard_type may type; more is an action error, nothing typed. */
+  maxTypedChars: number;
   /** The only folder `upload_file` may read from (symlinks resolved); undefined = uploads off. */
   uploadDir: string | undefined;
   bearerToken: string | undefined;
@@ -80,6 +82,7 @@ export const DEFAULTS: ServerConfig = {
   maxTabs: 8,
   maxActionChars: 32 * 1024,
   maxCallsPerStep: 16,
+  maxTypedChars: 4_096,
   uploadDir: undefined,
   bearerToken: undefined,
   bodyLimitBytes: 1024 * 1024,
@@ -263,6 +266,13 @@ export const SETTINGS: Setting[] = [
     env: ['GAUNTLET_MAX_CALLS_PER_STEP'],
     kind: 'int',
     help: 'most action calls one step may run (default 16)',
+  },
+  {
+    key: 'maxTypedChars',
+    flag: 'max-typed-chars',
+    env: ['GAUNTLET_MAX_TYPED_CHARS'],
+    kind: 'int',
+    help: 'most characters one keyboard_type may type (default 4096)',
   },
   {
     key: 'bearerToken',

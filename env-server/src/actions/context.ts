@@ -22,6 +22,8 @@ export interface ActionContext {
   checkNavigation(url: string): void;
   /** Per-action timeout for bid actions (BrowserGym: 500 ms). */
   readonly actionTimeoutMs: number;
+  /** Most characters one keyboard_type may type (default MAX_TYPED_CHARS); longer text is a ValueError. */
+  readonly maxTypedChars?: number;
   /** Whether script-evaluating actions are enabled by the operator (off by default). */
   readonly allowScriptActions: boolean;
   /** The absolute path `upload_file` may read for the agent's `file`; throws an ActionError when it is not offered. */

@@ -58,7 +58,12 @@ export async function startServer(
       closing ??= (async () => {
         ws.close();
         grpc?.close();
+        // Sessions first: their calls in flight end now (cancelled) and get answered, so the HTTP
+        // server, which waits for every open request, closes at once instead of after the
+        // longest step (a minute-long noop held shutdown past its 10 s grace).
+        const sessions = service.sessions.closeAll();
         await app.close();
+        await sessions;
         await service.shutdown();
       })();
       return closing;

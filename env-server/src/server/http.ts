@@ -41,11 +41,16 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
     reply.code(404).send({ detail: `No route ${request.method} ${request.url}. See GET /openapi.json.` }),
   );
 
-  const sessionFor = async (request: FastifyRequest, create: boolean): Promise<EnvSession> => {
+  /** The session a call addresses; `created` when this call opened the default one. */
+  const sessionFor = async (
+    request: FastifyRequest,
+    create: boolean,
+  ): Promise<{ session: EnvSession; created: boolean }> => {
     const id = sessionIdOf(request);
-    if (id) return service.sessions.get(id);
+    if (id) return { session: service.sessions.get(id), created: false };
     const existing = await defaultSession?.catch(() => undefined);
-    if (existing && !existing.isClosed && service.sessions.find(existing.id)) return existing;
+    if (existing && !existing.isClosed && service.sessions.find(existing.id))
+      return { session: existing, created: false };
     if (!create) {
       defaultSession = undefined;
       throw new SessionNotFoundError(
@@ -54,7 +59,7 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
       );
     }
     defaultSession = service.openSession('http');
-    return defaultSession;
+    return { session: await defaultSession, created: true };
   };
 
   app.get('/health', async () => ({ status: 'healthy' }));
@@ -82,17 +87,28 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
   });
 
   app.post('/reset', async (request, reply) => {
-    const session = await sessionFor(request, true);
-    reply.header(SESSION_HEADER, session.id);
-    return service.reset(session, withoutSessionId(request.body), cancelOnDisconnect(reply));
+    const { session, created } = await sessionFor(request, true);
+    try {
+      const result = await service.reset(session, withoutSessionId(request.body), cancelOnDisconnect(reply));
+      reply.header(SESSION_HEADER, session.id);
+      return result;
+    } catch (error) {
+      // A default session this reset opened holds nothing yet: it must not outlive the failure
+      // (a browser context and a capacity slot until it idled out).
+      if (created) {
+        if (defaultSession && (await defaultSession.catch(() => undefined)) === session) defaultSession = undefined;
+        await service.close(session, 'client');
+      } else reply.header(SESSION_HEADER, session.id);
+      throw error;
+    }
   });
   app.post('/step', async (request, reply) => {
-    const session = await sessionFor(request, false);
+    const { session } = await sessionFor(request, false);
     reply.header(SESSION_HEADER, session.id);
     return service.step(session, withoutSessionId(request.body), cancelOnDisconnect(reply));
   });
   app.get('/state', async (request, reply) => {
-    const session = await sessionFor(request, false);
+    const { session } = await sessionFor(request, false);
     reply.header(SESSION_HEADER, session.id);
     return service.state(session);
   });

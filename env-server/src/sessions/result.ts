@@ -1,5 +1,5 @@
 import type { BrowserGymObs, Observation, ObservationMetadata, StepResult } from '@gauntlet/proto';
-import { observePage } from '../observe/observe.js';
+import { observePage, type PageObservation } from '../observe/observe.js';
 import type { Deadline } from '../deadline/deadline.js';
 import type { Episode } from './episode.js';
 import type { Tabs } from './tabs.js';
@@ -15,17 +15,54 @@ export async function buildResult(
   const page = tabs.active;
   const t0 = performance.now();
   const seen = await observePage(page, { ...episode.observation, deadline });
-  const pages = tabs.all();
   const titles = await deadline.race(
-    Promise.all(pages.map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => '')))),
+    Promise.all(tabs.all().map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => '')))),
   );
+  return assembleResult(episode, tabs, seen, titles, reward, { ...info, observe_ms: performance.now() - t0 });
+}
+
+/**
+ * The reply for a step that ran out of its deadline: nothing is read from the page (it may not
+ * answer), so the observation is empty apart from the URLs Playwright already knows.
+ */
+export function blankResult(episode: Episode, tabs: Tabs | undefined, info: Record<string, unknown>): StepResult {
+  const pages = tabs?.all() ?? [];
+  const seen: PageObservation = {
+    axtree_txt: '',
+    pruned_html: '',
+    extra_element_properties: {},
+    focused_element_bid: '',
+    screenshot: null,
+    url: tabs?.active.url() ?? '',
+    title: '',
+    timings: {},
+  };
+  return assembleResult(
+    episode,
+    tabs,
+    seen,
+    pages.map(() => ''),
+    0,
+    { ...info, observe_ms: 0 },
+  );
+}
+
+function assembleResult(
+  episode: Episode,
+  tabs: Tabs | undefined,
+  seen: PageObservation,
+  titles: string[],
+  reward: number,
+  info: Record<string, unknown>,
+): StepResult {
+  const pages = tabs?.all() ?? [];
   const browsergymObs: BrowserGymObs = {
     chat_messages: [...episode.chat],
     goal: episode.goal,
     goal_object: [{ type: 'text', text: episode.goal }],
     open_pages_urls: pages.map((p) => p.url()),
     open_pages_titles: titles,
-    active_page_index: tabs.index,
+    active_page_index: tabs?.index ?? 0,
     url: seen.url,
     extra_element_properties: seen.extra_element_properties,
     focused_element_bid: seen.focused_element_bid,
@@ -37,7 +74,6 @@ export async function buildResult(
     browsergym_obs: browsergymObs,
     browsergym_info: {
       ...info,
-      observe_ms: performance.now() - t0,
       observe_parts_ms: seen.timings,
       task_name: `${episode.task.benchmark}.${episode.task.name}`,
       seed: episode.seed,

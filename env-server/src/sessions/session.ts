@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DeadlineExceededError,
   EpisodeStateError,
   InfraError,
   SessionError,
@@ -22,6 +23,7 @@ import { OVERRUN_GRACE_MS, supervise } from './supervise.js';
 import { resolveActionOptions } from './action-options.js';
 import { runStep } from './step.js';
 import { buildResult } from './result.js';
+import { overrunResult, stepWorkMs } from './overrun.js';
 import { resetBidCounters } from '../observe/mark.js';
 
 export interface SessionDeps {
@@ -38,8 +40,10 @@ const CRASHED = /Target crashed|Page crashed/;
  * One environment instance leased to one client: a browser context, its tabs and the current
  * episode. Calls run one at a time, each under its own Deadline. A crashed page or a dead browser
  * ends the running call with INFRA_ERROR at once and turns later steps into INFRA_ERROR until
- * the next reset, which moves the session to a fresh context; so does a page that stopped
- * answering past a deadline, so no call keeps the session busy past its deadline and a grace.
+ * the next reset, which moves the session to a fresh context. A step that runs past its
+ * deadline is the policy's doing: it ends the episode as truncated (see overrun.ts), and a page
+ * that stopped answering by then is given up after a grace, so no call keeps the session busy
+ * past its deadline and that grace.
  */
 export class EnvSession {
   readonly id = randomUUID();
@@ -49,10 +53,14 @@ export class EnvSession {
   private tabs: Tabs | undefined;
   private episode: Episode | undefined;
   private brokenReason: string | undefined;
+  /** A step overran: its work may still hold the page (a navigation, keys down), so the next reset starts on a fresh context. */
+  private stale = false;
   private closed = false;
   private readonly queue = new SerialQueue();
-  /** Deadlines of the calls running or queued, so a crash or a close can end them. */
+  /** Deadlines of the calls running or queued, so a close can end them. */
   private readonly operations = new Set<Deadline>();
+  /** Deadlines of the calls running now, so a crash can end them (a queued reset must still run: it recovers). */
+  private readonly running = new Set<Deadline>();
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -86,20 +94,40 @@ export class EnvSession {
   markBroken(reason: string): void {
     if (this.brokenReason !== undefined) return;
     this.brokenReason = reason;
-    for (const operation of this.operations) operation.abort(this.infraError());
+    for (const operation of this.running) operation.abort(this.infraError());
   }
 
-  /** `cancel` aborting (the caller went away) stops the reset with a CancelledError. */
+  /**
+   * `cancel` aborting (the caller went away) stops the reset with a CancelledError. A reset that
+   * lost its page or browser midway (a renderer crash racing it) has delivered nothing yet, so it
+   * runs once more on a fresh context within what is left of its budget: the caller sees a reset,
+   * not an INFRA_ERROR it would have to retry.
+   */
   async reset(request: ResetRequest, cancel?: AbortSignal): Promise<StepResult> {
     this.touch();
     const task = this.resolveTask(request.task_name);
     const budget = Math.max(this.deps.config.pageTimeoutMs * 3, task.setupTimeoutMs?.(request.options ?? {}) ?? 0);
-    return this.run('reset', budget, cancel, (deadline) => this.doReset(request, task, deadline));
+    const ends = Date.now() + budget;
+    const attempt = (ms: number) => this.run('reset', ms, cancel, (deadline) => this.doReset(request, task, deadline));
+    try {
+      return await attempt(budget);
+    } catch (error) {
+      const left = ends - Date.now();
+      if (!(error instanceof InfraError) || this.closed || cancel?.aborted || left <= 0) throw error;
+      return attempt(left);
+    }
   }
 
+  /** Past `timeoutMs` (less the reply's reserve) the episode ends as truncated: see overrun.ts. */
   step(actionText: string, timeoutMs = DEFAULT_STEP_TIMEOUT_MS, cancel?: AbortSignal): Promise<StepResult> {
     this.touch();
-    return this.run('step', timeoutMs, cancel, (deadline) => this.doStep(actionText, deadline));
+    return this.run(
+      'step',
+      stepWorkMs(timeoutMs),
+      cancel,
+      (deadline) => this.doStep(actionText, deadline),
+      () => this.overran(actionText, timeoutMs),
+    );
   }
 
   state(): State {
@@ -133,13 +161,15 @@ export class EnvSession {
   /**
    * Runs one call in its turn under a deadline of `ms` (counted from now, so waiting for the turn
    * counts too). The caller hears at the deadline, a cancel or a crash at once; the queue moves
-   * on once the work wound down, or `OVERRUN_GRACE_MS` later with the context recycled.
+   * on once the work wound down, or `OVERRUN_GRACE_MS` later with the context recycled. When the
+   * deadline itself ended the call, `overran` (if given) answers in its place.
    */
   private run<T>(
     what: 'step' | 'reset',
     ms: number,
     cancel: AbortSignal | undefined,
     body: (deadline: Deadline) => Promise<T>,
+    overran?: () => T,
   ): Promise<T> {
     const deadline = new Deadline(what, ms);
     const onCancel = () => deadline.abort(new CancelledError(`the caller cancelled the ${what}`));
@@ -147,12 +177,31 @@ export class EnvSession {
     cancel?.addEventListener('abort', onCancel, { once: true });
     this.operations.add(deadline);
     const work = this.queue
-      .run(() => supervise(deadline, body, () => this.recycle('the page stopped responding to input')))
+      .run(async () => {
+        this.running.add(deadline);
+        try {
+          return await supervise(deadline, body, () => this.recycle('the page stopped responding to input'));
+        } finally {
+          this.running.delete(deadline);
+        }
+      })
       .finally(() => {
         this.operations.delete(deadline);
         cancel?.removeEventListener('abort', onCancel);
       });
-    return deadline.race(work);
+    return deadline.race(work).catch((error: unknown) => {
+      if (overran && deadline.isReason(error) && error instanceof DeadlineExceededError) return overran();
+      throw error;
+    });
+  }
+
+  /** The step's deadline passed: the policy's timeout, unless there is no live episode to end. */
+  private overran(actionText: string, timeoutMs: number): StepResult {
+    const episode = this.episode;
+    const refusal = this.stepRefusal();
+    if (refusal || !episode) throw refusal;
+    this.stale = true;
+    return overrunResult(episode, this.brokenReason === undefined ? this.tabs : undefined, actionText, timeoutMs);
   }
 
   /** Takes a context; one that arrives after the session closed or the reset gave up goes straight back. */
@@ -165,6 +214,7 @@ export class EnvSession {
     }
     this.lease = lease;
     this.brokenReason = undefined;
+    this.stale = false;
     this.tabs = new Tabs(lease.context, lease.page, {
       maxTabs: this.deps.config.maxTabs,
       onCrash: () => {
@@ -193,7 +243,8 @@ export class EnvSession {
     // A task made for another viewport or scale (real MiniWoB++) gets a context made for it.
     const display = task.display ?? this.deps.config.baseDisplay;
     const misfit = this.lease && !sameDisplay(this.lease.display, display);
-    if (this.brokenReason || !this.lease || misfit || !this.deps.pool.isAlive(this.lease.generation)) {
+    const fresh = this.brokenReason || this.stale || !this.lease || misfit;
+    if (fresh || !this.deps.pool.isAlive(this.lease!.generation)) {
       await this.detach();
       await this.attach(deadline, display);
     }
@@ -219,13 +270,22 @@ export class EnvSession {
   }
 
   private async doStep(actionText: string, deadline: Deadline): Promise<StepResult> {
-    this.assertOpen();
     const episode = this.episode;
-    if (!episode) throw new EpisodeStateError('Call reset before step: this session has no episode yet');
+    const refusal = this.stepRefusal();
+    if (refusal || !episode) throw refusal;
     if (this.brokenReason || !this.lease || !this.tabs) throw this.infraError();
-    if (episode.done) throw new EpisodeStateError('The episode is over (done=true); call reset to start a new one');
     const { lease, tabs } = this;
     return this.guardInfra(() => runStep({ episode, tabs, lease, config: this.deps.config, actionText, deadline }));
+  }
+
+  /** Why no step can run now: a closed session, no episode, or one that is over. */
+  private stepRefusal(): Error | undefined {
+    if (this.closed) return new SessionError('session is closed');
+    if (!this.episode) return new EpisodeStateError('Call reset before step: this session has no episode yet');
+    // Before a broken page: after a step that overran, the page may be gone, but the episode ended as the policy's.
+    if (this.episode.done)
+      return new EpisodeStateError('The episode is over (done=true); call reset to start a new one');
+    return undefined;
   }
 
   private resolveTask(name: string | undefined) {

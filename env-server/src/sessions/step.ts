@@ -105,6 +105,7 @@ function makeActionContext(
       if (refusal) throw new ActionError('PermissionError', refusal);
     },
     actionTimeoutMs: config.actionTimeoutMs,
+    maxTypedChars: config.maxTypedChars,
     allowScriptActions: config.allowScriptActions,
     resolveUploadPath: (file) => resolveUploadPath(file, config.uploadDir),
     deadline,

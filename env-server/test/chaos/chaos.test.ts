@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GauntletError, InfraError, SessionError } from '@gauntlet/proto';
 import { createEnvClient, type EnvClient, type TransportName } from '@gauntlet/proto/client';
+import { runEpisode, scriptedPolicy } from '@gauntlet/proto/agent';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { browserPidOf, killRenderers } from '../support/renderers.js';
 import { clickMeBid } from '../transports/harness.js';
+import { serveHostileSite } from '../sessions/hostile-policy.js';
 
 // Chaos against the real `gauntlet-env serve` process: the browser, its renderers, and the server
 // itself are killed mid-episode. A client must see a typed error (never a reward for the lost
@@ -15,8 +17,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 
-async function serve(ports?: { port: number; grpcPort: number }): Promise<ServerProcess> {
-  const server = await startServerProcess(['--max-sessions', '4'], ports);
+async function serve(ports?: { port: number; grpcPort: number }, args: string[] = []): Promise<ServerProcess> {
+  const server = await startServerProcess(['--max-sessions', '4', ...args], ports);
   servers.push(server);
   return server;
 }
@@ -60,6 +62,52 @@ async function timeToRecover(client: EnvClient, killedAt: number): Promise<numbe
   expect(await client.step(`click('${clickMeBid(first)}')`)).toMatchObject({ reward: 1, done: true });
   return elapsed;
 }
+
+describe('chaos a policy can cause', () => {
+  it("on every transport: a page that freezes its own main thread is the policy's timeout, never INFRA_ERROR", async () => {
+    const site = await serveHostileSite();
+    try {
+      const server = await serve(undefined, ['--allow-origin', site.origin]);
+      for (const transport of ['grpc', 'ws', 'http'] as TransportName[]) {
+        const client = connect(server, transport);
+        const actionSet = { subsets: ['bid', 'coord', 'nav'] };
+        await client.reset({ task_name: 'click-test', seed: 1, action_set: actionSet });
+        // Before: the input command never answered, the context was given up, and this step and
+        // every later one were INFRA_ERROR, which the trainer drops instead of scoring.
+        const frozen = await client.step(`goto('${site.origin}/busy')\nnoop(300)\nmouse_click(5, 5)`, {
+          timeoutMs: 3_000,
+        });
+        expect(frozen, transport).toMatchObject({ done: true, reward: 0 });
+        expect(frozen.metadata.browsergym_info, transport).toMatchObject({ truncated: true, timed_out: true });
+        // A chord of 5,001 keys (9.5 s in one browser call) is refused before it reaches the page.
+        await client.reset({ task_name: 'click-test', seed: 1, action_set: actionSet });
+        const chord = await client.step(`keyboard_press('${'Shift+'.repeat(5_000)}a')`, { timeoutMs: 3_000 });
+        expect(chord.observation.error, transport).toMatch(/^ValueError: keyboard_press\(\) argument 'key'/);
+        // What a trainer sees: a rollout whose policy freezes the page ends as a scored `timeout`.
+        const freezer = scriptedPolicy(
+          'freezer',
+          () => () => `goto('${site.origin}/busy')\nnoop(300)\nkeyboard_type('a')`,
+        );
+        const trajectory = await runEpisode(client, freezer, {
+          task: 'click-test',
+          seed: 4,
+          actionSet: actionSet,
+          callTimeoutMs: 3_000,
+          maxTurns: 5,
+        });
+        expect(trajectory.outcome, `${transport}: ${trajectory.error?.message}`).toBe('timeout');
+        expect(trajectory.turns).toHaveLength(1);
+        expect(trajectory.turns[0]!.error).toMatch(/^TimeoutError: /);
+        const recovery = await timeToRecover(client, performance.now());
+        expect(recovery).toBeLessThan(30_000);
+      }
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      expect(metrics).toMatch(/^gauntlet_env_unexpected_errors 0$/m);
+    } finally {
+      await site.close();
+    }
+  });
+});
 
 describe('chaos mid-episode', () => {
   it.each(['grpc', 'ws', 'http'] as TransportName[])(

@@ -16,13 +16,16 @@ const URLS = [
   'http://[::1]:1/',
 ];
 
+// Key chords: a long one was one unstoppable browser call of seconds (now capped at 6 keys).
+const CHORDS = [`'${'Shift+'.repeat(2_000)}a'`, `'${'Control+'.repeat(7)}a'`, "'Shift++'", "'+'"];
+
 /** A Python literal of a random shape, including the values that broke the server before. */
 function literal(rng: Rng, depth = 2): string {
   switch (rng.int(depth > 0 ? 7 : 5)) {
     case 0:
       return String(rng.pick(HOSTILE_NUMBERS));
     case 1:
-      return rng.pick(['True', 'False', 'None', 'float("nan")', '1e999', '-1e999', '0x' + 'f'.repeat(40)]);
+      return rng.pick(['True', 'False', 'None', 'float("nan")', '1e999', '-1e999', '0x' + 'f'.repeat(40), ...CHORDS]);
     case 2:
       return JSON.stringify(hostileString(rng));
     case 3:

@@ -26,7 +26,16 @@ export const FIXED_ACTIONS: readonly string[] = [
   "upload_file('1', '/no/such/file')",
   "press('1', 'NotAKey')",
   `click(${'['.repeat(5_000)})`,
+  // One key chord of 5,001 keys: 9.5 s in one browser call that nothing could stop, and the
+  // page was given up on (INFRA_ERROR for the rest of the episode). Now capped: a ValueError.
+  `keyboard_press('${'Shift+'.repeat(5_000)}a')`,
+  `press('1', '${'Control+'.repeat(40)}a')`,
+  // Typing longer than --max-typed-chars (8,000 characters took about 20 s).
+  `keyboard_type('${'x'.repeat(8_000)}')`,
 ];
 
-/** Long typing with a short step deadline: the reply is 504 at the deadline and the session is free soon after. */
-export const SLOW_ACTION = { action: `keyboard_type('${'x'.repeat(8_000)}')`, timeoutS: 2 };
+/**
+ * Long typing with a short step deadline: the episode ends as truncated (the policy's timeout,
+ * never a 504 or an infra error), answered before the deadline, and the session is free soon after.
+ */
+export const SLOW_ACTION = { action: `keyboard_type('${'x'.repeat(4_000)}')`, timeoutS: 2 };

@@ -117,6 +117,21 @@ describe('OpenEnv HTTP routes', () => {
     expect(JSON.stringify(bad.body).split('miniwob.click-test,')).toHaveLength(2);
   });
 
+  it('a failed reset without a session id opens no default session', async () => {
+    // Close the default session earlier tests opened, so this reset would have to open one.
+    const prior = await postJson(server.url + '/reset', { task_name: 'click-test', seed: 1 });
+    await fetch(`${server.url}/sessions/${prior.headers.get('x-session-id')}`, { method: 'DELETE' });
+    const open = server.service.sessions.size;
+    for (const body of [{ task_name: 'no-such-task' }, { task_name: 'click-test', seed: -1 }]) {
+      const failed = await postJson(server.url + '/reset', body);
+      expect(failed.status).toBe(422);
+      expect(failed.headers.get('x-session-id')).toBeNull();
+      // Before: the session stayed open, holding a browser context and a capacity slot until it idled out.
+      expect(server.service.sessions.size).toBe(open);
+    }
+    expect((await postJson(server.url + '/step', { action: { action_str: 'noop(0)' } })).status).toBe(404);
+  });
+
   it('malformed JSON is a 422 json_invalid and the server keeps serving', async () => {
     const bad = await postJson(server.url + '/reset', '{"seed": 1,');
     expect(bad.status).toBe(422);

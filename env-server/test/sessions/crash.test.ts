@@ -85,4 +85,20 @@ describe('renderer crashes', () => {
     const reset = await svc.reset(session, { task_name: 'click-test', seed: 1 });
     expect(reset.observation.axtree_txt).toContain("button 'Click Me!'");
   });
+
+  it.each([0, 1])(
+    'a reset racing a renderer crash (%i) recovers on a fresh page inside the same call, never INFRA_ERROR',
+    async (round) => {
+      const svc = await startService({ warmContexts: 0 });
+      const session = await svc.openSession('inproc');
+      await svc.reset(session, { task_name: 'click-test', seed: 1 });
+      // The crash lands while the reset is starting: before, the reset ran on the dead page and
+      // answered INFRA_ERROR (503) once, and only the client's retry recovered.
+      expect(killRenderers(svc.pool.browserPid()!)).toBeGreaterThan(0);
+      const reset = await svc.reset(session, { task_name: 'click-test', seed: 2 + round });
+      expect(reset.observation.axtree_txt).toContain("button 'Click Me!'");
+      const bid = /\[(\w+)\] button 'Click Me!'/.exec(reset.observation.axtree_txt)![1];
+      expect((await svc.step(session, { action: { action_str: `click('${bid}')` } })).reward).toBe(1);
+    },
+  );
 });

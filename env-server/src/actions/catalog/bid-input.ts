@@ -2,7 +2,7 @@ import type { ActionContext } from '../context.js';
 import { actOnBid } from '../execute/act-on-bid.js';
 import { NO_WAIT_AFTER } from './bid-pointer.js';
 import { defineAction } from './define.js';
-import { bid as bidParam, text } from './params.js';
+import { bid as bidParam, keys, text } from './params.js';
 import { bool, str, strList } from './read-params.js';
 
 /** select_option: Playwright matches each wanted string against option values and labels. */
@@ -63,7 +63,7 @@ export const selectOption = defineAction({
 export const press = defineAction({
   name: 'press',
   subsets: 'bid',
-  params: [bidParam(), text('key_comb')],
+  params: [bidParam(), keys('key_comb')],
   description: 'Focus an element and press a key combination (Playwright key names).',
   examples: ["press('88', 'Backspace')", "press('a26', 'ControlOrMeta+a')", "press('a61', 'Meta+Shift+t')"],
   touchesPage: true,

@@ -21,6 +21,8 @@ export interface ParamSpec {
   readonly bid?: boolean;
   /** Inclusive bounds of a 'number' (see ranges.ts); anything outside is a ValueError before the browser sees it. */
   readonly range?: NumberRange;
+  /** A Playwright key or key combination: capped in keys and characters (see ranges.ts KEY_CHORD). */
+  readonly keys?: boolean;
 }
 
 export type NumberRange = readonly [min: number, max: number];

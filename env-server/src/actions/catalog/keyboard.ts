@@ -1,7 +1,8 @@
 import type { ActionContext } from '../context.js';
 import { defineAction } from './define.js';
-import { text } from './params.js';
+import { keys, text } from './params.js';
 import { str } from './read-params.js';
+import { ActionError } from '../types.js';
 
 /**
  * Characters typed per keyboard command. Playwright types a character in a few milliseconds and
@@ -10,10 +11,23 @@ import { str } from './read-params.js';
  */
 export const TYPE_CHUNK_CHARS = 32;
 
+/**
+ * Characters one keyboard_type may type (`--max-typed-chars`): each is four input events and a
+ * few milliseconds, so 4,096 take about 10 s. Longer text is what keyboard_insert_text or fill
+ * are for.
+ */
+export const MAX_TYPED_CHARS = 4_096;
+
 async function typeInChunks(ctx: ActionContext, text: string): Promise<void> {
   const { keyboard } = ctx.activePage();
   // Whole code points, so a chunk never ends inside a surrogate pair.
   const chars = [...text];
+  const limit = ctx.maxTypedChars ?? MAX_TYPED_CHARS;
+  if (chars.length > limit)
+    throw new ActionError(
+      'ValueError',
+      `keyboard_type() types at most ${limit} characters, got ${chars.length}; keyboard_insert_text or fill take longer text`,
+    );
   for (let start = 0; start < chars.length; start += TYPE_CHUNK_CHARS) {
     await ctx.deadline.command(keyboard.type(chars.slice(start, start + TYPE_CHUNK_CHARS).join('')));
   }
@@ -27,7 +41,7 @@ async function typeInChunks(ctx: ActionContext, text: string): Promise<void> {
 export const keyboardDown = defineAction({
   name: 'keyboard_down',
   subsets: 'coord',
-  params: [text('key')],
+  params: [keys('key')],
   description: 'Press and hold a key.',
   examples: ["keyboard_down('Shift')", "keyboard_down('c')"],
   touchesPage: true,
@@ -37,7 +51,7 @@ export const keyboardDown = defineAction({
 export const keyboardUp = defineAction({
   name: 'keyboard_up',
   subsets: 'coord',
-  params: [text('key')],
+  params: [keys('key')],
   description: 'Release a held key.',
   examples: ["keyboard_up('Shift')"],
   touchesPage: true,
@@ -47,7 +61,7 @@ export const keyboardUp = defineAction({
 export const keyboardPress = defineAction({
   name: 'keyboard_press',
   subsets: 'coord',
-  params: [text('key')],
+  params: [keys('key')],
   description: 'Press a key or key combination on the focused element.',
   examples: ["keyboard_press('Backspace')", "keyboard_press('ControlOrMeta+a')"],
   touchesPage: true,

@@ -34,6 +34,12 @@ describe('binding fills defaults and keeps values', () => {
     ],
     ["click('12', modifiers=('Alt',))", { bid: '12', button: 'left', modifiers: ['Alt'] }],
     ['noop()', { wait_ms: 1000 }],
+    // The longest real chords stay within the cap; `+` after a `+` is the plus key.
+    [
+      "keyboard_press('ControlOrMeta+Control+Alt+Shift+Meta+AudioVolumeMute')",
+      { key: 'ControlOrMeta+Control+Alt+Shift+Meta+AudioVolumeMute' },
+    ],
+    ["press('4', 'Shift++')", { bid: '4', key_comb: 'Shift++' }],
     ['noop(250.5)', { wait_ms: 250.5 }],
     ["fill('3', 'hello')", { bid: '3', value: 'hello', enable_autocomplete_menu: false }],
     ["fill('3', '', True)", { bid: '3', value: '', enable_autocomplete_menu: true }],
@@ -191,6 +197,20 @@ describe('ValueError for values of the wrong kind', () => {
     [
       "mouse_upload_file(5, 1e9, 'a.txt')",
       "ValueError: mouse_upload_file() argument 'y' must be a number from -100000 to 100000, got 1000000000",
+    ],
+    // Playwright presses a chord's keys in one call nothing can stop: 5,001 keys ran 9.5 s past the deadline;
+    // a value longer than 80 characters is shown cut.
+    [
+      `keyboard_press('${'Shift+'.repeat(12)}a')`,
+      "ValueError: keyboard_press() argument 'key' must be a key or key combination of at most 6 keys and 64 characters, got 'Shift+Shift+Shift+Shift+Shift+Shift+Shift+Shift+Shift+Shift+Shift+Shift+a'",
+    ],
+    [
+      "press('1', 'Control+Alt+Shift+Meta+ControlOrMeta+Control+a')",
+      "ValueError: press() argument 'key_comb' must be a key or key combination of at most 6 keys and 64 characters, got 'Control+Alt+Shift+Meta+ControlOrMeta+Control+a'",
+    ],
+    [
+      `keyboard_down('${'x'.repeat(65)}')`,
+      "ValueError: keyboard_down() argument 'key' must be a key or key combination of at most 6 keys and 64 characters, got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'",
     ],
     ['noop(-1)', "ValueError: noop() argument 'wait_ms' must be a number from 0 to 600000, got -1"],
     ['noop(1e12)', "ValueError: noop() argument 'wait_ms' must be a number from 0 to 600000, got 1000000000000"],

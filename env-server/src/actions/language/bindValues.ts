@@ -1,5 +1,6 @@
 import { pyRepr } from '../../python/repr.js';
 import type { ParamSpec } from '../catalog/catalog.js';
+import { KEY_CHORD, chordKeys } from '../catalog/ranges.js';
 import { ActionError, type Literal } from '../types.js';
 
 /**
@@ -15,19 +16,23 @@ export function checkValue(action: string, param: ParamSpec, value: Literal): vo
   throw new ActionError('ValueError', `${action}() argument '${param.name}' must be ${problem}, got ${shown(value)}`);
 }
 
+/** Longest value an error message repeats in full; longer ones are cut (the agent wrote them, it has them). */
+const SHOWN_CHARS = 80;
+
 /**
  * pyRepr prints integral numbers as ints, which for 1e300 is 301 digits. Written that large, a
  * number was a float literal, so it is shown the way Python prints that float (`1e+300`).
  */
 function shown(value: Literal): string {
-  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 1e16
-    ? value.toExponential()
-    : pyRepr(value);
+  if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) >= 1e16) return value.toExponential();
+  const text = pyRepr(value);
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}… (${text.length} characters)` : text;
 }
 
 function describeProblem(param: ParamSpec, value: Literal): string | undefined {
   switch (param.kind) {
     case 'string':
+      if (param.keys) return typeof value === 'string' && isShortChord(value) ? undefined : KEYS_WANTED;
       if (!param.allowed) return typeof value === 'string' ? undefined : 'a string';
       return typeof value === 'string' && param.allowed.includes(value)
         ? undefined
@@ -55,6 +60,12 @@ function describeProblem(param: ParamSpec, value: Literal): string | undefined {
     case 'any':
       return undefined;
   }
+}
+
+const KEYS_WANTED = `a key or key combination of at most ${KEY_CHORD.maxKeys} keys and ${KEY_CHORD.maxChars} characters`;
+
+function isShortChord(value: string): boolean {
+  return value.length <= KEY_CHORD.maxChars && chordKeys(value).length <= KEY_CHORD.maxKeys;
 }
 
 function quoteAll(values: readonly string[]): string {
