@@ -42,7 +42,7 @@ export function toolHelp(tool: Tool): string {
 
 function flagLabel(name: string, spec: OptionSpec): string {
   const short = spec.short ? `-${spec.short}, ` : '    ';
-  const value = spec.kind === 'boolean' ? '' : ` ${spec.valueName ?? (spec.kind === 'list' ? 'A,B' : 'VALUE')}`;
+  const value = spec.kind === 'boolean' ? '' : ` ${spec.valueName ?? PLACEHOLDER[spec.kind]}`;
   return `${short}--${name}${value}`;
 }
 
@@ -59,3 +59,11 @@ function describe(spec: OptionSpec): string {
 function positionalLabel(p: PositionalSpec): string {
   return p.optional ? `[${p.name}]` : `<${p.name}>`;
 }
+
+const PLACEHOLDER: Record<OptionSpec['kind'], string> = {
+  string: 'VALUE',
+  boolean: '',
+  integer: 'N',
+  number: 'X',
+  list: 'A,B',
+};

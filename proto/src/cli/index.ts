@@ -10,6 +10,7 @@ export {
 export { parseOptions, type ParseInput, type Parsed } from './parse.js';
 export { consoleIo, progressTo, type CommandIo, type Progress } from './progress.js';
 export { parseSeeds } from './seeds.js';
+export { table } from './table.js';
 export {
   defineCommand,
   runTool,
