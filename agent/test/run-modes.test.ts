@@ -124,6 +124,40 @@ describe('gauntlet-agent run', () => {
   });
 });
 
+it('--mode hybrid: an oracle stuck on a Gauntlet step (--oracle-step-actions) hands the step to the model', async () => {
+  const chat = await startFakeChat(() => ({ text: 'no idea' }));
+  const out = join(dir, 'hybrid-stuck');
+  try {
+    const run = await agent(
+      [
+        'run',
+        '--env',
+        env.url,
+        '--mode',
+        'hybrid',
+        '--task',
+        'gauntlet:click_sequence',
+        '--oracle-step-actions',
+        '1',
+        '--out',
+        out,
+      ],
+      { OPENAI_BASE_URL: chat.baseUrl, OPENAI_MODEL: 'always-wrong' },
+    );
+    expect(run.code).toBe(0);
+  } finally {
+    await chat.close();
+  }
+  const { metrics, episodes } = readRun(out);
+  expect(metrics.episodes[0]).toMatchObject({ outcome: 'fail', oracle_steps: 1, model_steps: 3 });
+  expect(metrics.episodes[0]!.gauntlet!.steps).toEqual([
+    expect.objectContaining({ step: 1, type: 'click_sequence', solved: false, acted: 'both' }),
+  ]);
+  expect(episodes[0]!.turns.map((t) => t.oracle_silence ?? t.actor)).toEqual(['oracle', 'stuck', 'stuck', 'stuck']);
+  // The model saw the oracle's turn in its history when it took over.
+  expect(chat.requests[0]!.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+});
+
 describe('gauntlet-agent run: bad input is one line naming the flag', () => {
   it('an unreachable --base-url stops the run (exit 1) and keeps what was written', async () => {
     const out = join(dir, 'unreachable');
@@ -192,6 +226,18 @@ describe('gauntlet-agent run: bad input is one line naming the flag', () => {
       steps: 2,
       errors: { parse_error: 2, PolicyGaveUpError: 1 },
     });
+  });
+
+  it('an unreachable --env stops the run (exit 1); an unknown --task is exit 2', async () => {
+    const port = await closedPort();
+    const noEnv = await agent(['run', '--env', `http://127.0.0.1:${port}`, '--out', join(dir, 'no-env')]);
+    expect(noEnv.code).toBe(1);
+    expect(noEnv.errors).toEqual([
+      expect.stringMatching(new RegExp(`^gauntlet-agent run: --env http://127.0.0.1:${port}: `)),
+    ]);
+    const task = await agent(['run', '--env', env.url, '--task', 'no-such-task', '--out', join(dir, 'no-task')]);
+    expect(task.code).toBe(2);
+    expect(task.errors).toEqual([expect.stringMatching(/^gauntlet-agent run: --task: Unknown task "no-such-task"/)]);
   });
 
   it('usage errors are exit 2 naming the flag', async () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InfraError } from '@gauntlet/proto';
+import { InfraError, ValidationError } from '@gauntlet/proto';
 import { AGENT_OBSERVATION, runEpisode } from '@gauntlet/proto/agent';
 import { defineCommand, parseSeeds, UsageError, type CommandContext } from '@gauntlet/proto/cli';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
@@ -54,8 +54,10 @@ export const runCommand = defineCommand({
       for (const task of v.task)
         for (const seed of seeds) {
           if (signal.aborted) return 130;
-          const stop = await playOne(context, env, chat, files, task, seed);
+          const stop = await playOne(context, env, chat, files, task, seed).catch(flagTheTask);
           if (stop) throw stop;
+          if (files.records.length === 1 && files.records[0]!.turns.length === 0 && !chatError(files))
+            envUnreachable(files, envUrl);
         }
     } finally {
       files.writeMetrics({ finished_at: new Date().toISOString() });
@@ -111,6 +113,21 @@ async function playOne(
   if (trajectory.error && RUN_STOPPING_ERRORS.has(trajectory.error.name))
     return new InfraError(trajectory.error.message);
   return undefined;
+}
+
+/** The env refused the task name: a usage error naming --task. */
+function flagTheTask(error: unknown): never {
+  if (error instanceof ValidationError && error.issues.some((i) => i.loc.includes('task_name')))
+    throw new UsageError(`--task: ${error.message}`, 'task');
+  throw error;
+}
+
+const chatError = (files: RunFiles) => files.records[0]!.error?.name.startsWith('Model') ?? false;
+
+/** The very first reset failed outright: the env is wrong (URL, token, not running), not this episode. */
+function envUnreachable(files: RunFiles, url: string): void {
+  const error = files.records[0]!.error;
+  if (files.records[0]!.outcome === 'infra_error' && error) throw new InfraError(`--env ${url}: ${error.message}`);
 }
 
 function chatClient({ values: v }: Context): ChatClient {
