@@ -50,6 +50,7 @@ function describe(spec: OptionSpec): string {
   const fallback = spec.defaultText ?? (spec.default === undefined ? undefined : String(spec.default));
   const extras = [
     spec.choices ? `one of ${spec.choices.join(', ')}` : '',
+    spec.repeatable ? 'repeatable' : '',
     fallback !== undefined && fallback !== '' && spec.default !== false ? `default: ${fallback}` : '',
     spec.env ? `env ${spec.env}` : '',
   ].filter(Boolean);
@@ -57,7 +58,8 @@ function describe(spec: OptionSpec): string {
 }
 
 function positionalLabel(p: PositionalSpec): string {
-  return p.optional ? `[${p.name}]` : `<${p.name}>`;
+  const label = `${p.name}${p.variadic ? ' …' : ''}`;
+  return p.optional ? `[${label}]` : `<${label}>`;
 }
 
 const PLACEHOLDER: Record<OptionSpec['kind'], string> = {

@@ -21,6 +21,10 @@ export interface OptionSpec {
   /** Highest allowed value of a number or integer flag (inclusive). */
   max?: number;
   short?: string;
+  /** A `list` flag that may be given more than once (`--adapter a=x --adapter b=y`); values add up. */
+  repeatable?: boolean;
+  /** A `list` flag whose values are taken whole, not split at commas (names that may hold commas). */
+  noSplit?: boolean;
   /** Shown as the default in help when the real default is computed (e.g. `results/<run>`). */
   defaultText?: string;
 }
@@ -53,4 +57,6 @@ export interface PositionalSpec {
   name: string;
   help: string;
   optional?: boolean;
+  /** The last positional only: takes every remaining argument. */
+  variadic?: boolean;
 }

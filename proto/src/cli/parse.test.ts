@@ -85,6 +85,19 @@ describe('parseOptions', () => {
     expect(usage(() => parseOptions({}, { args: ['x'], positionals })).message).toBe('missing <RUN_B>');
   });
 
+  it('repeatable lists add up (split at commas unless noSplit); a variadic positional takes the rest', () => {
+    const repeat = defineOptions({
+      adapter: { kind: 'list', help: 'name=path', repeatable: true },
+      folder: { kind: 'list', help: 'folders', repeatable: true, noSplit: true },
+    });
+    const { values } = parseOptions(repeat, {
+      args: ['--adapter', 'a=x,b=y', '--adapter', 'c=z', '--folder', 'one,two', '--folder', 'three'],
+    });
+    expect(values).toEqual({ adapter: ['a=x', 'b=y', 'c=z'], folder: ['one,two', 'three'] });
+    const positionals = [{ name: 'FILE', help: 'files', variadic: true }];
+    expect(parseOptions({}, { args: ['a', 'b', 'c'], positionals }).positionals).toEqual(['a', 'b', 'c']);
+  });
+
   it('stops at --help without validating the rest', () => {
     expect(parseOptions(table, { args: ['--mode', 'psychic', '--help'] }).help).toBe(true);
   });

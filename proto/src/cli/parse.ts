@@ -26,7 +26,11 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
   const nodeOptions = Object.fromEntries([
     ...specs.map(([name, spec]) => [
       name,
-      { type: spec.kind === 'boolean' ? 'boolean' : 'string', ...(spec.short ? { short: spec.short } : {}) },
+      {
+        type: spec.kind === 'boolean' ? 'boolean' : 'string',
+        ...(spec.short ? { short: spec.short } : {}),
+        ...(spec.repeatable ? { multiple: true } : {}),
+      },
     ]),
     ['help', { type: 'boolean', short: 'h' }],
     ['config', { type: 'string' }],
@@ -37,7 +41,7 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
   } catch (error) {
     throw parseFailure(error as Error & { code?: string });
   }
-  const { help, config, ...flags } = parsed.values as Record<string, string | boolean | undefined>;
+  const { help, config, ...flags } = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (help) return { values: {} as OptionValues<T>, positionals: parsed.positionals, help: true };
   checkPositionals(parsed.positionals, positionals);
   const fromFile = typeof config === 'string' ? readConfig(config, table) : {};
@@ -68,7 +72,7 @@ function checkPositionals(given: string[], specs: readonly PositionalSpec[]): vo
         .map((p) => `<${p.name}>`)
         .join(' ')}`,
     );
-  if (given.length > specs.length)
+  if (given.length > specs.length && !specs.at(-1)?.variadic)
     throw new UsageError(`unexpected argument ${JSON.stringify(given[specs.length])} (flags start with --)`);
 }
 
@@ -115,7 +119,8 @@ export function convert(name: string, spec: OptionSpec, raw: string | boolean | 
       return value;
     }
     case 'list': {
-      const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(',');
+      const values = Array.isArray(raw) ? raw.map(String) : [String(raw)];
+      const items = spec.noSplit ? values : values.flatMap((v) => v.split(','));
       return items.map((s) => s.trim()).filter((s) => s !== '');
     }
     case 'string': {

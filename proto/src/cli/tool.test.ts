@@ -40,7 +40,7 @@ describe('runTool', () => {
     const help = c.out.join('\n');
     expect(help).toContain('Usage: demo greet [options]');
     expect(help).toMatch(/--name VALUE +who \(default: world; env GREET_NAME\)/);
-    expect(help).toMatch(/--times VALUE +how often \(default: 1\)/);
+    expect(help).toMatch(/--times N +how often \(default: 1\)/);
     expect(help).toContain('--config FILE');
     expect(help).toContain('demo greet --name Ada');
   });
@@ -57,5 +57,7 @@ describe('runTool', () => {
     expect(c.err).toEqual(['demo greet: the greeting was refused']);
     expect(await runTool(tool, ['wave'], { io: c.io })).toBe(2);
     expect(c.err.at(-1)).toMatch(/unknown command "wave"/);
+    expect(await runTool(tool, ['gret'], { io: c.io })).toBe(2);
+    expect(c.err.at(-1)).toMatch(/unknown command "gret" \(did you mean greet\?\)/);
   });
 });

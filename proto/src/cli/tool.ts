@@ -1,4 +1,5 @@
 import { GauntletError } from '../errors.js';
+import { closestName } from './closest.js';
 import { commandHelp, toolHelp } from './help.js';
 import type { OptionTable, OptionValues, PositionalSpec } from './option-table.js';
 import { parseOptions } from './parse.js';
@@ -61,8 +62,10 @@ export async function runTool(tool: Tool, argv: string[], options: RunToolOption
   }
   const command = tool.commands.find((c) => c.name === name);
   if (!command) {
+    const names = tool.commands.map((c) => c.name);
+    const guess = closestName(name, names);
     io.err(
-      `${tool.name}: unknown command ${JSON.stringify(name)} (commands: ${tool.commands.map((c) => c.name).join(', ')})`,
+      `${tool.name}: unknown command ${JSON.stringify(name)}${guess ? ` (did you mean ${guess}?)` : ''}; commands: ${names.join(', ')}`,
     );
     return EXIT_USAGE;
   }
