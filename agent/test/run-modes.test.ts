@@ -50,6 +50,15 @@ describe('gauntlet-agent run', () => {
     expect(episodes[0]!.turns[0]!.action).toMatch(/^click\('\w+'\)$/);
   });
 
+  it('--env takes any transport: the same oracle run over WebSocket and gRPC', async () => {
+    for (const url of [env.url.replace('http', 'ws'), env.grpcUrl]) {
+      const out = join(dir, `oracle-${url.split(':')[0]}`);
+      const run = await agent(['run', '--env', url, '--task', TASKS, '--seeds', '3', '--out', out]);
+      expect(run.errors, url).toEqual([]);
+      expect(readRun(out).metrics.totals, url).toMatchObject({ episodes: 2, successes: 2 });
+    }
+  });
+
   it('--mode api solves them through a chat-only server (no /tokenize), stripping <think>, recording usage', async () => {
     const twin = oracleTwin(env.url, [
       { task: 'click-button', seed: 0 },

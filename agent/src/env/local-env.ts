@@ -4,13 +4,15 @@ import type { Progress } from '@gauntlet/proto/cli';
 import { findEnvBin } from './find-bin.js';
 
 export interface LocalEnv {
-  /** The server's HTTP URL, e.g. http://127.0.0.1:41234. */
+  /** The server's HTTP URL, e.g. http://127.0.0.1:41234 (ws:// on the same port). */
   url: string;
+  /** Its gRPC URL, e.g. grpc://127.0.0.1:41235. */
+  grpcUrl: string;
   /** SIGTERM, then waits for the exit (the server closes its browser). */
   stop(): Promise<void>;
 }
 
-const READY = /listening on (http:\/\/\S+)/;
+const READY = /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/;
 
 /**
  * Starts `gauntlet-env serve` on a free loopback port as a child process and resolves once it
@@ -25,7 +27,7 @@ export async function startLocalEnv(
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let printed = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, grpcUrl] = await new Promise<[string, string]>((resolve, reject) => {
     const fail = (why: string) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
@@ -37,7 +39,7 @@ export async function startLocalEnv(
       const match = READY.exec(printed);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve([match[1]!, match[2]!]);
       }
     };
     child.stdout.on('data', onData);
@@ -47,8 +49,10 @@ export async function startLocalEnv(
   });
   const onExit = () => child.kill('SIGKILL');
   process.once('exit', onExit);
+  options.progress?.(`local env server at ${url}`);
   return {
     url,
+    grpcUrl,
     async stop() {
       process.off('exit', onExit);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
