@@ -249,7 +249,7 @@ describe('gauntlet-agent run: bad input is one line naming the flag', () => {
     expect(task.errors).toEqual([expect.stringMatching(/^gauntlet-agent run: --task: Unknown task "no-such-task"/)]);
   });
 
-  it('usage errors are exit 2 naming the flag', async () => {
+  it('usage errors are exit 2 naming the flag (a missing --env-bin: exit 1)', async () => {
     const noModel = await agent(['run', '--mode', 'api'], {});
     expect(noModel).toMatchObject({
       code: 2,
@@ -259,6 +259,11 @@ describe('gauntlet-agent run: bad input is one line naming the flag', () => {
     expect(seeds).toMatchObject({
       code: 2,
       errors: ['gauntlet-agent run: --seeds: range 5-1 runs backwards (see --help)'],
+    });
+    const noBin = await agent(['run', '--env-bin', '/no/such/gauntlet-env', '--out', join(dir, 'no-bin')], {});
+    expect(noBin).toMatchObject({
+      code: 1,
+      errors: [expect.stringMatching(/^gauntlet-agent run: --env-bin \/no\/such\/gauntlet-env: .*ENOENT/)],
     });
     const mode = await agent(['run', '--mode', 'local'], {});
     expect(mode.errors[0]).toMatch(/--mode must be one of oracle, api, hybrid/);

@@ -8,6 +8,7 @@ import { agentPolicy, type AgentMode } from '../policies/agent-policy.js';
 import { ChatClient } from '../policies/chat-client.js';
 import { RUN_STOPPING_ERRORS } from '../policies/model-errors.js';
 import { episodeRecord } from '../report/episode-record.js';
+import type { RunMetrics } from '../report/metrics.js';
 import { RunFiles } from '../report/run-files.js';
 import type { EpisodeLog } from '../report/turn-log.js';
 import { RUN_OPTIONS } from './run-options.js';
@@ -50,6 +51,7 @@ export const runCommand = defineCommand({
       started_at: new Date().toISOString(),
     });
     progress(`${mode} on ${v.task.join(', ')} × ${seeds.length} seed(s) → ${out}`);
+    let totals: RunMetrics['totals'] | undefined;
     try {
       for (const task of v.task)
         for (const seed of seeds) {
@@ -60,11 +62,11 @@ export const runCommand = defineCommand({
             envUnreachable(files, envUrl);
         }
     } finally {
-      files.writeMetrics({ finished_at: new Date().toISOString() });
+      totals = files.writeMetrics({ finished_at: new Date().toISOString() }).totals;
       await env.close().catch(() => undefined);
       await local?.stop();
     }
-    const t = files.writeMetrics({ finished_at: new Date().toISOString() }).totals;
+    const t = totals;
     context.io.out(
       `${t.successes}/${t.episodes} episodes succeeded (${t.steps} steps, ${t.model_calls} model calls, ${t.tokens_in + t.tokens_out} tokens) → ${join(out, 'metrics.json')}`,
     );

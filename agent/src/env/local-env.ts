@@ -31,7 +31,8 @@ export async function startLocalEnv(
     const fail = (why: string) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new InfraError(`the local env server (${bin}) ${why}; it printed:\n${printed.slice(-2000)}`));
+      const last = printed.trim().split('\n').slice(-2).join(' | ');
+      reject(new InfraError(`--env-bin ${bin}: the local env server ${why}${last ? ` (it printed: ${last})` : ''}`));
     };
     const timer = setTimeout(() => fail('did not start'), options.timeoutMs ?? 120_000);
     const onData = (chunk: Buffer) => {
