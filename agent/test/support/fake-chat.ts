@@ -38,7 +38,10 @@ export async function startFakeChat(
     }
     const request = JSON.parse(await readBody(req)) as ChatRequest;
     requests.push(request);
-    const reply = await answer(request);
+    // A fake that cannot answer says so (500) instead of leaving the request hanging.
+    const reply = await Promise.resolve()
+      .then(() => answer(request))
+      .catch((error: unknown): FakeAnswer => ({ status: 500, body: JSON.stringify({ error: String(error) }) }));
     if ('status' in reply) {
       res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body ?? '{"error":"refused"}');
       return;
