@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      '{proto,env-server,rollout-worker,trainer}/{src,test}/**/*.test.ts',
+      '{proto,env-server,rollout-worker,trainer,agent}/{src,test}/**/*.test.ts',
       'test/e2e/**/*.test.ts',
       'test/k8s/**/*.test.ts',
       'scripts/**/*.test.mjs',

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// The house rule: env-server, rollout-worker and trainer import proto/ and libraries, never each
-// other; the trainer never imports Playwright. Fails (exit 1) naming every offending import.
+// The house rule: env-server, rollout-worker, trainer and agent import proto/ and libraries, never
+// each other (the agent may spawn their bins); the trainer and the agent never import Playwright. Fails (exit 1) naming every offending import.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const services = ['env-server', 'rollout-worker', 'trainer'];
-const forbiddenPackages = { trainer: ['playwright', 'playwright-core'] };
+const services = ['env-server', 'rollout-worker', 'trainer', 'agent'];
+const forbiddenPackages = { trainer: ['playwright', 'playwright-core'], agent: ['playwright', 'playwright-core'] };
 
 function* sourceFiles(dir) {
   let entries;

@@ -25,7 +25,7 @@ describe('proto/ depends on no service', () => {
         const spec = (match[1] ?? match[2])!;
         const outside = spec.startsWith('.') && !resolve(dirname(file), spec).startsWith(protoRoot);
         if (
-          /^@gauntlet\/(env-server|rollout-worker|trainer)/.test(spec) ||
+          /^@gauntlet\/(env-server|rollout-worker|trainer|agent)/.test(spec) ||
           /^(playwright|onnxruntime)/.test(spec) ||
           outside
         )

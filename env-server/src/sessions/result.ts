@@ -2,6 +2,7 @@ import type { BrowserGymObs, Observation, ObservationMetadata, StepResult } from
 import { observePage, type PageObservation } from '../observe/observe.js';
 import type { Deadline } from '../deadline/deadline.js';
 import type { Episode } from './episode.js';
+import { oracleHint } from './oracle-hint.js';
 import type { Tabs } from './tabs.js';
 
 /** Observes the active tab and assembles OpenEnv's reply: observation, reward, done, metadata; `deadline` stops the observing. */
@@ -14,7 +15,9 @@ export async function buildResult(
 ): Promise<StepResult> {
   const page = tabs.active;
   const t0 = performance.now();
-  const seen = await observePage(page, { ...episode.observation, deadline });
+  const wanted = episode.observation;
+  // The oracle reads the AXTree, so it is computed for the hint even when the agent did not ask for it.
+  const seen = await observePage(page, { ...wanted, axtree: wanted.axtree || wanted.oracle_action, deadline });
   const titles = await deadline.race(
     Promise.all(tabs.all().map((p) => (p === page ? Promise.resolve(seen.title) : p.title().catch(() => '')))),
   );
@@ -81,14 +84,28 @@ function assembleResult(
       raw_reward: episode.lastRawReward,
       truncated: episode.truncated,
       terminated: episode.done && !episode.truncated,
+      ...(episode.observation.oracle_action
+        ? oracleHint(
+            episode.task,
+            {
+              goal: episode.goal,
+              axtree_txt: seen.axtree_txt,
+              pruned_html: seen.pruned_html,
+              url: seen.url,
+              focused_element_bid: seen.focused_element_bid,
+            },
+            episode.done,
+          )
+        : {}),
     },
     ...(seen.screenshot_encoded ? { screenshot_encoded: seen.screenshot_encoded } : {}),
   };
+  const axtree = episode.observation.axtree ? seen.axtree_txt : '';
   const observation: Observation = {
-    text: seen.axtree_txt || seen.pruned_html,
+    text: axtree || seen.pruned_html,
     url: seen.url,
     goal: episode.goal,
-    axtree_txt: seen.axtree_txt,
+    axtree_txt: axtree,
     pruned_html: seen.pruned_html,
     error: episode.lastActionError,
     last_action_error: episode.lastActionError !== '',

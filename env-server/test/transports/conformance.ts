@@ -39,6 +39,29 @@ export function describeEnvClientConformance(transport: TransportName): void {
       expect(client.transport).toBe(transport);
     });
 
+    it("observation.oracle_action: the task oracle's next action rides in the reply, and playing it solves the task", async () => {
+      const client = env.connect();
+      for (const task of ['enter-text', 'gauntlet:click_sequence']) {
+        let result = await client.reset({
+          task_name: task,
+          seed: 5,
+          observation: { oracle_action: true, axtree: false },
+        });
+        expect(result.observation.axtree_txt, 'the AXTree the agent did not ask for stays home').toBe('');
+        let steps = 0;
+        while (!result.done && steps++ < 40) {
+          const action = result.metadata.browsergym_info['oracle_action'];
+          expect(typeof action, `${task} step ${steps}`).toBe('string');
+          result = await client.step(action as string);
+        }
+        expect(result, task).toMatchObject({ done: true, reward: expect.any(Number) });
+        expect(result.metadata.browsergym_info['raw_reward'], task).toBe(1);
+        expect(result.metadata.browsergym_info['oracle_action'], 'no hint once the episode is over').toBeNull();
+      }
+      const plain = await client.reset({ task_name: 'click-test', seed: 1 });
+      expect(plain.metadata.browsergym_info).not.toHaveProperty('oracle_action');
+    });
+
     it('concurrent clients each get their own session', async () => {
       const clients = [env.connect(), env.connect(), env.connect()];
       const rewards = await Promise.all(

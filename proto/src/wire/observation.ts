@@ -8,6 +8,12 @@ export const ObservationOptions = z
     extra_properties: z.boolean().default(true),
     /** `rgb` = OpenEnv's int[H][W][3]; `png`/`jpeg` = compact base64 in metadata.screenshot_encoded. */
     screenshot: z.enum(['none', 'rgb', 'png', 'jpeg']).default('none'),
+    /**
+     * The task's oracle reads this same observation and its next action rides in
+     * metadata.browsergym_info.oracle_action (null when the task has no oracle, it cannot tell,
+     * or the episode is over): an agent's oracle or hybrid mode plays it without importing the env.
+     */
+    oracle_action: z.boolean().default(false),
   })
   .strict();
 export type ObservationOptions = z.infer<typeof ObservationOptions>;

@@ -9,10 +9,15 @@ export interface ObservationOptions {
    * "none" | "rgb" | "png" | "jpeg"; validated with the JSON schema.
    */
   'screenshot'?: (string);
+  /**
+   * The task oracle's next action in browsergym_info.oracle_action (null when it has none).
+   */
+  'oracle_action'?: (boolean);
   '_axtree'?: "axtree";
   '_pruned_html'?: "pruned_html";
   '_extra_properties'?: "extra_properties";
   '_screenshot'?: "screenshot";
+  '_oracle_action'?: "oracle_action";
 }
 
 export interface ObservationOptions__Output {
@@ -23,8 +28,13 @@ export interface ObservationOptions__Output {
    * "none" | "rgb" | "png" | "jpeg"; validated with the JSON schema.
    */
   'screenshot'?: (string);
+  /**
+   * The task oracle's next action in browsergym_info.oracle_action (null when it has none).
+   */
+  'oracle_action'?: (boolean);
   '_axtree'?: "axtree";
   '_pruned_html'?: "pruned_html";
   '_extra_properties'?: "extra_properties";
   '_screenshot'?: "screenshot";
+  '_oracle_action'?: "oracle_action";
 }

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineCommand, table, UsageError } from '@gauntlet/proto/cli';
+import type { GroupMetrics, RunMetrics } from '../report/metrics.js';
+
+export const compareCommand = defineCommand({
+  name: 'compare',
+  summary: 'Compare two runs: success per task and Gauntlet type, mean steps, tokens, time',
+  description:
+    'Reads RUN_A/metrics.json and RUN_B/metrics.json (folders written by run) and prints, per task and per Gauntlet challenge type, the success rate, mean steps, mean tokens and mean time of each run with the difference B − A.',
+  options: {},
+  positionals: [
+    { name: 'RUN_A', help: 'The first run folder (or its metrics.json)' },
+    { name: 'RUN_B', help: 'The second run folder (or its metrics.json)' },
+  ],
+  examples: ['gauntlet-agent compare results/oracle results/api'],
+  async run({ positionals, io }) {
+    const [a, b] = [readRun(positionals[0]!, 'RUN_A'), readRun(positionals[1]!, 'RUN_B')];
+    const header = ['task', 'success A', 'success B', 'Δ', 'steps A', 'steps B', 'Δ'];
+    const rows: string[][] = [];
+    const tasks = [...new Set([...Object.keys(a.tasks), ...Object.keys(b.tasks)])];
+    for (const task of tasks) rows.push(compareRow(task, a.tasks[task], b.tasks[task]));
+    rows.push(compareRow('all', a.totals, b.totals));
+    io.out(table([...header, 'tokens A', 'tokens B', 'Δ', 'time A (s)', 'time B (s)', 'Δ'], rows));
+    const types = [...new Set([...Object.keys(a.gauntlet_types), ...Object.keys(b.gauntlet_types)])];
+    if (types.length) {
+      const typeRows: string[][] = [];
+      for (const type of types) {
+        const [ra, rb] = [a.gauntlet_types[type]?.success_rate, b.gauntlet_types[type]?.success_rate];
+        typeRows.push([type, pct(ra), pct(rb), diff(ra, rb, pct)]);
+      }
+      io.out('');
+      io.out(table(['gauntlet type', 'solved A', 'solved B', 'Δ'], typeRows));
+    }
+  },
+});
+
+function readRun(path: string, name: string): RunMetrics {
+  const file = path.endsWith('.json') ? path : join(path, 'metrics.json');
+  try {
+    const metrics = JSON.parse(readFileSync(file, 'utf8')) as RunMetrics;
+    if (!metrics.totals || !metrics.tasks) throw new Error('not a gauntlet-agent metrics.json');
+    return metrics;
+  } catch (error) {
+    throw new UsageError(`${name}: cannot read ${file} (${(error as Error).message})`);
+  }
+}
+
+function compareRow(name: string, a: GroupMetrics | undefined, b: GroupMetrics | undefined): string[] {
+  const tokens = (g?: GroupMetrics) => (g && g.episodes ? (g.tokens_in + g.tokens_out) / g.episodes : undefined);
+  const seconds = (g?: GroupMetrics) => (g ? g.mean_wall_ms / 1000 : undefined);
+  const cells = (of: (g?: GroupMetrics) => number | undefined, show: (x?: number) => string) => [
+    show(of(a)),
+    show(of(b)),
+    diff(of(a), of(b), show),
+  ];
+  return [
+    name,
+    ...cells((g) => g?.success_rate, pct),
+    ...cells((g) => g?.mean_steps, num),
+    ...cells(tokens, num),
+    ...cells(seconds, num),
+  ];
+}
+
+const pct = (x?: number) => (x === undefined ? '-' : `${(x * 100).toFixed(0)}%`);
+const num = (x?: number) => (x === undefined ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+function diff(a: number | undefined, b: number | undefined, show: (x?: number) => string): string {
+  if (a === undefined || b === undefined) return '-';
+  const d = b - a;
+  return `${d > 0 ? '+' : d < 0 ? '-' : '±'}${show(Math.abs(d))}`;
+}

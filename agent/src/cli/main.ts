@@ -1,0 +1,15 @@
+import { runTool, type RunToolOptions, type Tool } from '@gauntlet/proto/cli';
+import { compareCommand } from './compare-command.js';
+import { runCommand } from './run-command.js';
+
+export const TOOL: Tool = {
+  name: 'gauntlet-agent',
+  description:
+    "Runs an agent on Gauntlet tasks — the env's oracle, any OpenAI-compatible chat model, or both (hybrid) — and compares runs.",
+  commands: [runCommand, compareCommand],
+};
+
+/** Runs one command line and returns the exit code (never exits itself). */
+export function main(argv: string[], options: RunToolOptions = {}): Promise<number> {
+  return runTool(TOOL, argv, options);
+}

@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { InfraError, ValidationError } from '@gauntlet/proto';
+import { AGENT_OBSERVATION, runEpisode } from '@gauntlet/proto/agent';
+import { defineCommand, parseSeeds, UsageError, type CommandContext } from '@gauntlet/proto/cli';
+import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
+import { startLocalEnv, type LocalEnv } from '../env/local-env.js';
+import { agentPolicy, type AgentMode } from '../policies/agent-policy.js';
+import { ChatClient } from '../policies/chat-client.js';
+import { RUN_STOPPING_ERRORS } from '../policies/model-errors.js';
+import { episodeRecord } from '../report/episode-record.js';
+import type { RunMetrics } from '../report/metrics.js';
+import { RunFiles } from '../report/run-files.js';
+import type { EpisodeLog } from '../report/turn-log.js';
+import { RUN_OPTIONS } from './run-options.js';
+
+type Context = CommandContext<typeof RUN_OPTIONS>;
+
+/** The Gauntlet's canvas needs coordinates and its oracle chains actions (fill, then submit). */
+const GAUNTLET_ACTION_SET = { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'], multi_action: true };
+const isGauntlet = (task: string) => task === 'gauntlet' || task.startsWith('gauntlet:');
+
+export const runCommand = defineCommand({
+  name: 'run',
+  summary: "Play tasks with the env's oracle, a chat model, or both; write metrics.json and episodes.jsonl",
+  description:
+    "Plays every task × seed with one agent and writes <out>/metrics.json (per episode, per Gauntlet step, per task) and <out>/episodes.jsonl (every turn). --mode oracle plays the env's own oracle (sent with each observation); --mode api asks any OpenAI-compatible /v1/chat/completions endpoint (text only: no tokenizer, no logprobs); --mode hybrid plays the oracle and lets the model act where the oracle has no action or is stuck. Without --env, a local gauntlet-env serve is started and stopped.",
+  options: RUN_OPTIONS,
+  examples: [
+    'gauntlet-agent run --task gauntlet --mode oracle --seeds 0',
+    'gauntlet-agent run --task click-button,gauntlet:timer --mode api --model gpt-4o-mini --seeds 0-4',
+    'gauntlet-agent run --mode hybrid --base-url http://127.0.0.1:8000/v1 --model my-model --out results/hybrid',
+  ],
+  async run(context) {
+    const { values: v, progress, signal } = context;
+    const mode = v.mode as AgentMode;
+    const seeds = parseSeeds(v.seeds);
+    if (v.task.length === 0) throw new UsageError('--task: no task given', 'task');
+    const chat = mode === 'oracle' ? undefined : chatClient(context);
+    const out = v.out ?? join('results', `${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    let local: LocalEnv | undefined;
+    if (!v.env) local = await startLocalEnv({ bin: v['env-bin'], progress });
+    const envUrl = v.env ?? local!.url;
+    const env = createEnvClient(envUrl, { token: v['env-token'], callTimeoutMs: 120_000 });
+    const files = new RunFiles(out, {
+      mode,
+      env: local ? 'local' : envUrl,
+      model: chat?.settings.model ?? null,
+      base_url: chat?.settings.baseUrl ?? null,
+      tasks: v.task,
+      seeds,
+      started_at: new Date().toISOString(),
+    });
+    progress(`${mode} on ${v.task.join(', ')} × ${seeds.length} seed(s) → ${out}`);
+    let totals: RunMetrics['totals'] | undefined;
+    try {
+      for (const task of v.task)
+        for (const seed of seeds) {
+          if (signal.aborted) return 130;
+          const stop = await playOne(context, env, chat, files, task, seed).catch(flagTheTask);
+          if (stop) throw stop;
+          if (files.records.length === 1 && files.records[0]!.turns.length === 0 && !chatError(files))
+            envUnreachable(files, envUrl);
+        }
+    } finally {
+      totals = files.writeMetrics({ finished_at: new Date().toISOString() }).totals;
+      await env.close().catch(() => undefined);
+      await local?.stop();
+    }
+    const t = totals;
+    context.io.out(
+      `${t.successes}/${t.episodes} episodes succeeded (${t.steps} steps, ${t.model_calls} model calls, ${t.tokens_in + t.tokens_out} tokens) → ${join(out, 'metrics.json')}`,
+    );
+    return 0;
+  },
+});
+
+/** Plays one episode and records it; returns the error that must stop the run, if any. */
+async function playOne(
+  { values: v, progress, signal }: Context,
+  env: EnvClient,
+  chat: ChatClient | undefined,
+  files: RunFiles,
+  task: string,
+  seed: number,
+): Promise<Error | undefined> {
+  const log: EpisodeLog = [];
+  const gauntlet = isGauntlet(task);
+  const policy = agentPolicy(
+    {
+      mode: v.mode as AgentMode,
+      chat,
+      contextTokens: v['context-tokens'],
+      oracleStepActions: v['oracle-step-actions'],
+      maxParseErrors: v['max-parse-errors'],
+      multiAction: gauntlet,
+    },
+    log,
+  );
+  const trajectory = await runEpisode(env, policy, {
+    task,
+    seed,
+    observation: { ...AGENT_OBSERVATION, oracle_action: v.mode !== 'api' },
+    ...(gauntlet ? { actionSet: GAUNTLET_ACTION_SET } : {}),
+    maxTurns: v['max-steps'],
+    deadlineMs: v['episode-timeout'] * 1000,
+    signal,
+  });
+  const metrics = files.add(episodeRecord(trajectory, log));
+  const e = metrics.episodes.at(-1)!;
+  const solved = e.gauntlet ? `, ${e.gauntlet.solved}/${e.gauntlet.total} steps solved` : '';
+  const who = `oracle ${e.oracle_steps}, model ${e.model_steps}`;
+  progress(
+    `${task} seed ${seed}: ${e.outcome} in ${e.steps} steps (${who}${solved}, ${(e.episode_wall_ms / 1000).toFixed(1)} s)${e.error ? ` — ${e.error}` : ''}`,
+  );
+  if (trajectory.error && RUN_STOPPING_ERRORS.has(trajectory.error.name))
+    return new InfraError(trajectory.error.message);
+  return undefined;
+}
+
+/** The env refused the task name: a usage error naming --task. */
+function flagTheTask(error: unknown): never {
+  if (error instanceof ValidationError && error.issues.some((i) => i.loc.includes('task_name')))
+    throw new UsageError(`--task: ${error.message}`, 'task');
+  throw error;
+}
+
+const chatError = (files: RunFiles) => files.records[0]!.error?.name.startsWith('Model') ?? false;
+
+/** The very first reset failed outright: the env is wrong (URL, token, not running), not this episode. */
+function envUnreachable(files: RunFiles, url: string): void {
+  const error = files.records[0]!.error;
+  if (files.records[0]!.outcome === 'infra_error' && error) throw new InfraError(`--env ${url}: ${error.message}`);
+}
+
+function chatClient({ values: v }: Context): ChatClient {
+  if (!v.model) throw new UsageError(`--model is needed with --mode ${v.mode} (or set OPENAI_MODEL)`, 'model');
+  try {
+    new URL(v['base-url']);
+  } catch {
+    throw new UsageError(`--base-url must be a URL (got ${JSON.stringify(v['base-url'])})`, 'base-url');
+  }
+  return new ChatClient({
+    baseUrl: v['base-url'],
+    apiKey: v['api-key'],
+    model: v.model,
+    temperature: v.temperature,
+    topP: v['top-p'],
+    maxTokens: v['max-tokens'],
+    callTimeoutMs: v['call-timeout'] * 1000,
+    retries: v.retries,
+    backoffMs: v['backoff-ms'],
+  });
+}

@@ -1,0 +1,78 @@
+import { defineOptions } from '@gauntlet/proto/cli';
+
+/** Every flag of `gauntlet-agent run`; help, defaults, env vars and --config come from here. */
+export const RUN_OPTIONS = defineOptions({
+  task: { kind: 'list', help: 'Tasks to play: gauntlet, gauntlet:<type>, click-button, …', default: ['gauntlet'] },
+  seeds: { kind: 'string', help: 'Seeds: 7, 0-9 or 0,3,10-12', default: '0', valueName: 'SPEC' },
+  mode: {
+    kind: 'string',
+    help: "Who acts: the env's oracle, a chat model, or the oracle with the model taking over",
+    choices: ['oracle', 'api', 'hybrid'],
+    default: 'oracle',
+  },
+  env: {
+    kind: 'string',
+    help: 'Env server URL (http://, ws:// or grpc://)',
+    env: 'GAUNTLET_ENV_URL',
+    defaultText: 'start a local gauntlet-env serve',
+    valueName: 'URL',
+  },
+  'env-token': { kind: 'string', help: "The env server's bearer token", env: 'GAUNTLET_TOKEN', valueName: 'TOKEN' },
+  'env-bin': {
+    kind: 'string',
+    help: 'The gauntlet-env binary for the local server',
+    defaultText: 'node_modules/.bin/gauntlet-env, else PATH',
+    valueName: 'PATH',
+  },
+  out: {
+    kind: 'string',
+    help: 'Output folder (metrics.json, episodes.jsonl)',
+    defaultText: 'results/<mode>-<time>',
+    valueName: 'DIR',
+  },
+  'max-steps': { kind: 'integer', help: 'Turns per episode before it ends as timeout', default: 400, min: 1 },
+  'episode-timeout': { kind: 'number', help: 'Seconds per episode before it ends as timeout', default: 3600, min: 1 },
+  'oracle-step-actions': {
+    kind: 'integer',
+    help: 'Oracle actions on one step before it counts as stuck (hybrid: the model takes over)',
+    default: 60,
+    min: 1,
+  },
+  'base-url': {
+    kind: 'string',
+    help: 'OpenAI-compatible server (api, hybrid)',
+    env: 'OPENAI_BASE_URL',
+    default: 'https://api.openai.com/v1',
+    valueName: 'URL',
+  },
+  'api-key': { kind: 'string', help: 'Bearer key for --base-url', env: 'OPENAI_API_KEY', valueName: 'KEY' },
+  model: {
+    kind: 'string',
+    help: 'Model name sent to the server (api, hybrid)',
+    env: 'OPENAI_MODEL',
+    valueName: 'NAME',
+  },
+  temperature: { kind: 'number', help: 'Sampling temperature', default: 0, min: 0 },
+  'top-p': { kind: 'number', help: 'Nucleus sampling mass', default: 1, min: 0, max: 1 },
+  'max-tokens': { kind: 'integer', help: 'Most tokens per reply', default: 1024, min: 1 },
+  'context-tokens': {
+    kind: 'integer',
+    help: 'Prompt + reply budget (estimated); the oldest exchanges are dropped to fit',
+    default: 32768,
+    min: 256,
+  },
+  'call-timeout': { kind: 'number', help: 'Seconds per model call', default: 120, min: 0.001 },
+  retries: {
+    kind: 'integer',
+    help: 'Retries of a model call after 429, 5xx, timeouts, refused connections',
+    default: 4,
+    min: 0,
+  },
+  'backoff-ms': { kind: 'integer', help: 'First retry wait in ms, doubled each retry', default: 1000, min: 0 },
+  'max-parse-errors': {
+    kind: 'integer',
+    help: 'Replies in a row without a valid action before the episode ends as fail',
+    default: 3,
+    min: 1,
+  },
+});

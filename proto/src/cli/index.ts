@@ -1,0 +1,31 @@
+/**
+ * The CLI kit every Gauntlet bin can share: a command declares its flags in one table
+ * (defineOptions: kind, default, env var, help), runTool parses strictly (flag > --config JSON >
+ * environment > default), writes --help from the table, turns UsageError into one line and exit
+ * 2, other GauntletErrors into one line and exit 1, Ctrl-C into 130, and gives the command a
+ * progress function (stderr). gauntlet-agent is its first user.
+ */
+export { closestName } from './closest.js';
+export { commandHelp, toolHelp } from './help.js';
+export {
+  defineOptions,
+  type OptionKind,
+  type OptionSpec,
+  type OptionTable,
+  type OptionValues,
+  type PositionalSpec,
+} from './option-table.js';
+export { parseOptions, type ParseInput, type Parsed } from './parse.js';
+export { consoleIo, progressTo, type CommandIo, type Progress } from './progress.js';
+export { parseSeeds } from './seeds.js';
+export { table } from './table.js';
+export {
+  defineCommand,
+  runTool,
+  type AnyCommand,
+  type Command,
+  type CommandContext,
+  type RunToolOptions,
+  type Tool,
+} from './tool.js';
+export { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';

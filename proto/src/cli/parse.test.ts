@@ -1,0 +1,115 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineOptions } from './option-table.js';
+import { parseOptions } from './parse.js';
+import { parseSeeds } from './seeds.js';
+import { UsageError } from './usage-error.js';
+
+const table = defineOptions({
+  mode: { kind: 'string', help: 'how to act', choices: ['oracle', 'api'], default: 'oracle' },
+  'max-steps': { kind: 'integer', help: 'turns', default: 30, min: 1 },
+  temperature: { kind: 'number', help: 'sampling', min: 0 },
+  'api-key': { kind: 'string', help: 'key', env: 'TEST_API_KEY' },
+  headed: { kind: 'boolean', help: 'show it' },
+  tags: { kind: 'list', help: 'labels' },
+});
+
+function usage(run: () => unknown): UsageError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('parseOptions', () => {
+  it('applies defaults, converts kinds and reads the environment', () => {
+    const { values } = parseOptions(table, {
+      args: ['--temperature', '0.5', '--tags', 'a, b,', '--headed'],
+      env: { TEST_API_KEY: 'sk-env' },
+    });
+    expect(values).toEqual({
+      mode: 'oracle',
+      'max-steps': 30,
+      temperature: 0.5,
+      'api-key': 'sk-env',
+      headed: true,
+      tags: ['a', 'b'],
+    });
+  });
+
+  it('ranks flag over --config file over environment over default', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify({ 'max-steps': 12, mode: 'api', 'api-key': 'sk-file' }));
+    const { values } = parseOptions(table, {
+      args: ['--config', file, '--mode', 'oracle'],
+      env: { TEST_API_KEY: 'sk-env' },
+    });
+    expect(values).toMatchObject({ mode: 'oracle', 'max-steps': 12, 'api-key': 'sk-file' });
+  });
+
+  it('names the flag in every usage error', () => {
+    expect(usage(() => parseOptions(table, { args: ['--max-steps', '0'] }))).toMatchObject({
+      flag: 'max-steps',
+      message: '--max-steps must be an integer ≥ 1 (got "0")',
+    });
+    expect(usage(() => parseOptions(table, { args: ['--mode', 'psychic'] })).message).toBe(
+      '--mode must be one of oracle, api (got "psychic")',
+    );
+    expect(usage(() => parseOptions(table, { args: ['--nope'] })).message).toBe('unknown flag --nope');
+    expect(usage(() => parseOptions(table, { args: ['--temperature'] })).message).toMatch(/--temperature/);
+    expect(usage(() => parseOptions(table, { args: ['stray'] })).message).toMatch(/unexpected argument "stray"/);
+  });
+
+  it('rejects a config file with unknown keys or bad JSON, naming --config', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    writeFileSync(join(dir, 'a.json'), '{"colour": 1}');
+    writeFileSync(join(dir, 'b.json'), '{');
+    expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'a.json')] })).message).toMatch(
+      /^--config .*unknown flag "colour"/,
+    );
+    expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'b.json')] })).flag).toBe('config');
+  });
+
+  it('checks positionals against their declaration', () => {
+    const positionals = [
+      { name: 'RUN_A', help: 'a' },
+      { name: 'RUN_B', help: 'b' },
+    ];
+    expect(parseOptions({}, { args: ['x', 'y'], positionals }).positionals).toEqual(['x', 'y']);
+    expect(usage(() => parseOptions({}, { args: ['x'], positionals })).message).toBe('missing <RUN_B>');
+  });
+
+  it('repeatable lists add up (split at commas unless noSplit); a variadic positional takes the rest', () => {
+    const repeat = defineOptions({
+      adapter: { kind: 'list', help: 'name=path', repeatable: true },
+      folder: { kind: 'list', help: 'folders', repeatable: true, noSplit: true },
+    });
+    const { values } = parseOptions(repeat, {
+      args: ['--adapter', 'a=x,b=y', '--adapter', 'c=z', '--folder', 'one,two', '--folder', 'three'],
+    });
+    expect(values).toEqual({ adapter: ['a=x', 'b=y', 'c=z'], folder: ['one,two', 'three'] });
+    const positionals = [{ name: 'FILE', help: 'files', variadic: true }];
+    expect(parseOptions({}, { args: ['a', 'b', 'c'], positionals }).positionals).toEqual(['a', 'b', 'c']);
+  });
+
+  it('stops at --help without validating the rest', () => {
+    expect(parseOptions(table, { args: ['--mode', 'psychic', '--help'] }).help).toBe(true);
+  });
+});
+
+describe('parseSeeds', () => {
+  it('reads seeds and ranges in order without repeats', () => {
+    expect(parseSeeds('3,0-2,2')).toEqual([3, 0, 1, 2]);
+    expect(parseSeeds(['0', '5-6'])).toEqual([0, 5, 6]);
+  });
+  it('names the flag when the spec is wrong', () => {
+    expect(usage(() => parseSeeds('4-1')).message).toBe('--seeds: range 4-1 runs backwards');
+    expect(usage(() => parseSeeds('x', 'seed')).flag).toBe('seed');
+  });
+});

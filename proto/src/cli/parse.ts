@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { OptionSpec, OptionTable, OptionValues, PositionalSpec } from './option-table.js';
+import { UsageError } from './usage-error.js';
+
+export interface ParseInput {
+  args: string[];
+  positionals?: readonly PositionalSpec[];
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Parsed<T extends OptionTable> {
+  values: OptionValues<T>;
+  positionals: string[];
+  help: boolean;
+}
+
+/**
+ * Strict parsing of one command's arguments. Each value comes from the first that sets it:
+ * the flag, the `--config` JSON file, the environment variable, the default. Unknown flags,
+ * missing values, bad numbers and stray arguments are UsageErrors naming the flag.
+ */
+export function parseOptions<T extends OptionTable>(table: T, input: ParseInput): Parsed<T> {
+  const positionals = input.positionals ?? [];
+  const specs = Object.entries(table);
+  const nodeOptions = Object.fromEntries([
+    ...specs.map(([name, spec]) => [
+      name,
+      {
+        type: spec.kind === 'boolean' ? 'boolean' : 'string',
+        ...(spec.short ? { short: spec.short } : {}),
+        ...(spec.repeatable ? { multiple: true } : {}),
+      },
+    ]),
+    ['help', { type: 'boolean', short: 'h' }],
+    ['config', { type: 'string' }],
+  ]) as NonNullable<ParseArgsConfig['options']>;
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: input.args, options: nodeOptions, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw parseFailure(error as Error & { code?: string });
+  }
+  const { help, config, ...flags } = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  if (help) return { values: {} as OptionValues<T>, positionals: parsed.positionals, help: true };
+  checkPositionals(parsed.positionals, positionals);
+  const fromFile = typeof config === 'string' ? readConfig(config, table) : {};
+  const env = input.env ?? process.env;
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of specs) {
+    const raw = flags[name] ?? fromFile[name] ?? (spec.env ? env[spec.env] || undefined : undefined);
+    values[name] = raw === undefined ? defaultOf(spec) : convert(name, spec, raw);
+  }
+  return { values: values as OptionValues<T>, positionals: parsed.positionals, help: false };
+}
+
+function parseFailure(error: Error & { code?: string }): UsageError {
+  const flag = /'(-[^'\s]+)/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown flag ${flag}`, flag);
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return new UsageError(`${flag ?? 'a flag'} needs a value`, flag?.replace(/^-+/, ''));
+  // Node's hints name its own API; the first sentence is what the user needs.
+  return new UsageError(error.message.split(/\.(?:\s|$)/)[0]!);
+}
+
+function checkPositionals(given: string[], specs: readonly PositionalSpec[]): void {
+  const required = specs.filter((p) => !p.optional);
+  if (given.length < required.length)
+    throw new UsageError(
+      `missing ${required
+        .slice(given.length)
+        .map((p) => `<${p.name}>`)
+        .join(' ')}`,
+    );
+  if (given.length > specs.length && !specs.at(-1)?.variadic)
+    throw new UsageError(`unexpected argument ${JSON.stringify(given[specs.length])} (flags start with --)`);
+}
+
+/** A JSON object of flag values (`{"max-steps": 40}`); unknown keys are usage errors naming the file. */
+function readConfig(path: string, table: OptionTable): Record<string, string | boolean | number | string[]> {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--config ${path}: ${(error as Error).message}`, 'config');
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new UsageError(`--config ${path}: must hold a JSON object of flag values`, 'config');
+  for (const key of Object.keys(data))
+    if (!(key in table)) throw new UsageError(`--config ${path}: unknown flag "${key}"`, 'config');
+  return data as Record<string, string | boolean | number | string[]>;
+}
+
+function defaultOf(spec: OptionSpec): unknown {
+  if (spec.default === undefined) return spec.kind === 'boolean' ? false : undefined;
+  return Array.isArray(spec.default) ? [...spec.default] : spec.default;
+}
+
+/** One raw value (a flag's string, or a config file's JSON value) as the flag's kind. */
+export function convert(name: string, spec: OptionSpec, raw: string | boolean | number | string[]): unknown {
+  const bad = (want: string) => new UsageError(`--${name} must be ${want} (got ${JSON.stringify(raw)})`, name);
+  switch (spec.kind) {
+    case 'boolean':
+      if (typeof raw === 'boolean') return raw;
+      if (raw === 'true' || raw === '1') return true;
+      if (raw === 'false' || raw === '0' || raw === '') return false;
+      throw bad('true or false');
+    case 'integer':
+    case 'number': {
+      const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      const integer = spec.kind === 'integer';
+      const range = [
+        spec.min === undefined ? '' : `≥ ${spec.min}`,
+        spec.max === undefined ? '' : `≤ ${spec.max}`,
+      ].filter(Boolean);
+      const want = `${integer ? 'an integer' : 'a number'}${range.length ? ` ${range.join(' and ')}` : ''}`;
+      if (!Number.isFinite(value) || (integer && !Number.isSafeInteger(value))) throw bad(want);
+      if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) throw bad(want);
+      return value;
+    }
+    case 'list': {
+      const values = Array.isArray(raw) ? raw.map(String) : [String(raw)];
+      const items = spec.noSplit ? values : values.flatMap((v) => v.split(','));
+      return items.map((s) => s.trim()).filter((s) => s !== '');
+    }
+    case 'string': {
+      const text = typeof raw === 'number' ? String(raw) : raw;
+      if (typeof text !== 'string') throw bad('a string');
+      if (spec.choices && !spec.choices.includes(text)) throw bad(`one of ${spec.choices.join(', ')}`);
+      return text;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { GauntletError } from '../errors.js';
+import { closestName } from './closest.js';
+import { commandHelp, toolHelp } from './help.js';
+import type { OptionTable, OptionValues, PositionalSpec } from './option-table.js';
+import { parseOptions } from './parse.js';
+import { consoleIo, progressTo, type CommandIo, type Progress } from './progress.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, UsageError } from './usage-error.js';
+
+export interface CommandContext<T extends OptionTable> {
+  values: OptionValues<T>;
+  positionals: string[];
+  io: CommandIo;
+  progress: Progress;
+  /** Aborted on SIGINT / SIGTERM; long commands stop at the next safe point. */
+  signal: AbortSignal;
+}
+
+export interface Command<T extends OptionTable> {
+  name: string;
+  /** One line for the tool's command list. */
+  summary: string;
+  /** A paragraph for the command's `--help`. */
+  description: string;
+  options: T;
+  positionals?: readonly PositionalSpec[];
+  examples?: string[];
+  /** Returns the exit code (0 when omitted). */
+  run(context: CommandContext<T>): Promise<number | void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of commands with different tables
+export type AnyCommand = Command<any>;
+
+export function defineCommand<const T extends OptionTable>(command: Command<T>): Command<T> {
+  return command;
+}
+
+export interface Tool {
+  name: string;
+  description: string;
+  commands: readonly AnyCommand[];
+}
+
+export interface RunToolOptions {
+  io?: CommandIo;
+  env?: NodeJS.ProcessEnv;
+  /** Default: SIGINT / SIGTERM of this process. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one command line of `tool` and returns the exit code (never exits itself). Usage errors
+ * print one line naming the flag (exit 2); expected errors print their message (exit 1); only
+ * bugs print a stack.
+ */
+export async function runTool(tool: Tool, argv: string[], options: RunToolOptions = {}): Promise<number> {
+  const io = options.io ?? consoleIo;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help') {
+    (name === undefined ? io.err : io.out)(toolHelp(tool));
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const command = tool.commands.find((c) => c.name === name);
+  if (!command) {
+    const names = tool.commands.map((c) => c.name);
+    const guess = closestName(name, names);
+    io.err(
+      `${tool.name}: unknown command ${JSON.stringify(name)}${guess ? ` (did you mean ${guess}?)` : ''}; commands: ${names.join(', ')}`,
+    );
+    return EXIT_USAGE;
+  }
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('interrupted'));
+  if (options.signal) options.signal.addEventListener('abort', stop, { once: true });
+  else {
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  }
+  const prefix = `${tool.name} ${command.name}`;
+  try {
+    const parsed = parseOptions(command.options, { args: rest, positionals: command.positionals, env: options.env });
+    if (parsed.help) {
+      io.out(commandHelp(tool, command));
+      return 0;
+    }
+    const progress = progressTo(io, prefix);
+    const code = await command.run({ ...parsed, io, progress, signal: controller.signal });
+    return controller.signal.aborted ? EXIT_INTERRUPTED : (code ?? 0);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${prefix}: ${error.message} (see --help)`);
+      return EXIT_USAGE;
+    }
+    if (controller.signal.aborted) {
+      io.err(`${prefix}: interrupted`);
+      return EXIT_INTERRUPTED;
+    }
+    io.err(`${prefix}: ${error instanceof GauntletError ? error.message : ((error as Error)?.stack ?? String(error))}`);
+    return EXIT_FAILURE;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
