@@ -66,13 +66,17 @@ describe('job payloads', () => {
   });
 });
 
-describe('policy_urls', () => {
-  it('is absent by default and, when given, lists http(s) servers only', () => {
-    expect(group().settings.policy_urls).toBeUndefined();
-    expect(group({ settings: { policy_urls: ['http://10.0.0.1:8001'] } }).settings.policy_urls).toEqual([
-      'http://10.0.0.1:8001',
+describe('policy_servers', () => {
+  it('is absent by default and, when given, names servers by name or index, never by URL', () => {
+    expect(group().settings.policy_servers).toBeUndefined();
+    expect(group({ settings: { policy_servers: ['gpu-a', '10.0.0.1:8001', 0] } }).settings.policy_servers).toEqual([
+      'gpu-a',
+      '10.0.0.1:8001',
+      0,
     ]);
-    expect(() => group({ settings: { policy_urls: ['ftp://x'] } })).toThrow();
-    expect(() => group({ settings: { policy_urls: [] } })).toThrow();
+    expect(() => group({ settings: { policy_servers: ['http://10.0.0.1:8001'] } })).toThrow(/never a URL/);
+    expect(() => group({ settings: { policy_servers: [] } })).toThrow();
+    expect(() => group({ settings: { policy_servers: [-1] } })).toThrow();
+    expect(() => group({ settings: { policy_urls: ['http://10.0.0.1:8001'] } })).toThrow(/policy_urls/);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTION_NAMES } from '../agent/action-names.js';
+import { MAX_POLICY_SERVERS, PolicyServerRef } from './policy-servers.js';
 import { PolicyRef, RolloutId } from './trajectory.js';
 
 /**
@@ -54,13 +55,10 @@ export const EpisodeSettings = z
     reset_options: z.record(z.string(), z.unknown()).default({}),
     /**
      * The policy servers this job may sample from (the trainer's rotation: servers verified to serve
-     * the job's adapter version). Absent: any of the worker's own (--policy).
+     * the job's adapter version), by name or index among the worker's own (--policy); never a URL.
+     * Absent: any of the worker's own.
      */
-    policy_urls: z
-      .array(z.url({ protocol: /^https?$/ }))
-      .min(1)
-      .max(64)
-      .optional(),
+    policy_servers: z.array(PolicyServerRef).min(1).max(MAX_POLICY_SERVERS).optional(),
   })
   .strict()
   .refine((s) => s.constrained || (s.action_names === null && !s.bid_choices), {

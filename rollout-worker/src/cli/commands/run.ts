@@ -45,8 +45,8 @@ export const runCommand: Command = {
     },
     policy: {
       type: 'string',
-      valueName: 'URL',
-      description: `Policy server (gauntlet-trainer serve or vLLM), or "${RANDOM_POLICY}" for the random-click baseline`,
+      valueName: 'NAME=URL',
+      description: `Policy server (gauntlet-trainer serve or vLLM), named NAME (jobs name servers, never give URLs) or, as a bare URL, by its host:port; or "${RANDOM_POLICY}" for the random-click baseline`,
       multiple: true,
       env: 'GAUNTLET_POLICY_URLS',
     },
@@ -121,7 +121,7 @@ export const runCommand: Command = {
   },
   examples: [
     'gauntlet-worker run --env grpc://127.0.0.1:50051 --policy http://127.0.0.1:8001 --concurrency 8',
-    'gauntlet-worker run --env grpc://env-a:50051,grpc://env-b:50051 --policy http://gpu-a:8000 --policy http://gpu-b:8000',
+    'gauntlet-worker run --env grpc://env-a:50051,grpc://env-b:50051 --policy gpu-a=http://gpu-a:8000 --policy gpu-b=http://gpu-b:8000',
   ],
   async run({ values, io, signal }) {
     const envUrls = listValue(values, 'env');
@@ -198,7 +198,7 @@ export const runCommand: Command = {
           );
         const healthy = envs.servers.filter((s) => s.healthy).length;
         io.out(
-          `worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.servers.join(', ')}${server ? `; metrics ${server.url}/metrics` : ''}`,
+          `worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.names.join(', ') || RANDOM_POLICY}${server ? `; metrics ${server.url}/metrics` : ''}`,
         );
         await new Promise<void>((resolve) =>
           signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
