@@ -61,6 +61,8 @@ export interface GrpoSettings {
   keepCheckpoints: number;
   resume: boolean;
   drainMs: number;
+  /** How long to wait for Redis at start. */
+  redisTimeoutMs: number;
   host: string;
   port: number;
   vllmUrls: string[];
@@ -208,6 +210,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     keepCheckpoints: int('keep-checkpoints', 3),
     resume: context.options['resume'] === true,
     drainMs: int('drain-ms', 60_000, 0),
+    redisTimeoutMs: int('redis-timeout-ms', 5_000, 1),
     host: stringOption(context, 'host') ?? '127.0.0.1',
     port: int('port', 8001, 0),
     vllmUrls,
