@@ -61,6 +61,23 @@ describe('job payloads', () => {
     );
   });
 
+  it('bound what a payload may hold: reset_options depth and size, task names, replies within the context', () => {
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 3000; i++) deep = { d: deep };
+    expect(() => group({ settings: { reset_options: deep } })).toThrow(/nests more than 16 levels deep/);
+    expect(() => group({ settings: { reset_options: { blob: 'x'.repeat(70_000) } } })).toThrow(/at most 65536/);
+    expect(
+      group({ settings: { reset_options: { start_step: 3, nested: { a: [1, { b: 2 }] } } } }).settings,
+    ).toBeTruthy();
+    expect(() => group({ task: 't'.repeat(257) })).toThrow();
+    expect(() => group({ settings: { context_tokens: 128, sampling: { max_tokens: 128 } } })).toThrow(
+      /must be below context_tokens/,
+    );
+    expect(
+      group({ settings: { context_tokens: 128, sampling: { max_tokens: 127 } } }).settings.sampling.max_tokens,
+    ).toBe(127);
+  });
+
   it('queue names carry no ":" (BullMQ key separator)', () => {
     for (const name of Object.values(QUEUES)) expect(name).toMatch(/^[a-z-]+$/);
   });

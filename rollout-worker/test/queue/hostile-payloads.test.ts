@@ -93,4 +93,27 @@ describe('hostile episode payloads', () => {
     }
     expect(baitHits).toEqual([]);
   }, 150_000);
+
+  it('task options nested 3000 deep or too large, and replies longer than the context, fail at once as bad payloads', async () => {
+    const r = await rig();
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 3000; i++) deep = { d: deep };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ reset_options: deep }, /^bad episode job \S+: settings\.reset_options: nests more than 16 levels deep/],
+      [
+        { reset_options: { blob: 'x'.repeat(100_000) } },
+        /^bad episode job \S+: settings\.reset_options: is \d+ characters as JSON; at most 65536/,
+      ],
+      [
+        { context_tokens: 256, sampling: { temperature: 1, top_p: 1, top_k: -1, max_tokens: 256, seed: 1 } },
+        /^bad episode job \S+: settings\.sampling\.max_tokens: must be below context_tokens/,
+      ],
+    ];
+    for (const [i, [settings, reason]] of cases.entries()) {
+      const result = await r.fails(episode(`opt${i}`, settings));
+      expect(result.reason, Object.keys(settings).join()).toMatch(reason);
+      expect(result.attempts).toBe(1);
+    }
+    expect(baitHits).toEqual([]);
+  }, 150_000);
 });

@@ -57,6 +57,12 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
   try {
     if (tiny) await writeTinyModel(modelDir, { seed: 0 });
     const { config, weights } = await loadModel(modelDir);
+    // Every group would be refused by the policy servers, turn after turn: refused here, before any is submitted.
+    if (s.episode.sampling.max_tokens >= config.maxPositionEmbeddings)
+      throw new UsageError(
+        `grpo: --max-tokens (${s.episode.sampling.max_tokens}) must be below the model's context of ${config.maxPositionEmbeddings} tokens: the prompt needs room too`,
+        'grpo',
+      );
     const runtime = { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) };
     const adapter: LoraAdapter | undefined =
       checkpoint?.adapter ?? (s.initAdapter ? await loadAdapter(s.initAdapter, { model: config }) : undefined);

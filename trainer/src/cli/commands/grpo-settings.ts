@@ -220,6 +220,11 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     ...(threads ? { threads } : {}),
     device: choiceOption(context, 'device', DEVICES, 'cpu'),
   };
+  const maxTokens = settings.episode.sampling.max_tokens;
+  if (contextTokens !== undefined && maxTokens >= contextTokens)
+    throw usage(
+      `--max-tokens (${maxTokens}) must be below --context-tokens (${contextTokens}): the prompt needs room too`,
+    );
   if (settings.maxInFlight < groupsPerUpdate)
     throw usage(`--max-in-flight (${settings.maxInFlight}) must be at least --groups-per-update (${groupsPerUpdate})`);
   if (settings.schedule !== 'constant' && settings.maxSteps <= settings.warmup)
