@@ -1,4 +1,5 @@
 import type { CallOptions } from '../client/types.js';
+import { ValidationError } from '../errors.js';
 import type { PolicyClient } from '../policy/client.js';
 import { PolicyReplyError } from '../policy/errors.js';
 import { TrajectoryBuilder } from '../rollout/builder.js';
@@ -42,6 +43,11 @@ export class LlmPolicy implements EpisodePolicy {
   async start(episode: EpisodeStart, options: CallOptions): Promise<PolicySession> {
     // Probed once per server and model, not per episode (a worker makes a policy per episode).
     const template = await chatTokensFor(this.client, this.options.model, options, this.options.templateVariables);
+    // A reply as long as the model's context leaves no room for any prompt: the job is wrong (never a scored timeout).
+    if (this.options.maxTokens >= template.maxModelLen)
+      throw new ValidationError(
+        `sampling.max_tokens ${this.options.maxTokens} must be below the model's context of ${template.maxModelLen} tokens (max_model_len of ${this.client.baseUrl})`,
+      );
     const head = await template.firstPrompt(episode.systemPrompt, episode.observation, options);
     // Over the server's context, a request would be refused (4xx): trimming (then `timeout`) is the episode's answer instead.
     const contextTokens = Math.min(this.options.contextTokens ?? Infinity, template.maxModelLen);

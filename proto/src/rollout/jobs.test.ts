@@ -61,18 +61,39 @@ describe('job payloads', () => {
     );
   });
 
+  it('bound what a payload may hold: reset_options depth and size, task names, replies within the context', () => {
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 3000; i++) deep = { d: deep };
+    expect(() => group({ settings: { reset_options: deep } })).toThrow(/nests more than 16 levels deep/);
+    expect(() => group({ settings: { reset_options: { blob: 'x'.repeat(70_000) } } })).toThrow(/at most 65536/);
+    expect(
+      group({ settings: { reset_options: { start_step: 3, nested: { a: [1, { b: 2 }] } } } }).settings,
+    ).toBeTruthy();
+    expect(() => group({ task: 't'.repeat(257) })).toThrow();
+    expect(() => group({ settings: { context_tokens: 128, sampling: { max_tokens: 128 } } })).toThrow(
+      /must be below context_tokens/,
+    );
+    expect(
+      group({ settings: { context_tokens: 128, sampling: { max_tokens: 127 } } }).settings.sampling.max_tokens,
+    ).toBe(127);
+  });
+
   it('queue names carry no ":" (BullMQ key separator)', () => {
     for (const name of Object.values(QUEUES)) expect(name).toMatch(/^[a-z-]+$/);
   });
 });
 
-describe('policy_urls', () => {
-  it('is absent by default and, when given, lists http(s) servers only', () => {
-    expect(group().settings.policy_urls).toBeUndefined();
-    expect(group({ settings: { policy_urls: ['http://10.0.0.1:8001'] } }).settings.policy_urls).toEqual([
-      'http://10.0.0.1:8001',
+describe('policy_servers', () => {
+  it('is absent by default and, when given, names servers by name or index, never by URL', () => {
+    expect(group().settings.policy_servers).toBeUndefined();
+    expect(group({ settings: { policy_servers: ['gpu-a', '10.0.0.1:8001', 0] } }).settings.policy_servers).toEqual([
+      'gpu-a',
+      '10.0.0.1:8001',
+      0,
     ]);
-    expect(() => group({ settings: { policy_urls: ['ftp://x'] } })).toThrow();
-    expect(() => group({ settings: { policy_urls: [] } })).toThrow();
+    expect(() => group({ settings: { policy_servers: ['http://10.0.0.1:8001'] } })).toThrow(/never a URL/);
+    expect(() => group({ settings: { policy_servers: [] } })).toThrow();
+    expect(() => group({ settings: { policy_servers: [-1] } })).toThrow();
+    expect(() => group({ settings: { policy_urls: ['http://10.0.0.1:8001'] } })).toThrow(/policy_urls/);
   });
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ACTION_NAMES } from '../agent/action-names.js';
+import { assertValueDepth } from '../wire/depth.js';
+import { MAX_POLICY_SERVERS, PolicyServerRef } from './policy-servers.js';
 import { PolicyRef, RolloutId } from './trajectory.js';
 
 /**
@@ -16,6 +18,26 @@ export const QUEUES = {
 export const JOB_NAMES = { group: 'group', episode: 'episode', trajectoryGroup: 'trajectory-group' } as const;
 
 const int = z.number().int();
+
+/**
+ * Task options (reset_options) are a few flat fields; a job is data anyone with Redis access can
+ * write, so their nesting and size are bounded before anything walks them (a value nested 3000
+ * deep overflowed the stack in the env client and was retried as an infra error).
+ */
+export const MAX_RESET_OPTIONS_DEPTH = 16;
+export const MAX_RESET_OPTIONS_CHARS = 65_536;
+
+const ResetOptions = z.record(z.string(), z.unknown()).superRefine((options, ctx) => {
+  try {
+    assertValueDepth(options, MAX_RESET_OPTIONS_DEPTH);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `nests more than ${MAX_RESET_OPTIONS_DEPTH} levels deep` });
+    return;
+  }
+  const chars = JSON.stringify(options).length;
+  if (chars > MAX_RESET_OPTIONS_CHARS)
+    ctx.addIssue({ code: 'custom', message: `is ${chars} characters as JSON; at most ${MAX_RESET_OPTIONS_CHARS}` });
+});
 
 /** Sampling sent with every turn (explicitly: server defaults differ). */
 export const SamplingSettings = z
@@ -51,23 +73,28 @@ export const EpisodeSettings = z
      */
     bid_choices: z.boolean().default(false),
     /** Task options passed to reset (e.g. the Gauntlet's start_step). */
-    reset_options: z.record(z.string(), z.unknown()).default({}),
+    reset_options: ResetOptions.default({}),
     /**
      * The policy servers this job may sample from (the trainer's rotation: servers verified to serve
-     * the job's adapter version). Absent: any of the worker's own (--policy).
+     * the job's adapter version), by name or index among the worker's own (--policy); never a URL.
+     * Absent: any of the worker's own.
      */
-    policy_urls: z
-      .array(z.url({ protocol: /^https?$/ }))
-      .min(1)
-      .max(64)
-      .optional(),
+    policy_servers: z.array(PolicyServerRef).min(1).max(MAX_POLICY_SERVERS).optional(),
   })
   .strict()
   .refine((s) => s.constrained || (s.action_names === null && !s.bid_choices), {
     message: 'action_names and bid_choices narrow constrained decoding: set constrained too',
     path: ['constrained'],
+  })
+  // A reply as long as the whole context leaves no room for a prompt: every turn would fail.
+  .refine((s) => s.context_tokens === null || s.sampling.max_tokens < s.context_tokens, {
+    message: 'must be below context_tokens (the prompt needs room too)',
+    path: ['sampling', 'max_tokens'],
   });
 export type EpisodeSettings = z.infer<typeof EpisodeSettings>;
+
+/** A task's name (the env's task ids are short). */
+const TaskName = z.string().min(1).max(256);
 
 /** Group ids leave room for the episode suffix within RolloutId's 128 characters. */
 export const GroupId = RolloutId.refine((id) => id.length <= 100, 'a group id has at most 100 characters');
@@ -76,7 +103,7 @@ export const GroupId = RolloutId.refine((id) => id.length <= 100, 'a group id ha
 export const GroupJob = z
   .object({
     group_id: GroupId,
-    task: z.string().min(1),
+    task: TaskName,
     seed: int.min(0),
     size: int.min(1).max(256),
     policy: PolicyRef,
@@ -93,7 +120,7 @@ export const EpisodeJob = z
     group_id: GroupId,
     index: int.min(0).max(255),
     episode_id: RolloutId,
-    task: z.string().min(1),
+    task: TaskName,
     seed: int.min(0),
     policy: PolicyRef,
     settings: EpisodeSettings,

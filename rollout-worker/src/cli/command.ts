@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { GauntletError } from '@gauntlet/proto';
+import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 
 export const TOOL = 'gauntlet-worker';
 
@@ -27,6 +28,11 @@ export interface CommandContext {
   io: CommandIo;
   /** Aborted on SIGINT / SIGTERM. */
   signal: AbortSignal;
+  /**
+   * The Redis watches of the command's queues (openConnection adds them): a signal while one is
+   * down stops the command at once, since nothing can be drained or handed back without Redis.
+   */
+  watches: Set<RedisWatch>;
 }
 
 export interface Command {

@@ -35,6 +35,13 @@ describe('gauntlet-worker', () => {
       code: 2,
       err: expect.stringMatching(/--policy is required/),
     });
+    // Refused at submit, before Redis is asked: a reply that fills the whole context leaves no room for a prompt.
+    expect(
+      await cli(['submit', '--task', 'click-test', '--max-tokens', '512', '--context-tokens', '256']),
+    ).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/sampling\.max_tokens: must be below context_tokens/),
+    });
     expect(await cli(['submit', '--task', 'click-test', '--seeds', '9-3'])).toMatchObject({
       code: 2,
       err: expect.stringMatching(/--seeds: the range 9-3 is empty/),

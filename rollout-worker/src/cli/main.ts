@@ -1,4 +1,5 @@
 import { GauntletError } from '@gauntlet/proto';
+import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 import { COMMANDS } from './commands/index.js';
 import { commandHelp, parseCommandLine, TOOL, toolHelp, UsageError, type CommandIo } from './command.js';
 
@@ -27,10 +28,22 @@ export async function main(argv: string[], io: CommandIo = consoleIo, signal?: A
     return 2;
   }
   const controller = new AbortController();
-  const stop = () => controller.abort(new Error('interrupted'));
+  const watches = new Set<RedisWatch>();
+  // A command waiting on Redis cannot drain or hand anything back while it is down, and a second
+  // signal means "now": either way the command is left behind and the exit code is 130.
+  let forceStop!: (line: string) => void;
+  const forced = new Promise<string>((resolve) => (forceStop = resolve));
+  const stop = () => {
+    const again = controller.signal.aborted;
+    controller.abort(new Error('interrupted'));
+    const down = [...watches].find((w) => w.state !== 'up');
+    if (again) forceStop(`${TOOL} ${command.name}: interrupted again; stopping now`);
+    else if (down)
+      forceStop(`${TOOL} ${command.name}: interrupted while Redis at ${down.url} is unreachable; stopping now`);
+  };
   if (!signal) {
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   } else {
     signal.addEventListener('abort', stop, { once: true });
   }
@@ -40,8 +53,15 @@ export async function main(argv: string[], io: CommandIo = consoleIo, signal?: A
       io.out(commandHelp(command));
       return 0;
     }
-    const code = await command.run({ values, io, signal: controller.signal });
-    return controller.signal.aborted && command.name !== 'run' ? 130 : code;
+    const outcome = await Promise.race([
+      command.run({ values, io, signal: controller.signal, watches }).then((code) => ({ code })),
+      forced.then((line) => ({ line })),
+    ]);
+    if ('line' in outcome) {
+      io.err(outcome.line);
+      return 130;
+    }
+    return controller.signal.aborted && command.name !== 'run' ? 130 : outcome.code;
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${TOOL} ${command.name}: ${error.message}`);

@@ -5,7 +5,10 @@ import {
   queueConnection,
   type QueueConnection,
 } from '@gauntlet/proto/rollout/queue';
-import { UsageError, type OptionSpec, type Values } from './command.js';
+import { UsageError, type CommandContext, type OptionSpec, type Values } from './command.js';
+
+/** How long a command waits for Redis at start, by default. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 5_000;
 
 export const QUEUE_OPTIONS: Record<string, OptionSpec> = {
   redis: {
@@ -21,6 +24,13 @@ export const QUEUE_OPTIONS: Record<string, OptionSpec> = {
     description: 'Queue key prefix: workers, producers and the trainer of one deployment share it',
     defaultText: DEFAULT_PREFIX,
     env: 'GAUNTLET_QUEUE_PREFIX',
+  },
+  'redis-timeout-ms': {
+    type: 'string',
+    valueName: 'MS',
+    description:
+      'How long to wait for Redis at start before exiting 1 with the reason (later outages are waited out, one line each way)',
+    defaultText: String(DEFAULT_REDIS_TIMEOUT_MS),
   },
 };
 
@@ -82,6 +92,26 @@ export const EPISODE_OPTIONS: Record<string, OptionSpec> = {
     description: 'Training step of the adapter, recorded on every turn',
   },
 };
+
+/**
+ * The queues' connection, once Redis answers: a command that cannot reach it in --redis-timeout-ms
+ * fails (exit 1, one line naming the URL). From then on, each outage prints one line when Redis goes
+ * down and one when it is back. The caller closes `connection.watch` when done.
+ */
+export async function openConnection(context: CommandContext): Promise<QueueConnection> {
+  const { values, io, signal } = context;
+  const timeoutMs = intValue(values, 'redis-timeout-ms', DEFAULT_REDIS_TIMEOUT_MS, 1);
+  const connection = connectionFrom(values);
+  context.watches.add(connection.watch);
+  try {
+    await connection.watch.reachable(timeoutMs, signal);
+  } catch (error) {
+    await connection.watch.close();
+    throw error;
+  }
+  connection.watch.onChange((_state, line) => io.err(line));
+  return connection;
+}
 
 export function connectionFrom(values: Values): QueueConnection {
   return queueConnection(

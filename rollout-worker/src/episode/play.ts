@@ -31,8 +31,9 @@ export interface Players {
  * rules). The env session is kept for the next episode only when this one ended cleanly.
  */
 export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: AbortSignal): Promise<Trajectory> {
-  const lease = players.envs.lease();
+  // First: a job naming a policy server this worker lacks fails before any env session opens.
   const { policy } = players.policies.forEpisode(spec.policy, spec.settings);
+  const lease = players.envs.lease();
   let clean = false;
   try {
     const s = spec.settings;

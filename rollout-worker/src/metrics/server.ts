@@ -7,8 +7,18 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+export interface MetricsServerOptions {
+  /** Why the process is not healthy now (then /health answers 503 with it), or null. */
+  unhealthy?: () => string | null;
+}
+
 /** Serves `GET /metrics` (Prometheus text) and `GET /health` on its own port. */
-export async function serveMetrics(registry: Registry, port: number, host: string): Promise<MetricsServer> {
+export async function serveMetrics(
+  registry: Registry,
+  port: number,
+  host: string,
+  options: MetricsServerOptions = {},
+): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
     if (req.method === 'GET' && path === '/metrics') {
@@ -17,7 +27,12 @@ export async function serveMetrics(registry: Registry, port: number, host: strin
         () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
       );
     } else if (req.method === 'GET' && path === '/health') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      const reason = options.unhealthy?.() ?? null;
+      if (reason === null) res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      else
+        res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ status: 'unavailable', reason }));
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try GET /metrics\n');
     }

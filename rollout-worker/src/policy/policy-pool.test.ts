@@ -1,7 +1,7 @@
 import type { TurnInput } from '@gauntlet/proto/agent';
 import { EpisodeSettings } from '@gauntlet/proto/rollout';
 import { describe, expect, it } from 'vitest';
-import { PolicyPool, replyRegex } from './policy-pool.js';
+import { PolicyPool, replyRegex, UnknownPolicyServerError } from './policy-pool.js';
 
 const policy = { model: 'tiny', adapter: 'run@v3', version: 3 };
 
@@ -16,15 +16,27 @@ describe('PolicyPool', () => {
     ]);
   });
 
-  it("samples only from the job's policy_urls (the trainer's rotation) when it lists them", () => {
-    const pool = new PolicyPool(['http://a:1']);
-    const settings = EpisodeSettings.parse({ policy_urls: ['http://c:3', 'http://d:4'] });
+  it("samples only from the servers the job names (the trainer's rotation), by name or index", () => {
+    const pool = new PolicyPool(['http://a:1', 'gpu-b=http://10.0.0.2:8000', 'http://c:3']);
+    expect(pool.names).toEqual(['a:1=http://a:1', 'gpu-b=http://10.0.0.2:8000', 'c:3=http://c:3']);
+    const settings = EpisodeSettings.parse({ policy_servers: ['gpu-b', 2] });
     const servers = [0, 1, 2, 3].map(() => pool.forEpisode(policy, settings).server);
-    expect(new Set(servers)).toEqual(new Set(['http://c:3', 'http://d:4']));
-    expect(servers).not.toContain('http://a:1');
+    expect(new Set(servers)).toEqual(new Set(['http://10.0.0.2:8000', 'http://c:3']));
   });
 
-  it('a random-policy worker still plays the random baseline without policy_urls', () => {
+  it('a job naming a server the worker lacks is a bad job (never a new URL to call)', () => {
+    const pool = new PolicyPool(['http://a:1']);
+    for (const ref of ['b:2', 1]) {
+      const settings = EpisodeSettings.parse({ policy_servers: [ref] });
+      expect(() => pool.forEpisode(policy, settings)).toThrow(UnknownPolicyServerError);
+    }
+    expect(() =>
+      new PolicyPool(['random']).forEpisode(policy, EpisodeSettings.parse({ policy_servers: ['a:1'] })),
+    ).toThrow(/plays the random baseline and has none/);
+    expect(() => new PolicyPool(['x=http://a:1', 'x=http://b:2'])).toThrow(/two policy servers are named "x"/);
+  });
+
+  it('a random-policy worker still plays the random baseline without policy_servers', () => {
     const pool = new PolicyPool(['random']);
     expect(pool.forEpisode(policy, EpisodeSettings.parse({})).server).toBe('random');
   });

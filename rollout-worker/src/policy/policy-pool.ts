@@ -9,7 +9,13 @@ import {
   type TurnInput,
 } from '@gauntlet/proto/agent';
 import { PolicyClient } from '@gauntlet/proto/policy';
-import type { EpisodeSettings, PolicyRef } from '@gauntlet/proto/rollout';
+import {
+  MAX_POLICY_SERVERS,
+  parsePolicyServer,
+  type EpisodeSettings,
+  type PolicyRef,
+  type PolicyServerRef,
+} from '@gauntlet/proto/rollout';
 import { randomPolicy } from './random-policy.js';
 
 /** The name that selects the built-in random-click baseline instead of a server. */
@@ -32,48 +38,57 @@ export interface EpisodePolicyChoice {
  * The policy servers a worker samples from (our `gauntlet-trainer serve` or vLLM), taken in
  * round robin per episode. An episode's turns all go to the server it started on: its growing
  * prompt's KV prefix is cached there. `random` plays the random-click baseline instead.
+ *
+ * Servers come from the operator only (`NAME=URL` or a bare URL, named by its host:port): a job
+ * may narrow them by name or index (policy_servers) but never add one, since each gets the API key.
  */
 export class PolicyPool {
-  private readonly clients: PolicyClient[];
-  /** Clients of servers a job named (policy_urls), made once each with this pool's key and deadline. */
-  private readonly named = new Map<string, PolicyClient>();
+  private readonly named: { name: string; client: PolicyClient }[];
   private cursor = 0;
 
-  constructor(
-    urls: readonly string[],
-    private readonly options: PolicyPoolOptions = {},
-  ) {
-    if (urls.length === 0)
+  constructor(specs: readonly string[], options: PolicyPoolOptions = {}) {
+    if (specs.length === 0)
       throw new ValidationError(
         `no policy: give policy server URLs (e.g. http://127.0.0.1:8001) or "${RANDOM_POLICY}"`,
       );
-    if (urls.includes(RANDOM_POLICY) && urls.length > 1)
+    if (specs.includes(RANDOM_POLICY) && specs.length > 1)
       throw new ValidationError(`"${RANDOM_POLICY}" is a policy of its own; it does not mix with policy server URLs`);
-    this.clients = urls.includes(RANDOM_POLICY)
-      ? []
-      : [...new Set(urls)].map((url) => {
-          try {
-            return new PolicyClient(url, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 120_000 });
-          } catch (error) {
-            throw new ValidationError((error as Error).message);
-          }
-        });
+    if (specs.length > MAX_POLICY_SERVERS)
+      throw new ValidationError(`at most ${MAX_POLICY_SERVERS} policy servers per worker (got ${specs.length})`);
+    this.named = [];
+    if (specs.includes(RANDOM_POLICY)) return;
+    for (const spec of new Set(specs)) {
+      const { name, url } = parsePolicyServer(spec);
+      if (this.named.some((s) => s.name === name))
+        throw new ValidationError(`two policy servers are named ${JSON.stringify(name)}: name them (NAME=URL)`);
+      try {
+        const client = new PolicyClient(url, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 120_000 });
+        this.named.push({ name, client });
+      } catch (error) {
+        throw new ValidationError((error as Error).message);
+      }
+    }
   }
 
   get servers(): string[] {
-    return this.clients.length ? this.clients.map((c) => c.baseUrl) : [RANDOM_POLICY];
+    return this.named.length ? this.named.map((s) => s.client.baseUrl) : [RANDOM_POLICY];
+  }
+
+  /** `name=url` of every server, as jobs may name them. */
+  get names(): string[] {
+    return this.named.map((s) => `${s.name}=${s.client.baseUrl}`);
   }
 
   /**
    * The policy for one episode of `policy` with `settings`; the server is the next in turn among
-   * the job's policy_urls when it lists them (the trainer's rotation), else among this pool's.
+   * the job's policy_servers when it names them (the trainer's rotation), else among all of this
+   * pool's. Throws UnknownPolicyServerError (a bad job) when the job names a server this worker lacks.
    */
   forEpisode(policy: PolicyRef, settings: EpisodeSettings): EpisodePolicyChoice {
     const sampling = settings.sampling;
-    const urls = settings.policy_urls;
-    if (!urls?.length && this.clients.length === 0)
-      return { policy: randomPolicy(sampling.seed), server: RANDOM_POLICY };
-    const client = urls?.length ? this.namedClient(urls[this.cursor++ % urls.length]!) : this.nextClient();
+    const allowed = settings.policy_servers ? settings.policy_servers.map((ref) => this.resolve(ref)) : this.named;
+    if (allowed.length === 0) return { policy: randomPolicy(sampling.seed), server: RANDOM_POLICY };
+    const { client } = allowed[this.cursor++ % allowed.length]!;
     const llm = new LlmPolicy(client, {
       // A request names the adapter to sample from it; the base model's name means no adapter.
       model: policy.adapter ?? policy.model,
@@ -90,22 +105,20 @@ export class PolicyPool {
     return { policy: llm, server: client.baseUrl };
   }
 
-  private nextClient(): PolicyClient {
-    return this.clients[this.cursor++ % this.clients.length]!;
-  }
-
-  private namedClient(url: string): PolicyClient {
-    let client = this.named.get(url);
-    if (!client) {
-      client = new PolicyClient(url, {
-        apiKey: this.options.apiKey,
-        timeoutMs: this.options.timeoutMs ?? 120_000,
-      });
-      this.named.set(url, client);
-    }
-    return client;
+  private resolve(ref: PolicyServerRef): { name: string; client: PolicyClient } {
+    const found = typeof ref === 'number' ? this.named[ref] : this.named.find((s) => s.name === ref);
+    if (found) return found;
+    const known = this.named.length
+      ? `it has ${this.named.map((s, i) => `${i}: ${s.name}`).join(', ')}`
+      : `it plays the ${RANDOM_POLICY} baseline and has none`;
+    throw new UnknownPolicyServerError(
+      `settings.policy_servers names ${JSON.stringify(ref)}, which is not one of this worker's policy servers (${known}); a job may only name servers the worker was started with (--policy)`,
+    );
   }
 }
+
+/** A job named a policy server the worker was not configured with: the job is wrong, never retried. */
+export class UnknownPolicyServerError extends ValidationError {}
 
 /** The constrained-decoding regex: fixed, or rebuilt each turn from the bids the page shows. */
 export function replyRegex(settings: EpisodeSettings): string | ((turn: TurnInput) => string) {

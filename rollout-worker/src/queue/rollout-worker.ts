@@ -49,47 +49,52 @@ export class RolloutWorker {
   private readonly groupsQueue: Queue;
   private readonly trainer: Queue;
   private isDraining = false;
+  private readonly offError: () => void;
 
   constructor(options: RolloutWorkerOptions) {
     const { connection, metrics } = options;
     const base = { connection: connection.redis, prefix: connection.prefix };
     const events = options.events ?? {};
-    this.groupsQueue = new Queue(QUEUES.groups, base);
-    this.trainer = new Queue(QUEUES.trajectoryGroups, base);
+    const { watch } = connection;
+    this.groupsQueue = watch.track(new Queue(QUEUES.groups, base));
+    this.trainer = watch.track(new Queue(QUEUES.trajectoryGroups, base));
     const name = options.name ?? `${process.env.HOSTNAME ?? 'worker'}:${process.pid}`;
     const locks = {
       lockDuration: options.lockMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: options.maxStalledCount ?? 2,
     };
-    this.episodes = new Worker(
-      QUEUES.episodes,
-      episodeProcessor({
-        players: options.players,
-        groups: this.groupsQueue,
-        metrics,
-        draining: () => this.isDraining,
-        onEpisode: (t, attempt) => events.episode?.(t, attempt),
-      }),
-      { ...base, ...locks, name, concurrency: options.concurrency },
+    this.episodes = watch.track(
+      new Worker(
+        QUEUES.episodes,
+        episodeProcessor({
+          players: options.players,
+          groups: this.groupsQueue,
+          metrics,
+          draining: () => this.isDraining,
+          onEpisode: (t, attempt) => events.episode?.(t, attempt),
+        }),
+        { ...base, ...locks, name, concurrency: options.concurrency },
+      ),
     );
-    this.groups = new Worker(
-      QUEUES.groups,
-      groupProcessor({
-        trainer: this.trainer,
-        metrics,
-        keepSeconds: options.keepSeconds ?? DEFAULT_RETRY_POLICY.keepSeconds,
-      }),
-      {
-        ...base,
-        ...locks,
-        name,
-        concurrency: 4,
-      },
+    this.groups = watch.track(
+      new Worker(
+        QUEUES.groups,
+        groupProcessor({
+          trainer: this.trainer,
+          metrics,
+          keepSeconds: options.keepSeconds ?? DEFAULT_RETRY_POLICY.keepSeconds,
+        }),
+        {
+          ...base,
+          ...locks,
+          name,
+          concurrency: 4,
+        },
+      ),
     );
-    const onError = (error: Error) => events.error?.(error);
-    this.episodes.on('error', onError);
-    this.groups.on('error', onError);
+    // Connection errors are the watch's (one line per outage); the others are reported here.
+    this.offError = watch.onError((error) => events.error?.(error));
     this.episodes.on('failed', (job: Job | undefined, error: Error) => {
       if (job) events.episodeFailed?.(String(job.id), error.message, isFinal(job, error));
     });
@@ -120,6 +125,7 @@ export class RolloutWorker {
       await Promise.all([this.episodes.close(), this.groups.close()]);
     } finally {
       clearTimeout(timer);
+      this.offError();
       await Promise.allSettled([this.groupsQueue.close(), this.trainer.close()]);
     }
   }
@@ -127,6 +133,7 @@ export class RolloutWorker {
   /** Stops at once; running episodes stall and another worker re-runs them. */
   async close(): Promise<void> {
     this.isDraining = true;
+    this.offError();
     await Promise.allSettled([
       this.episodes.close(true),
       this.groups.close(true),

@@ -19,7 +19,7 @@ export interface RolloutStatus {
 export async function rolloutStatus(connection: QueueConnection): Promise<RolloutStatus> {
   const base = { connection: connection.redis, prefix: connection.prefix };
   const queues = Object.fromEntries(
-    Object.entries(QUEUES).map(([key, name]) => [key, new Queue(name, base)]),
+    Object.entries(QUEUES).map(([key, name]) => [key, connection.watch.track(new Queue(name, base))]),
   ) as Record<keyof typeof QUEUES, Queue>;
   try {
     const depths = Object.fromEntries(

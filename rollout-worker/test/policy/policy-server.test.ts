@@ -105,4 +105,20 @@ describe('episodes sampled from a policy server', () => {
     expect(handed!.group.trajectories.map((t) => t.outcome)).not.toContain('infra_error');
     expect(handed!.group.trajectories[0]!.turns.length).toBeGreaterThan(0);
   }, 150_000);
+
+  it("a reply longer than the model's context fails the job at once (a bad job, never a scored timeout)", async () => {
+    const done = signalled();
+    const failures: string[] = [];
+    const r = await rig(serve.url, {
+      ...groupEvents(done),
+      episodeFailed: (_id, reason, final) => failures.push(`${final}: ${reason}`),
+    });
+    const settings = { ...SETTINGS, sampling: { max_tokens: 32_768, seed: 21 } };
+    await r.submitter.submit(groupInput('gpctx', 1, { policy: TINY, settings }));
+    await expect(done.promise).rejects.toThrow(/dropped/);
+    expect(failures).toEqual([
+      expect.stringMatching(/^true: .*sampling\.max_tokens 32768 must be below the model's context of \d+ tokens/),
+    ]);
+    expect(await trainerGroups(r.connection)).toEqual([]);
+  }, 150_000);
 });

@@ -1,11 +1,14 @@
 import { ValidationError } from '../../errors.js';
 import type { RedisOptions } from 'bullmq';
+import { printableRedisUrl, RedisWatch } from './redis-watch.js';
 
 /** Where the queues live: one Redis and a key prefix (queues of one deployment share it). */
 export interface QueueConnection {
   redis: RedisOptions;
   /** BullMQ key prefix: `<prefix>:<queue>:…`. Tests use a fresh `test-<uuid>` one each. */
   prefix: string;
+  /** Whether that Redis is reachable: BullMQ clients' errors go there (track), CLIs wait on it at start. */
+  watch: RedisWatch;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -36,7 +39,8 @@ export function redisOptions(url: string): RedisOptions {
     ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
     ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
     maxRetriesPerRequest: null,
-    // Reconnect quickly at first, then at most every 2 s, forever: a worker outlives a Redis restart.
+    // Reconnect quickly at first, backing off exponentially to every 2 s, forever: a worker outlives
+    // a Redis restart. The tries are silent: a RedisWatch reports the outage once (track).
     retryStrategy: (times: number) => Math.min(2_000, 50 * 2 ** Math.min(times, 6)),
   };
 }
@@ -46,5 +50,6 @@ export function queueConnection(url = DEFAULT_REDIS_URL, prefix = DEFAULT_PREFIX
     throw new ValidationError(
       `queue prefix ${JSON.stringify(prefix)} must be letters, digits, "_", "-" or "." (no ":")`,
     );
-  return { redis: redisOptions(url), prefix };
+  const redis = redisOptions(url);
+  return { redis, prefix, watch: new RedisWatch(printableRedisUrl(url), redis) };
 }

@@ -19,8 +19,8 @@ export class GroupTracker {
 
   constructor(connection: QueueConnection) {
     const base = { connection: connection.redis, prefix: connection.prefix };
-    this.queue = new Queue(QUEUES.groups, base);
-    this.events = new QueueEvents(QUEUES.groups, base);
+    this.queue = connection.watch.track(new Queue(QUEUES.groups, base));
+    this.events = connection.watch.track(new QueueEvents(QUEUES.groups, base));
     this.events.on('completed', ({ jobId }) => this.emit(jobId, 'completed'));
     this.events.on(
       'failed',

@@ -7,6 +7,13 @@ export {
   redisOptions,
   type QueueConnection,
 } from './connection.js';
+export {
+  isConnectionError,
+  printableRedisUrl,
+  RedisUnreachableError,
+  RedisWatch,
+  type RedisState,
+} from './redis-watch.js';
 export { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './flow.js';
 export { GroupTracker, type GroupFate } from './group-tracker.js';
 export { GroupSubmitter, type SubmitResult } from './submitter.js';

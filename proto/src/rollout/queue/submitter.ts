@@ -17,8 +17,9 @@ export class GroupSubmitter {
     connection: QueueConnection,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {
-    this.flows = new FlowProducer({ connection: connection.redis, prefix: connection.prefix });
-    this.groups = new Queue(QUEUES.groups, { connection: connection.redis, prefix: connection.prefix });
+    const { watch } = connection;
+    this.flows = watch.track(new FlowProducer({ connection: connection.redis, prefix: connection.prefix }));
+    this.groups = watch.track(new Queue(QUEUES.groups, { connection: connection.redis, prefix: connection.prefix }));
   }
 
   async submit(input: GroupJobInput | GroupJob): Promise<SubmitResult> {

@@ -6,7 +6,7 @@ import { serveMetrics, type MetricsServer } from '../../metrics/server.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
 import { RolloutWorker } from '../../queue/rollout-worker.js';
 import { UsageError, type Command } from '../command.js';
-import { connectionFrom, intValue, listValue, QUEUE_OPTIONS, repeatedValue, stringValue } from '../options.js';
+import { intValue, openConnection, listValue, QUEUE_OPTIONS, repeatedValue, stringValue } from '../options.js';
 
 export const runCommand: Command = {
   name: 'run',
@@ -45,8 +45,8 @@ export const runCommand: Command = {
     },
     policy: {
       type: 'string',
-      valueName: 'URL',
-      description: `Policy server (gauntlet-trainer serve or vLLM), or "${RANDOM_POLICY}" for the random-click baseline`,
+      valueName: 'NAME=URL',
+      description: `Policy server (gauntlet-trainer serve or vLLM), named NAME (jobs name servers, never give URLs) or, as a bare URL, by its host:port; or "${RANDOM_POLICY}" for the random-click baseline`,
       multiple: true,
       env: 'GAUNTLET_POLICY_URLS',
     },
@@ -121,9 +121,10 @@ export const runCommand: Command = {
   },
   examples: [
     'gauntlet-worker run --env grpc://127.0.0.1:50051 --policy http://127.0.0.1:8001 --concurrency 8',
-    'gauntlet-worker run --env grpc://env-a:50051,grpc://env-b:50051 --policy http://gpu-a:8000 --policy http://gpu-b:8000',
+    'gauntlet-worker run --env grpc://env-a:50051,grpc://env-b:50051 --policy gpu-a=http://gpu-a:8000 --policy gpu-b=http://gpu-b:8000',
   ],
-  async run({ values, io, signal }) {
+  async run(context) {
+    const { values, io, signal } = context;
     const envUrls = listValue(values, 'env');
     const policyUrls = listValue(values, 'policy');
     const image = stringValue(values, 'docker');
@@ -132,7 +133,6 @@ export const runCommand: Command = {
         '--env is required: the env servers to play on (e.g. --env grpc://127.0.0.1:50051), or --docker IMAGE',
       );
     if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
-    const connection = connectionFrom(values);
     // Every flag is read before anything starts: a typo fails now, not at shutdown.
     const concurrency = intValue(values, 'concurrency', 4, 1);
     const callTimeoutMs = intValue(values, 'call-timeout-ms', 60_000, 1);
@@ -150,6 +150,7 @@ export const runCommand: Command = {
     const docker = image
       ? new DockerEnvProvider({ image, replicas, env: repeatedValue(values, 'docker-env') })
       : undefined;
+    const connection = await openConnection(context);
     try {
       if (docker) {
         io.err(`starting ${replicas} env server container(s) of ${image} …`);
@@ -195,10 +196,14 @@ export const runCommand: Command = {
             metrics.registry,
             metricsPort,
             stringValue(values, 'metrics-host') ?? '127.0.0.1',
+            {
+              // A worker that cannot reach its queues plays nothing: not healthy.
+              unhealthy: () => (connection.watch.up ? null : `Redis at ${connection.watch.url} is unreachable`),
+            },
           );
         const healthy = envs.servers.filter((s) => s.healthy).length;
         io.out(
-          `worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.servers.join(', ')}${server ? `; metrics ${server.url}/metrics` : ''}`,
+          `worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.names.join(', ') || RANDOM_POLICY}${server ? `; metrics ${server.url}/metrics` : ''}`,
         );
         await new Promise<void>((resolve) =>
           signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
@@ -220,6 +225,7 @@ export const runCommand: Command = {
     } finally {
       // Also on a failed start: the containers go with the worker, not at the next worker's orphan sweep.
       await docker?.stop();
+      await connection.watch.close();
     }
   },
 };

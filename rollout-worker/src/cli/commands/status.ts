@@ -1,7 +1,7 @@
 import { QUEUES } from '@gauntlet/proto/rollout';
-import { rolloutStatus } from '../../queue/status.js';
+import { rolloutStatus, type RolloutStatus } from '../../queue/status.js';
 import type { Command } from '../command.js';
-import { connectionFrom, QUEUE_OPTIONS } from '../options.js';
+import { openConnection, QUEUE_OPTIONS } from '../options.js';
 import { table } from '../table.js';
 
 export const statusCommand: Command = {
@@ -14,8 +14,15 @@ export const statusCommand: Command = {
   ].join('\n'),
   options: { ...QUEUE_OPTIONS, json: { type: 'boolean', description: 'Print JSON instead of tables' } },
   examples: ['gauntlet-worker status', 'gauntlet-worker status --redis redis://queue:6379 --json'],
-  async run({ values, io }) {
-    const status = await rolloutStatus(connectionFrom(values));
+  async run(context) {
+    const { values, io } = context;
+    const connection = await openConnection(context);
+    let status: RolloutStatus;
+    try {
+      status = await rolloutStatus(connection);
+    } finally {
+      await connection.watch.close();
+    }
     if (values.json) {
       io.out(JSON.stringify(status, null, 2));
       return 0;

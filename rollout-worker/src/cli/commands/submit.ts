@@ -5,11 +5,11 @@ import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
 import { UsageError, type Command } from '../command.js';
 import {
   checkId,
-  connectionFrom,
   EPISODE_OPTIONS,
   episodeSettings,
   intValue,
   listValue,
+  openConnection,
   policyRef,
   QUEUE_OPTIONS,
   seedsValue,
@@ -73,7 +73,8 @@ export const submitCommand: Command = {
     'gauntlet-worker submit --task click-test --seeds 0-15 --group-size 8 --adapter grpo --policy-version 12 --id-prefix step12',
     'gauntlet-worker submit --task gauntlet --seeds 0-99 --max-in-flight 16 --wait',
   ],
-  async run({ values, io, signal }) {
+  async run(context) {
+    const { values, io, signal } = context;
     const tasks = listValue(values, 'task');
     if (tasks.length === 0) throw new UsageError('--task is required (e.g. --task click-test)');
     const seeds = seedsValue(values, 'seeds', '0');
@@ -82,7 +83,6 @@ export const submitCommand: Command = {
     const cap = intValue(values, 'max-in-flight', 0, 0);
     const settings = episodeSettings(values);
     const policy = policyRef(values);
-    const connection = connectionFrom(values);
     const groups = tasks.flatMap((task) =>
       seeds.map((seed) =>
         GroupJob.parse({
@@ -96,11 +96,13 @@ export const submitCommand: Command = {
         }),
       ),
     );
-    const submitter = new GroupSubmitter(connection, {
+    const retry = {
       ...DEFAULT_RETRY_POLICY,
       attempts: intValue(values, 'attempts', DEFAULT_RETRY_POLICY.attempts, 1),
       backoffMs: intValue(values, 'backoff-ms', DEFAULT_RETRY_POLICY.backoffMs, 0),
-    });
+    };
+    const connection = await openConnection(context);
+    const submitter = new GroupSubmitter(connection, retry);
     const tracker = new GroupTracker(connection);
     const fates = new Map<string, GroupFate>();
     const wanted = new Set(groups.map((g) => g.group_id));
@@ -152,6 +154,7 @@ export const submitCommand: Command = {
     } finally {
       await submitter.close();
       await tracker.close();
+      await connection.watch.close();
     }
   },
 };

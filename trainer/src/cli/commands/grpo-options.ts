@@ -88,6 +88,7 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   // Queues
   redis: s('URL', 'Redis of the rollout queues (env REDIS_URL)', 'redis://127.0.0.1:6379'),
   prefix: s('NAME', 'Queue key prefix shared with the workers (env GAUNTLET_QUEUE_PREFIX)', 'gauntlet'),
+  'redis-timeout-ms': s('MS', 'How long to wait for Redis at start before exiting 1 with the reason', '5000'),
   // Run, checkpoints, output
   'run-name': s('NAME', 'Names the versions (<run>@v<N>) and group ids', 'grpo'),
   'output-dir': s('DIR', 'Checkpoints, published adapters and metrics.jsonl', 'runs/<run-name>'),

@@ -1,5 +1,6 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 import { join } from 'node:path';
 import type { LoraAdapter } from '../../lora/adapter.js';
 import { loadAdapter } from '../../lora/peft.js';
@@ -12,7 +13,7 @@ import { defaultTokenLimits } from '../../rl/admission/trainable.js';
 import { GrpoLoop } from '../../rl/loop/grpo-loop.js';
 import { checkpointOf, restoreRun } from '../../rl/loop/run-checkpoint.js';
 import { RunReport } from '../../rl/report/index.js';
-import { startRunServer } from '../../rl/serving/run-server.js';
+import { startRunServer, type RunRoute } from '../../rl/serving/run-server.js';
 import type { ServeContext } from '../../serve/context.js';
 import { GrpoLearner } from '../../train/grpo/index.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
@@ -27,6 +28,26 @@ import { writeAdapterFolder } from './sft-output.js';
  */
 export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
   const log = (line: string) => io.err(line);
+  // No queues, no run: a Redis that cannot be reached at start ends the command (exit 1, one line).
+  const { watch } = s.connection;
+  try {
+    await watch.reachable(s.redisTimeoutMs, signal);
+  } catch (error) {
+    await watch.close();
+    throw error;
+  }
+  watch.onChange((_state, line) => log(`grpo: ${line}`));
+  try {
+    return await runWithQueues(s, io, signal);
+  } finally {
+    await watch.close();
+  }
+}
+
+/** The run itself, once Redis answered: model, learner, publisher, server and loop. */
+async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
+  const log = (line: string) => io.err(line);
+  const { watch } = s.connection;
   const store = new CheckpointStore(join(s.outputDir, 'checkpoints'), { keep: s.keepCheckpoints, log });
   const checkpoint = await startingPoint(s, store, log);
   const tiny = s.modelDir ? null : await mkdtemp(join(tmpdir(), 'gauntlet-grpo-tiny-'));
@@ -37,6 +58,12 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
   try {
     if (tiny) await writeTinyModel(modelDir, { seed: 0 });
     const { config, weights } = await loadModel(modelDir);
+    // Every group would be refused by the policy servers, turn after turn: refused here, before any is submitted.
+    if (s.episode.sampling.max_tokens >= config.maxPositionEmbeddings)
+      throw new UsageError(
+        `grpo: --max-tokens (${s.episode.sampling.max_tokens}) must be below the model's context of ${config.maxPositionEmbeddings} tokens: the prompt needs room too`,
+        'grpo',
+      );
     const runtime = { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) };
     const adapter: LoraAdapter | undefined =
       checkpoint?.adapter ?? (s.initAdapter ? await loadAdapter(s.initAdapter, { model: config }) : undefined);
@@ -71,7 +98,10 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
     // checkpoint yet) drops the rows of the attempt before it.
     if (s.resume) await report.resume(checkpoint?.version ?? 0);
     const server = await startRunServer(
-      { metrics: () => report.registry.metrics(), others: [(req, res) => report.handler(req, res)] },
+      {
+        metrics: () => report.registry.metrics(),
+        others: [unhealthyWhileDown(watch), (req, res) => report.handler(req, res)],
+      },
       ctx,
       s.port,
       s.host,
@@ -111,7 +141,20 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
       `grpo: run ${s.run} on ${s.tasks.map((t) => `${t.name}=${t.weight}`).join(', ')}; ${checkpoint ? `resumed at update ${checkpoint.version}; ` : ''}${s.maxSteps} updates of ${s.groupsPerUpdate} groups × ${s.groupSize}; max staleness ${s.maxStaleness}; queues ${s.connection.prefix} on ${s.connection.redis.host}:${s.connection.redis.port}; ${s.vllmUrls.length ? `publishing to ${s.vllmUrls.join(', ')}` : `policy server ${server.url}`}; metrics ${server.url}/metrics, curves ${server.url}/curves`,
     );
     try {
-      const counts = await loop.run(signal);
+      // Without Redis the loop can neither finish its step nor hand groups back: a signal then stops
+      // at once, and a resumed run goes on from the last checkpoint.
+      const stranded = new Promise<null>((resolve) => {
+        const check = () => signal.aborted && !watch.up && resolve(null);
+        signal.addEventListener('abort', check, { once: true });
+        watch.onChange(check);
+      });
+      const counts = await Promise.race([loop.run(signal), stranded]);
+      if (counts === null) {
+        log(
+          `grpo: interrupted while Redis at ${watch.url} is unreachable; stopping now (resume from the last checkpoint)`,
+        );
+        return EXIT_INTERRUPTED;
+      }
       io.out(`grpo: groups ${JSON.stringify(counts)}`);
     } finally {
       await server.close();
@@ -169,4 +212,16 @@ async function startingPoint(
 function settingsJson(s: GrpoSettings): JsonValue {
   const { apiKey: _key, connection, ...rest } = s;
   return JSON.parse(JSON.stringify({ ...rest, prefix: connection.prefix })) as JsonValue;
+}
+
+/** `/health` answers 503 while the queues are unreachable (the trainer cannot get or hand out groups). */
+function unhealthyWhileDown(watch: RedisWatch): RunRoute {
+  return (req, res) => {
+    if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://local').pathname !== '/health' || watch.up)
+      return false;
+    res
+      .writeHead(503, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ status: 'unavailable', reason: `Redis at ${watch.url} is unreachable` }));
+    return true;
+  };
 }

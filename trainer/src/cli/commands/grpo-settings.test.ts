@@ -96,6 +96,9 @@ describe('grpo settings', () => {
     await expect(settingsOf(['--task', 'a', '--loss-type', 'dr_grpo'])).rejects.toThrow(/maxCompletionLength/);
     await expect(settingsOf(['--task', 'a', '--run-name', 'a:b'])).rejects.toThrow(/run name "a:b"/);
     await expect(settingsOf(['--task', 'a', '--vllm-url', 'gpu:8000'])).rejects.toThrow(/must be an http\(s\) URL/);
+    await expect(settingsOf(['--task', 'a', '--max-tokens', '300', '--context-tokens', '256'])).rejects.toThrow(
+      /--max-tokens \(300\) must be below --context-tokens \(256\)/,
+    );
     await expect(settingsOf([], { name: 'bad.yaml', text: 'task: a\ngroup-sise: 3' })).rejects.toThrow(
       /bad\.yaml: group-sise: unknown option/,
     );

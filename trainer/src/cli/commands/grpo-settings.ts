@@ -64,6 +64,8 @@ export interface GrpoSettings {
   keepCheckpoints: number;
   resume: boolean;
   drainMs: number;
+  /** How long to wait for Redis at start. */
+  redisTimeoutMs: number;
   host: string;
   port: number;
   vllmUrls: string[];
@@ -214,6 +216,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     keepCheckpoints: int('keep-checkpoints', 3),
     resume: context.options['resume'] === true,
     drainMs: int('drain-ms', 60_000, 0),
+    redisTimeoutMs: int('redis-timeout-ms', 5_000, 1),
     host: stringOption(context, 'host') ?? '127.0.0.1',
     port: int('port', 8001, 0),
     vllmUrls,
@@ -223,6 +226,11 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     ...(threads ? { threads } : {}),
     device: choiceOption(context, 'device', DEVICES, 'cpu'),
   };
+  const maxTokens = settings.episode.sampling.max_tokens;
+  if (contextTokens !== undefined && maxTokens >= contextTokens)
+    throw usage(
+      `--max-tokens (${maxTokens}) must be below --context-tokens (${contextTokens}): the prompt needs room too`,
+    );
   if (settings.maxInFlight < groupsPerUpdate)
     throw usage(`--max-in-flight (${settings.maxInFlight}) must be at least --groups-per-update (${groupsPerUpdate})`);
   if (settings.schedule !== 'constant' && settings.maxSteps <= settings.warmup)

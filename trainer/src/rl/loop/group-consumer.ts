@@ -27,9 +27,13 @@ export type GroupCheck = (group: TrajectoryGroup) => string | null;
 export class GroupConsumer {
   private readonly worker: Worker;
   private readonly queue: Queue;
+  private readonly offError: () => void;
 
   constructor(connection: QueueConnection, events: ConsumerEvents, check: GroupCheck = () => null) {
-    this.queue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
+    const { watch } = connection;
+    this.queue = watch.track(
+      new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix }),
+    );
     this.worker = new Worker(
       QUEUES.trajectoryGroups,
       async (job: Job) => {
@@ -55,7 +59,9 @@ export class GroupConsumer {
       },
       { connection: connection.redis, prefix: connection.prefix, concurrency: 8, name: 'trainer' },
     );
-    this.worker.on('error', (error) => events.error(error));
+    // Connection errors are the watch's (one line per outage); the others are reported here.
+    watch.track(this.worker);
+    this.offError = watch.onError((error) => events.error(error));
   }
 
   async waitUntilReady(): Promise<void> {
@@ -69,6 +75,7 @@ export class GroupConsumer {
   }
 
   async close(): Promise<void> {
+    this.offError();
     await Promise.allSettled([this.worker.close(), this.queue.close()]);
   }
 }

@@ -16,7 +16,7 @@ import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from '.
 /** Where new versions go: the in-process server, or external vLLM servers (verified). */
 export interface VersionPublisher {
   publish(version: number, adapter: LoraAdapter): Promise<void>;
-  /** Servers jobs should sample from (those that verified the version); undefined: the workers' own. */
+  /** Names of the servers jobs should sample from (those that verified the version); undefined: the workers' own. */
   rotation(): string[] | undefined;
 }
 
@@ -34,8 +34,8 @@ export interface GrpoLoopOptions {
   /** Groups submitted and not yet trained on, at most. */
   maxInFlight: number;
   maxSteps: number;
-  /** Episode settings every group carries (policy_urls are filled in per group). */
-  episode: Omit<EpisodeSettings, 'reset_options' | 'policy_urls'>;
+  /** Episode settings every group carries (policy_servers are filled in per group). */
+  episode: Omit<EpisodeSettings, 'reset_options' | 'policy_servers'>;
   /** Version (= updates applied) the run starts from: 0, or a checkpoint's. */
   startVersion?: number;
   /** A checkpoint's groups in flight and admitted-but-untrained groups, taken over on resume. */
@@ -191,7 +191,7 @@ export class GrpoLoop {
         seed: draw.seed,
         size: o.groupSize,
         policy: { model: o.model, adapter: versionName(o.run, this.version), version: this.version },
-        settings: { ...o.episode, reset_options: draw.resetOptions, ...(rotation ? { policy_urls: rotation } : {}) },
+        settings: { ...o.episode, reset_options: draw.resetOptions, ...(rotation ? { policy_servers: rotation } : {}) },
         submitted_at: new Date().toISOString(),
       };
       await submitter.submit(group);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { policyServerName } from '@gauntlet/proto/rollout';
 import type { LoraAdapter } from '../../lora/adapter.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
 import type { VersionPublisher } from '../loop/grpo-loop.js';
@@ -37,7 +38,8 @@ export class ExternalVersionPublisher implements VersionPublisher {
       );
   }
 
+  /** The servers in rotation by name (their host:port, as a worker names a bare --policy URL): jobs never carry URLs. */
   rotation(): string[] {
-    return this.publisher.inRotation().map((t) => t.url);
+    return this.publisher.inRotation().map((t) => policyServerName(t.url));
   }
 }

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runBin, startBin } from './run-cli.js';
+
+// `gauntlet-trainer grpo` against a Redis that is not there: a closed port (bound, then closed)
+// and a listener that accepts and never answers.
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function outputDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gauntlet-grpo-redis-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'run');
+}
+
+async function listener(onConnection: (socket: Socket) => void): Promise<number> {
+  const server = createServer(onConnection);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  return (server.address() as { port: number }).port;
+}
+
+describe('grpo without Redis', () => {
+  it('exits 1 at start with one line naming the Redis URL and the reason', async () => {
+    // Bound, then closed: nothing listens on the port any more.
+    const bound = createServer();
+    await new Promise<void>((resolve) => bound.listen(0, '127.0.0.1', resolve));
+    const port = (bound.address() as { port: number }).port;
+    await new Promise((resolve) => bound.close(resolve));
+    const url = `redis://127.0.0.1:${port}`;
+    const result = runBin(['grpo', '--task', 'click-test', '--redis', url, '--output-dir', outputDir()], {
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^gauntlet-trainer: cannot reach Redis at ${url.replace(/\./g, '\\.')} within 5000 ms: .*ECONNREFUSED`,
+        ),
+      ),
+    ]);
+  }, 90_000);
+
+  it('stops on SIGINT while waiting for a Redis that never answers (exit 130)', async () => {
+    const sockets: Socket[] = [];
+    let connected!: () => void;
+    const first = new Promise<void>((resolve) => (connected = resolve));
+    const port = await listener((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      connected();
+    });
+    cleanups.push(() => sockets.forEach((s) => s.destroy()));
+    const run = startBin([
+      'grpo',
+      '--task',
+      'click-test',
+      '--redis',
+      `redis://127.0.0.1:${port}`,
+      '--redis-timeout-ms',
+      '600000',
+      '--output-dir',
+      outputDir(),
+    ]);
+    cleanups.push(() => run.child.exitCode === null && run.child.kill('SIGKILL'));
+    await first;
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, 90_000);
+});
