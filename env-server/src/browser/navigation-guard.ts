@@ -4,6 +4,8 @@ import type { OriginPolicy } from './routes.js';
 
 /** Refused navigations of each context since the running action began, first first. */
 const refused = new WeakMap<BrowserContext, string[]>();
+/** Frame checks still running in each context (file-frames.ts): an action ends after them. */
+const checks = new WeakMap<BrowserContext, Set<Promise<void>>>();
 /** Who waits for the next refusal in each context (nextNavigationRefusal). */
 const waiting = new WeakMap<BrowserContext, Set<(refusal: string) => void>>();
 
@@ -18,11 +20,27 @@ export function installNavigationGuard(context: BrowserContext, policy: OriginPo
   context.on('request', (request) => {
     if (!request.isNavigationRequest()) return;
     const refusal = hopRefusal(request.url(), policy);
-    if (!refusal) return;
-    const shownRefusal = withOrigin(refusal, request);
-    refused.get(context)?.push(shownRefusal);
-    for (const wake of waiting.get(context) ?? []) wake(shownRefusal);
+    if (refusal) recordNavigationRefusal(context, withOrigin(refusal, request));
   });
+}
+
+/** Records a navigation refused by other means than a request (a file: frame). */
+export function recordNavigationRefusal(context: BrowserContext, refusal: string): void {
+  refused.get(context)?.push(refusal);
+  for (const wake of waiting.get(context) ?? []) wake(refusal);
+}
+
+/** Counts `check` among the work an action waits for before it reads the refusals. */
+export function trackFrameCheck(context: BrowserContext, check: Promise<void>): void {
+  let running = checks.get(context);
+  if (!running) checks.set(context, (running = new Set()));
+  const tracked = check.finally(() => running.delete(tracked));
+  running.add(tracked);
+}
+
+/** Resolves when the frame checks running now have ended. */
+export async function frameChecksDone(context: BrowserContext): Promise<void> {
+  await Promise.all([...(checks.get(context) ?? [])]);
 }
 
 /**

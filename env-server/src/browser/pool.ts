@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, findChromium } from './executable.js';
 import { EgressProxy } from './egress-proxy.js';
+import { installFileFrameGuard } from './file-frames.js';
 import { installNavigationGuard } from './navigation-guard.js';
 import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
@@ -212,6 +213,7 @@ export class BrowserPool extends EventEmitter<{
     context.setDefaultTimeout(this.options.pageTimeoutMs);
     await installSiteRoutes(context, this.options.site, this.options.origins, this.options.mounts, this.cache);
     installNavigationGuard(context, this.options.origins);
+    installFileFrameGuard(context);
     await installNavigationProbe(context);
     const page = await context.newPage();
     const lease = { context, page, generation, display };

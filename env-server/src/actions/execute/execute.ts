@@ -3,7 +3,11 @@ import { isPlaywrightError, toActionError } from './execute-errors.js';
 import { findAction } from '../catalog/catalog.js';
 import { settleAfterAction, watchNavigations } from '../settle/settle.js';
 import { ActionError, type BoundAction } from '../types.js';
-import { nextNavigationRefusal, takeNavigationRefusal } from '../../browser/navigation-guard.js';
+import { frameChecksDone, nextNavigationRefusal, takeNavigationRefusal } from '../../browser/navigation-guard.js';
+import { within } from '../../deadline/deadline.js';
+
+/** Frame checks (file-frames.ts) take two round trips to the page; a stuck one must not hold the step. */
+const FRAME_CHECK_MS = 2_000;
 
 /**
  * Runs one bound action on the session's pages, then lets the page settle on what it triggered.
@@ -39,6 +43,8 @@ export async function executeAction(action: BoundAction, ctx: ActionContext): Pr
     refusal.stop();
     watch?.dispose();
   }
+  // Frames the action attached are checked before the page is observed (a file: frame never loads).
+  await deadline.race(within(frameChecksDone(ctx.context), FRAME_CHECK_MS));
   // A blocked hop is what went wrong, whatever Playwright made of it ("net::ERR_ABORTED at …").
   refuseBlockedNavigation(ctx);
   if (failure) throw failure;
