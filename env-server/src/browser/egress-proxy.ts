@@ -135,14 +135,21 @@ function withoutHopByHop<T extends Record<string, unknown>>(headers: T): T {
   return copy;
 }
 
-/** dns.lookup that refuses loopback answers: a public name allowed by `*` may not lead to this machine. */
-const notLoopback: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const usable = addresses.filter((entry) => !isLoopbackAddress(entry.address));
-    if (usable.length === 0)
-      return callback(Object.assign(new Error(`${hostname} resolves to loopback`), { code: 'EACCES' }), '', 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
-    callback(null, usable[0]!.address, usable[0]!.family);
-  });
-};
+/**
+ * A lookup for net/http that drops loopback answers and fails when none is left: a public name
+ * allowed only by `*` may not lead to this machine. `resolve` is dns.lookup (a test passes its own).
+ */
+export function lookupAvoidingLoopback(resolve: typeof dnsLookup = dnsLookup): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      const usable = addresses.filter((entry) => !isLoopbackAddress(entry.address));
+      if (usable.length === 0)
+        return callback(Object.assign(new Error(`${hostname} resolves to loopback`), { code: 'EACCES' }), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
+      callback(null, usable[0]!.address, usable[0]!.family);
+    });
+  };
+}
+
+const notLoopback = lookupAvoidingLoopback();
