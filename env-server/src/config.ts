@@ -223,7 +223,7 @@ export const SETTINGS: Setting[] = [
     flag: 'allow-origin',
     env: ['GAUNTLET_ALLOWED_ORIGINS'],
     kind: 'list',
-    help: 'extra origins goto() may reach, comma separated; * allows all (default: task origins only)',
+    help: 'extra origins pages may reach (every redirect hop included), comma separated; * allows any host but loopback (default: task origins only)',
   },
   {
     key: 'allowDataUrls',

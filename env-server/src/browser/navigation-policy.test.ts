@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TASK_ORIGIN } from '../tasks/site.js';
-import { navigationRefusal, type NavigationPolicy } from './navigation-policy.js';
+import { hopRefusal, navigationRefusal, type NavigationPolicy } from './navigation-policy.js';
 
 const strict: NavigationPolicy = { extra: [], allowDataUrls: false };
 const open: NavigationPolicy = { extra: ['*'], allowDataUrls: true };
@@ -46,5 +46,28 @@ describe('navigationRefusal', () => {
     ).toBeUndefined();
     const long = `http://example.com/${'a'.repeat(5000)}`;
     expect(navigationRefusal(long, strict)!.length).toBeLessThan(400);
+  });
+
+  it('refuses URLs with credentials: the origin would read as allowed while the request went out as written', () => {
+    for (const url of ['http://127.0.0.1%2F@tasks.gauntlet.test/', `http://user:pw@tasks.gauntlet.test/`])
+      expect(navigationRefusal(url, open), url).toBe('Navigation to URLs with credentials (user:password@) is blocked');
+  });
+
+  it('does not read * as loopback: the env server and its neighbours are reached only when named', () => {
+    for (const url of ['http://127.0.0.1:8080/metrics', 'http://localhost:6379/', 'http://[::1]:8080/'])
+      expect(navigationRefusal(url, open), url).toMatch(/is blocked: only the task origin is allowed/);
+    expect(navigationRefusal('http://example.com/', open)).toBeUndefined();
+  });
+});
+
+describe('hopRefusal', () => {
+  it('refuses the hops routes and the egress proxy stop, and file: frames; nothing else makes a request', () => {
+    expect(hopRefusal('http://127.0.0.1:1/', strict)).toMatch(/^Navigation to http:\/\/127.0.0.1:1\/ is blocked/);
+    expect(hopRefusal('https://localhost/', { extra: ['*'] })).toMatch(/is blocked/);
+    expect(hopRefusal('file:///etc/passwd', open)).toBe('Navigation to file: URLs is blocked');
+    expect(hopRefusal(`${TASK_ORIGIN}/x`, strict)).toBeUndefined();
+    expect(hopRefusal('http://127.0.0.1:1/', { extra: ['http://127.0.0.1:1'] })).toBeUndefined();
+    expect(hopRefusal('about:blank', strict)).toBeUndefined();
+    expect(hopRefusal('data:text/html,x', strict)).toBeUndefined();
   });
 });

@@ -1,10 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, findChromium } from './executable.js';
+import { EgressProxy } from './egress-proxy.js';
+import { installFileFrameGuard } from './file-frames.js';
+import { installNavigationGuard } from './navigation-guard.js';
 import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
 import { ResponseCache } from './response-cache.js';
 import { installSiteRoutes, type OriginPolicy } from './routes.js';
+import { registeredSocketOrigins } from './socket-routes.js';
 import type { SiteMount, TaskSite } from '../tasks/site.js';
 import type { TaskDisplay } from '../tasks/task.js';
 import { within } from '../deadline/deadline.js';
@@ -60,6 +64,8 @@ export class BrowserPool extends EventEmitter<{
   private readonly crashed = new WeakSet<Page>();
   private refilling: Promise<void> | undefined;
   private readonly cache: ResponseCache;
+  /** Every context's network traffic goes through it, so each hop meets the origin policy. */
+  private readonly egress = new EgressProxy();
   private closed = false;
   private pid: number | undefined;
   restarts = 0;
@@ -124,6 +130,7 @@ export class BrowserPool extends EventEmitter<{
     const browser = this.browser;
     this.browser = undefined;
     await browser?.close().catch(() => undefined);
+    await this.egress.close();
   }
 
   /** The browser's OS process id, when it could be told (tests kill it to simulate a crash). */
@@ -185,14 +192,28 @@ export class BrowserPool extends EventEmitter<{
   private async createLease(display: TaskDisplay = this.options.display): Promise<ContextLease> {
     const browser = await this.ensureBrowser();
     const generation = this.generation;
-    const context = await browser.newContext({
-      viewport: { width: display.width, height: display.height },
-      deviceScaleFactor: display.deviceScaleFactor,
-      serviceWorkers: 'block',
-      acceptDownloads: false,
+    let context: BrowserContext | undefined;
+    const egress = await this.egress.register({
+      policy: this.options.origins,
+      registeredSockets: () => (context ? registeredSocketOrigins(context) : new Set()),
     });
+    try {
+      context = await browser.newContext({
+        viewport: { width: display.width, height: display.height },
+        deviceScaleFactor: display.deviceScaleFactor,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+        proxy: { server: egress.server },
+      });
+    } catch (error) {
+      egress.release();
+      throw error;
+    }
+    context.once('close', egress.release);
     context.setDefaultTimeout(this.options.pageTimeoutMs);
     await installSiteRoutes(context, this.options.site, this.options.origins, this.options.mounts, this.cache);
+    installNavigationGuard(context, this.options.origins);
+    installFileFrameGuard(context);
     await installNavigationProbe(context);
     const page = await context.newPage();
     const lease = { context, page, generation, display };

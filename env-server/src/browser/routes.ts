@@ -2,11 +2,12 @@ import type { BrowserContext, Route } from 'playwright-core';
 import { TASK_ORIGIN, type SiteMount, type TaskSite } from '../tasks/site.js';
 import { fulfillFromMount, mountFor } from './file-mount.js';
 import type { ResponseCache } from './response-cache.js';
+import { isLoopbackHost } from './loopback.js';
 import { installSocketRoutes } from './socket-routes.js';
 
 /** Which origins pages may load; everything else is aborted (no SSRF through goto or subresources). */
 export interface OriginPolicy {
-  /** Extra origins beyond the task origin; `*` allows any http(s) origin. */
+  /** Extra origins beyond the task origin; `*` allows any http(s) origin but loopback (isLoopbackHost). */
   extra: string[];
 }
 
@@ -26,7 +27,9 @@ export function isOriginAllowed(url: string, policy: OriginPolicy): boolean {
     parsed.protocol !== 'wss:'
   )
     return false;
-  return policy.extra.some((origin) => origin === '*' || normalizeOrigin(origin) === parsed.origin);
+  return policy.extra.some((origin) =>
+    origin === '*' ? !isLoopbackHost(parsed.hostname) : normalizeOrigin(origin) === parsed.origin,
+  );
 }
 
 function normalizeOrigin(origin: string): string {
@@ -60,9 +63,13 @@ async function handle(
   mounts: readonly SiteMount[],
   cache: ResponseCache | undefined,
 ): Promise<void> {
-  const url = route.request().url();
-  if (url.startsWith(TASK_ORIGIN + '/')) {
-    const path = new URL(url).pathname;
+  const request = route.request();
+  const url = request.url();
+  // By origin, not by prefix: `http://user@tasks.gauntlet.test/` is the task origin too, and
+  // must never go out to look the name up.
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.origin === TASK_ORIGIN) {
+    const path = parsed.pathname;
     const decoded = decodedPath(path);
     const mount = decoded === undefined ? undefined : mountFor(decoded, mounts);
     if (mount) return fulfillFromMount(route, mount, decoded!);
@@ -71,7 +78,9 @@ async function handle(
     return route.fulfill({ status: 200, contentType: asset.contentType, body: Buffer.from(asset.body) });
   }
   if (isOriginAllowed(url, policy)) return cache?.covers(route) ? cache.fulfill(route) : route.continue();
-  return route.abort('blockedbyclient');
+  // A refused navigation is cancelled ('aborted'), which leaves the frame on its document; the
+  // navigation guard reports it to the action. Other requests fail as a blocked load.
+  return route.abort(request.isNavigationRequest() ? 'aborted' : 'blockedbyclient');
 }
 
 /** The path with %-escapes decoded; undefined when they are malformed (then nothing is served from disk). */

@@ -26,6 +26,11 @@ export async function installSocketRoutes(context: BrowserContext, policy: Origi
   );
 }
 
+/** The origins registered for `context` (the egress proxy lets its tunnels reach them too). */
+export function registeredSocketOrigins(context: BrowserContext): ReadonlySet<string> {
+  return registered.get(context) ?? new Set();
+}
+
 /** Lets pages of `context` open WebSockets to the origin of `url` (a server the task itself runs). */
 export function allowSocketOrigin(context: BrowserContext, url: string): void {
   const origins = registered.get(context) ?? new Set<string>();

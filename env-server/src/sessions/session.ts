@@ -11,6 +11,7 @@ import {
 } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
 import { sameDisplay, type BrowserPool, type ContextLease } from '../browser/pool.js';
+import { clearNavigationRefusals } from '../browser/navigation-guard.js';
 import type { EnvConfig } from '../server/task-settings.js';
 import type { TaskRegistry } from '../tasks/registry.js';
 import type { TaskDefinition, TaskDisplay } from '../tasks/task.js';
@@ -260,6 +261,8 @@ export class EnvSession {
       const started = await deadline.race(task.setup(tabs.active, seed, request.options ?? {}, deadline));
       // Bids restart with every episode, so the same seed shows the same bids on a reused page.
       await deadline.race(resetBidCounters(tabs.active));
+      // What the task's own pages loaded is no action of the agent's.
+      clearNavigationRefusals(tabs.active.context());
       return started;
     });
     // Work given up on (deadline, cancel) must not replace the episode a later reset starts.

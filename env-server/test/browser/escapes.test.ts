@@ -130,3 +130,12 @@ describe('WebRTC from pages', () => {
     }
   });
 });
+
+describe('the task origin', () => {
+  it('is answered from memory even when the URL carries user info, never looked up', async () => {
+    lease = await pool.acquire();
+    // goto() refuses such URLs; a page can still link to one, so the route must match by origin.
+    await lease.page.goto(`http://127.0.0.1%2F@${new URL(TASK_ORIGIN).host}/escape.html`);
+    expect(await lease.page.title()).toBe('escape');
+  });
+});
