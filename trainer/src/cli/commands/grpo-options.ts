@@ -94,7 +94,7 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'output-dir': s('DIR', 'Checkpoints, published adapters and metrics.jsonl', 'runs/<run-name>'),
   'checkpoint-every': s('N', 'Save a checkpoint every N updates (and on SIGINT/SIGTERM)', '10'),
   'keep-checkpoints': s('N', 'Checkpoints kept (older ones are pruned)', '3'),
-  resume: flag("Continue from the output folder's latest checkpoint"),
+  resume: flag("Continue from the output folder's latest checkpoint (none yet: start the run)"),
   'drain-ms': s('MS', 'After the last update, how long groups in flight may finish before they are removed', '60000'),
   // Policy serving
   host: s('ADDR', 'Address of the policy server, /metrics and /curves', '127.0.0.1'),
@@ -106,6 +106,7 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
     true,
   ),
   'api-key': s('KEY', 'API key of the --vllm-url servers, and of this server (env VLLM_API_KEY)'),
+  'public-metrics': flag('Serve /metrics, /curves and /curves.json without the API key (scrapes inside a cluster)'),
   'publish-dir': s(
     'DIR',
     'Where versions are written for --vllm-url servers (the same path on their side)',

@@ -105,6 +105,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       ctx,
       s.port,
       s.host,
+      { apiKeys: s.apiKey ? [s.apiKey] : [], publicMetrics: s.publicMetrics },
     );
     const parts = { learner, sampler, config: settingsJson(s), baseModel: s.modelDir ?? baseName };
     const loop: GrpoLoop = new GrpoLoop({

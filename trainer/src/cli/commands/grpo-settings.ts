@@ -63,6 +63,8 @@ export interface GrpoSettings {
   checkpointEvery: number;
   keepCheckpoints: number;
   resume: boolean;
+  /** /metrics, /curves and /curves.json answer without the API key. */
+  publicMetrics: boolean;
   drainMs: number;
   /** How long to wait for Redis at start. */
   redisTimeoutMs: number;
@@ -215,6 +217,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     checkpointEvery: int('checkpoint-every', 10),
     keepCheckpoints: int('keep-checkpoints', 3),
     resume: context.options['resume'] === true,
+    publicMetrics: context.options['public-metrics'] === true,
     drainMs: int('drain-ms', 60_000, 0),
     redisTimeoutMs: int('redis-timeout-ms', 5_000, 1),
     host: stringOption(context, 'host') ?? '127.0.0.1',
