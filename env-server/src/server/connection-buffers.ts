@@ -27,8 +27,13 @@ export class ConnectionBuffers {
     private readonly onUnread: (error: PayloadTooLargeError) => void,
   ) {}
 
-  /** Why a request of `bytes` may not wait behind the `waiting` ones already queued, if it may not. */
-  refusal(waiting: number, bytes: number): PayloadTooLargeError | undefined {
+  /**
+   * Why a request of `bytes` may not join the `waiting` ones already queued, if it may not.
+   * `mustWait`: another request is being answered, so this one would be held. A request answered
+   * at once is never refused for what other connections hold: a client that sends one request at
+   * a time is never refused at all.
+   */
+  refusal(waiting: number, mustWait: boolean, bytes: number): PayloadTooLargeError | undefined {
     const { maxQueuedRequests, maxQueuedBytes } = this.limits;
     if (waiting >= maxQueuedRequests)
       return new PayloadTooLargeError(
@@ -41,7 +46,7 @@ export class ConnectionBuffers {
         maxQueuedBytes,
         `The requests waiting on this connection would hold ${this.queued + bytes} bytes, over the ${maxQueuedBytes}-byte limit (--max-queued-bytes); read replies before sending more`,
       );
-    if (!this.budget.fits(bytes))
+    if (mustWait && !this.budget.fits(bytes))
       return new PayloadTooLargeError(
         this.budget.limitBytes,
         `The server already buffers ${this.budget.usedBytes} bytes for its connections, its ${this.budget.limitBytes}-byte limit (--max-buffered-bytes); retry later`,

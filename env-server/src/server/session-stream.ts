@@ -181,7 +181,8 @@ export function openSessionStream<Request, Reply>(
         return;
       }
       const bytes = framing.sizeOf(request);
-      const refused = buffers.refusal(pending.length, bytes);
+      // While the drain loop runs, a request is being answered (or the session opens): this one waits.
+      const refused = buffers.refusal(pending.length, draining !== undefined, bytes);
       if (refused) {
         pending.push({ refused });
       } else {

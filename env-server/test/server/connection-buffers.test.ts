@@ -22,13 +22,13 @@ afterEach(() => vi.useRealTimers());
 describe('what one connection may buffer', () => {
   it('refuses a request past the count or byte limit, but one always fits an empty queue', () => {
     const buffers = connection();
-    expect(buffers.refusal(0, 400)).toBeUndefined();
+    expect(buffers.refusal(0, true, 400)).toBeUndefined();
     buffers.queue(60);
-    expect(buffers.refusal(1, 41)?.message).toContain('--max-queued-bytes');
-    expect(buffers.refusal(1, 40)).toBeUndefined();
-    expect(buffers.refusal(3, 1)?.message).toContain('--max-queued-requests 3');
+    expect(buffers.refusal(1, true, 41)?.message).toContain('--max-queued-bytes');
+    expect(buffers.refusal(1, true, 40)).toBeUndefined();
+    expect(buffers.refusal(3, true, 1)?.message).toContain('--max-queued-requests 3');
     buffers.dequeue(60);
-    expect(buffers.refusal(0, 100)).toBeUndefined();
+    expect(buffers.refusal(0, true, 100)).toBeUndefined();
   });
 
   it('refuses what would take the server past --max-buffered-bytes, across connections', () => {
@@ -37,14 +37,16 @@ describe('what one connection may buffer', () => {
     const second = connection(budget);
     first.queue(90);
     second.sent(50);
-    const refused = second.refusal(0, 20);
+    const refused = second.refusal(0, true, 20);
     expect(refused).toBeInstanceOf(PayloadTooLargeError);
     expect(refused?.message).toContain('--max-buffered-bytes');
+    // A request answered at once is not held: what others hold never refuses it.
+    expect(second.refusal(0, false, 20)).toBeUndefined();
     // A connection that ends gives back everything it held, flushed or not.
     first.close();
     second.close();
     expect(budget.usedBytes).toBe(0);
-    expect(connection(budget).refusal(0, 150)).toBeUndefined();
+    expect(connection(budget).refusal(0, true, 150)).toBeUndefined();
   });
 
   it('holds the next reply back while too much is unread, and lets it go once the client reads', async () => {
