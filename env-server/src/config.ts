@@ -333,7 +333,7 @@ export const SETTINGS: Setting[] = [
     flag: 'max-buffered-bytes',
     env: ['GAUNTLET_MAX_BUFFERED_BYTES'],
     kind: 'int',
-    help: 'waiting requests and unsent replies of all WS/gRPC connections together; a request beyond is refused (default 67108864)',
+    help: 'waiting requests and unsent replies of all WS/gRPC connections together; a request that would wait beyond it is refused (default 67108864)',
   },
   {
     key: 'chromiumPath',
