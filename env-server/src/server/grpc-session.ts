@@ -16,6 +16,7 @@ import type { EnvSession } from '../sessions/session.js';
 import { assertDecoded } from './grpc-decode.js';
 import { secondsLeft } from './grpc-unary.js';
 import { openSessionStream } from './session-stream.js';
+import { resetIfStillOpen } from './grpc-stream-reset.js';
 
 type SessionCall = ServerDuplexStream<pb.SessionRequestOut, pb.SessionReply>;
 
@@ -44,7 +45,10 @@ export function serveSessionStream(service: EnvService, call: SessionCall): void
     typed: (error) => (error instanceof GauntletError ? error : undefined),
     fatal: FATAL,
     replyError: (error, flushed) => write(call, { error: errorToMessage(error.toWire()) }, flushed),
-    fail: (error) => call.emit('error', statusForError(error)),
+    fail(error) {
+      call.emit('error', statusForError(error));
+      resetIfStillOpen(call, service.config.unreadReplyTimeoutMs);
+    },
     finish: () => call.end(),
     abort: () =>
       call.emit('error', statusForError(new ExecutionError('The stream failed on the server; open a new one'))),

@@ -32,7 +32,8 @@ export async function sendUntilClosed(socket: WebSocket, frame: Buffer, count: n
  * A Session stream spoken over bare HTTP/2, so the test decides when bytes are read: until
  * `read()`, nothing consumes the response, and HTTP/2 flow control holds the server's replies on
  * the server (grpc-js's own client reads into memory whether asked or not). `opened` resolves
- * with the response headers (the session is open), `ended` with the trailers and the bytes read.
+ * once the response headers came (the session is open), `ended` with the trailers and the bytes
+ * read, `closed` with the RST_STREAM code when the stream closes.
  */
 export function unreadSessionStream(grpcUrl: string) {
   const session = http2.connect(grpcUrl.replace(/^grpc:/, 'http:'));
@@ -42,14 +43,20 @@ export function unreadSessionStream(grpcUrl: string) {
     'content-type': 'application/grpc',
     te: 'trailers',
   });
+  // A reset or a destroyed session is an outcome the test looks at, not an error to throw.
+  session.on('error', () => undefined);
+  stream.on('error', () => undefined);
   const opened = new Promise<void>((resolve) => stream.once('response', () => resolve()));
   let bytesRead = 0;
   const ended = new Promise<{ trailers: http2.IncomingHttpHeaders; bytesRead: number }>((resolve) =>
     stream.once('trailers', (trailers) => resolve({ trailers, bytesRead })),
   );
+  // The stream closing under a client that never read: the server reset it (its RST_STREAM code).
+  const closed = new Promise<number>((resolve) => stream.once('close', () => resolve(stream.rstCode ?? 0)));
   return {
     opened,
     ended,
+    closed,
     send(message: object): void {
       const body = requestCodec.serialize(message);
       const frame = Buffer.alloc(5 + body.length);

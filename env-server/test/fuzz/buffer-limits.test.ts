@@ -5,6 +5,7 @@ import { rawClient } from '../grpc/raw-client.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { WsTestClient } from '../support/server.js';
 import { PeakRss } from './server-memory.js';
+import http2 from 'node:http2';
 import { gzipSync } from 'node:zlib';
 import {
   SCREENSHOT_RESET,
@@ -146,6 +147,20 @@ describe('what a WS/gRPC connection buffers is bounded', () => {
       expect(decodeURIComponent(String(trailers['grpc-message']))).toContain('unread');
       const typed = JSON.parse(Buffer.from(String(trailers['gauntlet-error-bin']), 'base64').toString());
       expect(typed).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', name: 'PayloadTooLargeError' });
+      expect(await metric('gauntlet_env_buffered_bytes')).toBe(0);
+    } finally {
+      call.close();
+    }
+  });
+
+  it('gRPC: a failed stream whose client still does not read is reset, so its unsent replies go too', async () => {
+    const call = unreadSessionStream(server.grpcUrl);
+    try {
+      await call.opened;
+      for (let i = 0; i < 16; i += 1) call.send({ reset: SCREENSHOT_RESET });
+      await sessionsDrain();
+      // Another --unread-reply-timeout-ms after the failure, without a byte read.
+      expect(await call.closed).toBe(http2.constants.NGHTTP2_CANCEL);
       expect(await metric('gauntlet_env_buffered_bytes')).toBe(0);
     } finally {
       call.close();
