@@ -20,3 +20,24 @@ describe('what pages and uploads may reach', () => {
     );
   });
 });
+
+describe('what a WS/gRPC connection may buffer', () => {
+  it('is bounded by default, per connection and per server', () => {
+    expect(resolveConfig({}, {})).toMatchObject({
+      maxQueuedRequests: 16,
+      maxQueuedBytes: 8 * 1024 * 1024,
+      maxUnreadReplyBytes: 2 * 1024 * 1024,
+      unreadReplyTimeoutMs: 30_000,
+      maxBufferedBytes: 64 * 1024 * 1024,
+    });
+  });
+
+  it('reads flags over environment variables, and a queue needs room for one request', () => {
+    const config = resolveConfig(
+      { 'max-queued-requests': '4', 'unread-reply-timeout-ms': '5000' },
+      { GAUNTLET_MAX_QUEUED_REQUESTS: '9', GAUNTLET_MAX_BUFFERED_BYTES: '1000' },
+    );
+    expect(config).toMatchObject({ maxQueuedRequests: 4, unreadReplyTimeoutMs: 5000, maxBufferedBytes: 1000 });
+    expect(() => resolveConfig({ 'max-queued-requests': '0' }, {})).toThrow(/at least 1/);
+  });
+});

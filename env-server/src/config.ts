@@ -43,6 +43,16 @@ export interface ServerConfig {
   bearerToken: string | undefined;
   bodyLimitBytes: number;
   wsFrameLimitBytes: number;
+  /** Requests one WS/gRPC connection may have waiting behind the one being answered; more are refused. */
+  maxQueuedRequests: number;
+  /** Bytes of waiting requests one connection may hold; a request beyond is refused. */
+  maxQueuedBytes: number;
+  /** Reply bytes a client may leave unread before its connection stops answering until they drain. */
+  maxUnreadReplyBytes: number;
+  /** How long unread replies may stay over `maxUnreadReplyBytes` before the connection is closed (ms). */
+  unreadReplyTimeoutMs: number;
+  /** Waiting requests and unsent replies of every connection together; a request beyond is refused. */
+  maxBufferedBytes: number;
   /** Base URL of a served MiniWoB++ `html/miniwob/` folder (task page = base + name + `.html`). */
   miniwobUrl: string | undefined;
   /** A local MiniWoB++ `html/miniwob/` folder the server serves on the task origin itself. */
@@ -87,6 +97,11 @@ export const DEFAULTS: ServerConfig = {
   bearerToken: undefined,
   bodyLimitBytes: 1024 * 1024,
   wsFrameLimitBytes: 4 * 1024 * 1024,
+  maxQueuedRequests: 16,
+  maxQueuedBytes: 8 * 1024 * 1024,
+  maxUnreadReplyBytes: 2 * 1024 * 1024,
+  unreadReplyTimeoutMs: 30_000,
+  maxBufferedBytes: 64 * 1024 * 1024,
   miniwobUrl: undefined,
   miniwobDir: undefined,
   miniwobTasks: [],
@@ -293,7 +308,42 @@ export const SETTINGS: Setting[] = [
     flag: 'frame-limit',
     env: ['GAUNTLET_WS_FRAME_LIMIT'],
     kind: 'int',
-    help: 'max WebSocket frame in bytes (default 4194304)',
+    help: 'max WebSocket frame in bytes, after decompression (default 4194304)',
+  },
+  {
+    key: 'maxQueuedRequests',
+    flag: 'max-queued-requests',
+    env: ['GAUNTLET_MAX_QUEUED_REQUESTS'],
+    kind: 'int',
+    help: 'WS/gRPC requests a connection may send ahead of its replies; more are refused with PAYLOAD_TOO_LARGE, twice as many close it (default 16)',
+  },
+  {
+    key: 'maxQueuedBytes',
+    flag: 'max-queued-bytes',
+    env: ['GAUNTLET_MAX_QUEUED_BYTES'],
+    kind: 'int',
+    help: 'bytes of WS/gRPC requests a connection may have waiting; a request beyond is refused (default 8388608)',
+  },
+  {
+    key: 'maxUnreadReplyBytes',
+    flag: 'max-unread-reply-bytes',
+    env: ['GAUNTLET_MAX_UNREAD_REPLY_BYTES'],
+    kind: 'int',
+    help: 'reply bytes a WS/gRPC client may leave unread before its connection waits for it to read (default 2097152)',
+  },
+  {
+    key: 'unreadReplyTimeoutMs',
+    flag: 'unread-reply-timeout-ms',
+    env: ['GAUNTLET_UNREAD_REPLY_TIMEOUT_MS'],
+    kind: 'int',
+    help: 'close a WS/gRPC connection whose replies stay unread this long (default 30000)',
+  },
+  {
+    key: 'maxBufferedBytes',
+    flag: 'max-buffered-bytes',
+    env: ['GAUNTLET_MAX_BUFFERED_BYTES'],
+    kind: 'int',
+    help: 'waiting requests and unsent replies of all WS/gRPC connections together; a request that would wait beyond it is refused (default 67108864)',
   },
   {
     key: 'chromiumPath',
@@ -417,6 +467,8 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
     throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
   if (setting.key === 'maxSessions' && config.maxSessions < 1)
     throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
+  if (setting.key === 'maxQueuedRequests' && config.maxQueuedRequests < 1)
+    throw new ConfigError('--max-queued-requests (GAUNTLET_MAX_QUEUED_REQUESTS) must be at least 1');
   if (setting.key === 'maxTabs' && config.maxTabs < 1)
     throw new ConfigError('--max-tabs (GAUNTLET_MAX_TABS) must be at least 1');
 }

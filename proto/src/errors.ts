@@ -173,10 +173,14 @@ export class UnauthorizedError extends GauntletError {
   }
 }
 
+/**
+ * Too much data: a request over its size limit, or (with a message saying which) more requests or
+ * unread replies than a connection or the server may buffer. HTTP 413, gRPC RESOURCE_EXHAUSTED.
+ */
 export class PayloadTooLargeError extends GauntletError {
   static override readonly httpStatus = 413;
-  constructor(limitBytes: number) {
-    super('PAYLOAD_TOO_LARGE', `Request larger than the ${limitBytes}-byte limit`);
+  constructor(limitBytes: number, message = `Request larger than the ${limitBytes}-byte limit`) {
+    super('PAYLOAD_TOO_LARGE', message);
   }
 }
 

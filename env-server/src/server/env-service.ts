@@ -16,6 +16,7 @@ import { TaskRegistry } from '../tasks/registry.js';
 import { taskFamilies } from '../tasks/families.js';
 import { withTaskSettings, type EnvConfig } from './task-settings.js';
 import { EnvMetrics } from './metrics.js';
+import { BufferBudget } from './buffer-budget.js';
 
 export type Transport = 'http' | 'ws' | 'grpc' | 'inproc';
 
@@ -30,10 +31,14 @@ export class EnvService {
   readonly sessions: SessionManager;
   /** The operator's settings, with what the tasks imply (real MiniWoB++'s origin, the default task's display). */
   readonly config: EnvConfig;
+  /** What every WS/gRPC connection buffers together, bounded by --max-buffered-bytes. */
+  readonly buffers: BufferBudget;
 
   constructor(config: ServerConfig, registry = new TaskRegistry(taskFamilies(config))) {
     this.registry = registry;
     this.config = withTaskSettings(config, registry);
+    this.buffers = new BufferBudget(config.maxBufferedBytes);
+    this.metrics.bufferedBytesNow = () => this.buffers.usedBytes;
     this.pool = new BrowserPool({
       headless: config.headless,
       display: this.config.warmDisplay,

@@ -8,6 +8,7 @@ import {
   statusForError,
   stepBodyFromMessage,
   stepResultToMessage,
+  envMessageCodec,
   type messages as pb,
 } from '@gauntlet/proto/grpc';
 import type { EnvService } from './env-service.js';
@@ -15,6 +16,7 @@ import type { EnvSession } from '../sessions/session.js';
 import { assertDecoded } from './grpc-decode.js';
 import { secondsLeft } from './grpc-unary.js';
 import { openSessionStream } from './session-stream.js';
+import { resetIfStillOpen } from './grpc-stream-reset.js';
 
 type SessionCall = ServerDuplexStream<pb.SessionRequestOut, pb.SessionReply>;
 
@@ -37,12 +39,16 @@ export function serveSessionStream(service: EnvService, call: SessionCall): void
     },
     // A message that failed to decode has no kind; handle() reports it.
     answer: async (session, message) => (message.kind === 'close' ? 'close' : handle(service, session, message, call)),
-    reply: (reply) => call.write(reply),
+    sizeOf: (message) => requestSize(message, service.config.grpcMessageLimitBytes),
+    reply: (reply, flushed) => write(call, reply, flushed),
     // Only our typed errors are answered as replies; anything else fails the stream with INTERNAL.
     typed: (error) => (error instanceof GauntletError ? error : undefined),
     fatal: FATAL,
-    replyError: (error) => call.write({ error: errorToMessage(error.toWire()) }),
-    fail: (error) => call.emit('error', statusForError(error)),
+    replyError: (error, flushed) => write(call, { error: errorToMessage(error.toWire()) }, flushed),
+    fail(error) {
+      call.emit('error', statusForError(error));
+      resetIfStillOpen(call, service.config.unreadReplyTimeoutMs);
+    },
     finish: () => call.end(),
     abort: () =>
       call.emit('error', statusForError(new ExecutionError('The stream failed on the server; open a new one'))),
@@ -51,6 +57,30 @@ export function serveSessionStream(service: EnvService, call: SessionCall): void
   call.on('error', () => stream.disconnected());
   call.on('data', (message: pb.SessionRequestOut) => stream.received(message));
   call.on('end', () => stream.inputEnded());
+}
+
+const replyCodec = envMessageCodec<pb.SessionReply>('gauntlet.env.v1.SessionReply');
+
+/**
+ * Writes one reply; `flushed` runs once HTTP/2 sent it (flow control holds it while the client
+ * does not read). The size is its encoded length, which grpc-js also computes when it sends.
+ */
+function write(call: SessionCall, reply: pb.SessionReply, flushed: () => void): number {
+  const bytes = replyCodec.serialize(reply).length;
+  call.write(reply, () => flushed());
+  return bytes;
+}
+
+/**
+ * About what a decoded request holds in memory: its JSON length (strings dominate any request);
+ * one that cannot be measured counts as the largest message the server accepts.
+ */
+function requestSize(message: pb.SessionRequestOut, limitBytes: number): number {
+  try {
+    return JSON.stringify(message)?.length ?? limitBytes;
+  } catch {
+    return limitBytes;
+  }
 }
 
 async function handle(

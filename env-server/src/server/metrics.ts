@@ -78,6 +78,15 @@ export class EnvMetrics {
     registers: [this.registry],
   });
 
+  /** Where the buffered-bytes gauge reads from (the service's BufferBudget). */
+  bufferedBytesNow: () => number = () => 0;
+  readonly bufferedBytes: Gauge = new Gauge({
+    name: 'gauntlet_env_buffered_bytes',
+    help: 'Bytes WS/gRPC connections hold: requests waiting for their turn, replies not yet sent (--max-buffered-bytes)',
+    registers: [this.registry],
+    collect: (): void => this.bufferedBytes.set(this.bufferedBytesNow()),
+  });
+
   /** Counts an error answered to a caller; a call the caller cancelled is answered to nobody. */
   countError(error: unknown): void {
     if (error instanceof CancelledError) return;

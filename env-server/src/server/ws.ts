@@ -70,27 +70,35 @@ export function attachWebSocket(service: EnvService): {
 }
 
 function serveConnection(service: EnvService, socket: WebSocket): void {
-  const send = (frame: WsServerFrame) => {
-    if (socket.readyState !== socket.OPEN) return;
+  /** Sends a frame and returns its size; `flushed` runs once ws handed it to the socket. */
+  const send = (frame: WsServerFrame, flushed: () => void = () => undefined): number => {
+    if (socket.readyState !== socket.OPEN) return 0;
     let text: string;
     try {
       text = JSON.stringify(frame);
     } catch {
       text = JSON.stringify(UNRENDERABLE_REPLY);
     }
-    socket.send(text);
+    // ws calls back once the bytes are written out (with an error if the socket went first).
+    socket.send(text, () => flushed());
+    return text.length;
   };
   // `name` is ours (OpenEnv reads message and code): it tells subclasses sharing a code apart.
-  const sendError = (error: GauntletError) =>
-    send({
-      type: 'error',
-      data: { message: error.message, code: error.code, name: error.name, ...(error.details ?? {}) },
-    });
+  const sendError = (error: GauntletError, flushed?: () => void) =>
+    send(
+      {
+        type: 'error',
+        data: { message: error.message, code: error.code, name: error.name, ...(error.details ?? {}) },
+      },
+      flushed,
+    );
   const typed = (error: unknown) => toGauntletError(error, service.config);
 
   const stream = openSessionStream<RawData, WsServerFrame>(service, {
     transport: 'ws',
     where: 'a WebSocket connection',
+    // ws hands over a Buffer, or an array of fragments for a fragmented message.
+    sizeOf: (data) => (Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data.byteLength),
     answer: (session, data) => handleFrame(service, session, data),
     reply: send,
     typed,

@@ -38,8 +38,12 @@ export class WsTestClient {
     );
   }
 
-  static async connect(baseUrl: string, headers: Record<string, string> = {}): Promise<WsTestClient> {
-    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, { headers });
+  static async connect(
+    baseUrl: string,
+    headers: Record<string, string> = {},
+    options: { perMessageDeflate?: boolean } = {},
+  ): Promise<WsTestClient> {
+    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, { headers, ...options });
     const client = new WsTestClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
