@@ -31,6 +31,11 @@ export function parseTrainSpec(text: string): TrainSpec {
   return parts;
 }
 
+/** Whether a spec trains any base weight (then a run's output is a model folder, not an adapter). */
+export function trainsBaseWeights(spec: TrainSpec): boolean {
+  return [...spec].some((p) => p !== 'lora');
+}
+
 /** `lora`, `full`, or the parts in canonical order: how a run reports what it trains. */
 export function formatTrainSpec(spec: TrainSpec): string {
   if ([...FULL].every((p) => spec.has(p)) && !spec.has('lora')) return 'full';
