@@ -33,6 +33,8 @@ export interface ModelGraphOptions {
   lora?: LoraConfig;
   /** Build into this graph (a training graph adds its loss after the forward). */
   graph?: Graph;
+  /** Base weights (by Hugging Face name) that become graph inputs, fed each run, instead of initializers: the ones a run trains. */
+  trainable?: ReadonlySet<string>;
 }
 
 export interface ModelGraph {
@@ -51,12 +53,14 @@ export interface ModelGraph {
   /** Adapter inputs by module path (`model.layers.0.self_attn.q_proj`). */
   lora: Map<string, LoraInputs>;
   loraConfig?: LoraConfig;
+  /** Base weights that are inputs (see ModelGraphOptions.trainable), by name. */
+  trainable: Map<string, Tensor>;
 }
 
 /**
  * The Llama-family decoder (Llama, Qwen2 with qkv bias, Qwen3 with QK-norm; GQA, RoPE with the
  * config's theta and scaling, SwiGLU, tied or untied head) as an ONNX graph. Base weights become
- * initializers, fed to the runtime once; LoRA factors are inputs.
+ * initializers, fed to the runtime once; LoRA factors and trained base weights are inputs.
  */
 export function buildModelGraph(config: ModelConfig, weights: WeightMap, options: ModelGraphOptions = {}): ModelGraph {
   const dtype = options.dtype ?? 'float32';
@@ -70,12 +74,18 @@ export function buildModelGraph(config: ModelConfig, weights: WeightMap, options
     lora.set(slot.path, { a: graph.input(names.a, dtype, slot.aShape), b: graph.input(names.b, dtype, slot.bShape) });
   }
   const initializers = new Map<string, Tensor>();
+  const trainable = new Map<string, Tensor>();
   const weight = (name: string): Tensor => {
-    const known = initializers.get(name);
+    const known = initializers.get(name) ?? trainable.get(name);
     if (known) return known;
     const w = weights.get(name);
     if (!w)
       throw new ModelFileError('<weights>', `tensor ${name} is missing for the ${config.architecture} graph`, name);
+    if (options.trainable?.has(name)) {
+      const t = graph.input(name, dtype, w.shape);
+      trainable.set(name, t);
+      return t;
+    }
     const data = dtype === 'float64' ? Float64Array.from(w.data) : w.data;
     const t = graph.weight(name, hostTensor(dtype, w.shape, data as never, name));
     initializers.set(name, t);
@@ -107,6 +117,7 @@ export function buildModelGraph(config: ModelConfig, weights: WeightMap, options
     logits,
     head,
     lora,
+    trainable,
     ...(options.lora ? { loraConfig: options.lora } : {}),
   };
 }

@@ -17,8 +17,10 @@ import { buildTrainGraph, LOGPROBS } from './train-graph.js';
 export interface LogprobScorerOptions {
   config: ModelConfig;
   weights: WeightMap;
-  /** The adapter layout scored with (any adapter passed to score() must have it). */
-  lora: LoraConfig;
+  /** The adapter layout scored with (any adapter passed to score() must have it); absent: no adapter. */
+  lora?: LoraConfig | undefined;
+  /** Base weights fed at each score() instead of baked in (a full-parameter run scores its current weights). */
+  trainable?: readonly string[];
   /** The sampling temperature the trainer scores at. */
   temperature?: number;
   /** Sequences per forward pass (default: as many as fit MICRO_BATCH_TOKENS). */
@@ -31,8 +33,9 @@ const noLoss: LossFn = { name: 'score', build: (c) => ({ loss: o.reduceSum(o.mul
 
 /**
  * Forward-only log-probs of trained tokens: the training graph without gradients, in its own
- * session (it holds its own copy of the base weights). With an adapter it gives the policy's
+ * session (it holds its own copy of the frozen base weights). With an adapter it gives the policy's
  * log-probs before an update (GRPO's lp_old); with null the adapter-free model's (the KL reference).
+ * Trained base weights are inputs, fed from the weights passed to score().
  */
 export class LogprobScorer {
   private constructor(
@@ -45,12 +48,15 @@ export class LogprobScorer {
   static async create(options: LogprobScorerOptions): Promise<LogprobScorer> {
     const graph = buildTrainGraph(options.config, options.weights, {
       lora: options.lora,
+      ...(options.trainable ? { trainable: options.trainable } : {}),
       loss: noLoss,
       withGradients: false,
       ...(options.temperature ? { temperature: options.temperature } : {}),
     });
     const zeros: Record<string, HostTensor> = {};
-    for (const t of graph.graph.inputs.filter((input) => graph.parameters.includes(input.name))) {
+    const trainable = new Set(options.trainable);
+    const factors = graph.graph.inputs.filter((input) => graph.parameters.includes(input.name));
+    for (const t of factors.filter((input) => !trainable.has(input.name))) {
       const dims = t.shape as number[];
       zeros[t.name] = { dtype: 'float32', dims, data: new Float32Array(dims.reduce((a, b) => a * b, 1)) };
     }
@@ -59,15 +65,21 @@ export class LogprobScorer {
 
   /**
    * Per sequence, log p(token t) at index t where the mask is 1, 0 elsewhere (the trainer's
-   * alignment). adapter null scores the base model: LoRA's B factors are fed as zeros.
+   * alignment). adapter null scores the base model: LoRA's B factors are fed as zeros. The
+   * `trainable` weights come from `weights` (default: the options' weights, the starting model).
    */
   async score(
     sequences: readonly TrainSequence[],
     adapter: LoraAdapter | null,
     options: RunOptions = {},
+    weights: WeightMap = this.options.weights,
   ): Promise<Float32Array[]> {
     sequences.forEach((s, i) => validateSequence(s, i, this.options.config.vocabSize));
-    const feeds = adapter ? adapterFeeds(adapter) : this.zeroAdapter;
+    const feeds: Record<string, HostTensor> = { ...(adapter ? adapterFeeds(adapter) : this.zeroAdapter) };
+    for (const name of this.options.trainable ?? []) {
+      const w = weights.get(name);
+      if (w) feeds[name] = { dtype: 'float32', dims: w.shape, data: w.data };
+    }
     const missing = this.graph.parameters.find((name) => !feeds[name]);
     if (missing)
       throw new RangeError(

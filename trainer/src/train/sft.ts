@@ -23,6 +23,8 @@ export interface SftOptions extends RunOptions {
   batchSize: number;
   /** Shuffling seed; same seed, same order. */
   seed?: number;
+  /** Steps already taken (a resumed run): their batches are skipped, so the data order continues. */
+  startStep?: number;
   /** Called after every optimizer step with its batch; awaited, so it may save a checkpoint. */
   onStep?: (result: StepResult, batch: readonly TrainSequence[]) => void | Promise<void>;
 }
@@ -45,7 +47,8 @@ export async function runSftSequences(
   if (sequences.length === 0) throw new RangeError('SFT needs at least one example');
   const batches = shuffledBatches(sequences.length, options.batchSize, options.seed ?? 0);
   const history: StepResult[] = [];
-  for (let step = 0; step < options.steps; step++) {
+  for (let step = 0; step < (options.startStep ?? 0); step++) batches.next();
+  for (let step = options.startStep ?? 0; step < options.steps; step++) {
     const batch = batches.next().value.map((i) => sequences[i]!);
     const result = await trainer.trainStep(batch, options);
     history.push(result);

@@ -21,7 +21,10 @@ export const gradName = (input: string): string => `grad:${input}`;
 export const metricName = (metric: string): string => `metric:${metric}`;
 
 export interface TrainGraphOptions {
-  lora: LoraConfig;
+  /** The adapter trained (absent: no adapter, only `trainable` base weights). */
+  lora?: LoraConfig | undefined;
+  /** Base weights trained too, by Hugging Face name (see trainedWeightNames): graph inputs with gradients. */
+  trainable?: readonly string[];
   loss: LossFn;
   /** Logits are divided by this before the log-softmax (GRPO scores at the sampling temperature). */
   temperature?: number;
@@ -35,7 +38,10 @@ export interface TrainGraphOptions {
 export interface TrainGraph {
   graph: Graph;
   model: ModelGraph;
-  /** Adapter input names, in module order: `<path>.lora_A.weight`, `<path>.lora_B.weight`, … */
+  /**
+   * Trained input names: the adapter's in module order (`<path>.lora_A.weight`, `<path>.lora_B.weight`, …),
+   * then the trained base weights' in checkpoint order.
+   */
   parameters: string[];
   /** Inputs the loss declared: per-sequence and per-token extras by name, and the totals it uses. */
   sequenceInputs: string[];
@@ -46,14 +52,23 @@ export interface TrainGraph {
 }
 
 /**
- * Forward + loss + LoRA gradients in one graph: per-token temperature-scaled log-probs of the
- * targets, a pluggable loss over them, and d loss / d (every adapter factor). Base weights get
- * no gradient; autodiff prunes their branches.
+ * Forward + loss + gradients in one graph: per-token temperature-scaled log-probs of the
+ * targets, a pluggable loss over them, and d loss / d (every adapter factor and trained base
+ * weight). Both kinds are graph inputs differentiated the same way; frozen base weights are
+ * initializers that get no gradient (autodiff prunes their branches).
  */
 export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options: TrainGraphOptions): TrainGraph {
   const dtype = options.dtype ?? 'float32';
   const graph = new Graph(`${config.architecture}-train-${options.loss.name}`);
-  const model = buildModelGraph(config, weights, { dtype, lora: options.lora, graph });
+  const trainable = options.trainable ?? [];
+  const model = buildModelGraph(config, weights, {
+    dtype,
+    graph,
+    trainable: new Set(trainable),
+    ...(options.lora ? { lora: options.lora } : {}),
+  });
+  if (!options.lora && trainable.length === 0)
+    throw new RangeError('buildTrainGraph: nothing to train (no LoRA config and no trainable weights)');
   const targets = graph.input(TARGET_IDS, 'int64', ['batch', 'seq']);
   const mask = graph.input(LOSS_MASK, dtype, ['batch', 'seq']);
   const declared = new Map<string, Tensor>();
@@ -87,9 +102,19 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
   graph.output(loss, LOSS);
   graph.output(logprobs, LOGPROBS);
   for (const [name, t] of Object.entries(metrics)) graph.output(t, metricName(name));
-  const parameters = [...model.lora.keys()].flatMap((path) => [loraInputNames(path).a, loraInputNames(path).b]);
+  const parameters = [
+    ...[...model.lora.keys()].flatMap((path) => [loraInputNames(path).a, loraInputNames(path).b]),
+    ...trainable,
+  ];
   if (options.withGradients !== false) {
-    const wrt = [...model.lora.values()].flatMap(({ a, b }) => [a, b]);
+    const wrt = [
+      ...[...model.lora.values()].flatMap(({ a, b }) => [a, b]),
+      ...trainable.map((name) => {
+        const t = model.trainable.get(name);
+        if (!t) throw new RangeError(`buildTrainGraph: '${name}' is not a weight of this model`);
+        return t;
+      }),
+    ];
     gradients(loss, wrt).forEach((g, i) => graph.output(g, gradName(parameters[i]!)));
   }
   return {

@@ -7,6 +7,8 @@ import type { LoraConfig } from '../lora/config.js';
 import type { ModelConfig } from '../model/config.js';
 import { loraInputNames } from '../model/graph.js';
 import type { WeightMap } from '../model/weights.js';
+import type { TrainSpec } from './trainable.js';
+import { LORA_ONLY, trainedWeightNames } from './trainable.js';
 import type { AdamWOptions, AdamWState } from './adamw.js';
 import { AdamW } from './adamw.js';
 import type { BatchTotals, TrainSequence } from './batch.js';
@@ -24,6 +26,8 @@ export interface TrainerOptions {
   config: ModelConfig;
   weights: WeightMap;
   lora: LoraConfig;
+  /** What to train (default: the LoRA adapter alone); without `lora` in it, `lora` and `adapter` are unused. */
+  train?: TrainSpec;
   /** Starting adapter (its arrays are trained in place); default: PEFT init from `seed`. */
   adapter?: LoraAdapter;
   seed?: number;
@@ -61,9 +65,11 @@ export interface StepResult extends AccumulateResult {
 }
 
 /**
- * LoRA training on one session: the training graph is built once, base weights live in it, and
- * every micro-batch feeds only tokens, masks and the current adapter. Gradients accumulate over
- * micro-batches (each normalised by the whole batch's totals), then clip, schedule and AdamW.
+ * Training on one session: the training graph is built once, frozen base weights live in it, and
+ * every micro-batch feeds tokens, masks and the current trained tensors (the adapter, and the
+ * base weights `train` names, which the trainer holds as its own copies). Gradients accumulate
+ * over micro-batches (each normalised by the whole batch's totals), then clip, schedule and AdamW
+ * (moments for every trained tensor).
  */
 export class LoraTrainer {
   private readonly grads = new Map<string, Float32Array>();
@@ -75,7 +81,8 @@ export class LoraTrainer {
     private readonly options: TrainerOptions,
     private readonly graph: TrainGraph,
     private readonly runtime: Runtime,
-    private readonly current: LoraAdapter,
+    private readonly current: LoraAdapter | undefined,
+    private readonly trained: WeightMap,
     private readonly params: Map<string, Float32Array>,
   ) {
     this.optimizer = new AdamW(options.optimizer);
@@ -83,32 +90,67 @@ export class LoraTrainer {
   }
 
   static async create(options: TrainerOptions): Promise<LoraTrainer> {
-    const adapter = options.adapter ?? initLoraAdapter(options.config, options.lora, options.seed ?? 0);
+    const spec = options.train ?? LORA_ONLY;
+    const adapter = spec.has('lora')
+      ? (options.adapter ?? initLoraAdapter(options.config, options.lora, options.seed ?? 0))
+      : undefined;
+    const names = trainedWeightNames(options.config, spec);
     const graph = buildTrainGraph(options.config, options.weights, {
-      lora: adapter.config,
+      lora: adapter?.config,
+      trainable: names,
       loss: options.loss ?? sftLoss,
       ...(options.temperature ? { temperature: options.temperature } : {}),
     });
     const params = new Map<string, Float32Array>();
-    for (const [path, m] of adapter.modules) {
+    for (const [path, m] of adapter?.modules ?? []) {
       params.set(loraInputNames(path).a, m.a.data);
       params.set(loraInputNames(path).b, m.b.data);
+    }
+    // Copies: the caller's weights stay the starting point (a reference model may share them).
+    const trained: WeightMap = new Map();
+    for (const name of names) {
+      const w = options.weights.get(name)!;
+      trained.set(name, { shape: [...w.shape], data: w.data.slice() });
+      params.set(name, trained.get(name)!.data);
     }
     const missing = graph.parameters.find((name) => !params.has(name));
     if (missing)
       throw new RangeError(
         `the adapter has no tensor for graph input '${missing}' (adapter targets must match the LoRA config)`,
       );
-    return new LoraTrainer(options, graph, await Runtime.create(graph.graph, options.runtime), adapter, params);
+    return new LoraTrainer(
+      options,
+      graph,
+      await Runtime.create(graph.graph, options.runtime),
+      adapter,
+      trained,
+      params,
+    );
   }
 
   get step(): number {
     return this.steps;
   }
 
-  /** The adapter being trained (live: its arrays change with every step). */
+  /** The adapter being trained (live: its arrays change with every step); refused when the run trains no adapter. */
   get adapter(): LoraAdapter {
+    if (!this.current) throw new RangeError('this run trains no LoRA adapter (--train has no lora)');
     return this.current;
+  }
+
+  /** Whether an adapter is trained (`--train` includes lora). */
+  get trainsAdapter(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** The trained base weights by name (live: their arrays change with every step); empty for LoRA alone. */
+  get trainedWeights(): WeightMap {
+    return this.trained;
+  }
+
+  /** The whole model as it stands: the base weights with the trained ones in their place (arrays live, not copied). */
+  modelWeights(): WeightMap {
+    return new Map([...this.options.weights].map(([name, w]) => [name, this.trained.get(name) ?? w]));
   }
 
   /** Adds this batch's gradients to the accumulator; `totals` are the whole optimizer batch's. */
@@ -186,7 +228,7 @@ export class LoraTrainer {
     return { step: this.steps, optimizer: this.optimizer.exportState() };
   }
 
-  /** Continues from an exported state; the adapter's weights come from `TrainerOptions.adapter`. */
+  /** Continues from an exported state; the adapter comes from `TrainerOptions.adapter`, trained base weights from `TrainerOptions.weights`. */
   importState(state: TrainerState): void {
     if (!Number.isSafeInteger(state.step) || state.step < 0)
       throw new RangeError(`trainer state: step must be a non-negative integer, got ${state.step}`);
@@ -201,10 +243,11 @@ export class LoraTrainer {
 
   private parameterFeeds(): Record<string, HostTensor> {
     const feeds: Record<string, HostTensor> = {};
-    for (const [path, m] of this.current.modules) {
+    for (const [path, m] of this.current?.modules ?? []) {
       feeds[loraInputNames(path).a] = { dtype: 'float32', dims: m.a.shape, data: m.a.data };
       feeds[loraInputNames(path).b] = { dtype: 'float32', dims: m.b.shape, data: m.b.data };
     }
+    for (const [name, w] of this.trained) feeds[name] = { dtype: 'float32', dims: w.shape, data: w.data };
     return feeds;
   }
 }

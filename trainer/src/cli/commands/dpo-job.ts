@@ -12,7 +12,9 @@ import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../comman
 import { StepProgress } from '../progress.js';
 import { reportDpoData } from './dpo-data-report.js';
 import type { DpoSettings, ReferenceChoice } from './dpo-settings.js';
-import { checkAdapterOutDir, writeAdapterFolder } from './sft-output.js';
+import { checkAdapterOutDir } from './sft-output.js';
+import { writeTrainedOutput } from './sft-checkpoint.js';
+import { formatTrainSpec, trainsBaseWeights } from '../../train/trainable.js';
 import { loadTrainingModel } from './training-model.js';
 
 /**
@@ -49,6 +51,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
     config,
     weights,
     lora: init?.config ?? s.lora,
+    train: s.train,
     ...(init ? { adapter: init } : {}),
     seed: s.seed,
     dpo: s.dpo,
@@ -56,14 +59,19 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
     microBatchPairs: s.microBatch ?? s.batchSize,
     runtime: { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) },
   });
-  const lora = learner.trainer.adapter.config;
+  const lora = init?.config ?? s.lora;
   const { beta, labelSmoothing, lossType } = s.dpo;
   io.err(
     `dpo: ${data.pairs.length} pairs from ${s.dataFile}; ${steps} steps of ${Math.min(perStep, data.pairs.length)} pairs; ${lossType} loss, beta ${beta}${labelSmoothing ? `, label smoothing ${labelSmoothing}` : ''}`,
   );
-  io.err(
-    `dpo: LoRA r ${lora.rank}, alpha ${lora.alpha} (scale ${+loraScale(lora).toFixed(4)}) on ${lora.targets.join(', ')}${init ? ` from ${s.initAdapter}` : ''}; model ${model.baseModel}`,
-  );
+  if (learner.trainer.trainsAdapter)
+    io.err(
+      `dpo: LoRA r ${lora.rank}, alpha ${lora.alpha} (scale ${+loraScale(lora).toFixed(4)}) on ${lora.targets.join(', ')}${init ? ` from ${s.initAdapter}` : ''}; model ${model.baseModel}`,
+    );
+  if (trainsBaseWeights(s.train))
+    io.err(
+      `dpo: --train ${formatTrainSpec(s.train)}: ${learner.trainer.trainedWeights.size} base weight tensors trained; model ${model.baseModel}`,
+    );
   io.err(`dpo: scoring ${data.pairs.length} pairs under the reference (${describeReference(s)})`);
   if (s.metricsFile) await writeFile(s.metricsFile, '');
 
@@ -83,7 +91,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
           await appendFile(s.metricsFile, `${JSON.stringify({ step: result.step, ...result.metrics })}\n`);
         if (s.saveEvery && result.step % s.saveEvery === 0 && result.step < steps && !signal.aborted) {
           const dir = join(s.outDir, `checkpoint-${result.step}`);
-          await writeAdapterFolder(dir, learner.trainer.adapter, model.baseModel);
+          await writeTrainedOutput(dir, learner.trainer, model);
           io.err(`dpo: saved checkpoint ${dir}`);
         }
       },
@@ -97,10 +105,13 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
     io.err(`dpo: interrupted after ${history.length} of ${steps} steps; ${s.outDir} holds no final adapter`);
     return EXIT_INTERRUPTED;
   }
-  await writeAdapterFolder(s.outDir, learner.trainer.adapter, model.baseModel);
+  await writeTrainedOutput(s.outDir, learner.trainer, model);
   const [first, last] = [history[0]!.metrics, history.at(-1)!.metrics];
+  const what = trainsBaseWeights(s.train)
+    ? `model folder (--train ${formatTrainSpec(s.train)}${learner.trainer.trainsAdapter ? ', LoRA merged' : ''})`
+    : `PEFT adapter (r ${lora.rank}, ${learner.trainer.adapter.modules.size} modules)`;
   io.out(
-    `Wrote PEFT adapter (r ${lora.rank}, ${learner.trainer.adapter.modules.size} modules) to ${s.outDir}; loss ${first['loss']!.toFixed(4)} → ${last['loss']!.toFixed(4)}, reward margin ${first['rewards/margins']!.toFixed(4)} → ${last['rewards/margins']!.toFixed(4)} in ${steps} steps`,
+    `Wrote ${what} to ${s.outDir}; loss ${first['loss']!.toFixed(4)} → ${last['loss']!.toFixed(4)}, reward margin ${first['rewards/margins']!.toFixed(4)} → ${last['rewards/margins']!.toFixed(4)} in ${steps} steps`,
   );
   return EXIT_OK;
 }

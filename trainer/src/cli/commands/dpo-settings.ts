@@ -3,6 +3,7 @@ import { DPO_DEFAULTS, DPO_LOSS_TYPES, resolveDpoConfig, type DpoConfig } from '
 import { UsageError, type CommandContext } from '../command.js';
 import { choiceOption, integerOption, numberOption, stringOption } from '../options.js';
 import { parseSftSettings, type SftSettings } from './sft-settings.js';
+import { formatTrainSpec } from '../../train/trainable.js';
 
 /** LoRA adapters move less per step than a full model: a higher rate than TRL's full-model 1e-6. */
 export const DPO_DEFAULT_LR = 5e-5;
@@ -44,6 +45,10 @@ export function parseDpoSettings(context: Pick<CommandContext, 'options'>): DpoS
       throw usage(`--${given} cannot be combined with --init-adapter (the adapter's own LoRA shape is trained)`);
   }
   if (refAdapter && refBase) throw usage('--ref-adapter and --ref-base name two references; pass one');
+  if (initAdapter && !base.train.has('lora'))
+    throw usage(
+      `--init-adapter starts an adapter, but --train ${formatTrainSpec(base.train)} trains none; merge it first (export-adapter --merge) and pass that folder as --model`,
+    );
   const reference: ReferenceChoice = refAdapter
     ? { kind: 'adapter', dir: refAdapter }
     : refBase || !initAdapter

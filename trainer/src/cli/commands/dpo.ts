@@ -12,10 +12,12 @@ const shaped = (spec: OptionSpec): OptionSpec => ({
 
 export const dpoCommand: Command = {
   name: 'dpo',
-  summary: 'Train a LoRA adapter by DPO on preference pairs (chosen vs rejected) in JSONL',
+  summary: 'Train a LoRA adapter (or the whole model) by DPO on preference pairs (chosen vs rejected) in JSONL',
   description: [
     'Direct Preference Optimization: raises the log-probability of each chosen completion over',
     'the rejected one, relative to a frozen reference, and writes the adapter as a PEFT folder.',
+    'With --train full (or parts) base weights are trained too and the result is a model folder,',
+    'as sft writes it; the reference is the model as it was before training.',
     '',
     "Data: TRL's preference JSONL, one pair per line (what `gauntlet-env collect` writes to dpo.jsonl):",
     '  {"prompt": [messages], "chosen": [messages], "rejected": [messages]}',
@@ -46,6 +48,10 @@ export const dpoCommand: Command = {
     },
     data: { type: 'string', valueName: 'FILE', description: 'Preference pairs, JSONL (required)' },
     out: sft['out']!,
+    train: {
+      ...sft['train']!,
+      description: `${sft['train']!.description}; the reference is then the model before training (or --ref-adapter on it)`,
+    },
     'init-adapter': {
       type: 'string',
       valueName: 'DIR',

@@ -1,23 +1,11 @@
-import { copyFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { modelConfigToHfJson } from '../../model/config-json.js';
-import { pathExists, writeJsonFile } from '../../model/files.js';
-import { writeSafetensors } from '../../model/safetensors.js';
+import { resolve } from 'node:path';
+import { readTokenizerFiles, writeModelFolder } from '../../model/model-folder.js';
 import { loadModel } from '../../model/weights.js';
 import { mergeAdapter } from '../../lora/merge.js';
 import { loadAdapter, saveAdapter } from '../../lora/peft.js';
 import { UsageError, type Command } from '../command.js';
 import { stringOption } from '../options.js';
 import { prepareOutputDir } from '../output-dir.js';
-
-// Everything a server needs besides config and weights; copied as-is into a merged export.
-const TOKENIZER_FILES = [
-  'tokenizer.json',
-  'tokenizer_config.json',
-  'chat_template.jinja',
-  'special_tokens_map.json',
-  'generation_config.json',
-];
 
 export const exportAdapterCommand: Command = {
   name: 'export-adapter',
@@ -65,11 +53,8 @@ export const exportAdapterCommand: Command = {
     const adapter = await loadAdapter(adapterDir, model ? { model: model.config } : {});
     await prepareOutputDir(outDir, context.options.force === true, 'export-adapter');
     if (merge && model && modelDir) {
-      await writeSafetensors(join(outDir, 'model.safetensors'), mergeAdapter(model.weights, adapter), { format: 'pt' });
-      await writeJsonFile(join(outDir, 'config.json'), modelConfigToHfJson({ ...model.config, torchDtype: 'float32' }));
-      for (const file of TOKENIZER_FILES) {
-        if (await pathExists(join(modelDir, file))) await copyFile(join(modelDir, file), join(outDir, file));
-      }
+      const merged = mergeAdapter(model.weights, adapter);
+      await writeModelFolder(outDir, model.config, merged, await readTokenizerFiles(modelDir));
       context.io.out(`Merged ${adapter.modules.size} LoRA modules into ${modelDir}; wrote the model to ${outDir}`);
       return;
     }

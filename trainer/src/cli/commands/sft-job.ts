@@ -7,7 +7,10 @@ import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../comman
 import { StepProgress } from '../progress.js';
 import { loadSftData, sftMaxLength } from './sft-inputs.js';
 import { loadTrainingModel } from './training-model.js';
-import { checkAdapterOutDir, writeAdapterFolder } from './sft-output.js';
+import { checkAdapterOutDir } from './sft-output.js';
+import { loadSftCheckpoint, saveSftCheckpoint, writeTrainedOutput } from './sft-checkpoint.js';
+import { formatTrainSpec, trainsBaseWeights } from '../../train/trainable.js';
+import type { WeightMap } from '../../model/weights.js';
 import { defaultMicroBatch, type SftSettings } from './sft-settings.js';
 
 /**
@@ -34,10 +37,10 @@ export function completionLoss(batch: readonly TrainSequence[], logprobs: readon
  * any training on a bad file or line), train with a progress line per step, then write the adapter.
  */
 export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
-  await checkAdapterOutDir(s.outDir, s.force);
-  const { config, weights, tokenizer, baseModel } = await loadTrainingModel(s.modelDir, (line) =>
-    io.err(`sft: ${line}`),
-  );
+  // A resumed run continues into its own folder, which holds its checkpoints.
+  await checkAdapterOutDir(s.outDir, s.force || s.resume !== undefined);
+  const model = await loadTrainingModel(s.modelDir, (line) => io.err(`sft: ${line}`));
+  const { config, tokenizer, baseModel } = model;
   const maxLength = sftMaxLength(s.maxLength, config);
   const belowModel = maxLength < config.maxPositionEmbeddings; // then --max-length is what to raise
   const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io, s.promptLossWeight);
@@ -51,23 +54,41 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
       'sft',
     );
   }
+  const run = {
+    train: formatTrainSpec(s.train),
+    seed: s.seed,
+    totalSteps: steps,
+    sequencesPerStep: Math.min(perStep, data.sequences.length),
+  };
+  const resumed = s.resume ? await loadSftCheckpoint(s.resume, model, s.train, run) : undefined;
   const trainer = await LoraTrainer.create({
     config,
-    weights,
+    weights: resumed?.weights ?? model.weights,
     lora: s.lora,
+    train: s.train,
+    ...(resumed?.adapter ? { adapter: resumed.adapter } : {}),
     seed: s.seed,
     schedule: { lr: s.lr, warmupSteps: s.warmup, decay: s.schedule, totalSteps: steps },
     microBatchSize: microBatch,
     runtime: { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) },
   });
+  if (resumed) {
+    trainer.importState(resumed.state);
+    io.err(`sft: resumed from ${s.resume} at step ${resumed.state.step} of ${steps}`);
+  }
   const tokens = data.sequences.reduce((n, q) => n + q.tokens.length, 0);
   const { rank, alpha, targets } = s.lora;
   io.err(
     `sft: ${data.sequences.length} examples (${tokens} tokens) from ${s.dataFile}; ${steps} steps of ${Math.min(perStep, data.sequences.length)} sequences, ${microBatch} per pass`,
   );
-  io.err(
-    `sft: LoRA r ${rank}, alpha ${alpha} (scale ${+loraScale(s.lora).toFixed(4)}) on ${targets.join(', ')}; model ${baseModel}`,
-  );
+  if (trainer.trainsAdapter)
+    io.err(
+      `sft: LoRA r ${rank}, alpha ${alpha} (scale ${+loraScale(s.lora).toFixed(4)}) on ${targets.join(', ')}; model ${baseModel}`,
+    );
+  if (trainsBaseWeights(s.train))
+    io.err(
+      `sft: --train ${run.train}: ${trainer.trainedWeights.size} base weight tensors (${countValues(trainer.trainedWeights)} values) trained; model ${baseModel}`,
+    );
   if (s.promptLossWeight > 0)
     io.err(`sft: prompt tokens trained too, at loss weight ${s.promptLossWeight} (the loss is their weighted mean)`);
 
@@ -78,6 +99,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
       steps,
       batchSize: perStep,
       seed: s.seed,
+      startStep: resumed?.state.step ?? 0,
       signal,
       onStep: async (result, batch) => {
         losses.push(result.loss);
@@ -94,7 +116,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
         );
         if (s.saveEvery && result.step % s.saveEvery === 0 && result.step < steps && !signal.aborted) {
           const dir = join(s.outDir, `checkpoint-${result.step}`);
-          await writeAdapterFolder(dir, trainer.adapter, baseModel);
+          await saveSftCheckpoint(dir, trainer, model, run);
           io.err(`sft: saved checkpoint ${dir}`);
         }
       },
@@ -108,10 +130,17 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
     io.err(`sft: interrupted after ${losses.length} of ${steps} steps; ${s.outDir} holds no final adapter`);
     return EXIT_INTERRUPTED;
   }
-  await writeAdapterFolder(s.outDir, trainer.adapter, baseModel);
-  const [first, last] = [losses[0]!, losses.at(-1)!];
-  io.out(
-    `Wrote PEFT adapter (r ${rank}, ${trainer.adapter.modules.size} modules) to ${s.outDir}; loss ${first.toFixed(4)} → ${last.toFixed(4)} in ${steps} steps`,
-  );
+  await writeTrainedOutput(s.outDir, trainer, model);
+  const [first, last] = [losses[0] ?? NaN, losses.at(-1) ?? NaN];
+  const what = trainsBaseWeights(s.train)
+    ? `model folder (--train ${run.train}${trainer.trainsAdapter ? ', LoRA merged' : ''})`
+    : `PEFT adapter (r ${rank}, ${trainer.adapter.modules.size} modules)`;
+  io.out(`Wrote ${what} to ${s.outDir}; loss ${first.toFixed(4)} → ${last.toFixed(4)} in ${steps} steps`);
   return EXIT_OK;
+}
+
+function countValues(weights: WeightMap): number {
+  let n = 0;
+  for (const w of weights.values()) n += w.data.length;
+  return n;
 }

@@ -3,6 +3,7 @@ import type { ExecutionProvider } from '../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
 import { UsageError, type CommandContext } from '../command.js';
 import { MICRO_BATCH_TOKENS } from '../../train/micro-batches.js';
+import { parseTrainSpec, type TrainSpec } from '../../train/trainable.js';
 import {
   choiceOption,
   integerOption,
@@ -32,6 +33,10 @@ export interface SftSettings {
   warmup: number;
   schedule: (typeof SCHEDULES)[number];
   lora: LoraConfig;
+  /** What is trained (--train): the adapter, base weights, or both. */
+  train: TrainSpec;
+  /** A checkpoint-<step> folder of an earlier run with the same settings, to continue from. */
+  resume?: string;
   seed: number;
   maxLength?: number;
   /** Loss weight of the tokens that are not trained (0: completions only); see SftEncodeOptions. */
@@ -62,7 +67,9 @@ export function parseSftSettings(
   const batchSize = integerOption(context, 'batch-size', 8, 1);
   const rank = integerOption(context, 'rank', 8, 1);
   let lora: LoraConfig;
+  let train: TrainSpec;
   try {
+    train = parseTrainSpec(stringOption(context, 'train') ?? 'lora');
     const targets = listOption(context, 'targets');
     lora = makeLoraConfig({
       rank,
@@ -84,11 +91,14 @@ export function parseSftSettings(
     warmup: integerOption(context, 'warmup', 0, 0),
     schedule: choiceOption(context, 'schedule', SCHEDULES, 'linear'),
     lora,
+    train,
     seed: integerOption(context, 'seed', 0, 0),
     promptLossWeight: numberOption(context, 'prompt-loss-weight', 0, 0, true),
     force: context.options['force'] === true,
     device: choiceOption(context, 'device', DEVICES, 'cpu'),
   };
+  const resume = stringOption(context, 'resume');
+  if (resume !== undefined) settings.resume = resolve(resume);
   const optional = {
     steps: 'steps',
     microBatch: 'micro-batch',

@@ -4,10 +4,16 @@ import { parseSftSettings } from './sft-settings.js';
 
 export const sftCommand: Command = {
   name: 'sft',
-  summary: 'Fine-tune a LoRA adapter on chat or prompt/completion JSONL (supervised)',
+  summary: 'Fine-tune a LoRA adapter or the whole model on chat or prompt/completion JSONL (supervised)',
   description: [
     'Trains a LoRA adapter by supervised fine-tuning and writes it as a PEFT folder',
-    '(adapter_config.json + adapter_model.safetensors) that PEFT and vLLM load.',
+    '(adapter_config.json + adapter_model.safetensors) that PEFT and vLLM load. With --train full',
+    '(or parts: embeddings, head, layers) it trains base weights too, with AdamW moments for each,',
+    'and writes a Hugging Face model folder (model.safetensors, config.json, tokenizer files) that',
+    'serve, transformers and vLLM load; a LoRA trained alongside is merged into it.',
+    '',
+    'Checkpoints (--save-every) hold every trained tensor, AdamW moments and the step;',
+    '--resume DIR/checkpoint-<step> with the same settings continues bitwise as if never stopped.',
     '',
     'Data: JSONL, one example per line, either',
     '  {"messages": [{"role": "system"|"user"|"assistant", "content": "..."}, ...]}',
@@ -37,7 +43,8 @@ export const sftCommand: Command = {
     out: {
       type: 'string',
       valueName: 'DIR',
-      description: 'Folder for the PEFT adapter, written when training ends (required)',
+      description:
+        'Folder for the PEFT adapter (or, with --train full, the model folder), written when training ends (required)',
     },
     steps: { type: 'string', valueName: 'N', description: 'Optimizer steps', defaultText: 'one pass over the data' },
     'batch-size': { type: 'string', valueName: 'N', description: 'Sequences per batch', defaultText: '8' },
@@ -75,6 +82,19 @@ export const sftCommand: Command = {
       defaultText: 'all seven',
     },
     rslora: { type: 'boolean', description: 'Rank-stabilised LoRA: scale by alpha / √r instead of alpha / r' },
+    train: {
+      type: 'string',
+      valueName: 'WHAT',
+      description:
+        'What to train: lora, full (every weight, embeddings and head included), or a comma list of lora, embeddings, head (tied: the embedding), layers (every block weight and the final norm)',
+      defaultText: 'lora',
+    },
+    resume: {
+      type: 'string',
+      valueName: 'DIR',
+      description:
+        'Continue from a checkpoint-<step> folder of a run with the same --train, --seed, --steps and batch; writes into --out without --force',
+    },
     seed: {
       type: 'string',
       valueName: 'N',
@@ -98,7 +118,8 @@ export const sftCommand: Command = {
     'save-every': {
       type: 'string',
       valueName: 'N',
-      description: 'Also save the adapter every N steps to DIR/checkpoint-<step>',
+      description:
+        'Also save a checkpoint every N steps to DIR/checkpoint-<step>: the adapter or model folder, optimizer.safetensors, trainer_state.json',
     },
     threads: { type: 'string', valueName: 'N', description: 'onnxruntime threads per op', defaultText: 'one per core' },
     device: {
@@ -114,6 +135,9 @@ export const sftCommand: Command = {
   },
   examples: [
     'gauntlet-trainer sft --data oracle.jsonl --out runs/sft-tiny --steps 100 --lr 1e-3',
+    'gauntlet-trainer sft --model models/tiny --train full --data oracle.jsonl --out runs/sft-full --steps 200 --lr 1e-3 --save-every 50',
+    'gauntlet-trainer sft --model models/tiny --train full --data oracle.jsonl --out runs/sft-full --steps 200 --lr 1e-3 \\',
+    '    --save-every 50 --resume runs/sft-full/checkpoint-100',
     'gauntlet-trainer sft --model models/qwen2.5-0.5b --data oracle.jsonl --out runs/sft --rank 16 --alpha 32 \\',
     '    --batch-size 4 --grad-accum 4 --warmup 10 --schedule cosine --save-every 50',
   ],

@@ -6,6 +6,7 @@ import type { TensorMap } from '../../model/tensor.js';
 import { BUILTIN_TINY_MODEL_NAME, writeTinyModel } from '../../model/tiny.js';
 import { ModelTokenizer } from '../../model/tokenizer.js';
 import { loadModel } from '../../model/weights.js';
+import { readTokenizerFiles } from '../../model/model-folder.js';
 
 /** What a training command (sft, dpo) trains: the model in memory, its tokenizer, and the name an adapter records as its base. */
 export interface TrainingModel {
@@ -14,6 +15,8 @@ export interface TrainingModel {
   tokenizer: ModelTokenizer;
   /** The --model folder, or the built-in model's name (its temp folder is gone by then). */
   baseModel: string;
+  /** The folder's tokenizer files, read whole: a trained model folder is written with them. */
+  tokenizerFiles: Map<string, Buffer>;
 }
 
 /**
@@ -41,5 +44,5 @@ export async function loadTrainingModel(
 
 async function loadFrom(dir: string): Promise<Omit<TrainingModel, 'baseModel'>> {
   const { config, weights } = await loadModel(dir);
-  return { config, weights, tokenizer: await ModelTokenizer.load(dir) };
+  return { config, weights, tokenizer: await ModelTokenizer.load(dir), tokenizerFiles: await readTokenizerFiles(dir) };
 }

@@ -24,7 +24,7 @@ export interface DpoStepResult {
   tokens: number;
 }
 
-/** A LoRA trainer built with the DPO loss of one config. */
+/** A trainer (LoRA or full, see TrainerOptions.train) built with the DPO loss of one config. */
 export class DpoLearner {
   private constructor(
     readonly trainer: LoraTrainer,
@@ -40,7 +40,7 @@ export class DpoLearner {
 
   /**
    * The reference log-probs of every pair, computed once before training: under `reference` (the
-   * starting adapter, frozen) or, with null, the base model. Its own session is released after.
+   * starting adapter, frozen) or, with null, the base model as it was before training. Its own session is released after.
    */
   async scorePairs(
     pairs: readonly DpoPair[],
@@ -53,7 +53,8 @@ export class DpoLearner {
     const scorer = await LogprobScorer.create({
       config,
       weights,
-      lora: reference?.config ?? this.trainer.adapter.config,
+      // The options' weights are the starting model (a trainer trains copies of the base weights it trains).
+      lora: reference?.config ?? this.options.lora,
       ...(micro ? { microBatchSize: 2 * micro } : {}),
       ...(runtime ? { runtime } : {}),
     });

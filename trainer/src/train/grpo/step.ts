@@ -46,19 +46,22 @@ export class GrpoLearner {
 
   /**
    * Each sample's log-probs, aligned with its completion ids (0 on tokens not trained): under the
-   * adapter being trained by default — lp_old, when taken before an update — or, with null, the
-   * adapter-free model (the KL reference).
+   * policy being trained by default (its adapter and trained weights) — lp_old, when taken before
+   * an update — or, with null, the model before training, without adapter (the KL reference).
+   * An adapter given scores that adapter on the weights being trained.
    */
   async logprobs(
     samples: readonly GrpoSample[],
-    adapter: LoraAdapter | null = this.trainer.adapter,
+    adapter: LoraAdapter | null | 'current' = 'current',
     options: RunOptions = {},
   ): Promise<Float32Array[]> {
     const { config: model, weights, temperature, microBatchSize, runtime } = this.options;
+    const trained = this.trainer.trainedWeights;
     this.scorer ??= LogprobScorer.create({
       config: model,
       weights,
-      lora: this.trainer.adapter.config,
+      lora: this.trainer.trainsAdapter ? this.trainer.adapter.config : undefined,
+      trainable: [...trained.keys()],
       ...(temperature ? { temperature } : {}),
       ...(microBatchSize ? { microBatchSize } : {}),
       ...(runtime ? { runtime } : {}),
@@ -68,7 +71,13 @@ export class GrpoLearner {
       tokens: [...s.promptIds, ...s.completionIds],
       mask: [...s.promptIds.map(() => 0), ...trainedMask(s, this.config)],
     }));
-    const scored = await scorer.score(sequences, adapter, options);
+    const current = adapter === 'current';
+    const scored = await scorer.score(
+      sequences,
+      current ? (this.trainer.trainsAdapter ? this.trainer.adapter : null) : adapter,
+      options,
+      adapter === null ? weights : trained,
+    );
     return scored.map((lp, i) => lp.subarray(samples[i]!.promptIds.length));
   }
 
