@@ -29,16 +29,8 @@ const SESSIONS = Number(values.sessions);
 const log = (message) => process.stderr.write(`[soak] ${message}\n`);
 const { createEnvClient } = await import('../proto/dist/client/index.js');
 
-/** Seeded so two runs mix the same chaos in the same order. */
-function rng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded so two runs mix the same chaos in the same order.
+const { seededRandom: rng } = await import('../proto/dist/random/index.js');
 
 /** Inputs that crashed, froze or wedged the server before; each must now be an action error. */
 const HOSTILE = [

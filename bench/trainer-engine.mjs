@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { seededRandom as seeded } from '../proto/dist/random/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -299,14 +300,4 @@ function ms(seconds) {
 
 function peakRssMb() {
   return Math.round(process.resourceUsage().maxRSS / 1024);
-}
-
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
