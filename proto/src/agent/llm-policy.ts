@@ -2,7 +2,7 @@ import type { CallOptions } from '../client/types.js';
 import { ValidationError } from '../errors.js';
 import type { PolicyClient } from '../policy/client.js';
 import { PolicyReplyError } from '../policy/errors.js';
-import { TrajectoryBuilder } from '../rollout/builder.js';
+import { TokenHistory } from '../rollout/token-history.js';
 import type { ChatTokens } from './chat-tokens.js';
 import type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
 import { chatTokensFor } from './template-cache.js';
@@ -31,7 +31,7 @@ export interface LlmPolicyOptions {
 /**
  * An LLM behind a vLLM-compatible server, played token-exactly: the first prompt and each
  * observation's tokens come from the server's /tokenize, each turn samples from the previous
- * prompt + completion + env tokens (TrajectoryBuilder), and every turn records the sampled ids,
+ * prompt + completion + env tokens (TokenHistory), and every turn records the sampled ids,
  * their logprobs and the model that answered. An episode's turns all go to this one server.
  */
 export class LlmPolicy implements EpisodePolicy {
@@ -55,7 +55,7 @@ export class LlmPolicy implements EpisodePolicy {
       this.client,
       this.options,
       template,
-      new TrajectoryBuilder(head, { contextTokens: Number.isFinite(contextTokens) ? contextTokens : undefined }),
+      new TokenHistory(head, { contextTokens: Number.isFinite(contextTokens) ? contextTokens : undefined }),
     );
   }
 }
@@ -67,16 +67,16 @@ class LlmSession implements PolicySession {
     private readonly client: PolicyClient,
     private readonly options: LlmPolicyOptions,
     private readonly template: ChatTokens,
-    private readonly builder: TrajectoryBuilder,
+    private readonly tokens: TokenHistory,
   ) {}
 
   get promptIds(): readonly number[] {
-    return this.builder.headIds;
+    return this.tokens.headIds;
   }
 
   async act(turn: TurnInput, call: CallOptions): Promise<PolicyReply> {
     const o = this.options;
-    const promptIds = this.builder.prompt(o.maxTokens);
+    const promptIds = this.tokens.prompt(o.maxTokens);
     const generation = await this.client.generate(
       {
         model: o.model,
@@ -97,20 +97,20 @@ class LlmSession implements PolicySession {
       throw new PolicyReplyError(
         `the policy server ${this.client.baseUrl} answered as model ${JSON.stringify(generation.model)}, not the requested ${JSON.stringify(o.model)}`,
       );
-    this.builder.addCompletion(generation.tokenIds);
+    this.tokens.addCompletion(generation.tokenIds);
     this.lastCompletion = generation.tokenIds;
     return {
       text: generation.text,
       completionIds: generation.tokenIds,
       logprobs: generation.logprobs,
-      trimmedExchanges: this.builder.trimmedExchanges,
+      trimmedExchanges: this.tokens.trimmedExchanges,
       policy: { model: generation.model, adapter: o.adapter ?? null, version: o.version ?? null },
     };
   }
 
   async observe(observation: string, call: CallOptions): Promise<number[]> {
     const ids = await this.template.envTokens(this.lastCompletion, observation, call);
-    this.builder.addEnv(ids);
+    this.tokens.addEnv(ids);
     return ids;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TrajectoryBuilder } from './builder.js';
+import { TokenHistory } from './token-history.js';
 import { rolloutSequence, turnPromptIds } from './tokens.js';
 import { Trajectory, TrajectoryGroup, type TrajectoryTurn } from './trajectory.js';
 
@@ -99,7 +99,7 @@ describe('TrajectoryGroup', () => {
 
 describe('turnPromptIds / rolloutSequence', () => {
   it('rebuild exactly the prompts the builder produced, trimmed or not', () => {
-    const builder = new TrajectoryBuilder([1, 2, 3], { contextTokens: 12 });
+    const builder = new TokenHistory([1, 2, 3], { contextTokens: 12 });
     const turns: TrajectoryTurn[] = [];
     const prompts: number[][] = [];
     for (let k = 0; k < 4; k++) {

@@ -1,6 +1,6 @@
 import { ContextBudgetError } from './outcome.js';
 
-export interface TrajectoryBuilderOptions {
+export interface TokenHistoryOptions {
   /** Prompt + reply tokens allowed per turn (the model's context, or less). Absent: no budget. */
   contextTokens?: number | undefined;
 }
@@ -21,7 +21,7 @@ interface Exchange {
  * the Gauntlet reference agent's trimming, in token space. Dropping is monotone, so later turns
  * still extend earlier prompts, and each turn records how many exchanges it left out.
  */
-export class TrajectoryBuilder {
+export class TokenHistory {
   private readonly exchanges: Exchange[] = [];
   /** Exchanges dropped from the front of every prompt from now on. */
   private trimmed = 0;
@@ -32,7 +32,7 @@ export class TrajectoryBuilder {
   constructor(
     /** Turn 0's prompt: system + first observation + generation prompt. */
     readonly headIds: readonly number[],
-    private readonly options: TrajectoryBuilderOptions = {},
+    private readonly options: TokenHistoryOptions = {},
   ) {
     if (headIds.length === 0) throw new RangeError('the first prompt has no tokens');
   }
@@ -48,7 +48,7 @@ export class TrajectoryBuilder {
    */
   prompt(replyTokens: number): number[] {
     if (this.awaitingEnv)
-      throw new Error('TrajectoryBuilder: the last completion has no env tokens yet (call addEnv first)');
+      throw new Error('TokenHistory: the last completion has no env tokens yet (call addEnv first)');
     const budget = this.options.contextTokens;
     if (budget !== undefined) {
       while (this.headIds.length + this.keptTokens + replyTokens > budget && this.exchanges.length - this.trimmed > 1) {
@@ -74,7 +74,7 @@ export class TrajectoryBuilder {
 
   /** Records the policy's sampled ids; the env's ids must follow (addEnv) before the next prompt. */
   addCompletion(ids: readonly number[]): void {
-    if (this.awaitingEnv) throw new Error('TrajectoryBuilder: two completions in a row (call addEnv between them)');
+    if (this.awaitingEnv) throw new Error('TokenHistory: two completions in a row (call addEnv between them)');
     this.exchanges.push({ completion: [...ids], env: [] });
     this.keptTokens += ids.length;
     this.awaitingEnv = true;
@@ -82,7 +82,7 @@ export class TrajectoryBuilder {
 
   /** Records the env's ids that follow the last completion (env_mask = 0). */
   addEnv(ids: readonly number[]): void {
-    if (!this.awaitingEnv) throw new Error('TrajectoryBuilder: env tokens without a completion before them');
+    if (!this.awaitingEnv) throw new Error('TokenHistory: env tokens without a completion before them');
     const last = this.exchanges[this.exchanges.length - 1]!;
     this.exchanges[this.exchanges.length - 1] = { ...last, env: [...ids] };
     this.keptTokens += ids.length;
