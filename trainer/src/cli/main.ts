@@ -10,7 +10,8 @@ import {
   type Command,
   type CommandIo,
 } from './command.js';
-import { closestName, commandHelp, TOOL, toolHelp } from './help.js';
+import { closestName } from '@gauntlet/proto/cli';
+import { commandHelp, TOOL, toolHelp } from './help.js';
 import { parseCommandLine } from './options.js';
 
 export const consoleIo: CommandIo = {

@@ -4,7 +4,7 @@ import { EnvPool } from '../../env/env-pool.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
 import { UsageError, type Command } from '../command.js';
 import { EPISODE_OPTIONS, episodeSettings, intValue, listValue, policyRef, stringValue } from '../options.js';
-import { table } from '../table.js';
+import { table } from '@gauntlet/proto/cli';
 
 export const evalCommand: Command = {
   name: 'eval',

@@ -2,7 +2,7 @@ import { QUEUES } from '@gauntlet/proto/rollout';
 import { rolloutStatus, type RolloutStatus } from '../../queue/status.js';
 import type { Command } from '../command.js';
 import { openConnection, QUEUE_OPTIONS } from '../options.js';
-import { table } from '../table.js';
+import { table } from '@gauntlet/proto/cli';
 
 export const statusCommand: Command = {
   name: 'status',
