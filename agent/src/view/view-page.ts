@@ -31,7 +31,7 @@ export const VIEW_PAGE = `<!doctype html>
   .mark span { position: absolute; top: -18px; left: -3px; background: #ff1744; color: #fff; font-size: 11px; padding: 0 3px; white-space: nowrap; }
   #details { flex: 1; min-width: 0; }
   h2 { font-size: 15px; margin: 4px 0; } h3 { font-size: 12px; margin: 10px 0 2px; text-transform: uppercase; color: #556; }
-  pre { white-space: pre-wrap; word-break: break-word; margin: 0; background: #f7f7fa; padding: 6px; border: 1px solid #e2e4ea; }
+  pre { tab-size: 2; white-space: pre-wrap; word-break: break-word; margin: 0; background: #f7f7fa; padding: 6px; border: 1px solid #e2e4ea; }
   #diff { max-height: 60vh; overflow-y: auto; }
   #diff .add { background: #e6f4ea; } #diff .del { background: #fce8e6; } #diff .fold { color: #889; font-style: italic; }
   .keys { color: #667; font-size: 12px; }
@@ -107,7 +107,7 @@ export const VIEW_PAGE = `<!doctype html>
     timeline.replaceChildren();
     detail.turns.forEach((t, k) => {
       const classes = [k === step ? 'current' : '', t.env_error || t.parse_error ? 'err' : '', t.reward > 0 ? 'rewarded' : ''];
-      const button = el('button', String(k), classes.join(' '));
+      const button = el('button', String(k + 1), classes.join(' '));
       button.onclick = () => { step = k; renderStep(); };
       timeline.append(button);
     });
