@@ -146,9 +146,19 @@ describe('gauntlet-agent view in a real browser', () => {
     expect(diff).toContainEqual({ cls: 'add', text: expect.stringMatching(/^\+ .*Progress: 1 of 3/) });
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => document.body.dataset['step'] === '0');
+    expect(await page.locator('#after').isVisible()).toBe(false);
+    // On the last step, a link to the page after the last action.
+    for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.body.dataset['step'] === '3');
+    expect(await page.locator('#after').getAttribute('href')).toBe(`/files/${episodes[2]!.final!.screenshot}`);
+    const after = await page.request.get(new URL(episodes[2]!.final!.screenshot!, `${url}files/`).href);
+    expect([after.status(), after.headers()['content-type']]).toEqual([200, 'image/png']);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
 
-    await page.keyboard.press('ArrowRight');
-    await page.waitForFunction(() => (document.getElementById('shot') as HTMLImageElement).complete);
+    await page.waitForFunction(
+      () => document.body.dataset['step'] === '1' && (document.getElementById('shot') as HTMLImageElement).complete,
+    );
     const picture = join(dir, 'view-page.png');
     await page.screenshot({ path: picture });
     console.log(`viewer screenshot: ${picture}`);

@@ -44,6 +44,7 @@ export const VIEW_PAGE = `<!doctype html>
   <div class="keys">← → steps · ↑ ↓ episodes</div>
   <div id="timeline"></div>
   <div id="step-label"></div>
+  <a id="after" hidden target="_blank">the page after the last action</a>
   <div class="columns">
     <div id="frame"><img id="shot" alt="screenshot of the page before this step"><div id="marks"></div></div>
     <div id="details">
@@ -128,14 +129,19 @@ export const VIEW_PAGE = `<!doctype html>
     if (t.done && step === detail.turns.length - 1 && detail.error) errors.push(detail.error);
     $('error').textContent = errors.filter(Boolean).join('\\n') || '—';
     $('reward').textContent = String(t.reward) + (t.done ? ' (episode over)' : '');
+    const after = $('after');
+    after.hidden = !(detail.final_screenshot && step === detail.turns.length - 1);
+    if (!after.hidden) after.href = fileUrl(detail.final_screenshot);
     renderDiff(t.diff, step === 0);
     const shot = $('shot');
     $('marks').replaceChildren();
     $('frame').hidden = !t.screenshot;
     if (!t.screenshot) return;
     shot.onload = () => drawMarks(t.marks, shot);
-    shot.src = '/files/' + t.screenshot.split('/').map(encodeURIComponent).join('/');
+    shot.src = fileUrl(t.screenshot);
   }
+
+  const fileUrl = (path) => '/files/' + path.split('/').map(encodeURIComponent).join('/');
 
   function renderDiff(diff, first) {
     const pre = $('diff');
