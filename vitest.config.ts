@@ -9,6 +9,7 @@ export default defineConfig({
       '{proto,env-server,rollout-worker,trainer,agent}/{src,test}/**/*.test.ts',
       'test/e2e/**/*.test.ts',
       'test/k8s/**/*.test.ts',
+      'test/viewer/**/*.test.ts',
       'scripts/**/*.test.mjs',
       'docker/**/*.test.mjs',
     ],

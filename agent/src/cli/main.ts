@@ -1,12 +1,13 @@
 import { runTool, type RunToolOptions, type Tool } from '@gauntlet/proto/cli';
 import { compareCommand } from './compare-command.js';
 import { runCommand } from './run-command.js';
+import { viewCommand } from './view-command.js';
 
 export const TOOL: Tool = {
   name: 'gauntlet-agent',
   description:
-    "Runs an agent on Gauntlet tasks — the env's oracle, any OpenAI-compatible chat model, or both (hybrid) — and compares runs.",
-  commands: [runCommand, compareCommand],
+    "Runs an agent on Gauntlet tasks — the env's oracle, any OpenAI-compatible chat model, or both (hybrid) — compares runs, and shows their episodes step by step in a local viewer.",
+  commands: [runCommand, compareCommand, viewCommand],
 };
 
 /** Runs one command line and returns the exit code (never exits itself). */

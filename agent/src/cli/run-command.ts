@@ -10,6 +10,7 @@ import { RUN_STOPPING_ERRORS } from '../policies/model-errors.js';
 import { episodeRecord } from '../report/episode-record.js';
 import type { RunMetrics } from '../report/metrics.js';
 import { RunFiles } from '../report/run-files.js';
+import { TurnCapture } from '../report/turn-capture.js';
 import type { EpisodeLog } from '../report/turn-log.js';
 import { RUN_OPTIONS } from './run-options.js';
 
@@ -96,16 +97,21 @@ async function playOne(
     },
     log,
   );
+  // The viewer needs the page (screenshot) and the element boxes to draw the action on it.
+  const capture = v.screenshots ? new TurnCapture(files.dir, files.records.length) : undefined;
+  const pictures = capture ? ({ screenshot: 'png', extra_properties: true } as const) : {};
   const trajectory = await runEpisode(env, policy, {
     task,
     seed,
-    observation: { ...AGENT_OBSERVATION, oracle_action: v.mode !== 'api' },
+    observation: { ...AGENT_OBSERVATION, ...pictures, oracle_action: v.mode !== 'api' },
     ...(gauntlet ? { actionSet: GAUNTLET_ACTION_SET } : {}),
     maxTurns: v['max-steps'],
     deadlineMs: v['episode-timeout'] * 1000,
     signal,
+    ...(capture ? { onResult: capture.onResult } : {}),
   });
-  const metrics = files.add(episodeRecord(trajectory, log));
+  const record = episodeRecord(trajectory, log);
+  const metrics = files.add(capture ? capture.annotate(record) : record);
   const e = metrics.episodes.at(-1)!;
   const solved = e.gauntlet ? `, ${e.gauntlet.solved}/${e.gauntlet.total} steps solved` : '';
   const who = `oracle ${e.oracle_steps}, model ${e.model_steps}`;

@@ -30,6 +30,10 @@ export const RUN_OPTIONS = defineOptions({
     defaultText: 'results/<mode>-<time>',
     valueName: 'DIR',
   },
+  screenshots: {
+    kind: 'boolean',
+    help: "Also keep each turn's screenshot (PNG), AXTree and action position under the output folder, for `view`",
+  },
   'max-steps': { kind: 'integer', help: 'Turns per episode before it ends as timeout', default: 400, min: 1 },
   'episode-timeout': { kind: 'number', help: 'Seconds per episode before it ends as timeout', default: 3600, min: 1 },
   'oracle-step-actions': {

@@ -1,8 +1,17 @@
 import type { Trajectory, TrajectoryTurn } from '@gauntlet/proto/rollout';
+import type { ActionMark } from './action-marks.js';
 import type { EpisodeLog, TurnLog } from './turn-log.js';
 
+/** What `run --screenshots` keeps of a page (paths relative to the run folder). */
+export interface PageFiles {
+  /** The page before the action: screenshots/<episode>/<turn>.png. */
+  screenshot?: string;
+  /** Its AXTree text: observations/<episode>/<turn>.txt. */
+  axtree?: string;
+}
+
 /** One turn as episodes.jsonl keeps it. */
-export interface TurnRecord {
+export interface TurnRecord extends PageFiles {
   index: number;
   actor: TurnLog['actor'];
   /** Why the oracle did not act, when the model did in hybrid mode. */
@@ -22,6 +31,8 @@ export interface TurnRecord {
   trimmed_exchanges: number;
   policy_ms: number;
   step_ms: number;
+  /** With --screenshots: where each action line landed on the screenshot. */
+  marks?: ActionMark[];
 }
 
 /** One episode as episodes.jsonl keeps it: the outcome and every turn. */
@@ -36,6 +47,8 @@ export interface EpisodeRecord {
   started_at: string;
   final_task_info: Record<string, unknown>;
   turns: TurnRecord[];
+  /** With --screenshots: the page after the last action. */
+  final?: PageFiles;
 }
 
 const NO_LOG: TurnLog = {
