@@ -81,8 +81,8 @@ function startServer() {
   });
 }
 
-/** The server's descendants whose name says Chromium (Linux /proc). */
-function chromiumProcesses(root) {
+/** The server's descendants whose name says Chromium (Linux /proc): their pids. */
+function chromiumPids(root) {
   const parents = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -98,7 +98,40 @@ function chromiumProcesses(root) {
     for (let p = parents.get(pid)?.ppid; p; p = parents.get(p)?.ppid) if (p === root) return true;
     return false;
   };
-  return [...parents].filter(([pid, { name }]) => /chrom|headless_shell/i.test(name) && isDescendant(pid)).length;
+  return [...parents]
+    .filter(([pid, { name }]) => /chrom|headless_shell/i.test(name) && isDescendant(pid))
+    .map(([pid]) => pid);
+}
+
+/** Chromium's processes and their memory: the sum of each one's proportional share (Pss), so shared pages count once. */
+function chromiumMemory(root) {
+  const pids = chromiumPids(root);
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      kb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // exited while we looked
+    }
+  }
+  return { chromium_processes: pids.length, chromium_pss_mb: +(kb / 1024).toFixed(1) };
+}
+
+/** The first and last quarter's medians of one sampled figure, their ratio, and the peak. */
+function trend(samples, key) {
+  const values = samples.map((sample) => sample[key]).filter(Number.isFinite);
+  if (values.length < 4) return { samples: values.length };
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const quarter = Math.max(1, Math.floor(values.length / 4));
+  const first = median(values.slice(0, quarter));
+  const last = median(values.slice(-quarter));
+  return {
+    samples: values.length,
+    first_quarter_median: first,
+    last_quarter_median: last,
+    last_vs_first: +(last / first).toFixed(3),
+    max: Math.max(...values),
+  };
 }
 
 async function metric(url, name) {
@@ -131,6 +164,7 @@ async function sessionLoop({ url, transport, episodes, chaos, random, stats }) {
     const roll = chaos ? random() : 1;
     try {
       const first = await env.reset({ task_name: 'click-test', seed: Math.floor(random() * 1e6) });
+      stats.episodes += 1;
       if (roll < 0.1) {
         const action = HOSTILE[Math.floor(random() * HOSTILE.length)];
         const result = await env.step(action, { timeoutMs: 30_000 });
@@ -162,7 +196,7 @@ async function sessionLoop({ url, transport, episodes, chaos, random, stats }) {
       const started = performance.now();
       const result = await env.step(`click('${bid}')`, { timeoutMs: 30_000 });
       stats.stepMs.push(performance.now() - started);
-      stats.episodes += 1;
+      stats.clicked += 1;
       if (result.reward === 1) stats.solved += 1;
     } catch (error) {
       if (isServerFault(error, false)) {
@@ -180,7 +214,10 @@ async function sessionLoop({ url, transport, episodes, chaos, random, stats }) {
 async function phase(server, episodes, chaos, seed) {
   const transports = ['ws', 'http', 'grpc'];
   const stats = {
+    /** Episodes reset (every one played to its end, whatever the chaos did to it). */
     episodes: 0,
+    /** Episodes that reached the click (the rest were ended by the chaos mix). */
+    clicked: 0,
     solved: 0,
     hostile: 0,
     cancels: 0,
@@ -211,7 +248,8 @@ async function phase(server, episodes, chaos, seed) {
     episodes_per_s: +(stats.episodes / seconds).toFixed(1),
     step_p50_ms: pct(0.5),
     step_p99_ms: pct(0.99),
-    solved_fraction: +(stats.solved / Math.max(1, stats.episodes)).toFixed(3),
+    clicked: stats.clicked,
+    solved_fraction_of_clicked: +(stats.solved / Math.max(1, stats.clicked)).toFixed(3),
     mixed_in: {
       hostile_actions: stats.hostile,
       cancels: stats.cancels,
@@ -231,16 +269,24 @@ const rssMb = async () =>
   +((await metric(server.url, 'gauntlet_env_process_resident_memory_bytes')) / 2 ** 20).toFixed(1);
 log(`server on ${server.url} / ${server.grpcUrl}; baseline phase`);
 const baseline = await phase(server, Math.max(SESSIONS * 10, Math.floor(EPISODES / 10)), false, Number(values.seed));
-const start = { rss_mb: await rssMb(), chromium_processes: chromiumProcesses(server.child.pid) };
+const start = { rss_mb: await rssMb(), ...chromiumMemory(server.child.pid) };
 log(`soak phase: ${EPISODES} episodes over ${SESSIONS} sessions`);
+// Memory every 5 s through the soak: "flat" compares the last quarter's median with the first's
+// (a single end-vs-start pair mostly measures when V8 last collected).
+const samples = [];
+const sampler = setInterval(async () => {
+  const rss = await rssMb().catch(() => NaN);
+  samples.push({ rss_mb: rss, ...chromiumMemory(server.child.pid) });
+}, 5_000);
 const soak = await phase(server, EPISODES, true, Number(values.seed) + 1000);
+clearInterval(sampler);
 // Disconnected sessions are closed by the server when it notices; give it a moment to.
 let leaked = await metric(server.url, 'gauntlet_env_sessions_active');
 for (let tries = 0; leaked > 0 && tries < 50; tries += 1) {
   await new Promise((resolve) => setTimeout(resolve, 100));
   leaked = await metric(server.url, 'gauntlet_env_sessions_active');
 }
-const end = { rss_mb: await rssMb(), chromium_processes: chromiumProcesses(server.child.pid) };
+const end = { rss_mb: await rssMb(), ...chromiumMemory(server.child.pid) };
 const unexpected = await metric(server.url, 'gauntlet_env_unexpected_errors');
 const aliveAtEnd = server.child.exitCode === null;
 server.child.kill('SIGTERM');
@@ -258,8 +304,19 @@ process.stdout.write(
       baseline_clean: baseline,
       soak,
       soak_vs_baseline_episodes_per_s: +(soak.episodes_per_s / baseline.episodes_per_s).toFixed(3),
-      server: { start, end, sessions_leaked: leaked, unexpected_errors: unexpected, alive_at_end: aliveAtEnd },
-      targets: { sessions_leaked: 0, server_faults_5xx: 0 },
+      server: {
+        start,
+        end,
+        memory_trend: { server_rss_mb: trend(samples, 'rss_mb'), chromium_pss_mb: trend(samples, 'chromium_pss_mb') },
+        sessions_leaked: leaked,
+        unexpected_errors: unexpected,
+        alive_at_end: aliveAtEnd,
+      },
+      targets: {
+        sessions_leaked: 0,
+        server_faults_5xx: 0,
+        memory_trend_last_vs_first: 'within 0.8–1.2 (server and Chromium)',
+      },
     },
     null,
     2,
