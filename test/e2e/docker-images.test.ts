@@ -218,7 +218,7 @@ describe('the Hugging Face Space (space/)', () => {
       const metadata = (await (await fetch(`http://127.0.0.1:${port}/metadata`)).json()) as { name?: unknown };
       expect(typeof metadata.name).toBe('string');
       expect(await processUids(container)).toEqual(['1000']);
-      // No gRPC server inside either (GRPC_PORT=off): the app port is the only one listening.
+      // No gRPC server inside either (GRPC_PORT=off): the app port is the only one reachable.
       expect(await listeningPorts(container)).toEqual([8000]);
       expect(await docker(['logs', container])).toContain('gRPC: off');
     },
@@ -226,13 +226,19 @@ describe('the Hugging Face Space (space/)', () => {
   );
 });
 
-/** TCP ports listening inside a container, from the kernel's socket tables. */
+/**
+ * TCP ports listening inside a container beyond its loopback, from the kernel's socket tables.
+ * Loopback listeners (the env's per-context egress proxies) cannot be reached from outside.
+ */
 async function listeningPorts(container: string): Promise<number[]> {
   const tables = await docker(['exec', container, 'cat', '/proc/net/tcp', '/proc/net/tcp6']);
+  const loopback = new Set(['0100007F', '00000000000000000000000001000000']);
   const ports = tables
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
     .filter((fields) => fields[3] === '0A') // LISTEN
-    .map((fields) => Number.parseInt(fields[1]!.split(':').at(-1)!, 16));
+    .map((fields) => fields[1]!.split(':'))
+    .filter(([address]) => !loopback.has(address!))
+    .map(([, port]) => Number.parseInt(port!, 16));
   return [...new Set(ports)].sort((a, b) => a - b);
 }
