@@ -13,6 +13,8 @@ export interface ChatSettings {
   temperature: number;
   topP: number;
   maxTokens: number;
+  /** vLLM's `repetition_penalty` (not an OpenAI field: sent only when set). */
+  repetitionPenalty?: number;
   /** Each HTTP call's limit in ms. */
   callTimeoutMs: number;
   /** Retries after a 429, a 5xx, a timeout or a refused connection. */
@@ -58,6 +60,7 @@ export class ChatClient {
       temperature: s.temperature,
       top_p: s.topP,
       max_tokens: s.maxTokens,
+      ...(s.repetitionPenalty === undefined ? {} : { repetition_penalty: s.repetitionPenalty }),
     });
     let lastProblem = '';
     let unreachable = false;
