@@ -5,7 +5,7 @@ import { runCommand } from './run-command.js';
 export const TOOL: Tool = {
   name: 'gauntlet-agent',
   description:
-    "Runs an agent on Gauntlet tasks — the env's oracle, any OpenAI-compatible chat model, or both (hybrid) — and compares runs.",
+    "Runs an agent on Gauntlet tasks — the env's oracle, any OpenAI-compatible chat model, both (hybrid), or a local model and adapter served by the trainer — and compares runs.",
   commands: [runCommand, compareCommand],
 };
 

@@ -51,7 +51,7 @@ export const RUN_OPTIONS = defineOptions({
   'api-key': { kind: 'string', help: 'Bearer key for --base-url', env: 'OPENAI_API_KEY', valueName: 'KEY' },
   model: {
     kind: 'string',
-    help: 'Model name sent to the server (api, hybrid)',
+    help: "Model name sent to the server (api, hybrid; local with --base-url: default the server's first model)",
     env: 'OPENAI_MODEL',
     valueName: 'NAME',
   },

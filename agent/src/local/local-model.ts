@@ -114,8 +114,14 @@ async function describeServer(
   const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   const headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
   let models: { id: string; max_model_len?: number }[];
+  const response = await fetch(`${root}/v1/models`, { headers, signal: AbortSignal.timeout(30_000) }).catch(
+    (error: Error & { cause?: { code?: string; message?: string } }) => {
+      throw new InfraError(
+        `--base-url ${baseUrl}: cannot reach it (${error.cause?.code ?? (error.cause?.message || error.message)})`,
+      );
+    },
+  );
   try {
-    const response = await fetch(`${root}/v1/models`, { headers, signal: AbortSignal.timeout(30_000) });
     if (!response.ok) throw new Error(`/v1/models answered ${response.status}`);
     models = ((await response.json()) as { data?: typeof models }).data ?? [];
   } catch (error) {
