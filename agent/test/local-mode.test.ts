@@ -66,7 +66,14 @@ describe('gauntlet-agent run --mode local', () => {
     expect(alive(pid)).toBe(false);
 
     const { metrics, episodes } = readRun(out);
-    expect(metrics.run).toMatchObject({ mode: 'local', model: 'adapter', adapter: ADAPTER, max_model_len: 2048 });
+    // init-tiny's end tokens: <|endoftext|> (256) and <|im_end|> (258).
+    expect(metrics.run).toMatchObject({
+      mode: 'local',
+      model: 'adapter',
+      adapter: ADAPTER,
+      max_model_len: 2048,
+      stop_token_ids: [256, 258],
+    });
     expect(metrics.totals.episodes).toBe(2);
     const outcomes = episodes.map((e) => e.outcome);
     expect(outcomes.every((o) => ['success', 'fail', 'timeout'].includes(o))).toBe(true);

@@ -39,7 +39,12 @@ export async function openLocalRun({ values: v, progress }: CommandContext<typeo
     return {
       model,
       contextTokens: budget.contextTokens,
-      info: { model_dir: v['model-dir'] ?? null, adapter: v.adapter ?? null, max_model_len: model.maxModelLen ?? null },
+      info: {
+        model_dir: v['model-dir'] ?? null,
+        adapter: v.adapter ?? null,
+        max_model_len: model.maxModelLen ?? null,
+        stop_token_ids: model.stopTokenIds ?? null,
+      },
     };
   } catch (error) {
     await model.stop();

@@ -147,6 +147,7 @@ function chatClient({ values: v }: Context, local?: LocalRun): ChatClient {
       baseUrl: local.model.baseUrl,
       model: local.model.model,
       repetitionPenalty: penalty!,
+      ...(local.model.stopTokenIds ? { stopTokenIds: local.model.stopTokenIds } : {}),
     });
   if (!v.model) throw new UsageError(`--model is needed with --mode ${v.mode} (or set OPENAI_MODEL)`, 'model');
   try {

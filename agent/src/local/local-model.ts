@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { InfraError } from '@gauntlet/proto';
 import { BROWSER_SYSTEM_PROMPT } from '@gauntlet/proto/agent';
 import { UsageError, type Progress } from '@gauntlet/proto/cli';
+import { endTokenIds } from './end-tokens.js';
 import { startTrainerServer, TrainerStartError, type TrainerServer } from './trainer-server.js';
 
 export interface LocalModelOptions {
@@ -26,6 +27,8 @@ export interface LocalModel {
   maxModelLen?: number;
   /** UTF-8 bytes per token of the served tokenizer on the system prompt (from /tokenize), when it has one. */
   bytesPerToken?: number;
+  /** The model folder's end tokens (`--model-dir` only): replies stop on each of them. */
+  stopTokenIds?: number[];
   /** Stops the spawned server (nothing when the server was already running). */
   stop(): Promise<void>;
 }
@@ -64,7 +67,8 @@ export async function openLocalModel(options: LocalModelOptions): Promise<LocalM
   try {
     let name: string | undefined;
     if (adapter) name = await loadAdapter(server.url, adapter, options.adapter!);
-    return await describeServer(server.url, undefined, name, () => server.stop());
+    const described = await describeServer(server.url, undefined, name, () => server.stop());
+    return { ...described, stopTokenIds: endTokenIds(modelDir) };
   } catch (error) {
     await server.stop();
     throw error;
