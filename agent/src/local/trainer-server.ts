@@ -81,7 +81,7 @@ export async function startTrainerServer(options: TrainerServerOptions): Promise
     // Past its start line the server's own log is not ours to print; keep the pipes drained.
     child.stdout.resume();
     child.stderr.resume();
-    await waitHealthy(url, options.timeoutMs ?? 120_000);
+    await waitHealthy(url, options.timeoutMs ?? 120_000, () => child.exitCode ?? child.signalCode);
     options.progress?.(`model server (pid ${child.pid}) at ${url}`);
     return { url, pid: child.pid!, stop };
   } catch (error) {
@@ -90,8 +90,8 @@ export async function startTrainerServer(options: TrainerServerOptions): Promise
   }
 }
 
-/** Polls GET /health until 200 (it answers 503 while busy preparing an input). */
-async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
+/** Polls GET /health until 200 (it answers 503 while busy preparing an input); fails at once if the server exits. */
+async function waitHealthy(url: string, timeoutMs: number, exited: () => number | string | null): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
     const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(10_000) }).then(
@@ -99,6 +99,8 @@ async function waitHealthy(url: string, timeoutMs: number): Promise<void> {
       () => 0,
     );
     if (status === 200) return;
+    if (exited() !== null)
+      throw new TrainerStartError(`the model server at ${url} exited (${exited()}) before it was healthy`, false);
     if (Date.now() > deadline)
       throw new TrainerStartError(`the model server at ${url} did not become healthy (/health: ${status})`, false);
     await new Promise((resolve) => setTimeout(resolve, wait));
