@@ -57,4 +57,21 @@ describe('ChatClient against a real HTTP server', () => {
       await slow.close();
     }
   });
+
+  it('sends repetition_penalty and stop_token_ids only when set (OpenAI refuses unknown fields)', async () => {
+    const chat = await startFakeChat(() => ({ text: 'noop()' }));
+    try {
+      const messages = [{ role: 'user' as const, content: 'hi' }];
+      await new ChatClient(settings(chat.baseUrl)).complete(messages);
+      await new ChatClient(settings(chat.baseUrl, { repetitionPenalty: 1.15, stopTokenIds: [256, 258] })).complete(
+        messages,
+      );
+      const [plain, local] = chat.requests as unknown as Record<string, unknown>[];
+      expect(plain).not.toHaveProperty('repetition_penalty');
+      expect(plain).not.toHaveProperty('stop_token_ids');
+      expect(local).toMatchObject({ repetition_penalty: 1.15, stop_token_ids: [256, 258] });
+    } finally {
+      await chat.close();
+    }
+  });
 });

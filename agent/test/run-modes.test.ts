@@ -265,8 +265,8 @@ describe('gauntlet-agent run: bad input is one line naming the flag', () => {
       code: 1,
       errors: [expect.stringMatching(/^gauntlet-agent run: --env-bin \/no\/such\/gauntlet-env: .*ENOENT/)],
     });
-    const mode = await agent(['run', '--mode', 'local'], {});
-    expect(mode.errors[0]).toMatch(/--mode must be one of oracle, api, hybrid/);
+    const mode = await agent(['run', '--mode', 'remote'], {});
+    expect(mode.errors[0]).toMatch(/--mode must be one of oracle, api, hybrid, local/);
   });
 });
 

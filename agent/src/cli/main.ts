@@ -6,7 +6,7 @@ import { viewCommand } from './view-command.js';
 export const TOOL: Tool = {
   name: 'gauntlet-agent',
   description:
-    "Runs an agent on Gauntlet tasks — the env's oracle, any OpenAI-compatible chat model, or both (hybrid) — compares runs, and shows their episodes step by step in a local viewer.",
+    "Runs an agent on Gauntlet tasks — the env's oracle, any OpenAI-compatible chat model, both (hybrid), or a local model and adapter served by the trainer — compares runs, and shows their episodes step by step in a local viewer.",
   commands: [runCommand, compareCommand, viewCommand],
 };
 

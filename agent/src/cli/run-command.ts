@@ -4,7 +4,7 @@ import { AGENT_OBSERVATION, runEpisode } from '@gauntlet/proto/agent';
 import { defineCommand, parseSeeds, UsageError, type CommandContext } from '@gauntlet/proto/cli';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
 import { startLocalEnv, type LocalEnv } from '../env/local-env.js';
-import { agentPolicy, type AgentMode } from '../policies/agent-policy.js';
+import { agentPolicy, modelOnly, type AgentMode } from '../policies/agent-policy.js';
 import { ChatClient } from '../policies/chat-client.js';
 import { RUN_STOPPING_ERRORS } from '../policies/model-errors.js';
 import { episodeRecord } from '../report/episode-record.js';
@@ -12,6 +12,7 @@ import type { RunMetrics } from '../report/metrics.js';
 import { RunFiles } from '../report/run-files.js';
 import { TurnCapture } from '../report/turn-capture.js';
 import type { EpisodeLog } from '../report/turn-log.js';
+import { LOCAL_REPETITION_PENALTY, openLocalRun, type LocalRun } from './local-run.js';
 import { RUN_OPTIONS } from './run-options.js';
 
 type Context = CommandContext<typeof RUN_OPTIONS>;
@@ -24,22 +25,26 @@ export const runCommand = defineCommand({
   name: 'run',
   summary: "Play tasks with the env's oracle, a chat model, or both; write metrics.json and episodes.jsonl",
   description:
-    "Plays every task × seed with one agent and writes <out>/metrics.json (per episode, per Gauntlet step, per task) and <out>/episodes.jsonl (every turn). --mode oracle plays the env's own oracle (sent with each observation); --mode api asks any OpenAI-compatible /v1/chat/completions endpoint (text only: no tokenizer, no logprobs); --mode hybrid plays the oracle and lets the model act where the oracle has no action or is stuck. Without --env, a local gauntlet-env serve is started and stopped.",
+    "Plays every task × seed with one agent and writes <out>/metrics.json (per episode, per Gauntlet step, per task) and <out>/episodes.jsonl (every turn). --mode oracle plays the env's own oracle (sent with each observation); --mode api asks any OpenAI-compatible /v1/chat/completions endpoint (text only: no tokenizer, no logprobs); --mode hybrid plays the oracle and lets the model act where the oracle has no action or is stuck; --mode local serves --model-dir (+ --adapter) with gauntlet-trainer serve, or uses a running vLLM-compatible --base-url, and plays it as api mode does. Without --env, a local gauntlet-env serve is started and stopped.",
   options: RUN_OPTIONS,
   examples: [
     'gauntlet-agent run --task gauntlet --mode oracle --seeds 0',
     'gauntlet-agent run --task click-button,gauntlet:timer --mode api --model gpt-4o-mini --seeds 0-4',
     'gauntlet-agent run --mode hybrid --base-url http://127.0.0.1:8000/v1 --model my-model --out results/hybrid',
+    'gauntlet-agent run --mode local --model-dir models/tiny --adapter runs/sft --task click-test --seeds 0-9',
   ],
   async run(context) {
     const { values: v, progress, signal } = context;
     const mode = v.mode as AgentMode;
     const seeds = parseSeeds(v.seeds);
     if (v.task.length === 0) throw new UsageError('--task: no task given', 'task');
-    const chat = mode === 'oracle' ? undefined : chatClient(context);
+    // local: the model server is up (or known) before anything else starts, and stopped last.
+    const model = mode === 'local' ? await openLocalRun(context) : undefined;
+    if (model) v['context-tokens'] = model.contextTokens;
+    const chat = mode === 'oracle' ? undefined : chatClient(context, model);
     const out = v.out ?? join('results', `${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     let local: LocalEnv | undefined;
-    if (!v.env) local = await startLocalEnv({ bin: v['env-bin'], progress });
+    if (!v.env) local = await startLocalEnv({ bin: v['env-bin'], progress }).catch(stopModel(model));
     const envUrl = v.env ?? local!.url;
     const env = createEnvClient(envUrl, { token: v['env-token'], callTimeoutMs: 120_000 });
     const files = new RunFiles(out, {
@@ -50,6 +55,7 @@ export const runCommand = defineCommand({
       tasks: v.task,
       seeds,
       started_at: new Date().toISOString(),
+      ...model?.info,
     });
     progress(`${mode} on ${v.task.join(', ')} × ${seeds.length} seed(s) → ${out}`);
     let totals: RunMetrics['totals'] | undefined;
@@ -66,6 +72,7 @@ export const runCommand = defineCommand({
       totals = files.writeMetrics({ finished_at: new Date().toISOString() }).totals;
       await env.close().catch(() => undefined);
       await local?.stop();
+      await model?.model.stop();
     }
     const t = totals;
     context.io.out(
@@ -103,7 +110,7 @@ async function playOne(
   const trajectory = await runEpisode(env, policy, {
     task,
     seed,
-    observation: { ...AGENT_OBSERVATION, ...pictures, oracle_action: v.mode !== 'api' },
+    observation: { ...AGENT_OBSERVATION, ...pictures, oracle_action: !modelOnly(v.mode as AgentMode) },
     ...(gauntlet ? { actionSet: GAUNTLET_ACTION_SET } : {}),
     maxTurns: v['max-steps'],
     deadlineMs: v['episode-timeout'] * 1000,
@@ -138,7 +145,16 @@ function envUnreachable(files: RunFiles, url: string): void {
   if (files.records[0]!.outcome === 'infra_error' && error) throw new InfraError(`--env ${url}: ${error.message}`);
 }
 
-function chatClient({ values: v }: Context): ChatClient {
+function chatClient({ values: v }: Context, local?: LocalRun): ChatClient {
+  const penalty = v['repetition-penalty'] ?? (local ? LOCAL_REPETITION_PENALTY : undefined);
+  if (local)
+    return new ChatClient({
+      ...chatSettings(v),
+      baseUrl: local.model.baseUrl,
+      model: local.model.model,
+      repetitionPenalty: penalty!,
+      ...(local.model.stopTokenIds ? { stopTokenIds: local.model.stopTokenIds } : {}),
+    });
   if (!v.model) throw new UsageError(`--model is needed with --mode ${v.mode} (or set OPENAI_MODEL)`, 'model');
   try {
     new URL(v['base-url']);
@@ -146,14 +162,29 @@ function chatClient({ values: v }: Context): ChatClient {
     throw new UsageError(`--base-url must be a URL (got ${JSON.stringify(v['base-url'])})`, 'base-url');
   }
   return new ChatClient({
+    ...chatSettings(v),
     baseUrl: v['base-url'],
-    apiKey: v['api-key'],
     model: v.model,
+    ...(penalty === undefined ? {} : { repetitionPenalty: penalty }),
+  });
+}
+
+function chatSettings(v: Context['values']) {
+  return {
+    apiKey: v['api-key'],
     temperature: v.temperature,
     topP: v['top-p'],
     maxTokens: v['max-tokens'],
     callTimeoutMs: v['call-timeout'] * 1000,
     retries: v.retries,
     backoffMs: v['backoff-ms'],
-  });
+  };
 }
+
+/** Stops the local model server when what comes after it fails to start. */
+const stopModel =
+  (model: LocalRun | undefined) =>
+  async (error: unknown): Promise<never> => {
+    await model?.model.stop();
+    throw error;
+  };

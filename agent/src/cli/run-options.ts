@@ -1,4 +1,7 @@
 import { defineOptions } from '@gauntlet/proto/cli';
+import { LOCAL_OPTIONS } from './local-options.js';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /** Every flag of `gauntlet-agent run`; help, defaults, env vars and --config come from here. */
 export const RUN_OPTIONS = defineOptions({
@@ -6,8 +9,8 @@ export const RUN_OPTIONS = defineOptions({
   seeds: { kind: 'string', help: 'Seeds: 7, 0-9 or 0,3,10-12', default: '0', valueName: 'SPEC' },
   mode: {
     kind: 'string',
-    help: "Who acts: the env's oracle, a chat model, or the oracle with the model taking over",
-    choices: ['oracle', 'api', 'hybrid'],
+    help: "Who acts: the env's oracle, a chat model (api), the oracle with the model taking over (hybrid), or a local model and adapter served by the trainer (local)",
+    choices: ['oracle', 'api', 'hybrid', 'local'],
     default: 'oracle',
   },
   env: {
@@ -44,15 +47,15 @@ export const RUN_OPTIONS = defineOptions({
   },
   'base-url': {
     kind: 'string',
-    help: 'OpenAI-compatible server (api, hybrid)',
+    help: 'OpenAI-compatible server (api, hybrid; local: a running vLLM-compatible server instead of --model-dir)',
     env: 'OPENAI_BASE_URL',
-    default: 'https://api.openai.com/v1',
+    default: OPENAI_BASE_URL,
     valueName: 'URL',
   },
   'api-key': { kind: 'string', help: 'Bearer key for --base-url', env: 'OPENAI_API_KEY', valueName: 'KEY' },
   model: {
     kind: 'string',
-    help: 'Model name sent to the server (api, hybrid)',
+    help: "Model name sent to the server (api, hybrid; local with --base-url: default the server's first model)",
     env: 'OPENAI_MODEL',
     valueName: 'NAME',
   },
@@ -79,4 +82,5 @@ export const RUN_OPTIONS = defineOptions({
     default: 3,
     min: 1,
   },
+  ...LOCAL_OPTIONS,
 });

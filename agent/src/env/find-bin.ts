@@ -3,13 +3,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Where `gauntlet-env` lives: the workspace's node_modules/.bin (found walking up from this
- * package, as npm installs it), else whatever `gauntlet-env` the PATH holds.
+ * Where a workspace bin (`gauntlet-env`, `gauntlet-trainer`) lives: the workspace's
+ * node_modules/.bin (found walking up from this package, as npm installs it), else whatever the
+ * PATH holds under that name.
  */
-export function findEnvBin(from = dirname(fileURLToPath(import.meta.url))): string {
+export function findBin(name: string, from = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', '.bin', 'gauntlet-env');
+    const candidate = join(dir, 'node_modules', '.bin', name);
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return 'gauntlet-env';
+    if (dirname(dir) === dir) return name;
   }
 }
+
+export const findEnvBin = (from?: string): string => findBin('gauntlet-env', from);

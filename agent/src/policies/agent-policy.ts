@@ -6,11 +6,14 @@ import type { ChatClient } from './chat-client.js';
 import { ChatHistory, estimateTokens } from './chat-history.js';
 import { OracleHints } from './oracle-hints.js';
 
-export type AgentMode = 'oracle' | 'api' | 'hybrid';
+export type AgentMode = 'oracle' | 'api' | 'hybrid' | 'local';
+
+/** Modes where only the model acts (no oracle hints are asked for). */
+export const modelOnly = (mode: AgentMode): boolean => mode === 'api' || mode === 'local';
 
 export interface AgentPolicyOptions {
   mode: AgentMode;
-  /** The model (api and hybrid modes). */
+  /** The model (api, hybrid and local modes). */
   chat?: ChatClient;
   contextTokens: number;
   /** Oracle actions on one step before it counts as stuck. */
@@ -25,7 +28,7 @@ export const ORACLE_POLICY: PolicyRef = { model: 'env-oracle', adapter: null, ve
 
 /**
  * The agent's episode policy. `oracle`: plays the env's oracle hint, gives up when there is none.
- * `api`: asks the chat model every turn. `hybrid`: the oracle first, the model on the turns the
+ * `api` and `local`: ask the chat model every turn. `hybrid`: the oracle first, the model on the turns the
  * oracle has no action for (no oracle, it cannot tell, it is stuck). Every turn is logged in `log`.
  */
 export function agentPolicy(options: AgentPolicyOptions, log: EpisodeLog): EpisodePolicy {
@@ -40,7 +43,7 @@ export function agentPolicy(options: AgentPolicyOptions, log: EpisodeLog): Episo
         observe: async () => [],
         async act(turn, call): Promise<PolicyReply> {
           const base = { completionIds: [], logprobs: [] };
-          const hint = options.mode === 'api' ? undefined : hints.next(turn.result);
+          const hint = modelOnly(options.mode) ? undefined : hints.next(turn.result);
           if (hint && 'action' in hint) {
             // The model's history includes the oracle's turns, so it can take over mid-episode.
             history.prompt(turn.observation);

@@ -13,6 +13,10 @@ export interface ChatSettings {
   temperature: number;
   topP: number;
   maxTokens: number;
+  /** vLLM's `repetition_penalty` (not an OpenAI field: sent only when set). */
+  repetitionPenalty?: number;
+  /** vLLM's `stop_token_ids`: token ids that end a reply besides the server's own end tokens. */
+  stopTokenIds?: number[];
   /** Each HTTP call's limit in ms. */
   callTimeoutMs: number;
   /** Retries after a 429, a 5xx, a timeout or a refused connection. */
@@ -58,6 +62,8 @@ export class ChatClient {
       temperature: s.temperature,
       top_p: s.topP,
       max_tokens: s.maxTokens,
+      ...(s.repetitionPenalty === undefined ? {} : { repetition_penalty: s.repetitionPenalty }),
+      ...(s.stopTokenIds?.length ? { stop_token_ids: s.stopTokenIds } : {}),
     });
     let lastProblem = '';
     let unreachable = false;
