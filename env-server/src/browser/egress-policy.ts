@@ -1,4 +1,4 @@
-import { TASK_ORIGIN } from '../tasks/site.js';
+import { TASK_ORIGIN } from './site.js';
 import { isLoopbackHost } from './loopback.js';
 import type { OriginPolicy } from './routes.js';
 

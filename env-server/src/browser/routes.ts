@@ -1,5 +1,5 @@
 import type { BrowserContext, Route } from 'playwright-core';
-import { TASK_ORIGIN, type SiteMount, type TaskSite } from '../tasks/site.js';
+import { TASK_ORIGIN, type SiteMount, type TaskSite } from './site.js';
 import { fulfillFromMount, mountFor } from './file-mount.js';
 import type { ResponseCache } from './response-cache.js';
 import { isLoopbackHost } from './loopback.js';

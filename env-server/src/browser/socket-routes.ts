@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import { TASK_ORIGIN } from '../tasks/site.js';
+import { TASK_ORIGIN } from './site.js';
 import type { OriginPolicy } from './routes.js';
 
 /**

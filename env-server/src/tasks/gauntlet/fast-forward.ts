@@ -7,7 +7,7 @@ import { parseActions } from '../../actions/language/parse.js';
 import { ActionError } from '../../actions/types.js';
 import { observePage } from '../../observe/observe.js';
 import { Deadline } from '../../deadline/deadline.js';
-import { TASK_ORIGIN } from '../site.js';
+import { TASK_ORIGIN } from '../../browser/site.js';
 import { GauntletRun } from './run.js';
 import { gauntletOracle } from './oracle/policy.js';
 
