@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { bindCall } from '../../actions/language/bind.js';
 import { resolveSubsets } from '../../actions/catalog/catalog.js';
 import type { ActionContext } from '../../actions/context.js';
-import { executeActions } from '../../actions/execute/execute.js';
+import { executeActions } from '../../actions/execute-actions.js';
 import { parseActions } from '../../actions/language/parse.js';
 import { ActionError } from '../../actions/types.js';
 import { observePage } from '../../observe/observe.js';
