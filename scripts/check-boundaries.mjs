@@ -2,10 +2,12 @@
 // The house rules. Between packages: env-server, rollout-worker, trainer and agent import proto/
 // and libraries, never each other (the agent may spawn their bins); the trainer and the agent
 // never import Playwright. Inside a package: its top-level folders under src/ are layered (below),
-// and an import, type-only ones included, never climbs. Fails (exit 1) naming every offending import.
+// an import, type-only ones included, never climbs, and no files import each other in a circle.
+// Fails (exit 1) naming every offending import.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importCycles } from './import-cycles.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const services = ['env-server', 'rollout-worker', 'trainer', 'agent'];
@@ -86,6 +88,12 @@ export function findViolations(repoRoot = root) {
       for (const match of readFileSync(file, 'utf8').matchAll(importPattern))
         problems.push(...layerProblems(repoRoot, pkg, file, match[1] ?? match[2] ?? match[3]));
     }
+  }
+  for (const pkg of Object.keys(layers)) {
+    for (const cycle of importCycles(join(repoRoot, pkg, 'src')))
+      problems.push(
+        `import circle: ${cycle.map((file) => relative(repoRoot, file)).join(' ↔ ')} (move what they share into a file both import)`,
+      );
   }
   for (const service of services) {
     const serviceDir = join(repoRoot, service);

@@ -77,6 +77,20 @@ describe('the boundary check', () => {
     expect(problems).toEqual([]);
   });
 
+  it('names files that import each other in a circle, type-only imports included', () => {
+    const problems = plant({
+      'env-server/src/browser/routes.ts':
+        "import type { Policy } from './socket-routes.js';\nexport type Route = Policy;\n",
+      'env-server/src/browser/socket-routes.ts':
+        "import type { Route } from './routes.js';\nexport type Policy = { r?: Route };\n",
+      'proto/src/grpc/generated/a.generated.ts': "import type { B } from './b.generated.js';\nexport type A = B[];\n",
+      'proto/src/grpc/generated/b.generated.ts': "import type { A } from './a.generated.js';\nexport type B = A;\n",
+    });
+    expect(problems).toEqual([
+      'import circle: env-server/src/browser/routes.ts ↔ env-server/src/browser/socket-routes.ts (move what they share into a file both import)',
+    ]);
+  });
+
   it('still names a service importing another service', () => {
     const problems = plant({ 'rollout-worker/src/env/pool.ts': "import { x } from '@gauntlet/env-server';\n" });
     expect(problems).toEqual([
