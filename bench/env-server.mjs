@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
 import { CHROMIUM_FLAGS, findChromium } from '../env-server/dist/browser/executable.js';
-import { TASK_ORIGIN } from '../env-server/dist/tasks/site.js';
+import { TASK_ORIGIN } from '../env-server/dist/browser/site.js';
 
 const { values } = parseArgs({
   options: {

@@ -142,7 +142,7 @@ async function setup(name) {
 }
 
 async function benchForward(s) {
-  const { ModelRunner } = await dist('model/graph-runner.js');
+  const { ModelRunner } = await dist('graph/graph-runner.js');
   const runner = await ModelRunner.create(s.config, s.weights, { runtime: s.runtime });
   await runner.logits(s.sequences);
   const times = [];

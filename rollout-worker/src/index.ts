@@ -1,5 +1,6 @@
 export { main } from './cli/main.js';
-export { EnvPool, type EnvPoolOptions, type EnvServer } from './env/env-pool.js';
+export { EnvPool, type EnvPoolOptions } from './env/env-pool.js';
+export type { EnvServer } from './env/env-lease.js';
 export { EnvLease } from './env/env-lease.js';
 export { probeHealth, type HealthProbe } from './env/health.js';
 export { evaluate, type EvalPlan, type EvalReport, type TaskScore } from './episode/evaluate.js';

@@ -1,5 +1,8 @@
-/** A Python literal as the action language allows it (never an expression). */
-export type Literal = string | number | boolean | null | Literal[] | { [key: string]: Literal };
+import type { Literal } from '../python/literal.js';
+
+// The literal lives with the Python rendering below the actions, which observe/ shares; the
+// action language names it here too.
+export type { Literal };
 
 /** One call as written, e.g. `click('12', button='right')`. */
 export interface ParsedCall {

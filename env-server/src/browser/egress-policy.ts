@@ -1,6 +1,6 @@
-import { TASK_ORIGIN } from '../tasks/site.js';
+import { TASK_ORIGIN } from './site.js';
 import { isLoopbackHost } from './loopback.js';
-import type { OriginPolicy } from './routes.js';
+import type { OriginPolicy } from './origin-policy.js';
 
 /** Where the browser asked the egress proxy to go: one plain-http request, or a tunnel (https, ws(s), TURN). */
 export type EgressTarget = { kind: 'request'; url: URL } | { kind: 'tunnel'; host: string; port: number };
@@ -14,7 +14,7 @@ export type EgressDecision = { allowed: false } | { allowed: true; checkAddress:
 const REFUSED: EgressDecision = { allowed: false };
 
 /**
- * The origin policy of routes.ts applied where the browser's traffic leaves it, so every hop is
+ * The origin policy of origin-policy.ts applied where the browser's traffic leaves it, so every hop is
  * checked: redirects, which request routes never see, and what workers and WebRTC open.
  * The task origin is answered from memory and never goes out.
  */

@@ -10,7 +10,7 @@ import { connect, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { egressDecision, type EgressTarget } from './egress-policy.js';
 import { isLoopbackAddress } from './loopback.js';
-import type { OriginPolicy } from './routes.js';
+import type { OriginPolicy } from './origin-policy.js';
 
 /** What the proxy knows of one browser context: the policy its traffic answers to. */
 export interface EgressClient {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { TASK_ORIGIN } from '../tasks/site.js';
+import { TASK_ORIGIN } from './site.js';
 
 /** Flags that make Chromium start fast and stay quiet on a closed network and in containers. */
 export const CHROMIUM_FLAGS = [

@@ -1,7 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { extname, sep } from 'node:path';
 import type { Route } from 'playwright-core';
-import type { SiteMount } from '../tasks/site.js';
+import type { SiteMount } from './site.js';
 
 /** Content types of what MiniWoB++'s html folder holds (pages, scripts, styles, images, data). */
 const TYPES: Record<string, string> = {

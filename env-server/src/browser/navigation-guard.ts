@@ -1,6 +1,6 @@
 import type { BrowserContext, Request } from 'playwright-core';
 import { hopRefusal, shown } from './navigation-policy.js';
-import type { OriginPolicy } from './routes.js';
+import type { OriginPolicy } from './origin-policy.js';
 
 /** Refused navigations of each context since the running action began, first first. */
 const refused = new WeakMap<BrowserContext, string[]>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TASK_ORIGIN } from '../tasks/site.js';
+import { TASK_ORIGIN } from './site.js';
 import { hopRefusal, navigationRefusal, type NavigationPolicy } from './navigation-policy.js';
 
 const strict: NavigationPolicy = { extra: [], allowDataUrls: false };

@@ -1,4 +1,4 @@
-import { isOriginAllowed, type OriginPolicy } from './routes.js';
+import { isOriginAllowed, type OriginPolicy } from './origin-policy.js';
 
 export interface NavigationPolicy extends OriginPolicy {
   /** Whether `goto` may open data: and blob: URLs (the operator's --allow-data-urls). */

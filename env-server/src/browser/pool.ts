@@ -7,10 +7,10 @@ import { installNavigationGuard } from './navigation-guard.js';
 import { installNavigationProbe } from './navigation-probe.js';
 import { childPids } from './process.js';
 import { ResponseCache } from './response-cache.js';
-import { installSiteRoutes, type OriginPolicy } from './routes.js';
+import { installSiteRoutes } from './routes.js';
+import type { OriginPolicy } from './origin-policy.js';
 import { registeredSocketOrigins } from './socket-routes.js';
-import type { SiteMount, TaskSite } from '../tasks/site.js';
-import type { TaskDisplay } from '../tasks/task.js';
+import type { SiteMount, TaskDisplay, TaskSite } from './site.js';
 import { within } from '../deadline/deadline.js';
 
 /** A live page answers an evaluate in about a millisecond; a crashed one fails at once. */

@@ -1,6 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
-import { TASK_ORIGIN } from '../tasks/site.js';
-import type { OriginPolicy } from './routes.js';
+import { TASK_ORIGIN } from './site.js';
+import type { OriginPolicy } from './origin-policy.js';
 
 /**
  * WebSockets are not requests `context.route` sees, so a page could otherwise open one to any

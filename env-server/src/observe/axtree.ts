@@ -1,4 +1,4 @@
-import type { Literal } from '../actions/types.js';
+import type { Literal } from '../python/literal.js';
 import type { ElementProperties } from '@gauntlet/proto';
 import type { AXTreeNode } from './axtree-fetch.js';
 import { pyFixed, pyRepr, pyStr } from '../python/repr.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pyRepr } from './repr.js';
-import type { Literal } from '../actions/types.js';
+import type { Literal } from './literal.js';
 
 // Expected texts were produced by CPython 3 `repr` on the same values.
 describe('pyRepr matches Python repr', () => {

@@ -1,4 +1,4 @@
-import type { Literal } from '../actions/types.js';
+import type { Literal } from './literal.js';
 
 // Python's str.isprintable(): categories "Other" and "Separator" are escaped, except the space.
 const NON_PRINTABLE = /^(?! )[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;

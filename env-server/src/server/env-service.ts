@@ -14,7 +14,7 @@ import { SessionManager, type CloseReason } from '../sessions/manager.js';
 import type { EnvSession } from '../sessions/session.js';
 import { TaskRegistry } from '../tasks/registry.js';
 import { taskFamilies } from '../tasks/families.js';
-import { withTaskSettings, type EnvConfig } from './task-settings.js';
+import { withTaskSettings, type EnvConfig } from '../tasks/task-settings.js';
 import { EnvMetrics } from './metrics.js';
 import { BufferBudget } from './buffer-budget.js';
 

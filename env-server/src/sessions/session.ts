@@ -12,9 +12,10 @@ import {
 import type { Page } from 'playwright-core';
 import { sameDisplay, type BrowserPool, type ContextLease } from '../browser/pool.js';
 import { clearNavigationRefusals } from '../browser/navigation-guard.js';
-import type { EnvConfig } from '../server/task-settings.js';
+import type { EnvConfig } from '../tasks/task-settings.js';
 import type { TaskRegistry } from '../tasks/registry.js';
-import type { TaskDefinition, TaskDisplay } from '../tasks/task.js';
+import type { TaskDisplay } from '../browser/site.js';
+import type { TaskDefinition } from '../tasks/task.js';
 import { Episode } from './episode.js';
 import { SerialQueue } from './queue.js';
 import { Tabs } from './tabs.js';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { parseActions } from '../actions/language/parse.js';
 import { bindCall } from '../actions/language/bind.js';
-import { executeActions } from '../actions/execute/execute.js';
+import { executeActions } from '../actions/execute-actions.js';
 import { ActionError } from '../actions/types.js';
 import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';

@@ -1,6 +1,6 @@
 import { UnknownTaskError } from '@gauntlet/proto';
 import type { TaskDefinition } from './task.js';
-import type { SiteAsset, SiteMount, TaskSite } from './site.js';
+import type { SiteAsset, SiteMount, TaskSite } from '../browser/site.js';
 
 /** A task family contributes its tasks and the assets they load. */
 export interface TaskFamily {

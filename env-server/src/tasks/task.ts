@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { TaskDisplay } from '../browser/site.js';
 import type { Deadline } from '../deadline/deadline.js';
 
 /** What a task reports after every action. */
@@ -77,11 +78,4 @@ export interface TaskDefinition {
    * when it cannot tell (real MiniWoB++ pages without a built-in counterpart).
    */
   oracle(view: OracleView): string;
-}
-
-/** Viewport (CSS px) and device scale factor a task's pages are made for. */
-export interface TaskDisplay {
-  width: number;
-  height: number;
-  deviceScaleFactor: number;
 }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { executeAction, executeActions } from '../../src/actions/execute/execute.js';
+import { executeAction, executeActions } from '../../src/actions/execute-actions.js';
 import { ActionError, type BoundAction, type Literal } from '../../src/actions/types.js';
 import { FakeContext, actionError, useFakeContext } from './fake-context.js';
 

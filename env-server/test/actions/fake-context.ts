@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import type { ActionContext } from '../../src/actions/context.js';
 import { installNavigationProbe } from '../../src/browser/navigation-probe.js';
 import { launchTestBrowser } from '../support/browser.js';
-import { executeAction } from '../../src/actions/execute/execute.js';
+import { executeAction } from '../../src/actions/execute-actions.js';
 import { Deadline } from '../../src/deadline/deadline.js';
 import { ActionError, type Literal } from '../../src/actions/types.js';
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { BrowserPool, type ContextLease } from '../../src/browser/pool.js';
 import { allowSocketOrigin } from '../../src/browser/socket-routes.js';
-import { TASK_ORIGIN } from '../../src/tasks/site.js';
+import { TASK_ORIGIN } from '../../src/browser/site.js';
 
 /**
  * What a script on a page of the session can reach, on the browser the pool launches with our

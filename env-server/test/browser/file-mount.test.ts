@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { installSiteRoutes } from '../../src/browser/routes.js';
-import { TASK_ORIGIN } from '../../src/tasks/site.js';
+import { TASK_ORIGIN } from '../../src/browser/site.js';
 import { launchTestBrowser } from '../support/browser.js';
 
 // A folder served on the task origin (real MiniWoB++ from disk) answers its own files only.

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { TASK_ORIGIN } from '../../src/tasks/site.js';
+import { TASK_ORIGIN } from '../../src/browser/site.js';
 import { miniwobSite } from '../../src/tasks/miniwob/index.js';
 
 /** A context whose TASK_ORIGIN is answered from `miniwobSite` (unknown paths: 404), no network. */

@@ -1,4 +1,4 @@
-import { ACTION_NAMES, BID_ARGUMENTS } from './action-names.js';
+import { ACTION_NAMES, BID_ARGUMENTS } from '../wire/action-names.js';
 
 export interface ActionRegexOptions {
   /** Actions allowed (default: every BrowserGym action). */

@@ -1,4 +1,4 @@
-export { ACTION_NAMES, BID_ARGUMENTS, type ActionName } from './action-names.js';
+export { ACTION_NAMES, BID_ARGUMENTS, type ActionName } from '../wire/action-names.js';
 export { ACTION_REGEX, actionRegex, type ActionRegexOptions } from './action-regex.js';
 export { ChatTemplateError, ChatTokens, type Tokenizer } from './chat-tokens.js';
 export { LlmPolicy, type LlmPolicyOptions } from './llm-policy.js';

@@ -1,4 +1,4 @@
-import { ACTION_NAMES } from './action-names.js';
+import { ACTION_NAMES } from '../wire/action-names.js';
 
 export interface ParseActionOptions {
   /** Keep every call found (one per line, in order) instead of the first: the env's multi_action. */

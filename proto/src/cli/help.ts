@@ -1,5 +1,5 @@
 import type { OptionSpec, OptionTable, PositionalSpec } from './option-table.js';
-import type { AnyCommand, Tool } from './tool.js';
+import type { AnyCommand, Tool } from './command.js';
 
 /** `--help` of one command, written from its option table. */
 export function commandHelp(tool: Pick<Tool, 'name'>, command: AnyCommand): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
-import { defineCommand, runTool, type Tool } from './tool.js';
+import { defineCommand, type Tool } from './command.js';
+import { runTool } from './tool.js';
 
 function capture() {
   const out: string[] = [];

@@ -21,6 +21,10 @@ import {
   detokenizeRequest,
   tokenizeChatRequest,
   tokenizeTextRequest,
+  type ChatInput,
+  type CompletionInput,
+  type DetokenizeInput,
+  type TokenizeInput,
 } from './requests.js';
 import { generationFrom, generationRequest, type Generation, type GenerationRequest } from './generation.js';
 
@@ -34,11 +38,6 @@ export interface PolicyClientOptions {
   /** Check every reply against its schema (default true; replies are small next to a generation). */
   validateReplies?: boolean;
 }
-
-export type CompletionInput = z.input<typeof completionRequest>;
-export type ChatInput = z.input<typeof chatRequest>;
-export type TokenizeInput = z.input<typeof tokenizeTextRequest> | z.input<typeof tokenizeChatRequest>;
-export type DetokenizeInput = z.input<typeof detokenizeRequest>;
 
 /**
  * A client for a vLLM-compatible policy server: our `gauntlet-trainer serve` or a stock `vllm

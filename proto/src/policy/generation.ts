@@ -1,6 +1,6 @@
 import { PolicyReplyError } from './errors.js';
 import type { CompletionReply } from './replies.js';
-import type { CompletionInput } from './client.js';
+import type { CompletionInput } from './requests.js';
 
 /** One turn's sampling request: a token-id prompt and explicit sampling settings. */
 export interface GenerationRequest {

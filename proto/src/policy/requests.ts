@@ -169,3 +169,9 @@ export const loadLoraRequest = z.looseObject({
 });
 export type LoadLoraRequest = z.infer<typeof loadLoraRequest>;
 export const unloadLoraRequest = z.looseObject({ lora_name: z.string().min(1) });
+
+/** What a caller may send (before the schemas fill in defaults). */
+export type CompletionInput = z.input<typeof completionRequest>;
+export type ChatInput = z.input<typeof chatRequest>;
+export type TokenizeInput = z.input<typeof tokenizeTextRequest> | z.input<typeof tokenizeChatRequest>;
+export type DetokenizeInput = z.input<typeof detokenizeRequest>;

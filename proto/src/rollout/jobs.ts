@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTION_NAMES } from '../agent/action-names.js';
+import { ACTION_NAMES } from '../wire/action-names.js';
 import { assertValueDepth } from '../wire/depth.js';
 import { MAX_POLICY_SERVERS, PolicyServerRef } from './policy-servers.js';
 import { PolicyRef, RolloutId } from './trajectory.js';

@@ -1,6 +1,27 @@
 import { GauntletError, type StepResult } from '@gauntlet/proto';
 import type { ActionInput, CallOptions, EnvClient, ResetInput } from '@gauntlet/proto/client';
-import type { EnvPool, EnvServer } from './env-pool.js';
+
+/** One env server as the pool sees it. */
+export interface EnvServer {
+  readonly url: string;
+  /** False after a failed probe or a call that found it unreachable; the next good probe restores it. */
+  healthy: boolean;
+  /** Sessions in use by episodes now. */
+  leased: number;
+  /** Open sessions waiting for the next episode. */
+  readonly idle: EnvClient[];
+}
+
+/**
+ * The pool as a lease uses it (EnvPool is the one); declared here so that the pool, which makes
+ * leases, is the only one of the two that imports the other.
+ */
+export interface LeasablePool {
+  candidates(): EnvServer[];
+  take(server: EnvServer): EnvClient;
+  giveBack(server: EnvServer, client: EnvClient, reusable: boolean): void;
+  markDown(server: EnvServer, reason: 'unreachable' | 'capacity'): void;
+}
 
 /** Codes after which a reset moves to the next server; CAPACITY_REACHED leaves the server healthy. */
 const UNREACHABLE = new Set(['INFRA_ERROR', 'FACTORY_ERROR', 'DEADLINE_EXCEEDED', 'SESSION_ERROR']);
@@ -15,7 +36,7 @@ export class EnvLease {
   private server: EnvServer | undefined;
   private broken = false;
 
-  constructor(private readonly pool: EnvPool) {}
+  constructor(private readonly pool: LeasablePool) {}
 
   /** Where the episode is being played (after reset). */
   get url(): string | undefined {

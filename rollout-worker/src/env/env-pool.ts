@@ -2,7 +2,7 @@ import { ValidationError } from '@gauntlet/proto';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
 import type { WorkerMetrics } from '../metrics/metrics.js';
 import { probeHealth, type HealthProbe } from './health.js';
-import { EnvLease } from './env-lease.js';
+import { EnvLease, type EnvServer, type LeasablePool } from './env-lease.js';
 
 export interface EnvPoolOptions {
   /** Bearer token for every server. */
@@ -20,23 +20,12 @@ export interface EnvPoolOptions {
   metrics?: WorkerMetrics | undefined;
 }
 
-/** One env server as the pool sees it. */
-export interface EnvServer {
-  readonly url: string;
-  /** False after a failed probe or a call that found it unreachable; the next good probe restores it. */
-  healthy: boolean;
-  /** Sessions in use by episodes now. */
-  leased: number;
-  /** Open sessions waiting for the next episode. */
-  readonly idle: EnvClient[];
-}
-
 /**
  * The env servers a worker plays on: health-checked, taken in round robin, with sessions kept
  * open between episodes. Each episode gets an EnvLease whose reset moves on to the next server
  * when one is full (CapacityError) or unreachable.
  */
-export class EnvPool {
+export class EnvPool implements LeasablePool {
   readonly servers: EnvServer[];
   private cursor = 0;
   private timer: NodeJS.Timeout | undefined;

@@ -3,7 +3,7 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import { loraModuleSlots } from '../lora/adapter.js';
 import { loraScale, makeLoraConfig } from '../lora/config.js';
 import type { ModelConfig } from '../model/config.js';
-import { loraInputNames } from '../model/graph.js';
+import { loraInputNames } from '../graph/graph.js';
 
 /**
  * Feeds for the cached graph's adapter inputs: every linear layer of every block, at the

@@ -4,7 +4,7 @@ import { applyQueryRope, applyRope, type RopeTables } from '../engine/composites
 import type { Tensor } from '../engine/graph.js';
 import * as o from '../engine/ops.js';
 import type { ModelConfig } from '../model/config.js';
-import { linearGroup, type LoraInputs } from '../model/graph-linear.js';
+import { linearGroup, type LoraInputs } from '../graph/graph-linear.js';
 import { linearModulePath, type LinearModule } from '../model/layout.js';
 
 export interface CachedLayerContext {

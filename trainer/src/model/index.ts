@@ -1,5 +1,5 @@
-// The model package's public surface: config, weights, tokenizer, tiny model, safetensors I/O,
-// and the ONNX forward graph with its batch feeds and a forward-only runner.
+// The model package's public surface: config, weights, tokenizer, tiny model, safetensors I/O.
+// The ONNX forward graph (which takes LoRA inputs) is one layer up, in graph/.
 export * from './config.js';
 export * from './config-json.js';
 export * from './errors.js';
@@ -13,7 +13,3 @@ export * from './chat-template.js';
 export * from './tiny.js';
 export * from './random.js';
 export { ropeInverseFrequencies } from './rope.js';
-export * from './graph.js';
-export * from './graph-feeds.js';
-export * from './graph-runner.js';
-export type { LoraInputs } from './graph-linear.js';

@@ -1,6 +1,6 @@
 import type { HostTensor } from '../engine/host-tensor.js';
 import { hostTensor } from '../engine/host-tensor.js';
-import { ATTENTION_MASK, INPUT_IDS, POSITION_IDS } from '../model/graph.js';
+import { ATTENTION_MASK, INPUT_IDS, POSITION_IDS } from '../graph/graph.js';
 import type { TrainGraph } from './train-graph.js';
 import { LOSS_MASK, SCORE_INDEX, TARGET_IDS, TOTAL_SEQUENCES, TOTAL_TOKENS } from './train-graph.js';
 

@@ -5,7 +5,7 @@ import * as o from '../engine/ops.js';
 import type { LoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { ModelConfig } from '../model/config.js';
-import { adapterFeeds } from '../model/graph.js';
+import { adapterFeeds } from '../graph/graph.js';
 import type { WeightMap } from '../model/weights.js';
 import type { TrainSequence } from './batch.js';
 import { batchTotals, collate, rowLogprobs, validateSequence } from './batch.js';

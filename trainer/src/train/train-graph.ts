@@ -6,7 +6,7 @@ import { reshapeLike, zerosLike } from '../engine/helpers.js';
 import * as o from '../engine/ops.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { ModelConfig } from '../model/config.js';
-import { buildModelGraph, loraInputNames, type ModelGraph } from '../model/graph.js';
+import { buildModelGraph, loraInputNames, type ModelGraph } from '../graph/graph.js';
 import type { WeightMap } from '../model/weights.js';
 import type { LossContext, LossFn } from './loss.js';
 

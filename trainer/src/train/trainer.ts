@@ -5,7 +5,7 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import { initLoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import type { ModelConfig } from '../model/config.js';
-import { loraInputNames } from '../model/graph.js';
+import { loraInputNames } from '../graph/graph.js';
 import type { WeightMap } from '../model/weights.js';
 import type { TrainSpec } from './trainable.js';
 import { LORA_ONLY, trainedWeightNames } from './trainable.js';

@@ -4,7 +4,7 @@ import { KvCache } from '../../src/generate/kv-cache.js';
 import { KvModel } from '../../src/generate/kv-model.js';
 import { initLoraAdapter } from '../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../src/lora/config.js';
-import { ModelRunner } from '../../src/model/graph-runner.js';
+import { ModelRunner } from '../../src/graph/graph-runner.js';
 import type { Architecture } from '../../src/model/config.js';
 import { tinyModel, withRandomB } from '../support/tiny-models.js';
 

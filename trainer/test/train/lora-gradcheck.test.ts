@@ -7,7 +7,7 @@ import { initLoraAdapter } from '../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../src/lora/config.js';
 import { createRng } from '../../src/model/random.js';
 import { tinyModelConfig, tinyModelWeights } from '../../src/model/tiny.js';
-import { adapterFeeds } from '../../src/model/graph.js';
+import { adapterFeeds } from '../../src/graph/graph.js';
 import { batchTotals, collate, type TrainSequence } from '../../src/train/batch.js';
 import { sftLoss } from '../../src/train/loss.js';
 import { buildTrainGraph, gradName, LOSS } from '../../src/train/train-graph.js';

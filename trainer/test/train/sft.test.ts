@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { makeLoraConfig } from '../../src/lora/config.js';
-import { ModelRunner } from '../../src/model/graph-runner.js';
+import { ModelRunner } from '../../src/graph/graph-runner.js';
 import { tinyModelConfig, tinyModelWeights } from '../../src/model/tiny.js';
 import { runSft, type SftExample } from '../../src/train/sft.js';
 import { LoraTrainer } from '../../src/train/trainer.js';

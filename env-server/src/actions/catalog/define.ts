@@ -1,6 +1,6 @@
 import type { ActionContext } from '../context.js';
 import type { Literal } from '../types.js';
-import type { ActionSpec, ParamSpec, SubsetName } from './catalog.js';
+import type { ActionSpec, ParamSpec, SubsetName } from './spec.js';
 
 export type Params = Record<string, Literal>;
 

@@ -1,4 +1,4 @@
-import type { ParamSpec } from './catalog.js';
+import type { ParamSpec } from './spec.js';
 import { COORDINATE_RANGE, SCROLL_RANGE } from './ranges.js';
 
 export const BUTTONS = ['left', 'middle', 'right'] as const;

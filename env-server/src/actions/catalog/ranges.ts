@@ -1,4 +1,4 @@
-import type { NumberRange } from './catalog.js';
+import type { NumberRange } from './spec.js';
 
 /**
  * The numbers actions accept, declared once and checked by the binder. Chromium takes input

@@ -1,4 +1,4 @@
-import type { SubsetName } from './catalog.js';
+import type { SubsetName } from './spec.js';
 import { ACTIONS } from './actions.js';
 
 export const SUBSETS: readonly SubsetName[] = ['noop', 'chat', 'infeas', 'bid', 'coord', 'nav', 'tab'];

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { allowSocketOrigin } from '../../browser/socket-routes.js';
 import type { Deadline } from '../../deadline/deadline.js';
 import { resetBidCounters } from '../../observe/mark.js';
-import { TASK_ORIGIN } from '../site.js';
+import { TASK_ORIGIN } from '../../browser/site.js';
 import type { OracleView, TaskDefinition, TaskEpisode } from '../task.js';
 import { CHALLENGE_TYPES, type ChallengeType } from './challenge-types.js';
 import { fastForward } from './fast-forward.js';

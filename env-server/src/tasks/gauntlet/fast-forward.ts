@@ -2,12 +2,12 @@ import type { Page } from 'playwright-core';
 import { bindCall } from '../../actions/language/bind.js';
 import { resolveSubsets } from '../../actions/catalog/catalog.js';
 import type { ActionContext } from '../../actions/context.js';
-import { executeActions } from '../../actions/execute/execute.js';
+import { executeActions } from '../../actions/execute-actions.js';
 import { parseActions } from '../../actions/language/parse.js';
 import { ActionError } from '../../actions/types.js';
 import { observePage } from '../../observe/observe.js';
 import { Deadline } from '../../deadline/deadline.js';
-import { TASK_ORIGIN } from '../site.js';
+import { TASK_ORIGIN } from '../../browser/site.js';
 import { GauntletRun } from './run.js';
 import { gauntletOracle } from './oracle/policy.js';
 

@@ -1,4 +1,4 @@
-import type { SiteAsset, TaskSite } from '../site.js';
+import type { SiteAsset, TaskSite } from '../../browser/site.js';
 import { CHALLENGES } from './challenges/index.js';
 import { buildAppScript } from './page/build-app.js';
 import { shellHtml } from './page/shell-html.js';

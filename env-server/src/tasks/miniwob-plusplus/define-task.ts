@@ -2,7 +2,8 @@ import { ValidationError } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
 import type { Deadline } from '../../deadline/deadline.js';
 import { OracleError } from '../policy/action-text.js';
-import type { OracleView, TaskDefinition, TaskDisplay, TaskEpisode, TaskStatus } from '../task.js';
+import type { TaskDisplay } from '../../browser/site.js';
+import type { OracleView, TaskDefinition, TaskEpisode, TaskStatus } from '../task.js';
 import { MAX_BROWSERGYM_SEED, miniwobPageSeed } from './numpy-seed.js';
 import { readGoalInPage, readStateInPage, startEpisodeInPage, taskReadyInPage } from './page-protocol.js';
 

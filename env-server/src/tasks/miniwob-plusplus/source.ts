@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../config.js';
-import { TASK_ORIGIN, type SiteMount } from '../site.js';
+import { TASK_ORIGIN, type SiteMount } from '../../browser/site.js';
 import { BROWSERGYM_TASKS, REALTIME_TASKS, TASK_NAME } from './task-names.js';
 
 /** Where the real MiniWoB++ pages come from, and which tasks they offer. */

@@ -1,6 +1,6 @@
 import { ValidationError } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
-import { TASK_ORIGIN } from '../site.js';
+import { TASK_ORIGIN } from '../../browser/site.js';
 import type { TaskDefinition, TaskEpisode, TaskStatus } from '../task.js';
 import type { OraclePolicy } from './oracle.js';
 

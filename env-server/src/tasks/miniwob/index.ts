@@ -1,5 +1,5 @@
 import type { TaskFamily } from '../registry.js';
-import type { TaskSite } from '../site.js';
+import type { TaskSite } from '../../browser/site.js';
 import type { TaskDefinition } from '../task.js';
 import { CORE_JS } from './core.js';
 import { miniwobPath, miniwobTask } from './define-task.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { initLoraAdapter } from '../../../src/lora/adapter.js';
-import { ModelRunner } from '../../../src/model/graph-runner.js';
+import { ModelRunner } from '../../../src/graph/graph-runner.js';
 import { METRIC_SOURCES } from '../../../src/train/grpo/metrics.js';
 import { grpoStep } from '../../../src/train/grpo/step.js';
 import { withRandomB } from '../../support/tiny-models.js';

@@ -5,7 +5,7 @@ import { seededRandom } from '../../../src/engine/random.js';
 import { Runtime } from '../../../src/engine/runtime.js';
 import { initLoraAdapter } from '../../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../../src/lora/config.js';
-import { adapterFeeds } from '../../../src/model/graph.js';
+import { adapterFeeds } from '../../../src/graph/graph.js';
 import { createRng } from '../../../src/model/random.js';
 import { tinyModelConfig, tinyModelWeights } from '../../../src/model/tiny.js';
 import { batchTotals, collate, type TrainSequence } from '../../../src/train/batch.js';

@@ -9,13 +9,13 @@ import type { LoraAdapter } from '../lora/adapter.js';
 import { loraModuleSlots } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
 import { loraScale } from '../lora/config.js';
-import type { ModelConfig } from './config.js';
-import { ModelFileError } from './errors.js';
+import type { ModelConfig } from '../model/config.js';
+import { ModelFileError } from '../model/errors.js';
 import { decoderLayer } from './graph-layer.js';
 import type { LoraInputs } from './graph-linear.js';
-import { outputHeadName } from './layout.js';
-import { ropeInverseFrequencies } from './rope.js';
-import type { WeightMap } from './weights.js';
+import { outputHeadName } from '../model/layout.js';
+import { ropeInverseFrequencies } from '../model/rope.js';
+import type { WeightMap } from '../model/weights.js';
 
 export const INPUT_IDS = 'input_ids';
 export const ATTENTION_MASK = 'attention_mask';

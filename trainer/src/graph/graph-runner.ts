@@ -3,10 +3,10 @@ import type { RunOptions, RuntimeOptions } from '../engine/runtime.js';
 import { Runtime } from '../engine/runtime.js';
 import type { LoraAdapter } from '../lora/adapter.js';
 import type { LoraConfig } from '../lora/config.js';
-import type { ModelConfig } from './config.js';
+import type { ModelConfig } from '../model/config.js';
 import { adapterFeeds, buildModelGraph, loraInputNames } from './graph.js';
 import { batchFeeds, padBatch } from './graph-feeds.js';
-import type { WeightMap } from './weights.js';
+import type { WeightMap } from '../model/weights.js';
 
 export interface ModelRunnerOptions {
   /** Build the graph with adapter inputs for these targets; runs without an adapter feed zeros. */

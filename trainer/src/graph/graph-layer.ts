@@ -5,10 +5,10 @@ import { applyQueryRopeFeatureMajor, applyRopeFeatureMajor } from '../engine/com
 import type { Tensor } from '../engine/graph.js';
 import { transposeLast2 } from '../engine/helpers.js';
 import * as o from '../engine/ops.js';
-import type { ModelConfig } from './config.js';
+import type { ModelConfig } from '../model/config.js';
 import type { LinearPart, LoraInputs } from './graph-linear.js';
 import { linearGroup } from './graph-linear.js';
-import { linearModulePath, type LinearModule } from './layout.js';
+import { linearModulePath, type LinearModule } from '../model/layout.js';
 
 export interface LayerContext {
   config: ModelConfig;

@@ -1,7 +1,7 @@
 import { ConfigError, type ServerConfig } from '../config.js';
 import { UnknownTaskError } from '@gauntlet/proto';
-import type { TaskRegistry } from '../tasks/registry.js';
-import type { TaskDisplay } from '../tasks/task.js';
+import type { TaskRegistry } from './registry.js';
+import type { TaskDisplay } from '../browser/site.js';
 
 /** Settings the tasks on offer imply, next to the operator's own. */
 export interface EnvConfig extends ServerConfig {

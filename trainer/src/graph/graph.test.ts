@@ -2,11 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { initLoraAdapter, type LoraAdapter } from '../lora/adapter.js';
 import { makeLoraConfig } from '../lora/config.js';
 import { mergeAdapter } from '../lora/merge.js';
-import { createRng } from './random.js';
-import type { Architecture } from './config.js';
+import { createRng } from '../model/random.js';
+import type { Architecture } from '../model/config.js';
 import { buildModelGraph, loraInputNames } from './graph.js';
 import { ModelRunner } from './graph-runner.js';
-import { tinyModelConfig, tinyModelWeights } from './tiny.js';
+import { tinyModelConfig, tinyModelWeights } from '../model/tiny.js';
 
 const tiny = (architecture: Architecture, extra = {}) => {
   const config = tinyModelConfig({ architecture, hiddenSize: 32, numHeads: 4, numKvHeads: 2, numLayers: 2, ...extra });

@@ -20,3 +20,10 @@ export interface SiteMount {
   prefix: string;
   root: string;
 }
+
+/** Viewport (CSS px) and device scale factor a task's pages are made for. */
+export interface TaskDisplay {
+  width: number;
+  height: number;
+  deviceScaleFactor: number;
+}

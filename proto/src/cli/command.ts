@@ -1,0 +1,38 @@
+import type { OptionTable, OptionValues, PositionalSpec } from './option-table.js';
+import type { CommandIo, Progress } from './progress.js';
+
+// What a tool and its commands are; help.ts renders them and tool.ts runs them.
+export interface CommandContext<T extends OptionTable> {
+  values: OptionValues<T>;
+  positionals: string[];
+  io: CommandIo;
+  progress: Progress;
+  /** Aborted on SIGINT / SIGTERM; long commands stop at the next safe point. */
+  signal: AbortSignal;
+}
+
+export interface Command<T extends OptionTable> {
+  name: string;
+  /** One line for the tool's command list. */
+  summary: string;
+  /** A paragraph for the command's `--help`. */
+  description: string;
+  options: T;
+  positionals?: readonly PositionalSpec[];
+  examples?: string[];
+  /** Returns the exit code (0 when omitted). */
+  run(context: CommandContext<T>): Promise<number | void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of commands with different tables
+export type AnyCommand = Command<any>;
+
+export function defineCommand<const T extends OptionTable>(command: Command<T>): Command<T> {
+  return command;
+}
+
+export interface Tool {
+  name: string;
+  description: string;
+  commands: readonly AnyCommand[];
+}
