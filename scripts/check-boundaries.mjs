@@ -33,7 +33,7 @@ export const layers = {
   ],
   'rollout-worker': [['metrics', 'policy'], ['env'], ['episode'], ['queue'], ['cli'], ['index']],
   trainer: [['engine'], ['model'], ['lora'], ['graph'], ['generate', 'train'], ['serve'], ['rl'], ['cli']],
-  agent: [['env', 'report'], ['policies'], ['cli'], ['index']],
+  agent: [['env', 'report'], ['policies', 'local', 'view'], ['cli'], ['index']],
 };
 
 function* sourceFiles(dir) {
