@@ -3,9 +3,11 @@ import { ExecutionError, GauntletError } from '../errors.js';
 
 /**
  * How an episode ended. `success` / `fail`: the env finished it (the task says which);
- * `timeout`: it ran out of a budget (turns, time, context) first; `infra_error`: the
+ * `timeout`: it ran out of a budget (turns, time, context) first — a step that outlives its
+ * deadline on the env is one (the env replies done + truncated in time); `infra_error`: the
  * infrastructure failed (env unreachable, browser died, policy 5xx or call timeouts) — never a
- * reward: the episode is retried, and a group that cannot be completed is dropped whole.
+ * reward: the episode is retried, and a group that cannot be completed is dropped whole. No
+ * action string can cause an `infra_error`.
  */
 export const EpisodeOutcome = z.enum(['success', 'fail', 'timeout', 'infra_error']);
 export type EpisodeOutcome = z.infer<typeof EpisodeOutcome>;
@@ -48,7 +50,9 @@ export function isUnrecoverable(error: unknown): boolean {
 /**
  * The outcome of an episode that stopped with `error` (not a bad job: see isUnrecoverable).
  * Budgets → `timeout`, a policy giving up → `fail`, everything else — transport errors, dead
- * browsers, lost sessions, 5xx, a call's own deadline, bugs — → `infra_error`, never a reward.
+ * browsers, lost sessions, 5xx, a call whose client-side deadline fired before the env's reply,
+ * bugs — → `infra_error`, never a reward. (A step past its deadline on the env is not an error:
+ * the env answers it as a truncated, done step, which runEpisode records as `timeout`.)
  */
 export function outcomeFromError(error: unknown): Exclude<EpisodeOutcome, 'success'> {
   if (error instanceof EpisodeLimitError) return 'timeout';

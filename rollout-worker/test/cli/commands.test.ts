@@ -4,7 +4,7 @@ import { EnvPool } from '../../src/env/env-pool.js';
 import { PolicyPool } from '../../src/policy/policy-pool.js';
 import { RolloutWorker } from '../../src/queue/rollout-worker.js';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
-import { freshConnection, removeQueues } from '../support/redis.js';
+import { freePort, freshConnection, removeQueues } from '../support/redis.js';
 
 // The commands a user types, run in-process against real Redis (fresh prefix) and a real env server.
 let env: EnvServerProcess;
@@ -137,5 +137,26 @@ describe('gauntlet-worker commands', () => {
     ]);
     const row = table.out.split('\n').find((line) => line.startsWith('click-test'))!;
     expect(row).toContain(`${(report.tasks[0].success_rate * 100).toFixed(1)}%`);
+  }, 150_000);
+
+  it('eval against an env server nobody answers on exits 1 and says no episode could run', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const run = await cli([
+      'eval',
+      '--env',
+      closed,
+      '--policy',
+      'random',
+      '--task',
+      'click-test',
+      '--episodes',
+      '2',
+      '--attempts',
+      '1',
+      '--json',
+    ]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.out).tasks[0]).toMatchObject({ episodes: 2, infra_error: 2 });
+    expect(run.err).toContain(`eval: no episode could run (all 2 ended as infra_error); check --env (${closed})`);
   }, 150_000);
 });

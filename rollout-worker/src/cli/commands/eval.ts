@@ -129,6 +129,14 @@ export const evalCommand: Command = {
           ),
         );
       }
+      // A report of nothing but infra errors measured no policy: say so and fail the command.
+      const played = report.tasks.reduce((n, t) => n + t.episodes - t.infra_error, 0);
+      if (played === 0) {
+        io.err(
+          `eval: no episode could run (all ${report.episodes.length} ended as infra_error); check --env (${envUrls.join(', ')}) and --policy`,
+        );
+        return 1;
+      }
       return 0;
     } finally {
       await envs.close();
