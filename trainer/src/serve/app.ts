@@ -6,6 +6,7 @@ import { completions } from './completions.js';
 import type { ServeContext } from './context.js';
 import { NotFoundError, ServiceUnavailableError } from './http-errors.js';
 import { discardBody, readJsonBody, sendError, sendJson } from './http-io.js';
+import { listenOn } from './listen.js';
 import { metrics } from './metrics.js';
 import { listModels, loadLora, unloadLora } from './models.js';
 import { detokenize, tokenize } from './tokenize.js';
@@ -94,10 +95,7 @@ async function handle(ctx: ServeContext, req: IncomingMessage, res: ServerRespon
 
 export async function listen(ctx: ServeContext, port: number, host = '127.0.0.1'): Promise<RunningServer> {
   const server = createServeApp(ctx);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  await listenOn(server, port, host);
   const { port: bound } = server.address() as AddressInfo;
   return {
     server,

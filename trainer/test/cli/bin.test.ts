@@ -1,15 +1,31 @@
 import { readFile, readdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/model/weights.js';
 import { useTempDirs } from '../support/temp-dir.js';
-import { BIN, runBin } from './run-cli.js';
+import { BIN, runBin, runInProcess } from './run-cli.js';
 
 const tempDir = useTempDirs();
 
 describe('gauntlet-trainer bin (spawned node process)', () => {
   it('is an executable node script', async () => {
     expect((await readFile(BIN, 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('a port already in use is one line naming --port, exit 1 (no stack trace)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const { code, stderr } = await runInProcess(['serve', '--port', String(port)]);
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        `gauntlet-trainer: --port ${port}: 127.0.0.1:${port} is already in use (pick another --port, or 0 for any free one)`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 
   it('prints the tool help listing every command, exit 0', () => {

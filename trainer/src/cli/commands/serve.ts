@@ -221,7 +221,12 @@ export const serveCommand: Command = {
       ctx,
       integerOption(context, 'port', 8001, 0),
       stringOption(context, 'host') ?? '127.0.0.1',
-    );
+    )
+      // The model and its threads are up already: a port that cannot be had must not leave them running.
+      .catch(async (error: unknown) => {
+        await ctx.close();
+        throw error;
+      });
     context.io.out(
       `serving ${ctx.adapters.baseName}${adapters.length ? ` + ${adapters.map((a) => a.name).join(', ')}` : ''} at ${server.url}`,
     );

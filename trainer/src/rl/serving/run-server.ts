@@ -4,6 +4,7 @@ import { createServeApp } from '../../serve/app.js';
 import { ApiKeys } from '../../serve/auth.js';
 import type { ServeContext } from '../../serve/context.js';
 import { sendError } from '../../serve/http-io.js';
+import { listenOn } from '../../serve/listen.js';
 import { metricsText } from '../../serve/metrics.js';
 
 /** A route of the run's own (`/metrics`, `/curves`): returns false when the request is not its. */
@@ -69,10 +70,7 @@ export async function startRunServer(
       res.end(`internal error: ${(error as Error).message}`);
     }
   }
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  await listenOn(server, port, host);
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${bound}`,
