@@ -85,7 +85,12 @@ describe('gauntlet-agent view in a real browser', () => {
     const problems: string[] = [];
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     page.on('pageerror', (e) => problems.push(e.message));
-    page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+    // A picture superseded by a quicker key press is aborted by the browser: not a problem.
+    page.on(
+      'requestfailed',
+      (r) => r.failure()?.errorText !== 'net::ERR_ABORTED' && problems.push(`failed: ${r.url()}`),
+    );
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
     page.on('request', (r) => !r.url().startsWith(url) && problems.push(`outside request: ${r.url()}`));
     await page.goto(url);
     await expect.poll(() => page.locator('#episodes li').count()).toBe(4);
@@ -137,9 +142,18 @@ describe('gauntlet-agent view in a real browser', () => {
           ).toBe(true);
       }
     }
-    // The Gauntlet's second step shows the progress line the first click changed.
+    // The Gauntlet's second step shows the progress line the first click changed. The episode's
+    // fetch is held until both keys are down: a step key pressed while an episode loads applies
+    // to the episode it opens, never to the one being left.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/episodes/*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('ArrowRight');
+    release();
     await page.waitForFunction(() => document.body.dataset['episode'] === '2' && document.body.dataset['step'] === '1');
     const diff = (await shown(page)).diff;
     expect(diff).toContainEqual({ cls: 'del', text: expect.stringMatching(/^- .*Progress: 0 of 3/) });

@@ -63,6 +63,12 @@ export const VIEW_PAGE = `<!doctype html>
   let ep = -1;
   let detail = null;
   let step = 0;
+  // Opening an episode waits for a fetch; moves made meanwhile (a key pressed twice, a click) wait
+  // their turn, so a step change is never applied to the episode being left and then lost.
+  let moves = Promise.resolve();
+  const inTurn = (move) => {
+    moves = moves.then(move).catch((error) => ($('title').textContent = 'Cannot load the run: ' + error));
+  };
   const el = (tag, text, cls) => {
     const node = document.createElement(tag);
     if (text !== undefined) node.textContent = text;
@@ -85,7 +91,7 @@ export const VIEW_PAGE = `<!doctype html>
       item.dataset.index = String(i);
       item.append(el('div', e.task + ' · seed ' + e.seed));
       item.append(el('div', e.outcome + ' · reward ' + e.reward + ' · ' + e.steps + ' steps', e.outcome));
-      item.onclick = () => openEpisode(i);
+      item.onclick = () => inTurn(() => openEpisode(i));
       list.append(item);
     });
   }
@@ -109,7 +115,7 @@ export const VIEW_PAGE = `<!doctype html>
     detail.turns.forEach((t, k) => {
       const classes = [k === step ? 'current' : '', t.env_error || t.parse_error ? 'err' : '', t.reward > 0 ? 'rewarded' : ''];
       const button = el('button', String(k + 1), classes.join(' '));
-      button.onclick = () => { step = k; renderStep(); };
+      button.onclick = () => inTurn(() => { step = k; renderStep(); });
       timeline.append(button);
     });
     const t = detail.turns[step];
@@ -172,20 +178,22 @@ export const VIEW_PAGE = `<!doctype html>
   }
 
   document.addEventListener('keydown', (event) => {
-    if (!detail) return;
-    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
-    const move = moves[event.key];
+    const keys = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    const move = keys[event.key];
     if (!move) return;
     event.preventDefault();
-    if (move[0]) return void openEpisode(ep + move[0]);
-    const next = step + move[1];
-    if (next >= 0 && next < detail.turns.length) {
-      step = next;
-      renderStep();
-    }
+    inTurn(() => {
+      if (!detail) return;
+      if (move[0]) return openEpisode(ep + move[0]);
+      const next = step + move[1];
+      if (next >= 0 && next < detail.turns.length) {
+        step = next;
+        renderStep();
+      }
+    });
   });
 
-  start().catch((error) => ($('title').textContent = 'Cannot load the run: ' + error));
+  inTurn(start);
 })();
 </script>
 </body>
