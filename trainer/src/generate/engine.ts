@@ -3,7 +3,7 @@ import type { HostTensor } from '../engine/host-tensor.js';
 import { createRng } from '../model/random.js';
 import type { TokenConstraint } from './constraint.js';
 import type { KvModel, StepRow } from './kv-model.js';
-import { logSoftmax, sampleToken, topLogprobs, type LogprobsMode } from './sampler.js';
+import { logSoftmax, sampleToken, topLogprobs, type ConstrainedLogprobs, type LogprobsMode } from './sampler.js';
 import type { SamplingParams } from './sampling-params.js';
 import { Sequence, type GenerationResult, type TokenEvent } from './sequence.js';
 import { ValidationError } from '@gauntlet/proto';
@@ -41,6 +41,8 @@ export interface EngineOptions {
   prefixBlockTokens?: number;
   /** What sampled tokens' logprobs are (vLLM's --logprobs-mode; default raw_logprobs). Prompt logprobs are always raw. */
   logprobsMode?: LogprobsMode;
+  /** Whether processed logprobs see the structured-output mask (default drawn, as vLLM). See sampler.ts. */
+  constrainedLogprobs?: ConstrainedLogprobs;
 }
 
 interface Pending {
@@ -239,6 +241,7 @@ export class GenerationEngine {
         seq.rng,
         seq.allowed(last.length),
         this.options.logprobsMode,
+        this.options.constrainedLogprobs,
       );
       const textDelta = seq.push(token);
       if (seq.output.length === 1) this.stats.recordFirstToken(seq.firstTokenAt! - seq.createdAt);

@@ -77,6 +77,46 @@ describe('sampleToken', () => {
     expect(masked[3]).toBe(-Infinity);
   });
 
+  it('processed_logprobs, unconstrained: the grammar mask shapes the draw but not the values; everything else does', () => {
+    const mask = Uint8Array.from([0, 1, 1, 0, 1]);
+    const draw = (constrained: 'drawn' | 'unconstrained', overrides: Parameters<typeof samplingParams>[0]) =>
+      sampleToken(
+        logits,
+        samplingParams({ topLogprobs: 5, ...overrides }),
+        [1],
+        createRng(3),
+        mask,
+        'processed_logprobs',
+        constrained,
+      );
+    const scaled = logSoftmax(Float32Array.from([2, Math.fround(1.9) / 1.5, 0.5, -1, -3]), 0.7);
+    for (const seed of [0, 1, 2, 3]) {
+      const params = samplingParams({ temperature: 0.7, repetitionPenalty: 1.5, seed });
+      const open = sampleToken(logits, params, [1], createRng(seed), mask, 'processed_logprobs', 'unconstrained');
+      const drawn = sampleToken(logits, params, [1], createRng(seed), mask, 'processed_logprobs', 'drawn');
+      expect(open.id).toBe(drawn.id);
+      expect(mask[open.id]).toBe(1);
+      expect(open.logprob).toBeCloseTo(scaled[open.id]!, 12);
+      // Drawn values are renormalised over the allowed tokens, so each is higher.
+      expect(drawn.logprob).toBeGreaterThan(open.logprob + 1e-3);
+    }
+    const open = values(draw('unconstrained', { temperature: 0.7, repetitionPenalty: 1.5 }));
+    [0, 1, 2, 3, 4].forEach((id) => expect(open[id]).toBeCloseTo(scaled[id]!, 12));
+    // Filters still apply, over every token: top-k 2 keeps tokens 0 and 1, though the mask rules 0 out.
+    const two = values(draw('unconstrained', { temperature: 0.7, repetitionPenalty: 1.5, topK: 2 }));
+    expect(Math.exp(two[0]!) + Math.exp(two[1]!)).toBeCloseTo(1, 12);
+    expect(two[2]).toBe(-Infinity);
+    // Greedy: the penalised logits, no temperature, no mask.
+    const greedy = values(draw('unconstrained', { temperature: 0, repetitionPenalty: 1.5 }));
+    const expected = logSoftmax(Float32Array.from([2, Math.fround(1.9) / 1.5, 0.5, -1, -3]));
+    [0, 1, 2, 3, 4].forEach((id) => expect(greedy[id]).toBeCloseTo(expected[id]!, 6));
+    // Without a mask the two are the same.
+    const params = samplingParams({ temperature: 0.9, topLogprobs: 5 });
+    expect(sampleToken(logits, params, [], createRng(4), undefined, 'processed_logprobs', 'unconstrained')).toEqual(
+      sampleToken(logits, params, [], createRng(4), undefined, 'processed_logprobs', 'drawn'),
+    );
+  });
+
   it('raw_logits and processed_logits: the same, as logits', () => {
     expect(values(sample('raw_logits', { temperature: 0.7, topK: 2 }))).toEqual({
       0: 2,

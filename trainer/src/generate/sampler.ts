@@ -26,6 +26,16 @@ export const LOGPROBS_MODES = ['raw_logprobs', 'processed_logprobs', 'raw_logits
 export type LogprobsMode = (typeof LOGPROBS_MODES)[number];
 
 /**
+ * Whether processed values see the structured-output mask. `drawn` (vLLM's way): the grammar's
+ * disallowed tokens are out, so the values are the distribution the token was drawn from.
+ * `unconstrained`: everything else the draw applied (penalty, temperature, filters), but over
+ * every token — what a trainer that knows nothing of the grammar computes, so GRPO's
+ * sampler-vs-trainer correction compares like with like under constrained decoding.
+ */
+export const CONSTRAINED_LOGPROBS = ['drawn', 'unconstrained'] as const;
+export type ConstrainedLogprobs = (typeof CONSTRAINED_LOGPROBS)[number];
+
+/**
  * Picks the next token from one row of logits. Order as vLLM: disallowed tokens out, repetition
  * penalty, temperature, then min-p, top-k and top-p filters, then a draw. The logprobs reported
  * (the drawn token's and the top alternatives') are what `mode` says.
@@ -37,17 +47,11 @@ export function sampleToken(
   rng: Rng,
   allowed?: Uint8Array,
   mode: LogprobsMode = 'raw_logprobs',
+  constrained: ConstrainedLogprobs = 'drawn',
 ): SampledToken {
-  const vocab = logits.length;
   const greedy = params.temperature <= 0;
-  const scores = new Float64Array(vocab);
-  for (let i = 0; i < vocab; i++) scores[i] = allowed && !allowed[i] ? -Infinity : logits[i]!;
-  if (params.repetitionPenalty !== 1) {
-    for (const id of new Set(history)) {
-      const s = scores[id]!;
-      if (Number.isFinite(s)) scores[id] = s > 0 ? s / params.repetitionPenalty : s * params.repetitionPenalty;
-    }
-  }
+  const open = penalised(logits, params.repetitionPenalty, history);
+  const scores = allowed ? open.map((v, i) => (allowed[i] ? v : -Infinity)) : open;
   let id: number;
   let processed: Float64Array | undefined;
   if (greedy) {
@@ -58,8 +62,21 @@ export function sampleToken(
     id = drawn.id;
     if (mode.startsWith('processed')) processed = keptScores(scores, params.temperature, drawn.kept);
   }
+  if (allowed && constrained === 'unconstrained' && mode.startsWith('processed'))
+    processed = greedy ? open : keptScores(open, params.temperature, keptIds(open, params.temperature, params));
   const reported = reportedValues(logits, processed, mode);
   return { id, logprob: reported[id]!, top: topLogprobs(reported, params.topLogprobs) };
+}
+
+/** The logits with the repetition penalty applied to every token the sequence holds. */
+function penalised(logits: Float32Array, penalty: number, history: readonly number[]): Float64Array {
+  const scores = Float64Array.from(logits);
+  if (penalty === 1) return scores;
+  for (const id of new Set(history)) {
+    const s = scores[id]!;
+    if (Number.isFinite(s)) scores[id] = s > 0 ? s / penalty : s * penalty;
+  }
+  return scores;
 }
 
 function reportedValues(logits: Float32Array, processed: Float64Array | undefined, mode: LogprobsMode): Float64Array {
@@ -89,16 +106,37 @@ function draw(
   params: SamplingParams,
   rng: Rng,
 ): { id: number; kept: number[] } {
-  const order = [...scores.keys()]
-    .filter((i) => scores[i] !== -Infinity)
-    .sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const { order, probs } = filtered(scores, temperature, params);
   if (order.length === 0) {
     const id = argmax(scores);
     return { id, kept: [id] };
   }
+  const total = probs.reduce((a, b) => a + b, 0);
+  let u = rng.next() * total;
+  for (let k = 0; k < order.length; k++) {
+    u -= probs[k]!;
+    if (u < 0) return { id: order[k]!, kept: order };
+  }
+  return { id: order.at(-1)!, kept: order };
+}
+
+/** The ids min-p, top-k and top-p keep from softmax(scores / T). */
+function keptIds(scores: Float64Array, temperature: number, params: SamplingParams): number[] {
+  return filtered(scores, temperature, params).order;
+}
+
+/** The tokens the filters keep, most likely first, with their unnormalised probabilities. */
+function filtered(
+  scores: Float64Array,
+  temperature: number,
+  params: SamplingParams,
+): { order: number[]; probs: number[] } {
+  const order = [...scores.keys()]
+    .filter((i) => scores[i] !== -Infinity)
+    .sort((a, b) => scores[b]! - scores[a]! || a - b);
+  if (order.length === 0) return { order, probs: [] };
   const max = scores[order[0]!]!;
-  let probs = order.map((i) => Math.exp((scores[i]! - max) / temperature));
-  let total = probs.reduce((a, b) => a + b, 0);
+  const probs = order.map((i) => Math.exp((scores[i]! - max) / temperature));
   let keep = order.length;
   // min-p: drop tokens less likely than minP × the best one (the best itself always stays).
   const cut = params.minP > 0 ? probs.findIndex((p) => p < params.minP * probs[0]!) : -1;
@@ -115,15 +153,7 @@ function draw(
       }
     }
   }
-  probs = probs.slice(0, keep);
-  total = probs.reduce((a, b) => a + b, 0);
-  const kept = order.slice(0, keep);
-  let u = rng.next() * total;
-  for (let k = 0; k < keep; k++) {
-    u -= probs[k]!;
-    if (u < 0) return { id: order[k]!, kept };
-  }
-  return { id: order[keep - 1]!, kept };
+  return { order: order.slice(0, keep), probs: probs.slice(0, keep) };
 }
 
 export function logSoftmax(logits: Float32Array, temperature = 1): Float64Array {

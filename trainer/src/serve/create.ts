@@ -5,7 +5,7 @@ import type { RuntimeOptions } from '../engine/runtime.js';
 import type { CompileBudget } from '../generate/compile-budget.js';
 import { GenerationEngine } from '../generate/engine.js';
 import { KvModel } from '../generate/kv-model.js';
-import type { LogprobsMode } from '../generate/sampler.js';
+import type { ConstrainedLogprobs, LogprobsMode } from '../generate/sampler.js';
 import { constraintCompiler } from '../generate/structured.js';
 import { BUILTIN_TINY_MODEL_NAME, writeTinyModel } from '../model/tiny.js';
 import { ModelTokenizer } from '../model/tokenizer.js';
@@ -29,6 +29,8 @@ export interface ServeOptions {
   apiKeys?: string[] | undefined;
   /** What sampled tokens' logprobs are (vLLM's --logprobs-mode; default raw_logprobs). */
   logprobsMode?: LogprobsMode;
+  /** Whether processed logprobs see the structured-output mask (default drawn, as vLLM). */
+  constrainedLogprobs?: ConstrainedLogprobs;
   /** Name tokens `token_id:N` in logprob lists by default (vLLM's --return-tokens-as-token-ids). */
   returnTokensAsTokenIds?: boolean;
   /** The server's log (what replies leave out, such as why an adapter failed to load); default stderr. */
@@ -91,6 +93,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
       ...(options.maxWaiting ? { maxWaiting: options.maxWaiting } : {}),
       ...(options.prefixCacheTokens !== undefined ? { prefixCacheTokens: options.prefixCacheTokens } : {}),
       ...(options.logprobsMode ? { logprobsMode: options.logprobsMode } : {}),
+      ...(options.constrainedLogprobs ? { constrainedLogprobs: options.constrainedLogprobs } : {}),
     });
     const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
     for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);

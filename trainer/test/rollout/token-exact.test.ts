@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LlmPolicy, renderObservation, runEpisode } from '@gauntlet/proto/agent';
+import { LlmPolicy, actionRegex, renderObservation, runEpisode } from '@gauntlet/proto/agent';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
 import { PolicyClient } from '@gauntlet/proto/policy';
 import { Trajectory, rolloutSequence, turnPromptIds } from '@gauntlet/proto/rollout';
@@ -20,19 +20,26 @@ import { spawnEnvServer, spawnPolicyServer, type Spawned } from './services.js';
 const tempDir = useTempDirs();
 const SYSTEM = 'Click what the goal says.';
 let policyServer: Spawned;
+let unconstrainedServer: Spawned;
 let envServer: Spawned;
 let env: EnvClient;
 const trainers = new Map<number, LoraTrainer>();
 beforeAll(async () => {
-  [policyServer, envServer] = await Promise.all([
+  [policyServer, unconstrainedServer, envServer] = await Promise.all([
     spawnPolicyServer(['--logprobs-mode', 'processed_logprobs']),
+    spawnPolicyServer(['--logprobs-mode', 'processed_logprobs', '--constrained-logprobs', 'unconstrained']),
     spawnEnvServer(),
   ]);
   env = createEnvClient(envServer.url, { validateReplies: true });
 }, 120_000);
 afterAll(async () => {
   await env?.close().catch(() => undefined);
-  await Promise.all([policyServer?.stop(), envServer?.stop(), ...[...trainers.values()].map((t) => t.release())]);
+  await Promise.all([
+    policyServer?.stop(),
+    unconstrainedServer?.stop(),
+    envServer?.stop(),
+    ...[...trainers.values()].map((t) => t.release()),
+  ]);
 });
 
 /** The trainer on the served model's weights (a fresh adapter adds nothing: B = 0), scoring at `temperature`. */
@@ -139,6 +146,38 @@ describe('token-exact multi-turn episode', () => {
     expect(await worstLogprobGap([row], 0.7)).toBeLessThanOrEqual(1e-4);
     // The model's own log-probs (temperature 1) are not what was sampled from.
     expect(await worstLogprobGap([row], 1)).toBeGreaterThan(1e-3);
+  });
+
+  it('constrained replies: with --constrained-logprobs unconstrained the sampler reports what the trainer scores (ratio 1 ± 1e-4 at version 0); drawn values are the grammar-masked ones', async () => {
+    const gap = async (server: Spawned) => {
+      const policy = new LlmPolicy(new PolicyClient(server.url), {
+        model: 'tiny',
+        maxTokens: 24,
+        temperature: 0.8,
+        seed: 7,
+        adapter: null,
+        version: 0,
+        regex: actionRegex(),
+      });
+      const trajectory = await runEpisode(env, policy, {
+        task: 'click-test',
+        seed: 3,
+        maxTurns: 2,
+        systemPrompt: SYSTEM,
+      });
+      expect(trajectory.error).toBeNull();
+      const sequence = rolloutSequence(trajectory);
+      const row = {
+        prompt: sequence.prompt_ids,
+        completion: sequence.completion_ids,
+        mask: sequence.env_mask,
+        logprobs: sequence.logprobs,
+      };
+      return worstLogprobGap([row], 0.8);
+    };
+    expect(await gap(unconstrainedServer)).toBeLessThanOrEqual(1e-4);
+    // The random tiny model puts most of its mass outside the grammar: masked values are far higher.
+    expect(await gap(policyServer)).toBeGreaterThan(1e-2);
   });
 
   it('under a context budget, old exchanges are trimmed (system + first observation kept) and each turn still matches its own prompt', async () => {

@@ -62,7 +62,7 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'sampler-correction': s(
     'LEVEL',
     'Sampler → trainer importance correction: token, sequence or off',
-    'sequence; off with --constrained (masked sampling)',
+    'sequence; off with --constrained and --vllm-url (vLLM reports masked log-probs)',
   ),
   'sampler-correction-mode': s('MODE', 'truncate (clamp) or mask (zero) weights outside the bounds', 'mask'),
   'sampler-correction-min': s('X', 'Lower bound of the correction weight', '0'),

@@ -52,8 +52,10 @@ export async function createPublisher(
     modelDir: o.modelDir,
     servedModelName: o.baseName,
     apiKeys: s.apiKey ? [s.apiKey] : [],
-    // GRPO's sampler correction compares the trainer's log-probs with the distribution sampled from.
+    // GRPO's sampler correction compares the trainer's log-probs with the distribution sampled
+    // from; the trainer does not apply the grammar, so neither do the reported values.
     logprobsMode: 'processed_logprobs',
+    constrainedLogprobs: 'unconstrained',
     log: o.log,
     runtime: o.runtime,
   });

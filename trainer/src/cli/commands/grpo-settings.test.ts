@@ -43,10 +43,14 @@ describe('grpo settings', () => {
     expect(s.episode).toMatchObject({ constrained: true, bid_choices: true, action_names: null });
     expect((await settingsOf(['--task', 'a'])).episode).toMatchObject({ constrained: false, bid_choices: false });
     await expect(settingsOf(['--task', 'a', '--bid-choices'])).rejects.toThrow(/give --constrained too/);
-    expect((await settingsOf(['--task', 'a', '--constrained'])).grpo.samplerCorrection).toBeNull();
-    expect(
-      (await settingsOf(['--task', 'a', '--constrained', '--sampler-correction', 'token'])).grpo.samplerCorrection,
-    ).not.toBeNull();
+    // The in-process server reports unconstrained log-probs, so the correction stays on; a vLLM
+    // server's are masked by the grammar, so it is off unless asked for.
+    expect((await settingsOf(['--task', 'a', '--constrained'])).grpo.samplerCorrection).toMatchObject({
+      level: 'sequence',
+    });
+    const vllm = ['--task', 'a', '--constrained', '--vllm-url', 'http://gpu:8000'];
+    expect((await settingsOf(vllm)).grpo.samplerCorrection).toBeNull();
+    expect((await settingsOf([...vllm, '--sampler-correction', 'token'])).grpo.samplerCorrection).not.toBeNull();
     const clicks = await settingsOf(['--task', 'a', '--constrained', '--action-names', 'click, noop']);
     expect(clicks.episode.action_names).toEqual(['click', 'noop']);
     await expect(settingsOf(['--task', 'a', '--constrained', '--action-names', 'click,eval'])).rejects.toThrow(

@@ -107,14 +107,16 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
   );
   const groupsPerUpdate = int('groups-per-update', 4);
   const maxStaleness = int('max-staleness', 1, 0);
-  // Constrained replies are sampled from the grammar-masked distribution, and the sampler reports
-  // log-probs renormalised over it: against the trainer's unmasked ones the correction would
-  // weight (and with mask, zero) nearly every sample. So it is off by default when constrained.
+  // The in-process server reports constrained replies' log-probs without the grammar, as the
+  // trainer scores them, so the correction compares like with like. A vLLM server applies the
+  // grammar to what it reports: against the trainer's unmasked log-probs the correction would
+  // weight (and with mask, zero) nearly every sample, so it is off by default there.
+  const vllmUrls = multipleOption(context, 'vllm-url');
   const correction = choiceOption(
     context,
     'sampler-correction',
     ['token', 'sequence', 'off'] as const,
-    context.options['constrained'] === true ? 'off' : 'sequence',
+    context.options['constrained'] === true && vllmUrls.length > 0 ? 'off' : 'sequence',
   );
   const delta = stringOption(context, 'delta');
   const maxCompletionLength = optionalIntegerOption(context, 'max-completion-length');
@@ -149,7 +151,6 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
       stringOption(context, 'prefix') ?? process.env['GAUNTLET_QUEUE_PREFIX'] ?? DEFAULT_PREFIX,
     ),
   );
-  const vllmUrls = multipleOption(context, 'vllm-url');
   for (const url of vllmUrls)
     if (!/^https?:\/\/[^/\s]+/.test(url)) throw usage(`--vllm-url ${JSON.stringify(url)} must be an http(s) URL`);
   const model = stringOption(context, 'model');

@@ -1,5 +1,5 @@
 import { DEFAULT_COMPILE_BUDGET } from '../../generate/compile-budget.js';
-import { LOGPROBS_MODES } from '../../generate/sampler.js';
+import { CONSTRAINED_LOGPROBS, LOGPROBS_MODES } from '../../generate/sampler.js';
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { DEFAULT_PREPARE_OPTIONS } from '../../serve/prepare-pool.js';
@@ -110,6 +110,13 @@ export const serveCommand: Command = {
         "What sampled tokens' logprobs are, as vLLM's flag: raw_logprobs (the model's), processed_logprobs (the distribution the token was drawn from: temperature, penalty, top-k/top-p/min-p and structured outputs applied; rollouts for GRPO need this), raw_logits or processed_logits. Prompt logprobs are always the model's",
       defaultText: 'raw_logprobs',
     },
+    'constrained-logprobs': {
+      type: 'string',
+      valueName: 'WHICH',
+      description:
+        "With processed logprobs and structured outputs: drawn (the grammar's disallowed tokens out: the distribution drawn from, as vLLM) or unconstrained (penalty, temperature and filters over every token: what a trainer that does not apply the grammar computes, for GRPO's sampler correction)",
+      defaultText: 'drawn',
+    },
     'return-tokens-as-token-ids': {
       type: 'boolean',
       description: 'Name tokens "token_id:N" in logprob lists unless a request sets return_tokens_as_token_ids',
@@ -197,6 +204,7 @@ export const serveCommand: Command = {
       ...(roots.length ? { adapterRoots: roots } : {}),
       apiKeys: apiKeysOf(context),
       logprobsMode: choiceOption(context, 'logprobs-mode', LOGPROBS_MODES, 'raw_logprobs'),
+      constrainedLogprobs: choiceOption(context, 'constrained-logprobs', CONSTRAINED_LOGPROBS, 'drawn'),
       returnTokensAsTokenIds: context.options['return-tokens-as-token-ids'] === true,
       log: (line) => context.io.err(line),
       maxBatch: integerOption(context, 'max-batch', 32, 1),
