@@ -103,6 +103,29 @@ describe('RunReport over real HTTP', () => {
       expect(stdout).toContain(`>${name}</text>`);
   });
 
+  it('a run that does not compute the KL (β = 0) says so on its KL panel, instead of waiting for data', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
+    const report = new RunReport({ jsonlPath: join(dir, 'metrics.jsonl') });
+    const url = await serve(report);
+    const dumped = async () =>
+      (
+        await promisify(execFile)(
+          CHROMIUM!,
+          ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=5000', '--dump-dom', `${url}/curves`],
+          { timeout: 60_000 },
+        )
+      ).stdout;
+    const notComputed = '>not computed: β = 0 (grpo --kl-metric logs it without a KL term in the loss)</text>';
+    expect(await dumped()).not.toContain(notComputed);
+    for (const step of [1, 2]) {
+      const { kl: _kl, ...metrics } = update(step).metrics;
+      await report.record({ ...update(step), metrics });
+    }
+    const page = await dumped();
+    expect(page).toContain(notComputed);
+    expect(page.match(/<polyline/g)?.length).toBe(6);
+  });
+
   it('a resumed report continues the curves from the JSONL file', async () => {
     dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
     const jsonlPath = join(dir, 'metrics.jsonl');

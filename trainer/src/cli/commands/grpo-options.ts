@@ -56,6 +56,7 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'epsilon-high': s('X', 'Clip range above 1', 'epsilon'),
   delta: s('X', 'Cap of the unclipped ratio (two-sided GRPO; > 1)', 'off'),
   beta: s('X', 'Weight of the k3 KL to the adapter-free model (0: no reference pass)', '0'),
+  'kl-metric': flag('Log the k3 KL to the adapter-free model even with --beta 0 (one reference pass per update)'),
   'num-iterations': s('N', 'Updates per batch of groups (old log-probs taken before the first)', '1'),
   'mask-truncated-completions': flag('Train nothing on episodes cut by a length limit'),
   'max-completion-length': s('N', "dr_grpo's normaliser", 'none'),

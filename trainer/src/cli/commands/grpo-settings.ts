@@ -128,6 +128,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     ...(context.options['epsilon-high'] === undefined ? {} : { epsilonHigh: num('epsilon-high', 0.2) }),
     delta: delta === undefined ? null : num('delta', 0, 1, false),
     beta: num('beta', 0),
+    klMetric: context.options['kl-metric'] === true,
     numIterations: int('num-iterations', 1),
     maskTruncatedCompletions: context.options['mask-truncated-completions'] === true,
     ...(maxCompletionLength ? { maxCompletionLength } : {}),

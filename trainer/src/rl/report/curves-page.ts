@@ -9,7 +9,11 @@ const SCRIPT = String.raw`
 const PANELS = [
   { title: 'Reward', pick: (u) => ({ reward: u.metrics.reward, 'reward_std': u.metrics.reward_std }) },
   { title: 'Success rate by task', pick: (u) => Object.assign({}, u.successByTask) },
-  { title: 'KL', pick: (u) => ({ kl: u.metrics.kl }) },
+  {
+    title: 'KL',
+    pick: (u) => ({ kl: u.metrics.kl }),
+    missing: 'not computed: β = 0 (grpo --kl-metric logs it without a KL term in the loss)',
+  },
   { title: 'Clip ratios', pick: (u) => only(u.metrics, (k) => k.startsWith('clip_ratio/')) },
   { title: 'Staleness', pick: (u) => only(u.metrics, (k) => /stale/.test(k)) },
   { title: 'Loss', pick: (u) => ({ loss: u.metrics.loss }) },
@@ -25,7 +29,7 @@ function el(name, attrs, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
-function panel(title, updates, pick) {
+function panel({ title, pick, missing }, updates) {
   const series = new Map();
   for (const u of updates)
     for (const [name, y] of Object.entries(pick(u)))
@@ -35,7 +39,9 @@ function panel(title, updates, pick) {
   svg.append(el('text', { x: L, y: 16, 'font-weight': 'bold' }, title));
   const points = [...series.values()].flat();
   if (points.length === 0) {
-    svg.append(el('text', { x: L, y: H / 2, fill: '#888' }, 'no data yet'));
+    // Updates without the metric: the run does not compute it, which waiting will not change.
+    const why = updates.length > 0 && missing ? missing : 'no data yet';
+    svg.append(el('text', { x: L, y: H / 2, fill: '#888', 'font-size': 11 }, why));
     return svg;
   }
   const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
@@ -63,7 +69,7 @@ async function refresh() {
     const reply = await fetch('curves.json', { cache: 'no-store' });
     const { updates } = await reply.json();
     const root = document.getElementById('panels');
-    root.replaceChildren(...PANELS.map((p) => panel(p.title, updates, p.pick)));
+    root.replaceChildren(...PANELS.map((p) => panel(p, updates)));
     const last = updates[updates.length - 1];
     document.getElementById('status').textContent = last
       ? 'update ' + last.step + ' (v' + last.version + '), ' + new Date(last.time).toLocaleTimeString()

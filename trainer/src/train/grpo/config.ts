@@ -29,6 +29,8 @@ export interface GrpoOptions {
   delta?: number | null;
   /** Weight of the k3 KL to the adapter-free model; 0 = no reference pass. */
   beta?: number;
+  /** Log the k3 KL to the reference as the `kl` metric even with beta 0 (costs the reference pass). */
+  klMetric?: boolean;
   /** Updates per generation batch; old log-probs are taken before the first. */
   numIterations?: number;
   /** Completions that hit the length limit (no EOS) train nothing. */
@@ -49,6 +51,7 @@ export interface GrpoConfig {
   epsilonHigh: number;
   delta: number | null;
   beta: number;
+  klMetric: boolean;
   numIterations: number;
   maskTruncatedCompletions: boolean;
   maxCompletionLength: number | null;
@@ -105,6 +108,7 @@ export function resolveGrpoConfig(options: GrpoOptions = {}): GrpoConfig {
     epsilonHigh,
     delta,
     beta,
+    klMetric: options.klMetric ?? false,
     numIterations,
     maskTruncatedCompletions: options.maskTruncatedCompletions ?? false,
     maxCompletionLength,
@@ -127,4 +131,9 @@ function resolveCorrection(c: Partial<SamplerCorrection>): SamplerCorrection {
     min,
     max,
   };
+}
+
+/** Whether a step needs the reference's log-probs: for the KL term, or to log the KL. */
+export function needsReference(config: GrpoConfig): boolean {
+  return config.beta > 0 || config.klMetric;
 }

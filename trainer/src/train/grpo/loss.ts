@@ -2,7 +2,7 @@ import type { Tensor } from '../../engine/graph.js';
 import { dimOf } from '../../engine/helpers.js';
 import * as o from '../../engine/ops.js';
 import type { LossContext, LossFn, LossOutput } from '../loss.js';
-import type { GrpoConfig, SamplerCorrection } from './config.js';
+import { needsReference, type GrpoConfig, type SamplerCorrection } from './config.js';
 
 /** Per-sequence inputs: the advantage, and 1 where old log-probs are the current ones (first pass over a batch). */
 export const ADVANTAGE = 'advantage';
@@ -50,10 +50,10 @@ function buildGrpoLoss(c: LossContext, cfg: GrpoConfig): LossOutput {
   // Sequence-level ratios are one per row: their clip fractions are over sequences (as TRL's).
   const ratioMean = (x: Tensor) =>
     cfg.ratioLevel === 'token' ? tokenMean(x) : o.div(o.reduceSum(x, [], false), c.totalSequences());
-  if (cfg.beta > 0) {
+  if (needsReference(cfg)) {
     const d = o.mul(o.sub(c.tokenInput(REF_LOGPROBS), lp), m);
     const k3 = o.sub(o.sub(o.exp(d), d), 1);
-    perToken = o.add(perToken, o.mul(k3, cfg.beta));
+    if (cfg.beta > 0) perToken = o.add(perToken, o.mul(k3, cfg.beta));
     metrics['kl'] = tokenMean(o.stopGradient(k3));
   }
   if (cfg.logEntropy) metrics['entropy'] = tokenMean(c.entropy());

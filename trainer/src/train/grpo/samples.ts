@@ -1,5 +1,5 @@
 import type { TrainSequence } from '../batch.js';
-import type { GrpoConfig } from './config.js';
+import { needsReference, type GrpoConfig } from './config.js';
 import { ADVANTAGE, OLD_IS_CURRENT, OLD_LOGPROBS, REF_LOGPROBS, SAMPLER_LOGPROBS } from './loss.js';
 
 /**
@@ -91,6 +91,6 @@ export function grpoSequence(s: GrpoSample, config: GrpoConfig, inputs: Sequence
     [OLD_LOGPROBS]: inputs.oldLogprobs ?? new Array<number>(length).fill(0),
   };
   if (config.samplerCorrection) extras[SAMPLER_LOGPROBS] = alignToSequence(s, mask, s.samplerLogprobs);
-  if (config.beta > 0) extras[REF_LOGPROBS] = inputs.refLogprobs ?? new Array<number>(length).fill(0);
+  if (needsReference(config)) extras[REF_LOGPROBS] = inputs.refLogprobs ?? new Array<number>(length).fill(0);
   return { tokens: [...s.promptIds, ...s.completionIds], mask: [...s.promptIds.map(() => 0), ...mask], extras };
 }

@@ -5,7 +5,7 @@ import type { StepResult, TrainerOptions } from '../trainer.js';
 import { LoraTrainer } from '../trainer.js';
 import { computeAdvantages } from './advantages.js';
 import type { GrpoConfig, GrpoOptions } from './config.js';
-import { resolveGrpoConfig } from './config.js';
+import { needsReference, resolveGrpoConfig } from './config.js';
 import { grpoLoss } from './loss.js';
 import { completionMetrics, samplingMetrics } from './metrics.js';
 import type { GrpoSample } from './samples.js';
@@ -117,7 +117,7 @@ export async function grpoStep(
   const masks = samples.map((s) => trainedMask(s, config));
   const started = performance.now();
   let ref: number[][] | null = null;
-  if (config.beta > 0) {
+  if (needsReference(config)) {
     const given = allOrNone(samples, 'refLogprobs')
       ? samples.map((s) => s.refLogprobs!)
       : await learner.logprobs(samples, null, options);

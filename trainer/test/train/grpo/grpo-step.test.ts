@@ -53,6 +53,29 @@ describe('grpoStep: lp_old, replays and the reference', () => {
     referenceAfter.forEach((lp, i) => lp.forEach((v, t) => expect(v).toBe(reference[i]![t]!)));
     await l.release();
   });
+
+  test('--kl-metric: with β = 0 the KL is logged and grows, while the updates are exactly those of a run without it', async () => {
+    const start = randomAdapter();
+    const logged = await learner(
+      { klMetric: true, samplerCorrection: null },
+      { lr: 3e-2, adapter: copyAdapter(start) },
+    );
+    const plain = await learner({ samplerCorrection: null }, { lr: 3e-2, adapter: copyAdapter(start) });
+    const kls: number[] = [];
+    for (let step = 0; step < 3; step++) {
+      const [a, b] = [await grpoStep(logged, groups), await grpoStep(plain, groups)];
+      expect(a.updates[0]!.loss).toBe(b.updates[0]!.loss);
+      expect(b.metrics['kl']).toBeUndefined();
+      kls.push(a.metrics['kl']!);
+    }
+    // The random starting adapter is already away from the adapter-free reference, and moves further.
+    expect(kls[0]).toBeGreaterThan(1e-4);
+    expect(kls[2]).toBeGreaterThan(kls[0]!);
+    const path = [...start.modules.keys()][0]!;
+    expect(logged.trainer.adapter.modules.get(path)!.b.data).toEqual(plain.trainer.adapter.modules.get(path)!.b.data);
+    await logged.release();
+    await plain.release();
+  });
 });
 
 describe('grpoStep: micro-batches', () => {
