@@ -73,6 +73,7 @@ export class LogprobScorer {
     adapter: LoraAdapter | null,
     options: RunOptions = {},
     weights: WeightMap = this.options.weights,
+    onProgress?: (scored: number, total: number) => void,
   ): Promise<Float32Array[]> {
     sequences.forEach((s, i) => validateSequence(s, i, this.options.config.vocabSize));
     const feeds: Record<string, HostTensor> = { ...(adapter ? adapterFeeds(adapter) : this.zeroAdapter) };
@@ -86,6 +87,7 @@ export class LogprobScorer {
         `the adapter has no tensor for '${missing}' (its targets differ from the scorer's LoRA config)`,
       );
     const out = new Array<Float32Array>(sequences.length);
+    let scored = 0;
     const totals = batchTotals(sequences);
     // Split as the trainer splits: the same passes give the same log-probs.
     for (const rows of microBatches(sequences, this.options.microBatchSize)) {
@@ -101,6 +103,8 @@ export class LogprobScorer {
         options,
       );
       rows.forEach((i, k) => (out[i] = rowLogprobs(result[LOGPROBS]!, k, sequences[i]!.tokens.length)));
+      scored += rows.length;
+      onProgress?.(scored, sequences.length);
     }
     return out;
   }

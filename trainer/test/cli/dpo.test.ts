@@ -101,13 +101,16 @@ describe('gauntlet-trainer dpo', () => {
     expect(steps(stderr)).toHaveLength(2);
     expect([code, stdout]).toEqual([0, expect.stringContaining(`Wrote PEFT adapter (r 4, 14 modules) to ${out}`)]);
     await expectPeftFolder(out, model, 4);
-  });
+    // Two processes one after the other, collect alone allowed 120 s: a loaded machine needs more than the default.
+  }, 240_000);
 
   it('per step: progress with margin and accuracy, TRL-named metrics as JSONL; the margin grows, checkpoints load', async () => {
     const { root, model, data } = await setup();
     const [out, metrics] = [join(root, 'adapter'), join(root, 'metrics.jsonl')];
     const run = await dpo(model, data, out, '--steps', '8', '--lr', '1e-2', '--save-every', '4', '--metrics', metrics);
     expect([run.code, run.stderr]).toEqual([0, expect.stringContaining('sigmoid loss, beta 0.1')]);
+    // Scoring the reference reports progress; its last line says every pair is done, with the rate.
+    expect(run.stderr).toMatch(/dpo: reference scored (\d+)\/\1 pairs \([\d.]+ pairs\/s\)\n/);
     const curve = steps(run.stderr);
     expect(curve).toHaveLength(8);
     expect(curve[0]).toEqual({ loss: 0.6931, margin: 0, accuracy: 0 });

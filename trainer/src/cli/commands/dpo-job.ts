@@ -78,7 +78,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   const progress = new StepProgress(steps);
   const history: DpoStepResult[] = [];
   try {
-    const pairs = await learner.scorePairs(data.pairs, reference, { signal });
+    const pairs = await learner.scorePairs(data.pairs, reference, { signal }, scoringProgress(io));
     await runDpo(learner, pairs, {
       steps,
       batchSize: perStep,
@@ -114,6 +114,20 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
     `Wrote ${what} to ${s.outDir}; loss ${first['loss']!.toFixed(4)} → ${last['loss']!.toFixed(4)}, reward margin ${first['rewards/margins']!.toFixed(4)} → ${last['rewards/margins']!.toFixed(4)} in ${steps} steps`,
   );
   return EXIT_OK;
+}
+
+/** A line every few seconds while the reference scores the pairs (minutes on a large file), and one at the end. */
+function scoringProgress(io: CommandIo, everyMs = 5000): (scored: number, total: number) => void {
+  const started = performance.now();
+  let last = started;
+  return (scored, total) => {
+    const now = performance.now();
+    if (scored < total && now - last < everyMs) return;
+    last = now;
+    const rate = scored / Math.max((now - started) / 1000, 1e-3);
+    const left = scored < total ? `, about ${Math.ceil((total - scored) / rate)} s left` : '';
+    io.err(`dpo: reference scored ${scored}/${total} pairs (${rate.toFixed(1)} pairs/s${left})`);
+  };
 }
 
 function progressLine(progress: StepProgress, result: DpoStepResult): string {

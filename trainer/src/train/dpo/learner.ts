@@ -46,6 +46,7 @@ export class DpoLearner {
     pairs: readonly DpoPair[],
     reference: LoraAdapter | null,
     options: RunOptions = {},
+    onProgress?: (pairsScored: number, pairs: number) => void,
   ): Promise<ScoredPair[]> {
     pairs.forEach(validatePair);
     const { config, weights, runtime } = this.options;
@@ -63,6 +64,8 @@ export class DpoLearner {
         pairs.flatMap((p) => [p.chosen, p.rejected]),
         reference,
         options,
+        undefined,
+        onProgress && ((rows, total) => onProgress(Math.floor(rows / 2), total / 2)),
       );
       return pairs.map((p, i) => ({ ...p, ref: { chosen: scored[2 * i]!, rejected: scored[2 * i + 1]! } }));
     } finally {
