@@ -1,3 +1,5 @@
+import { Queue } from 'bullmq';
+import { QUEUES } from '@gauntlet/proto/rollout';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { EnvPool } from '../../src/env/env-pool.js';
@@ -96,6 +98,32 @@ describe('gauntlet-worker commands', () => {
     expect(table.out).toMatch(/gauntlet-episodes\s+0\s+0\s+0\s+0\s+6\s+0/);
     expect(table.out).toMatch(/groups: 0 in flight, 3 completed, 0 dropped; 3 waiting for the trainer/);
   }, 150_000);
+
+  it('submit takes Gauntlet challenge types: the ":" of gauntlet:<type> becomes "." in the group id; ids that would clash are refused', async () => {
+    const connection = freshConnection();
+    cleanups.push(() => removeQueues(connection));
+    const queue = ['--prefix', connection.prefix];
+    const submitted = await cli([
+      'submit',
+      ...queue,
+      '--task',
+      'gauntlet:click_sequence',
+      '--seeds',
+      '4',
+      '--id-prefix',
+      'types',
+    ]);
+    expect([submitted.code, submitted.err]).toEqual([0, expect.stringContaining('submitted 1 groups of 8')]);
+    const groups = new Queue(QUEUES.groups, { connection: connection.redis, prefix: connection.prefix });
+    cleanups.push(() => groups.close());
+    const job = await groups.getJob('types-gauntlet.click_sequence-4');
+    expect(job?.data).toMatchObject({ task: 'gauntlet:click_sequence', seed: 4 });
+    const clash = await cli(['submit', ...queue, '--task', 'gauntlet:timer,gauntlet.timer', '--seeds', '0']);
+    expect(clash).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('two groups would share the id g-gauntlet.timer-0'),
+    });
+  });
 
   it('eval plays N episodes per task and reports success rates as a table and as JSON', async () => {
     const json = await cli([

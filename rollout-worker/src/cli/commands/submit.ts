@@ -22,7 +22,8 @@ export const submitCommand: Command = {
   description: [
     'Adds one group per task and seed: a flow of --group-size episode jobs that any worker may play,',
     "and a parent that hands the finished TrajectoryGroup to the trainer's queue. The group id is",
-    '<id-prefix>-<task>-<seed>; a group id already in Redis (waiting, running, done or dropped) is',
+    "<id-prefix>-<task>-<seed> (':' and '/' of a task name become '.', e.g. g-gauntlet.timer-0 for",
+    'gauntlet:timer); a group id already in Redis (waiting, running, done or dropped) is',
     'skipped, so running the same submit twice plays nothing twice. --max-in-flight holds further groups',
     'back while that many are unfinished (backpressure). --wait follows the groups to the end, prints',
     'progress, and prints a JSON summary; the exit code is 1 when any group was dropped.',
@@ -86,7 +87,7 @@ export const submitCommand: Command = {
     const groups = tasks.flatMap((task) =>
       seeds.map((seed) =>
         GroupJob.parse({
-          group_id: checkId('group id', `${prefix}-${task}-${seed}`),
+          group_id: checkId('group id', `${prefix}-${idPart(task)}-${seed}`),
           task,
           seed,
           size,
@@ -96,6 +97,12 @@ export const submitCommand: Command = {
         }),
       ),
     );
+    // The id is what the wait tracks: two groups sharing one would wait forever for the second.
+    const twice = groups.find((g, i) => groups.findIndex((h) => h.group_id === g.group_id) !== i);
+    if (twice)
+      throw new UsageError(
+        `--task: two groups would share the id ${twice.group_id} (a task given twice, or names that differ only in ':' and '/' against '.')`,
+      );
     const retry = {
       ...DEFAULT_RETRY_POLICY,
       attempts: intValue(values, 'attempts', DEFAULT_RETRY_POLICY.attempts, 1),
@@ -158,3 +165,8 @@ export const submitCommand: Command = {
     }
   },
 };
+
+/** A task name inside a group id: job ids may not hold ':' or '/', which Gauntlet types (`gauntlet:timer`) and BrowserGym names have. */
+function idPart(task: string): string {
+  return task.replace(/[:/]/g, '.');
+}

@@ -10,6 +10,11 @@ describe('task specs', () => {
   it('read NAME[=WEIGHT], weight 1 by default', () => {
     expect(parseTaskSpec('miniwob.click-test')).toEqual({ name: 'miniwob.click-test', weight: 1 });
     expect(parseTaskSpec('miniwob.enter-text=2.5')).toEqual({ name: 'miniwob.enter-text', weight: 2.5 });
+    // Gauntlet challenge types, as `gauntlet-env tasks` lists them, weighted like any task.
+    expect(parseTaskSpecs(['gauntlet.gauntlet:timer=3', 'gauntlet:canvas'])).toEqual([
+      { name: 'gauntlet.gauntlet:timer', weight: 3 },
+      { name: 'gauntlet:canvas', weight: 1 },
+    ]);
   });
   it('refuse bad weights, bad names and a task given twice', () => {
     expect(() => parseTaskSpec('a=0')).toThrow(/weight after "=" must be a number > 0/);
@@ -52,6 +57,14 @@ describe('Curriculum', () => {
     expect(c.resetOptions('gauntlet.gauntlet')).toEqual({ start_step: 3 });
     c.record('gauntlet.gauntlet', bad(4), 3);
     expect(c.resetOptions('gauntlet.gauntlet')).toEqual({ start_step: 3 });
+  });
+
+  it('a single Gauntlet challenge type has no start_step curriculum: it is one step', () => {
+    const c = new Curriculum({ ...DEFAULT_CURRICULUM, startStep: 3 });
+    for (const task of ['gauntlet.gauntlet:timer', 'gauntlet:canvas', 'miniwob.click-test'])
+      expect(c.resetOptions(task)).toEqual({});
+    for (const task of ['gauntlet.gauntlet', 'gauntlet', 'browsergym/gauntlet'])
+      expect(c.resetOptions(task)).toEqual({ start_step: 3 });
   });
 
   it('state round-trips', () => {

@@ -107,6 +107,7 @@ export class Curriculum {
   }
 
   private usesStartStep(task: string): boolean {
-    return this.options.enabled && this.options.startStep > 0 && /^(browsergym\/)?gauntlet/.test(task);
+    // The whole Gauntlet only: a single challenge type (`gauntlet:<type>`) has one step to start on.
+    return this.options.enabled && this.options.startStep > 0 && /^(browsergym\/)?gauntlet[^:]*$/.test(task);
   }
 }

@@ -4,12 +4,15 @@ export interface TaskSpec {
   weight: number;
 }
 
-/** `NAME[=WEIGHT]` (e.g. `miniwob.click-test=2`); the weight defaults to 1 and must be > 0. */
+/**
+ * `NAME[=WEIGHT]` (e.g. `miniwob.click-test=2`, `gauntlet:timer=3` for one Gauntlet challenge
+ * type); the weight defaults to 1 and must be > 0.
+ */
 export function parseTaskSpec(text: string): TaskSpec {
   const at = text.lastIndexOf('=');
   const name = (at < 0 ? text : text.slice(0, at)).trim();
-  if (!/^[A-Za-z0-9][A-Za-z0-9_./-]*$/.test(name))
-    throw new RangeError(`task ${JSON.stringify(text)}: the name must be letters, digits, "_", ".", "/" or "-"`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.:/-]*$/.test(name))
+    throw new RangeError(`task ${JSON.stringify(text)}: the name must be letters, digits, "_", ".", ":", "/" or "-"`);
   if (at < 0) return { name, weight: 1 };
   const raw = text.slice(at + 1).trim();
   const weight = Number(raw);
