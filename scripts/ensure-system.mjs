@@ -28,8 +28,9 @@ const checks = {
     packages: ['protobuf-compiler', 'protobuf-compiler-grpc', 'libprotobuf-dev'],
     manual: 'apt-get install -y protobuf-compiler protobuf-compiler-grpc libprotobuf-dev',
   },
+  // `npm run learn` starts a private redis-server only when no Redis answers at REDIS_URL.
   redis: {
-    present: () => commandExists('redis-server'),
+    present: () => commandExists('redis-server') || redisAnswers(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
     packages: ['redis-server'],
     manual: 'apt-get install -y redis-server',
   },
@@ -56,6 +57,20 @@ function wellKnownTypesPresent() {
       cwd: tmpdir(),
     }).status === 0
   );
+}
+
+function redisAnswers(url) {
+  let host = '127.0.0.1';
+  let port = 6379;
+  try {
+    const parsed = new URL(url);
+    host = parsed.hostname || host;
+    port = Number(parsed.port || port);
+  } catch {
+    return false;
+  }
+  const probe = `const s=require('net').connect(${port},${JSON.stringify(host)});s.setTimeout(1000,()=>process.exit(1));s.on('connect',()=>process.exit(0));s.on('error',()=>process.exit(1));`;
+  return spawnSync(process.execPath, ['-e', probe], { stdio: 'ignore' }).status === 0;
 }
 
 function commandExists(name) {

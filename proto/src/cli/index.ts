@@ -5,6 +5,7 @@
  * 2, other GauntletErrors into one line and exit 1, Ctrl-C into 130, and gives the command a
  * progress function (stderr). gauntlet-agent is its first user.
  */
+export { findBin, startChildBin, type ChildBin, type ChildBinOptions } from './child-bin.js';
 export { closestName } from './closest.js';
 export { commandHelp, toolHelp } from './help.js';
 export {

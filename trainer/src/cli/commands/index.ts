@@ -4,6 +4,7 @@ import { exportAdapterCommand } from './export-adapter.js';
 import { grpoCommand } from './grpo.js';
 import { initTinyCommand } from './init-tiny.js';
 import { inspectCommand } from './inspect.js';
+import { learnCommand } from './learn/learn.js';
 import { serveCommand } from './serve.js';
 import { sftCommand } from './sft.js';
 
@@ -19,4 +20,5 @@ export const COMMANDS: readonly Command[] = [
   exportAdapterCommand,
   serveCommand,
   grpoCommand,
+  learnCommand,
 ];
