@@ -99,11 +99,11 @@ describe('gauntlet-agent view on rollout trajectories', () => {
     writeFileSync(join(dir, 'metrics.jsonl'), '{"step":1}\n');
     writeFileSync(join(dir, 'trajectories.jsonl'), lines(consumedGroup('g2', 1, [1])));
     writeFileSync(join(dir, 'b-trajectories.jsonl'), lines(trajectory('t', 0, [0])));
-    expect(
-      openViewSource(dir)
-        .episodes()
-        .map((e) => e.id),
-    ).toEqual(['t.0', 'g2.0', 'g2.1']);
+    const source = openViewSource(dir);
+    expect(source.episodes().map((e) => e.id)).toEqual(['t.0', 'g2.0', 'g2.1']);
+    // A file added while it is viewed shows up on the next read.
+    writeFileSync(join(dir, 'c-trajectories.jsonl'), lines(trajectory('u', 0, [0])));
+    expect(source.episodes().map((e) => e.id)).toEqual(['t.0', 'u.0', 'g2.0', 'g2.1']);
     const empty = join(base, 'empty');
     mkdirSync(empty);
     const result = await agent(['view', empty]);

@@ -16,14 +16,14 @@ export function openViewSource(path: string): ViewSource {
         kind: 'run',
         episodes: () => jsonLines<EpisodeRecord>(file).map((r) => runEpisode(full, r)),
       };
-    const files = trajectoryFiles(full);
-    if (files.length === 0)
+    if (trajectoryFiles(full).length === 0)
       throw new UsageError(
         `RUN_DIR: ${path} has no episodes.jsonl (a gauntlet-agent run folder) nor trajectories*.jsonl files`,
       );
-    return trajectorySource(full, files);
+    // Listed again on every read, so files added while it is viewed show up too.
+    return trajectorySource(full, () => trajectoryFiles(full));
   }
-  if (basename(full).endsWith('.jsonl')) return trajectorySource(dirname(full), [full]);
+  if (basename(full).endsWith('.jsonl')) return trajectorySource(dirname(full), () => [full]);
   throw new UsageError(`RUN_DIR: ${path} is neither a run folder nor a trajectories .jsonl file`);
 }
 
@@ -37,14 +37,14 @@ function trajectoryFiles(dir: string): string[] {
 }
 
 /** Trajectories are checked once on opening: a bad line is a usage error naming it, before anything is served. */
-function trajectorySource(root: string, files: string[]): ViewSource {
+function trajectorySource(root: string, files: () => string[]): ViewSource {
   try {
-    trajectoryEpisodes(files);
+    trajectoryEpisodes(files());
   } catch (error) {
     if (error instanceof TrajectoryLineError) throw new UsageError(`RUN_DIR: ${error.message}`);
     throw error;
   }
-  return { root, kind: 'trajectories', episodes: () => trajectoryEpisodes(files) };
+  return { root, kind: 'trajectories', episodes: () => trajectoryEpisodes(files()) };
 }
 
 function jsonLines<T>(file: string): T[] {
