@@ -102,7 +102,7 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'viewer-url': s(
     'URL',
     'Where you serve gauntlet-agent view for this run: /curves links to it',
-    'none (/curves shows the command)',
+    'none: /curves shows the command only',
   ),
   resume: flag("Continue from the output folder's latest checkpoint (none yet: start the run)"),
   'drain-ms': s('MS', 'After the last update, how long groups in flight may finish before they are removed', '60000'),

@@ -128,5 +128,3 @@ svg { border: 1px solid #eee; background: #fff; font-size: 11px; }
 </body>
 </html>
 `;
-
-export const CURVES_PAGE = curvesPage();
