@@ -91,6 +91,7 @@ describe('gauntlet-agent view server', () => {
     expect(list).toEqual([
       {
         index: 0,
+        id: 'e0',
         task: 'click-button',
         seed: 3,
         outcome: 'fail',
@@ -132,54 +133,6 @@ describe('gauntlet-agent view server', () => {
     const port = new URL(server.url).port;
     expect((await get('/api/episodes', `evil.example:${port}`)).status).toBe(403);
     expect((await get('/api/episodes', `localhost:${port}`)).status).toBe(200);
-  });
-
-  it('shows a rollout tier trajectories.jsonl (Trajectory or TrajectoryGroup lines) without pictures', async () => {
-    const t = {
-      episode_id: 't0',
-      group_id: 'g0',
-      task: 'click-button',
-      seed: 1,
-      prompt_ids: [],
-      outcome: 'success',
-      reward: 1,
-      error: null,
-      final_task_info: {},
-      started_at: new Date(0).toISOString(),
-      wall_ms: 1,
-      turns: [
-        {
-          index: 0,
-          observation: '# Current page\nhttp://x/\n[7] button',
-          trimmed_exchanges: 0,
-          completion_ids: [1],
-          logprobs: [-0.1],
-          env_ids: [],
-          action_text: "click('7')",
-          action: "click('7')",
-          action_fallback: false,
-          reward: 1,
-          done: true,
-          error: '',
-          policy: { model: 'base', adapter: 'lora', version: 4 },
-          task_info: {},
-          policy_ms: 1,
-          env_ms: 1,
-          step_ms: 1,
-        },
-      ],
-    };
-    const file = join(base, 'trajectories.jsonl');
-    writeFileSync(file, `${JSON.stringify(t)}\n${JSON.stringify({ group_id: 'g0', trajectories: [t, t] })}\n`);
-    const viewer = await startViewServer(openViewSource(file));
-    try {
-      const list = (await (await fetch(`${viewer.url}api/episodes`)).json()) as { steps: number }[];
-      expect(list).toHaveLength(3);
-      const one = (await (await fetch(`${viewer.url}api/episodes/0`)).json()) as { turns: Record<string, unknown>[] };
-      expect(one.turns[0]).toMatchObject({ actor: 'base / lora@4', url: 'http://x/', screenshot: null, reward: 1 });
-    } finally {
-      await viewer.close();
-    }
   });
 
   it('the command prints its URL, stops on Ctrl-C, and names RUN_DIR or --port when they are wrong', async () => {

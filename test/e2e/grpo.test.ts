@@ -6,9 +6,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { ConsumedGroup, QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openViewSource } from '../../agent/src/view/view-source.js';
 import { startEnvServer, type EnvServerProcess } from '../../rollout-worker/test/support/env-server.js';
 import { ROOT, startProcess, type Started } from '../../rollout-worker/test/support/process.js';
 import { freePort, freshConnection, removeQueues } from '../../rollout-worker/test/support/redis.js';
@@ -151,5 +152,28 @@ describe('gauntlet-trainer grpo on the real stack', () => {
     );
     expect(counts['admitted']! + counts['stale']! + counts['rejected']!).toBe(counts['consumed']);
     expect(counts['rejected']).toBe(0);
+
+    // --keep-trajectories (default 4): the last 4 groups consumed, with the version the trainer was
+    // at and each token's text from the model's tokenizer; the viewer reads them.
+    const keptPath = join(output, 'trajectories.jsonl');
+    expect(trainer.ready[0]).toContain(`last 4 groups kept for gauntlet-agent view ${keptPath}`);
+    const kept = readFileSync(keptPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => ConsumedGroup.parse(JSON.parse(line)));
+    expect(kept).toHaveLength(4);
+    for (const { group, trainer_version, token_texts } of kept) {
+      expect(trainer_version).toBeGreaterThanOrEqual(group.policy.version!);
+      const ids = group.trajectories.flatMap((t) =>
+        t.turns.flatMap((turn) => [...turn.completion_ids, ...turn.env_ids]),
+      );
+      expect(ids.length).toBeGreaterThan(0);
+      expect(Object.keys(token_texts!).sort()).toEqual([...new Set(ids.map(String))].sort());
+    }
+    const shown = openViewSource(keptPath).episodes();
+    expect(shown).toHaveLength(4 * 2);
+    const first = shown[0]!.turns[0]!.rollout!;
+    expect(first.staleness).toBe(first.trainer_version! - first.version!);
+    expect(first.tokens.every((t) => t.text !== null)).toBe(true);
   }, 330_000);
 });

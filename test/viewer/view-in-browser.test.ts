@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -7,6 +7,7 @@ import { main } from '../../agent/src/cli/main.js';
 import { startLocalEnv, type LocalEnv } from '../../agent/src/env/local-env.js';
 import { findChromium } from '../../env-server/src/browser/executable.js';
 import { readRun } from '../../agent/test/support/agent.js';
+import { consumedGroup, trajectory } from '../../agent/test/support/trajectories.js';
 
 // The whole path a person takes: a real env server and Chromium play the oracle with
 // --screenshots, `gauntlet-agent view` serves the run, and a second real Chromium opens the page
@@ -178,4 +179,79 @@ describe('gauntlet-agent view in a real browser', () => {
     console.log(`viewer screenshot: ${picture}`);
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it("shows a trainer's kept trajectories: each token coloured by its logprob, env tokens masked, version and staleness per turn", async () => {
+    const file = join(dir, 'trajectories.jsonl');
+    // A group the trainer took at v3, its turns played at v2 and v3; then a bare Trajectory line.
+    const kept = consumedGroup('g7', 3, [2, 3]);
+    writeFileSync(file, `${JSON.stringify(kept)}\n${JSON.stringify(trajectory('t', 0, [5]))}\n`);
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const serving = main(['view', file, '--port', '0'], { io: io(lines), env: {}, signal: stop.signal });
+    try {
+      await expect.poll(() => lines.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      const url = /^http:\/\/127\.0\.0\.1:\d+\//.exec(lines[0]!)![0];
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset['step'] === '0');
+      expect(await page.locator('#episodes li').count()).toBe(3);
+      const tokens = () =>
+        page.locator('#tokens .tok').evaluateAll((spans) =>
+          spans.map((s) => ({
+            text: s.textContent,
+            env: s.classList.contains('env'),
+            logprob: (s as HTMLElement).dataset['logprob'] ?? null,
+            background: getComputedStyle(s).backgroundColor,
+          })),
+        );
+      const turn = kept.group.trajectories[0]!.turns[0]!;
+      const first = await tokens();
+      expect(first.map((t) => [t.text, t.env, t.logprob])).toEqual([
+        ...turn.completion_ids.map((id, k) => [kept.token_texts![id]!, false, String(turn.logprobs[k])]),
+        ...turn.env_ids.map((id) => [kept.token_texts![id]!, true, null]),
+      ]);
+      // Likely, unlikely and very unlikely tokens get three different colours; env tokens one grey.
+      expect(new Set(first.slice(0, 3).map((t) => t.background)).size).toBe(3);
+      expect(new Set(first.slice(3).map((t) => t.background)).size).toBe(1);
+      expect(await page.locator('#version').textContent()).toBe(
+        'v2 · staleness 1 (the trainer was at v3 when it consumed the group)',
+      );
+      // No picture for a rollout turn: no empty frame either.
+      expect(await page.locator('#frame').isVisible()).toBe(false);
+      expect(await page.locator('#note').textContent()).toBe('group g7 · consumed by the trainer at v3 (admitted)');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.body.dataset['step'] === '1');
+      expect(await page.locator('#version').textContent()).toBe(
+        'v3 · staleness 0 (the trainer was at v3 when it consumed the group)',
+      );
+      const picture = join(dir, 'view-trajectories.png');
+      await page.screenshot({ path: picture });
+      console.log(`viewer screenshot: ${picture}`);
+      // A bare Trajectory: token ids only, the version without a staleness.
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.waitForFunction(
+        () => document.body.dataset['episode'] === '2' && document.body.dataset['step'] === '0',
+      );
+      expect((await tokens()).map((t) => t.text)).toEqual(['#11', '#12', '#13', '#20', '#21']);
+      expect(await page.locator('#version').textContent()).toMatch(
+        /^v5 · staleness unknown \(the file does not record/,
+      );
+      // The trainer rewrites its file: the page notices the episode it asked for is gone, reads the
+      // list again and opens the first episode of the new file.
+      writeFileSync(file, `${JSON.stringify(consumedGroup('g9', 4, [4]))}\n`);
+      await page.keyboard.press('ArrowUp');
+      await page.waitForFunction(() => document.getElementById('note')!.textContent!.startsWith('group g9'));
+      expect(await page.locator('#episodes li').count()).toBe(2);
+      expect(await page.evaluate(() => document.body.dataset['episode'])).toBe('0');
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      stop.abort();
+      await serving;
+    }
+  }, 60_000);
 });

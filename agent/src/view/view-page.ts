@@ -9,6 +9,7 @@ export const VIEW_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <title>gauntlet-agent view</title>
 <style>
+  [hidden] { display: none !important; }
   body { margin: 0; font: 13px/1.4 system-ui, sans-serif; display: flex; height: 100vh; color: #1c2330; }
   nav { width: 240px; overflow-y: auto; border-right: 1px solid #ccd; background: #f4f5f8; flex: none; }
   nav h1 { font-size: 14px; margin: 10px; }
@@ -35,12 +36,18 @@ export const VIEW_PAGE = `<!doctype html>
   #diff { max-height: 60vh; overflow-y: auto; }
   #diff .add { background: #e6f4ea; } #diff .del { background: #fce8e6; } #diff .fold { color: #889; font-style: italic; }
   .keys { color: #667; font-size: 12px; }
+  #note { color: #445; font-size: 12px; }
+  #tokens { max-height: 40vh; overflow-y: auto; background: #f7f7fa; padding: 6px; border: 1px solid #e2e4ea; font: 12px/1.7 ui-monospace, monospace; white-space: pre-wrap; word-break: break-word; }
+  .tok { border-radius: 2px; padding: 0 1px; margin-right: 1px; }
+  .tok.env { background: #e4e4e8; color: #778; }
+  .legend { color: #667; font-size: 11px; text-transform: none; }
 </style>
 </head>
 <body>
 <nav><h1>Episodes</h1><ol id="episodes"></ol></nav>
 <main>
   <h2 id="title">Loading…</h2>
+  <div id="note"></div>
   <div class="keys">← → steps · ↑ ↓ episodes</div>
   <div id="timeline"></div>
   <div id="step-label"></div>
@@ -52,6 +59,11 @@ export const VIEW_PAGE = `<!doctype html>
       <h3>Model's raw text</h3><pre id="text"></pre>
       <h3>Error</h3><pre id="error"></pre>
       <h3>Reward</h3><pre id="reward"></pre>
+      <div id="rollout" hidden>
+        <h3>Policy version</h3><pre id="version"></pre>
+        <h3>Tokens <span class="legend">policy's coloured by logprob (green: likely, red: unlikely) · env's grey (env mask 0, not trained on)</span></h3>
+        <div id="tokens"></div>
+      </div>
       <h3>AXTree change from the previous step</h3><pre id="diff"></pre>
     </div>
   </div>
@@ -69,6 +81,17 @@ export const VIEW_PAGE = `<!doctype html>
   const inTurn = (move) => {
     moves = moves.then(move).catch((error) => ($('title').textContent = 'Cannot load the run: ' + error));
   };
+  const getJson = async (path) => {
+    const reply = await fetch(path);
+    if (!reply.ok) throw new Error(await reply.text());
+    return reply.json();
+  };
+  const fetchEpisode = async (i) => {
+    const reply = await fetch('/api/episodes/' + i);
+    if (reply.status === 404) return null;
+    if (!reply.ok) throw new Error(await reply.text());
+    return reply.json();
+  };
   const el = (tag, text, cls) => {
     const node = document.createElement(tag);
     if (text !== undefined) node.textContent = text;
@@ -77,7 +100,7 @@ export const VIEW_PAGE = `<!doctype html>
   };
 
   async function start() {
-    episodes = await (await fetch('/api/episodes')).json();
+    episodes = await getJson('/api/episodes');
     renderList();
     if (episodes.length) await openEpisode(0);
     else $('title').textContent = 'No episodes yet';
@@ -98,7 +121,22 @@ export const VIEW_PAGE = `<!doctype html>
 
   async function openEpisode(i) {
     if (i < 0 || i >= episodes.length) return;
-    detail = await (await fetch('/api/episodes/' + i)).json();
+    let d = await fetchEpisode(i);
+    if (!d || d.id !== episodes[i].id) {
+      // The file changed meanwhile (a trainer rewrites the groups it keeps): the list is read
+      // again, and the episode asked for opened if it is still there, else the first.
+      const wanted = episodes[i].id;
+      episodes = await getJson('/api/episodes');
+      i = Math.max(0, episodes.findIndex((e) => e.id === wanted));
+      d = episodes.length ? await fetchEpisode(i) : null;
+      if (!d) {
+        [detail, ep] = [null, -1];
+        renderList();
+        $('title').textContent = 'No episodes yet';
+        return;
+      }
+    }
+    detail = d;
     ep = i;
     step = 0;
     renderList();
@@ -110,6 +148,7 @@ export const VIEW_PAGE = `<!doctype html>
     const e = episodes[ep];
     $('title').textContent = e.task + ' · seed ' + e.seed + ' · ' + e.outcome + ' · reward ' + e.reward;
     $('title').className = e.outcome;
+    $('note').textContent = detail.note || '';
     const timeline = $('timeline');
     timeline.replaceChildren();
     detail.turns.forEach((t, k) => {
@@ -124,6 +163,7 @@ export const VIEW_PAGE = `<!doctype html>
     if (!t) {
       $('step-label').textContent = 'No steps' + (detail.error ? ' — ' + detail.error : '');
       for (const id of ['action', 'text', 'error', 'reward', 'diff']) $(id).textContent = '';
+      $('rollout').hidden = true;
       $('shot').removeAttribute('src');
       $('marks').replaceChildren();
       return;
@@ -139,6 +179,7 @@ export const VIEW_PAGE = `<!doctype html>
     after.hidden = !(detail.final_screenshot && step === detail.turns.length - 1);
     if (!after.hidden) after.href = fileUrl(detail.final_screenshot);
     renderDiff(t.diff, step === 0);
+    renderRollout(t.rollout);
     const shot = $('shot');
     $('marks').replaceChildren();
     $('frame').hidden = !t.screenshot;
@@ -157,6 +198,31 @@ export const VIEW_PAGE = `<!doctype html>
     for (const line of diff) {
       if (line.op === '…') pre.append(el('div', '… ' + line.count + ' unchanged line' + (line.count === 1 ? '' : 's'), 'fold'));
       else pre.append(el('div', line.op + ' ' + line.text, line.op === '+' ? 'add' : line.op === '-' ? 'del' : ''));
+    }
+  }
+
+  function renderRollout(r) {
+    $('rollout').hidden = !r;
+    if (!r) return;
+    $('version').textContent =
+      r.version === null
+        ? 'not versioned (the base model or a scripted policy)'
+        : 'v' + r.version + ' · ' + (r.staleness === null
+          ? "staleness unknown (the file does not record the trainer's version when it consumed the group)"
+          : 'staleness ' + r.staleness + ' (the trainer was at v' + r.trainer_version + ' when it consumed the group)');
+    const box = $('tokens');
+    box.replaceChildren();
+    if (!r.tokens.length) box.append(el('span', '(no tokens: a scripted turn)', 'legend'));
+    for (const tok of r.tokens) {
+      const span = el('span', tok.text === null ? '#' + tok.id : tok.text, tok.env ? 'tok env' : 'tok');
+      if (tok.env) span.title = 'env token ' + tok.id + ' (env mask 0)';
+      else {
+        const p = Math.exp(tok.logprob);
+        span.dataset.logprob = String(tok.logprob);
+        span.style.background = 'hsl(' + Math.round(120 * p) + ', 75%, 80%)';
+        span.title = 'token ' + tok.id + ' · logprob ' + tok.logprob.toFixed(4) + ' · p ' + p.toFixed(3);
+      }
+      box.append(span);
     }
   }
 

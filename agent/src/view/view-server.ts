@@ -5,7 +5,8 @@ import { extname } from 'node:path';
 import { InfraError } from '@gauntlet/proto';
 import { lineDiff } from './line-diff.js';
 import { VIEW_PAGE } from './view-page.js';
-import { insideRoot, type ViewEpisode, type ViewSource } from './view-source.js';
+import { insideRoot } from './view-source.js';
+import type { ViewEpisode, ViewSource } from './view-types.js';
 
 export interface ViewServer {
   url: string;
@@ -72,8 +73,8 @@ function route(source: ViewSource, req: IncomingMessage, res: ServerResponse, po
 }
 
 function summary(episode: ViewEpisode, index: number) {
-  const { task, seed, outcome, reward, error } = episode;
-  return { index, task, seed, outcome, reward, error, steps: episode.turns.length };
+  const { id, task, seed, outcome, reward, error } = episode;
+  return { index, id, task, seed, outcome, reward, error, steps: episode.turns.length };
 }
 
 function detail(episode: ViewEpisode) {

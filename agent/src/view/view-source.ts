@@ -1,64 +1,50 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '@gauntlet/proto/cli';
-import type { Trajectory } from '@gauntlet/proto/rollout';
-import type { ActionMark } from '../report/action-marks.js';
 import type { EpisodeRecord } from '../report/episode-record.js';
-
-/** One turn as the viewer shows it; `screenshot` is relative to the source's folder. */
-export interface ViewTurn {
-  index: number;
-  actor: string;
-  url: string;
-  text: string;
-  action: string;
-  parse_error: boolean;
-  env_error: string;
-  reward: number;
-  done: boolean;
-  screenshot: string | null;
-  marks: ActionMark[];
-  /** The page text the turn was played on (AXTree file, or the trajectory's rendered observation). */
-  page: () => string;
-}
-
-export interface ViewEpisode {
-  task: string;
-  seed: number;
-  outcome: string;
-  reward: number;
-  error: string | null;
-  turns: ViewTurn[];
-  final_screenshot: string | null;
-}
-
-/** What `view` reads: a run folder (episodes.jsonl) or a rollout tier's trajectories.jsonl. */
-export interface ViewSource {
-  /** Files are served from this folder only. */
-  root: string;
-  kind: 'run' | 'trajectories';
-  /** Read again on every request, so a run still playing shows its new episodes. */
-  episodes(): ViewEpisode[];
-}
+import { TrajectoryLineError, trajectoryEpisodes } from './trajectory-source.js';
+import type { ViewEpisode, ViewSource } from './view-types.js';
 
 export function openViewSource(path: string): ViewSource {
   const full = resolve(path);
   if (!existsSync(full)) throw new UsageError(`RUN_DIR: ${path} does not exist`);
   if (statSync(full).isDirectory()) {
     const file = join(full, 'episodes.jsonl');
-    if (!existsSync(file))
-      throw new UsageError(`RUN_DIR: ${path} has no episodes.jsonl (is it a gauntlet-agent run folder?)`);
-    return { root: full, kind: 'run', episodes: () => jsonLines<EpisodeRecord>(file).map((r) => runEpisode(full, r)) };
+    if (existsSync(file))
+      return {
+        root: full,
+        kind: 'run',
+        episodes: () => jsonLines<EpisodeRecord>(file).map((r) => runEpisode(full, r)),
+      };
+    if (trajectoryFiles(full).length === 0)
+      throw new UsageError(
+        `RUN_DIR: ${path} has no episodes.jsonl (a gauntlet-agent run folder) nor trajectories*.jsonl files`,
+      );
+    // Listed again on every read, so files added while it is viewed show up too.
+    return trajectorySource(full, () => trajectoryFiles(full));
   }
-  if (basename(full).endsWith('.jsonl')) {
-    const root = dirname(full);
-    return {
-      root,
-      kind: 'trajectories',
-      episodes: () => jsonLines<unknown>(full).flatMap(trajectoriesOf).map(trajectoryEpisode),
-    };
+  if (basename(full).endsWith('.jsonl')) return trajectorySource(dirname(full), () => [full]);
+  throw new UsageError(`RUN_DIR: ${path} is neither a run folder nor a trajectories .jsonl file`);
+}
+
+/** A folder's trajectories files (named *trajectories*.jsonl, so a trainer's metrics.jsonl is left out), by name. */
+function trajectoryFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl') && name.includes('trajectories'))
+    .sort()
+    .map((name) => join(dir, name))
+    .filter((file) => statSync(file).isFile());
+}
+
+/** Trajectories are checked once on opening: a bad line is a usage error naming it, before anything is served. */
+function trajectorySource(root: string, files: () => string[]): ViewSource {
+  try {
+    trajectoryEpisodes(files());
+  } catch (error) {
+    if (error instanceof TrajectoryLineError) throw new UsageError(`RUN_DIR: ${error.message}`);
+    throw error;
   }
-  throw new UsageError(`RUN_DIR: ${path} is neither a run folder nor a trajectories.jsonl file`);
+  return { root, kind: 'trajectories', episodes: () => trajectoryEpisodes(files()) };
 }
 
 function jsonLines<T>(file: string): T[] {
@@ -76,6 +62,7 @@ function jsonLines<T>(file: string): T[] {
 
 function runEpisode(root: string, record: EpisodeRecord): ViewEpisode {
   return {
+    id: record.episode_id,
     task: record.task,
     seed: record.seed,
     outcome: record.outcome,
@@ -95,40 +82,6 @@ function runEpisode(root: string, record: EpisodeRecord): ViewEpisode {
       screenshot: turn.screenshot ?? null,
       marks: turn.marks ?? [],
       page: () => (turn.axtree ? readInside(root, turn.axtree) : ''),
-    })),
-  };
-}
-
-/** A trajectories.jsonl line is one Trajectory or one TrajectoryGroup (its trajectories). */
-function trajectoriesOf(line: unknown): Trajectory[] {
-  const value = line as Partial<Trajectory> & { trajectories?: Trajectory[] };
-  if (Array.isArray(value.trajectories)) return value.trajectories;
-  return Array.isArray(value.turns) ? [value as Trajectory] : [];
-}
-
-function trajectoryEpisode(t: Trajectory): ViewEpisode {
-  return {
-    task: t.task,
-    seed: t.seed,
-    outcome: t.outcome,
-    reward: t.reward,
-    error: t.error ? `${t.error.name}: ${t.error.message}` : null,
-    final_screenshot: null,
-    turns: t.turns.map((turn) => ({
-      index: turn.index,
-      actor: turn.policy.adapter
-        ? `${turn.policy.model} / ${turn.policy.adapter}@${turn.policy.version ?? '-'}`
-        : turn.policy.model,
-      url: /# Current page\n(.*)/.exec(turn.observation)?.[1] ?? '',
-      text: turn.action_text,
-      action: turn.action,
-      parse_error: turn.action_fallback,
-      env_error: turn.error,
-      reward: turn.reward,
-      done: turn.done,
-      screenshot: null,
-      marks: [],
-      page: () => turn.observation,
     })),
   };
 }

@@ -1,5 +1,6 @@
 export * from './outcome.js';
 export * from './trajectory.js';
+export * from './consumed-group.js';
 export * from './jobs.js';
 export * from './policy-servers.js';
 export { TokenHistory, type TokenHistoryOptions } from './token-history.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TokenHistory } from './token-history.js';
 import { rolloutSequence, turnPromptIds } from './tokens.js';
+import { ConsumedGroup } from './consumed-group.js';
 import { Trajectory, TrajectoryGroup, type TrajectoryTurn } from './trajectory.js';
 
 const policy = { model: 'tiny', adapter: 'grpo', version: 3 };
@@ -94,6 +95,37 @@ describe('TrajectoryGroup', () => {
     expect(
       TrajectoryGroup.safeParse(group([trajectory([], { outcome: 'infra_error' })])).error?.issues[0]?.message,
     ).toMatch(/never carries an infra_error/);
+  });
+});
+
+describe('ConsumedGroup', () => {
+  const consumed = {
+    trainer_version: 4,
+    consumed_at: new Date(0).toISOString(),
+    admission: 'admitted',
+    token_texts: { '7': 'click', '9': '\n' },
+    group: {
+      group_id: 'g1',
+      task: 'click-test',
+      seed: 4,
+      policy,
+      trajectories: [trajectory([turn(0, [7], [9])])],
+      completed_at: new Date(0).toISOString(),
+    },
+  };
+
+  it('wraps a valid group with the trainer version, the admission and token texts by id', () => {
+    expect(ConsumedGroup.parse(JSON.parse(JSON.stringify(consumed)))).toEqual(consumed);
+    expect(ConsumedGroup.safeParse({ ...consumed, token_texts: undefined }).success).toBe(true);
+  });
+
+  it('rejects a bad group, a token key that is not an id, an unknown admission or field', () => {
+    const issue = (value: unknown) => ConsumedGroup.safeParse(value).error?.issues[0]?.path.join('.');
+    expect(issue({ ...consumed, group: { ...consumed.group, trajectories: [] } })).toBe('group.trajectories');
+    expect(issue({ ...consumed, token_texts: { x: 'a' } })).toBe('token_texts.x');
+    expect(issue({ ...consumed, admission: 'maybe' })).toBe('admission');
+    expect(issue({ ...consumed, trainer_version: -1 })).toBe('trainer_version');
+    expect(ConsumedGroup.safeParse({ ...consumed, extra: 1 }).success).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { ConsumedGroup, type TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
 import { checkpointOf } from '../../src/rl/loop/run-checkpoint.js';
@@ -24,11 +24,14 @@ function withCompletion(group: TrajectoryGroup, ids: number[]): TrajectoryGroup 
 }
 
 describe('GrpoLoop', () => {
-  it('max_staleness 0: a group played by the previous version is dropped and counted; versions advance', async () => {
+  it('max_staleness 0: a group played by the previous version is dropped and counted; versions advance; --keep-trajectories 2 keeps 2 groups', async () => {
     let open!: () => void;
     const updated = new Promise<void>((resolve) => (open = resolve));
+    const dir = await mkdtemp(join(tmpdir(), 'gauntlet-loop-keep-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'trajectories.jsonl');
     const s = await setup(
-      { maxStaleness: 0, maxInFlight: 2, maxSteps: 2 },
+      { maxStaleness: 0, maxInFlight: 2, maxSteps: 2, keep: { path, groups: 2, tokenText: (id) => `<${id}>` } },
       // The second group of version 0 is held until the first update is done: it arrives one version late.
       { holds: (id) => (id.endsWith('-1') ? updated : undefined) },
     );
@@ -41,6 +44,23 @@ describe('GrpoLoop', () => {
     expect(counts.admitted + counts.stale + counts.rejected).toBe(counts.consumed);
     // Only the last max_staleness + 1 versions stay served.
     expect(s.registry.list().map((l) => l.name)).toEqual(['unit@v2']);
+    // More groups were consumed than kept: the file holds the newest 2, each with the version the
+    // trainer was at when it took the group, and the admission that version implies.
+    expect(counts.consumed).toBeGreaterThan(2);
+    const kept = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => ConsumedGroup.parse(JSON.parse(line)));
+    expect(kept).toHaveLength(2);
+    for (const { group, trainer_version, admission, token_texts } of kept) {
+      const staleness = trainer_version - group.policy.version!;
+      expect(staleness).toBeGreaterThanOrEqual(0);
+      expect(admission).toBe(staleness === 0 ? 'admitted' : 'stale');
+      expect(token_texts).toEqual({ '65': '<65>', '66': '<66>' });
+    }
+    expect(new Set(kept.map((k) => k.group.group_id)).size).toBe(2);
+    // The last update's version was reached by consuming at least one of them at v1 or later.
+    expect(Math.max(...kept.map((k) => k.trainer_version))).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it('a group the workers drop is counted, and the run goes on', async () => {

@@ -7,7 +7,7 @@ import type { TinyModelOptions } from '../../src/model/tiny.js';
 import type { TokenLimits } from '../../src/rl/admission/trainable.js';
 import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
-import { GrpoLoop, type LoopUpdate } from '../../src/rl/loop/grpo-loop.js';
+import { GrpoLoop, type GrpoLoopOptions, type LoopUpdate } from '../../src/rl/loop/grpo-loop.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../src/rl/serving/in-process.js';
 import { AdapterRegistry } from '../../src/serve/adapters.js';
 import { GrpoLearner } from '../../src/train/grpo/index.js';
@@ -38,6 +38,7 @@ export interface HarnessOptions {
   model?: TinyModelOptions;
   limits?: TokenLimits;
   maxFailedUpdates?: number;
+  keep?: GrpoLoopOptions['keep'];
 }
 
 export type Cleanup = () => Promise<unknown>;
@@ -119,6 +120,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     drainMs: 20_000,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.maxFailedUpdates ? { maxFailedUpdates: options.maxFailedUpdates } : {}),
+    keep: options.keep,
     onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
     log: (line) => logs.push(line),
   });

@@ -160,4 +160,38 @@ describe('RunReport over real HTTP', () => {
     expect(await new RunReport({ jsonlPath }).resume(0)).toBe(0);
     expect(await readFile(jsonlPath, 'utf8')).toBe('');
   });
+
+  it('/curves says how to view the kept episodes: the exact command, and a link with --viewer-url', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
+    const jsonlPath = join(dir, 'metrics.jsonl');
+    const page = async (viewer: ConstructorParameters<typeof RunReport>[0]['viewer']) => {
+      const url = await serve(new RunReport({ jsonlPath, ...(viewer ? { viewer } : {}) }));
+      const html = await (await fetch(`${url}/curves`)).text();
+      server!.closeAllConnections();
+      await new Promise((resolve) => server!.close(resolve));
+      server = undefined;
+      return html;
+    };
+    const plain = await page({ path: '/runs/grpo/trajectories.jsonl', groups: 4 });
+    expect(plain).toContain(
+      'the last 4 group(s) consumed are kept in /runs/grpo/trajectories.jsonl; see them with <code id="view-command">gauntlet-agent view /runs/grpo/trajectories.jsonl</code></p>',
+    );
+    expect(plain).not.toContain('<a ');
+    // A path that needs quoting for the shell, and a URL with characters that need escaping in HTML.
+    const linked = await page({
+      path: "/runs/a b&c's/trajectories.jsonl",
+      groups: 2,
+      url: 'http://127.0.0.1:8765/?a="<x>"',
+    });
+    expect(linked).toContain(
+      `<code id="view-command">gauntlet-agent view &#39;/runs/a b&#38;c&#39;\\&#39;&#39;s/trajectories.jsonl&#39;</code>`,
+    );
+    expect(linked).toContain(
+      'open the viewer: <a href="http://127.0.0.1:8765/?a=&#34;&#60;x&#62;&#34;">http://127.0.0.1:8765/?a=&#34;&#60;x&#62;&#34;</a>',
+    );
+    expect(await page({ path: null, groups: 0 })).toContain(
+      'Episodes are not kept: run with <code>--keep-trajectories N</code>',
+    );
+    expect(await page(undefined)).not.toContain('id="viewer"');
+  });
 });

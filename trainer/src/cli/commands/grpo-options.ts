@@ -95,6 +95,16 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'output-dir': s('DIR', 'Checkpoints, published adapters and metrics.jsonl', 'runs/<run-name>'),
   'checkpoint-every': s('N', 'Save a checkpoint every N updates (and on SIGINT/SIGTERM)', '10'),
   'keep-checkpoints': s('N', 'Checkpoints kept (older ones are pruned)', '3'),
+  'keep-trajectories': s(
+    'N',
+    'Keep the last N consumed groups in <output-dir>/trajectories.jsonl for gauntlet-agent view (0 = none)',
+    '4',
+  ),
+  'viewer-url': s(
+    'URL',
+    'Where you serve gauntlet-agent view for this run: /curves links to it',
+    'none: /curves shows the command only',
+  ),
   resume: flag("Continue from the output folder's latest checkpoint (none yet: start the run)"),
   'drain-ms': s('MS', 'After the last update, how long groups in flight may finish before they are removed', '60000'),
   // Policy serving

@@ -1,10 +1,12 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { KEPT_TRAJECTORIES_FILE } from '@gauntlet/proto/rollout';
 import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 import { join } from 'node:path';
 import type { LoraAdapter } from '../../lora/adapter.js';
 import { loadAdapter } from '../../lora/peft.js';
 import { writeTinyModel } from '../../model/tiny.js';
+import { ModelTokenizer } from '../../model/tokenizer.js';
 import { loadModel } from '../../model/weights.js';
 import { CheckpointStore, type JsonValue, type LoadedCheckpoint } from '../../rl/checkpoint/index.js';
 import { Curriculum } from '../../rl/curriculum/curriculum.js';
@@ -93,7 +95,13 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       log,
     });
     ctx = published.ctx;
-    const report = new RunReport({ jsonlPath: join(s.outputDir, 'metrics.jsonl'), log });
+    const kept = s.keepTrajectories ? join(s.outputDir, KEPT_TRAJECTORIES_FILE) : null;
+    const report = new RunReport({
+      jsonlPath: join(s.outputDir, 'metrics.jsonl'),
+      log,
+      viewer: { path: kept, groups: s.keepTrajectories, url: s.viewerUrl },
+    });
+    const tokenizer = kept ? (ctx?.tokenizer ?? (await ModelTokenizer.load(modelDir))) : null;
     // A resumed run keeps the rows through its checkpoint; a fresh start under --resume (no
     // checkpoint yet) drops the rows of the attempt before it.
     if (s.resume) await report.resume(checkpoint?.version ?? 0);
@@ -127,6 +135,10 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
         ...(s.maxSequenceTokens ? { maxSequenceTokens: s.maxSequenceTokens } : {}),
       },
       maxFailedUpdates: s.maxFailedUpdates,
+      keep:
+        kept && tokenizer
+          ? { path: kept, groups: s.keepTrajectories, tokenText: (id) => tokenizer.decode([id]) }
+          : undefined,
       startVersion: checkpoint?.version ?? 0,
       resume: pending,
       earlierVersions: checkpoint?.earlier,
@@ -139,7 +151,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       log,
     });
     io.out(
-      `grpo: run ${s.run} on ${s.tasks.map((t) => `${t.name}=${t.weight}`).join(', ')}; ${checkpoint ? `resumed at update ${checkpoint.version}; ` : ''}${s.maxSteps} updates of ${s.groupsPerUpdate} groups × ${s.groupSize}; max staleness ${s.maxStaleness}; queues ${s.connection.prefix} on ${s.connection.redis.host}:${s.connection.redis.port}; ${s.vllmUrls.length ? `publishing to ${s.vllmUrls.join(', ')}` : `policy server ${server.url}`}; metrics ${server.url}/metrics, curves ${server.url}/curves`,
+      `grpo: run ${s.run} on ${s.tasks.map((t) => `${t.name}=${t.weight}`).join(', ')}; ${checkpoint ? `resumed at update ${checkpoint.version}; ` : ''}${s.maxSteps} updates of ${s.groupsPerUpdate} groups × ${s.groupSize}; max staleness ${s.maxStaleness}; queues ${s.connection.prefix} on ${s.connection.redis.host}:${s.connection.redis.port}; ${s.vllmUrls.length ? `publishing to ${s.vllmUrls.join(', ')}` : `policy server ${server.url}`}; metrics ${server.url}/metrics, curves ${server.url}/curves${kept ? `; last ${s.keepTrajectories} groups kept for gauntlet-agent view ${kept}` : ''}`,
     );
     try {
       // Without Redis the loop can neither finish its step nor hand groups back: a signal then stops

@@ -68,6 +68,17 @@ describe('grpo settings', () => {
     await expect(settingsOf(['--task', 'a', '--max-failed-updates', '0'])).rejects.toThrow(/max-failed-updates/);
   });
 
+  it('--keep-trajectories keeps 4 groups unless told (0: none); --viewer-url must be an http(s) URL', async () => {
+    const defaults = await settingsOf(['--task', 'a']);
+    expect([defaults.keepTrajectories, defaults.viewerUrl]).toEqual([4, undefined]);
+    const s = await settingsOf(['--task', 'a', '--keep-trajectories', '0', '--viewer-url', 'http://127.0.0.1:8765/']);
+    expect([s.keepTrajectories, s.viewerUrl]).toEqual([0, 'http://127.0.0.1:8765/']);
+    await expect(settingsOf(['--task', 'a', '--keep-trajectories', '-1'])).rejects.toThrow(/--keep-trajectories/);
+    await expect(settingsOf(['--task', 'a', '--viewer-url', 'javascript:alert(1)'])).rejects.toThrow(
+      /--viewer-url "javascript:alert\(1\)" must be an http\(s\) URL/,
+    );
+  });
+
   it('max-staleness 0 gives strictly on-policy in-flight bounds', async () => {
     const s = await settingsOf(['--task', 'a', '--max-staleness', '0', '--groups-per-update', '3']);
     expect([s.maxStaleness, s.maxInFlight]).toEqual([0, 3]);

@@ -62,6 +62,10 @@ export interface GrpoSettings {
   outputDir: string;
   checkpointEvery: number;
   keepCheckpoints: number;
+  /** Consumed groups kept in <outputDir>/trajectories.jsonl for the viewer (0: none). */
+  keepTrajectories: number;
+  /** Where the operator serves `gauntlet-agent view` (/curves links to it). */
+  viewerUrl?: string;
   resume: boolean;
   /** /metrics, /curves and /curves.json answer without the API key. */
   publicMetrics: boolean;
@@ -152,6 +156,9 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
       stringOption(context, 'prefix') ?? process.env['GAUNTLET_QUEUE_PREFIX'] ?? DEFAULT_PREFIX,
     ),
   );
+  const viewerUrl = stringOption(context, 'viewer-url');
+  if (viewerUrl !== undefined && !/^https?:\/\/[^/\s]+\S*$/.test(viewerUrl))
+    throw usage(`--viewer-url ${JSON.stringify(viewerUrl)} must be an http(s) URL`);
   for (const url of vllmUrls)
     if (!/^https?:\/\/[^/\s]+/.test(url)) throw usage(`--vllm-url ${JSON.stringify(url)} must be an http(s) URL`);
   const model = stringOption(context, 'model');
@@ -218,6 +225,8 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     outputDir,
     checkpointEvery: int('checkpoint-every', 10),
     keepCheckpoints: int('keep-checkpoints', 3),
+    keepTrajectories: int('keep-trajectories', 4, 0),
+    ...(viewerUrl ? { viewerUrl } : {}),
     resume: context.options['resume'] === true,
     publicMetrics: context.options['public-metrics'] === true,
     drainMs: int('drain-ms', 60_000, 0),

@@ -7,6 +7,7 @@ import { admitGroup } from '../admission/staleness.js';
 import type { EarlierVersion } from '../checkpoint/state.js';
 import { defaultTokenLimits, untrainableReason, type TokenLimits } from '../admission/trainable.js';
 import type { TaskSampler } from '../curriculum/task-sampler.js';
+import { TrajectoryKeeper, type KeepOptions } from '../report/trajectory-keeper.js';
 import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
 import { EventQueue } from './event-queue.js';
@@ -51,6 +52,8 @@ export interface GrpoLoopOptions {
    * batch is the data's fault, several in a row the engine's (default 3).
    */
   maxFailedUpdates?: number;
+  /** `--keep-trajectories`: the last N consumed groups on disk for the viewer (absent: none kept). */
+  keep?: Omit<KeepOptions, 'log'> | undefined;
   onUpdate(update: LoopUpdate): void | Promise<void>;
   /** Called after update `step` when a checkpoint is due, and on an interrupt. */
   onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
@@ -96,6 +99,7 @@ export class GrpoLoop {
   private failedInARow = 0;
   /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
   private readonly published = new Map<number, LoraAdapter>();
+  private readonly keeper: TrajectoryKeeper | null;
 
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
@@ -106,6 +110,7 @@ export class GrpoLoop {
     // Adopted admitted groups count as consumed and admitted here: the earlier process took them off the queue.
     this.counts.adopted = this.outstanding.size + this.batch.length;
     this.counts.consumed = this.counts.admitted = this.batch.length;
+    this.keeper = o.keep ? new TrajectoryKeeper({ ...o.keep, log: o.log }) : null;
   }
 
   /** The groups a checkpoint must keep for a resumed run to go on exactly. */
@@ -152,6 +157,7 @@ export class GrpoLoop {
       (group) => untrainableReason(group, limits, o.learner.config),
     );
     try {
+      await this.keeper?.resume();
       await Promise.all([tracker.ready(), consumer.waitUntilReady()]);
       await this.publish();
       let waitStarted = performance.now();
@@ -176,7 +182,7 @@ export class GrpoLoop {
       } else await this.drain(tracker, submitter, consumer);
       return this.counts;
     } finally {
-      await Promise.allSettled([consumer.close(), tracker.close(), submitter.close()]);
+      await Promise.allSettled([consumer.close(), tracker.close(), submitter.close(), this.keeper?.flushed()]);
     }
   }
 
@@ -228,6 +234,7 @@ export class GrpoLoop {
       startStep,
     );
     const verdict = admitGroup(group, o.run, this.version, o.maxStaleness);
+    this.keeper?.keep(group, this.version, verdict.admitted ? 'admitted' : verdict.reason);
     if (verdict.admitted) {
       counts.admitted++;
       this.batch.push({ group, staleness: verdict.staleness });

@@ -82,7 +82,39 @@ refresh();
 setInterval(refresh, ${CURVES_REFRESH_MS});
 `;
 
-export const CURVES_PAGE = `<!doctype html>
+/** Where the run keeps its episodes for `gauntlet-agent view` (grpo --keep-trajectories), and the viewer's URL if given. */
+export interface CurvesViewer {
+  /** The kept trajectories file; null when none are kept (--keep-trajectories 0). */
+  path: string | null;
+  groups: number;
+  /** --viewer-url: where the operator serves `gauntlet-agent view` (the trainer does not start it). */
+  url?: string | undefined;
+}
+
+/** The curves page; with `viewer`, a line saying how to look at the episodes behind the curves. */
+export function curvesPage(viewer: CurvesViewer | null = null): string {
+  // A function, so a `$` in a path is never read as a replacement pattern.
+  return PAGE.replace('<!--viewer-->', () => (viewer ? viewerLine(viewer) : ''));
+}
+
+function viewerLine(v: CurvesViewer): string {
+  if (v.path === null)
+    return '<p id="viewer">Episodes are not kept: run with <code>--keep-trajectories N</code> to see the last N groups in <code>gauntlet-agent view</code>.</p>';
+  const command = `gauntlet-agent view ${shellWord(v.path)}`;
+  const link = v.url ? ` — open the viewer: <a href="${html(v.url)}">${html(v.url)}</a>` : '';
+  return `<p id="viewer">Episodes: the last ${v.groups} group(s) consumed are kept in ${html(v.path)}; see them with <code id="view-command">${html(command)}</code>${link}</p>`;
+}
+
+/** A path as one shell word: quoted when it has anything but letters, digits and / . _ - + : @. */
+function shellWord(path: string): string {
+  return /^[\w./+:@-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
+
+function html(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -96,6 +128,7 @@ svg { border: 1px solid #eee; background: #fff; font-size: 11px; }
 <body>
 <h1>GRPO training curves</h1>
 <p id="status">loading…</p>
+<!--viewer-->
 <div id="panels"></div>
 <script>${SCRIPT}</script>
 </body>

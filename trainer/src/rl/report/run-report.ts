@@ -2,7 +2,7 @@ import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { Registry } from 'prom-client';
-import { CURVES_PAGE } from './curves-page.js';
+import { curvesPage, type CurvesViewer } from './curves-page.js';
 import { GrpoGauges } from './prometheus.js';
 import { progressLine } from './progress.js';
 import { normaliseUpdate, type RecordedUpdate, type RunUpdate } from './update.js';
@@ -16,6 +16,8 @@ export interface RunReportOptions {
   log?: (line: string) => void;
   /** Points kept for /curves.json; past it every other old point is dropped (default 5000). */
   maxPoints?: number;
+  /** What /curves says about viewing the run's episodes (default: nothing). */
+  viewer?: CurvesViewer;
 }
 
 /**
@@ -30,6 +32,7 @@ export class RunReport {
   private readonly points: RecordedUpdate[] = [];
   private readonly maxPoints: number;
   private writes: Promise<void> = Promise.resolve();
+  private readonly page: string;
 
   constructor(private readonly options: RunReportOptions) {
     this.registry = options.registry ?? new Registry();
@@ -38,6 +41,7 @@ export class RunReport {
     if (!(Number.isInteger(this.maxPoints) && this.maxPoints >= 2))
       throw new RangeError(`run report maxPoints must be an integer ≥ 2, got ${this.maxPoints}`);
     this.gauges = new GrpoGauges(this.registry, this.log);
+    this.page = curvesPage(options.viewer ?? null);
   }
 
   /**
@@ -120,7 +124,7 @@ export class RunReport {
       return true;
     }
     if (path === '/curves') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(CURVES_PAGE);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(this.page);
       return true;
     }
     if (path === '/curves.json') {
