@@ -25,6 +25,13 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
     undefined,
     true,
   ),
+  env: s(
+    'URL',
+    "The workers' env servers (ws://, http://; env GAUNTLET_ENV_URLS): --task names are checked against their task lists at start",
+    'no check',
+    true,
+  ),
+  'env-token': s('TOKEN', 'Bearer token of the --env servers (env GAUNTLET_TOKEN)', 'none'),
   seed: s('N', 'Seed of the adapter init, task draws and env seeds (same seed, same run)', '0'),
   // Groups and updates
   'group-size': s('G', 'Episodes per group (same task and seed): the completions GRPO compares', '8'),

@@ -30,6 +30,9 @@ export interface GrpoSettings {
   initAdapter?: string;
   lora: LoraConfig;
   tasks: TaskSpec[];
+  /** Env servers whose task lists the task names are checked against at start (none: no check). */
+  envUrls: string[];
+  envToken?: string;
   seed: number;
   groupSize: number;
   groupsPerUpdate: number;
@@ -160,6 +163,13 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
   const contextTokens = optionalIntegerOption(context, 'context-tokens', 64);
   const observationChars = optionalIntegerOption(context, 'observation-chars', 256);
   const apiKey = stringOption(context, 'api-key') ?? process.env['VLLM_API_KEY'];
+  const envGiven = multipleOption(context, 'env');
+  const envUrls = (envGiven.length ? envGiven : (process.env['GAUNTLET_ENV_URLS'] ?? '').split(','))
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of envUrls)
+    if (!URL.canParse(url)) throw usage(`--env ${JSON.stringify(url)} is not a URL (e.g. ws://127.0.0.1:8000)`);
+  const envToken = stringOption(context, 'env-token') ?? process.env['GAUNTLET_TOKEN'];
   if (context.options['bid-choices'] === true && context.options['constrained'] !== true)
     throw usage('--bid-choices narrows constrained decoding: give --constrained too');
   const actionNames = listOption(context, 'action-names') ?? null;
@@ -173,6 +183,8 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     ...(initAdapter ? { initAdapter: resolve(initAdapter) } : {}),
     lora,
     tasks,
+    envUrls,
+    ...(envToken ? { envToken } : {}),
     seed: int('seed', 0, 0),
     groupSize: int('group-size', 8, 2),
     groupsPerUpdate,
