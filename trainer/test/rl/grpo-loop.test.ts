@@ -43,11 +43,17 @@ describe('GrpoLoop', () => {
     expect(s.registry.list().map((l) => l.name)).toEqual(['unit@v2']);
   }, 120_000);
 
-  it('a group the workers drop is counted, and the run goes on', async () => {
-    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, { fails: (id) => id.endsWith('-0') });
+  it('a group the workers drop is counted and said with its reason as it happens (one line per reason), and the run goes on', async () => {
+    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, { fails: (id) => /-[012]$/.test(id) });
     const counts = await s.loop.run(new AbortController().signal);
     expect(s.updates).toHaveLength(2);
-    expect(counts.dropped).toBe(1);
+    expect(counts.dropped).toBe(3);
+    // The reason is the episode's (BullMQ puts only "child … failed" on the group); the three drops
+    // share it, so the first is a line at once and the other two one line with their count.
+    expect(s.logs.filter((line) => line.includes('dropped by the workers'))).toEqual([
+      expect.stringMatching(/^grpo: group unit-\w+-[012] dropped by the workers: the env rejected this task$/),
+      'grpo: 2 more group(s) dropped by the workers in the last 30 s: the env rejected this task',
+    ]);
     expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
     expect(s.updates[0]!.metrics['staleness/max']).toBe(0);
   }, 120_000);

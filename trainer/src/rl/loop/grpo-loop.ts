@@ -9,6 +9,7 @@ import { defaultTokenLimits, untrainableReason, type TokenLimits } from '../admi
 import type { TaskSampler } from '../curriculum/task-sampler.js';
 import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
+import { DropLog } from './drop-log.js';
 import { EventQueue } from './event-queue.js';
 import { GroupConsumer } from './group-consumer.js';
 import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from './loop-counters.js';
@@ -55,6 +56,8 @@ export interface GrpoLoopOptions {
   /** Called after update `step` when a checkpoint is due, and on an interrupt. */
   onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
   checkpointEvery?: number;
+  /** At most one line per drop reason this often (ms; default DROP_LOG_EVERY_MS). */
+  dropLogEveryMs?: number;
   log(line: string): void;
 }
 
@@ -74,7 +77,7 @@ export interface PendingGroups {
 
 type LoopEvent =
   | { kind: 'group'; group: TrajectoryGroup }
-  | { kind: 'dropped'; id: string }
+  | { kind: 'dropped'; id: string; reason: string }
   | { kind: 'bad'; id: string | null; message: string };
 
 /**
@@ -94,11 +97,13 @@ export class GrpoLoop {
   private readonly idPrefix: string;
   private serial = 0;
   private failedInARow = 0;
+  private readonly drops: DropLog;
   /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
   private readonly published = new Map<number, LoraAdapter>();
 
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
+    this.drops = new DropLog(o.log, o.dropLogEveryMs);
     this.idPrefix = `${o.run}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
@@ -140,7 +145,7 @@ export class GrpoLoop {
     const { o } = this;
     const submitter = new GroupSubmitter(o.connection);
     const tracker = new GroupTracker(o.connection);
-    tracker.onFinished((id, fate) => fate === 'dropped' && this.events.push({ kind: 'dropped', id }));
+    tracker.onFinished((id, fate) => fate === 'dropped' && this.dropped(tracker, id));
     const limits = o.limits ?? defaultTokenLimits(o.learner.model.config);
     const consumer = new GroupConsumer(
       o.connection,
@@ -176,8 +181,15 @@ export class GrpoLoop {
       } else await this.drain(tracker, submitter, consumer);
       return this.counts;
     } finally {
+      this.drops.close();
       await Promise.allSettled([consumer.close(), tracker.close(), submitter.close()]);
     }
+  }
+
+  /** A dropped group becomes an event once its reason is read (the episode that ran out of tries). */
+  private async dropped(tracker: GroupTracker, id: string): Promise<void> {
+    const reason = await tracker.dropReason(id).catch((error: Error) => `reason unreadable: ${error.message}`);
+    this.events.push({ kind: 'dropped', id, reason });
   }
 
   private async fill(submitter: GroupSubmitter): Promise<void> {
@@ -204,7 +216,9 @@ export class GrpoLoop {
   private take(event: LoopEvent): void {
     const { o, counts } = this;
     if (event.kind === 'dropped') {
-      if (this.outstanding.delete(event.id)) counts.dropped++;
+      if (!this.outstanding.delete(event.id)) return;
+      counts.dropped++;
+      this.drops.dropped(event.id, event.reason);
       return;
     }
     if (event.kind === 'bad') {
@@ -301,7 +315,7 @@ export class GrpoLoop {
   private async reconcile(tracker: GroupTracker, consumer: GroupConsumer): Promise<void> {
     for (const id of [...this.outstanding.keys()]) {
       const fate = await tracker.fate(id);
-      if (fate === 'dropped') this.events.push({ kind: 'dropped', id });
+      if (fate === 'dropped') await this.dropped(tracker, id);
       // Handed to the trainer's queue and already taken, yet never seen here (the event queue is
       // empty now): an earlier process consumed it after its last checkpoint.
       else if (fate === 'completed' && (await consumer.taken(id))) {
