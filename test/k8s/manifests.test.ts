@@ -201,6 +201,17 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     }
   });
 
+  it('runs Redis with a stated maxmemory under its memory limit and noeviction (BullMQ loses jobs to eviction)', () => {
+    const redis = workload(objects, 'redis').pod.containers[0]!;
+    const args = redis.args!;
+    const value = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(value('--maxmemory-policy')).toBe('noeviction');
+    const megabytes = /^(\d+)mb$/.exec(value('--maxmemory') ?? '');
+    expect(megabytes, `--maxmemory ${value('--maxmemory')}`).not.toBeNull();
+    // At most half the limit: an AOF rewrite forks, and copy-on-write may double what Redis holds.
+    expect(Number(megabytes![1]) * 2 ** 20 * 2).toBeLessThanOrEqual(quantity(redis.resources!.limits!.memory!));
+  });
+
   it('asks for a GPU for the trainer in the gpu overlay only, and annotates every pod for Prometheus', () => {
     const gpus = workloads(objects).flatMap((w) =>
       w.pod.containers.filter((c) => c.resources?.limits?.['nvidia.com/gpu']).map(() => w.object.metadata.name),

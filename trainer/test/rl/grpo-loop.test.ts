@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { QUEUES, type TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
 import { checkpointOf } from '../../src/rl/loop/run-checkpoint.js';
@@ -56,6 +57,33 @@ describe('GrpoLoop', () => {
     ]);
     expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
     expect(s.updates[0]!.metrics['staleness/max']).toBe(0);
+  }, 120_000);
+
+  it('keeps only the last --keep-groups finished groups in Redis: older ones go, trainer job, group and episodes', async () => {
+    const s = await setup(
+      { maxStaleness: 1, maxInFlight: 2, maxSteps: 6, keepGroups: 2 },
+      { fails: (id) => id.endsWith('-1') },
+    );
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(counts.consumed + counts.dropped).toBeGreaterThanOrEqual(7);
+    expect(counts.dropped).toBe(1);
+    const jobs = async (name: string) => {
+      const queue = new Queue(name, s.base);
+      try {
+        return (await queue.getJobs(['completed', 'failed', 'waiting', 'active', 'waiting-children', 'delayed'])).map(
+          (j) => j.id!,
+        );
+      } finally {
+        await queue.close();
+      }
+    };
+    const kept = await jobs(QUEUES.groups);
+    expect(kept).toHaveLength(2);
+    expect((await jobs(QUEUES.trajectoryGroups)).every((id) => kept.includes(id))).toBe(true);
+    // Two episodes a group: only the kept groups' episodes are left.
+    const episodes = await jobs(QUEUES.episodes);
+    expect(episodes.map((id) => id.slice(0, id.lastIndexOf('.'))).every((id) => kept.includes(id))).toBe(true);
+    expect(episodes).toHaveLength(4);
   }, 120_000);
 
   it('a token id outside the vocabulary or a sequence past the context is counted bad with the reason, never trained, and the run goes on', async () => {

@@ -38,6 +38,7 @@ export interface HarnessOptions {
   model?: TinyModelOptions;
   limits?: TokenLimits;
   maxFailedUpdates?: number;
+  keepGroups?: number;
 }
 
 export type Cleanup = () => Promise<unknown>;
@@ -119,6 +120,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     drainMs: 20_000,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.maxFailedUpdates ? { maxFailedUpdates: options.maxFailedUpdates } : {}),
+    ...(options.keepGroups === undefined ? {} : { keepGroups: options.keepGroups }),
     onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
     log: (line) => logs.push(line),
   });
@@ -135,5 +137,5 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     },
     () => Promise.allSettled([episodes.close(), groups.close()]),
   );
-  return { loop, updates, onUpdate, registry, logs, config, trainerQueue, learner, sampler };
+  return { loop, updates, onUpdate, registry, logs, config, trainerQueue, learner, sampler, base };
 }

@@ -102,6 +102,11 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'checkpoint-every': s('N', 'Save a checkpoint every N updates (and on SIGINT/SIGTERM)', '10'),
   'keep-checkpoints': s('N', 'Checkpoints kept (older ones are pruned)', '3'),
   resume: flag("Continue from the output folder's latest checkpoint (none yet: start the run)"),
+  'keep-groups': s(
+    'N',
+    'Finished groups left in Redis for a look (viewer, debugging); older ones are removed once trained',
+    '32',
+  ),
   'drain-ms': s('MS', 'After the last update, how long groups in flight may finish before they are removed', '60000'),
   // Policy serving
   host: s('ADDR', 'Address of the policy server, /metrics and /curves', '127.0.0.1'),

@@ -34,6 +34,7 @@ export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSi
   const { watch } = s.connection;
   try {
     await watch.reachable(s.redisTimeoutMs, signal);
+    await watch.refuseEviction();
   } catch (error) {
     await watch.close();
     throw error;
@@ -124,6 +125,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       maxSteps: s.maxSteps,
       episode: s.episode,
       drainMs: s.drainMs,
+      keepGroups: s.keepGroups,
       limits: {
         ...defaultTokenLimits(config),
         ...(s.maxSequenceTokens ? { maxSequenceTokens: s.maxSequenceTokens } : {}),

@@ -10,6 +10,7 @@ import type { ExecutionProvider } from '../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
 import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../rl/curriculum/curriculum.js';
 import { parseTaskSpecs, type TaskSpec } from '../../rl/curriculum/task-spec.js';
+import { DEFAULT_KEEP_GROUPS } from '../../rl/loop/retention.js';
 import { checkRunName } from '../../rl/serving/versions.js';
 import { resolveGrpoConfig, type GrpoOptions } from '../../train/grpo/index.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -69,6 +70,8 @@ export interface GrpoSettings {
   /** /metrics, /curves and /curves.json answer without the API key. */
   publicMetrics: boolean;
   drainMs: number;
+  /** Finished groups left in Redis; older ones are removed. */
+  keepGroups: number;
   /** How long to wait for Redis at start. */
   redisTimeoutMs: number;
   host: string;
@@ -231,6 +234,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     resume: context.options['resume'] === true,
     publicMetrics: context.options['public-metrics'] === true,
     drainMs: int('drain-ms', 60_000, 0),
+    keepGroups: int('keep-groups', DEFAULT_KEEP_GROUPS, 0),
     redisTimeoutMs: int('redis-timeout-ms', 5_000, 1),
     host: stringOption(context, 'host') ?? '127.0.0.1',
     port: int('port', 8001, 0),

@@ -11,6 +11,7 @@ import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
 import { DropLog } from './drop-log.js';
 import { EventQueue } from './event-queue.js';
+import { GroupRetention } from './retention.js';
 import { GroupConsumer } from './group-consumer.js';
 import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from './loop-counters.js';
 
@@ -56,6 +57,8 @@ export interface GrpoLoopOptions {
   /** Called after update `step` when a checkpoint is due, and on an interrupt. */
   onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
   checkpointEvery?: number;
+  /** Finished groups left in Redis for a look; older ones are removed (default DEFAULT_KEEP_GROUPS). */
+  keepGroups?: number;
   /** At most one line per drop reason this often (ms; default DROP_LOG_EVERY_MS). */
   dropLogEveryMs?: number;
   log(line: string): void;
@@ -98,6 +101,8 @@ export class GrpoLoop {
   private serial = 0;
   private failedInARow = 0;
   private readonly drops: DropLog;
+  /** Groups of ours the loop is done with, not yet handed to the retention. */
+  private readonly done: string[] = [];
   /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
   private readonly published = new Map<number, LoraAdapter>();
 
@@ -146,6 +151,7 @@ export class GrpoLoop {
     const submitter = new GroupSubmitter(o.connection);
     const tracker = new GroupTracker(o.connection);
     tracker.onFinished((id, fate) => fate === 'dropped' && this.dropped(tracker, id));
+    const retention = new GroupRetention(o.connection, o.keepGroups);
     const limits = o.limits ?? defaultTokenLimits(o.learner.model.config);
     const consumer = new GroupConsumer(
       o.connection,
@@ -168,10 +174,12 @@ export class GrpoLoop {
           continue;
         }
         this.take(event);
-        if (this.batch.length < o.groupsPerUpdate) continue;
-        const waited = (performance.now() - waitStarted) / 1000;
-        await this.update(waited);
-        waitStarted = performance.now();
+        if (this.batch.length >= o.groupsPerUpdate) {
+          const waited = (performance.now() - waitStarted) / 1000;
+          await this.update(waited);
+          waitStarted = performance.now();
+        }
+        await retention.finished(...this.done.splice(0));
       }
       if (signal.aborted) {
         await o.onCheckpoint?.(this.version, 'interrupt');
@@ -179,10 +187,11 @@ export class GrpoLoop {
           `grpo: interrupted; ${this.outstanding.size} group(s) left in flight and ${this.batch.length} admitted, kept for a resumed run`,
         );
       } else await this.drain(tracker, submitter, consumer);
+      await retention.finished(...this.done.splice(0));
       return this.counts;
     } finally {
       this.drops.close();
-      await Promise.allSettled([consumer.close(), tracker.close(), submitter.close()]);
+      await Promise.allSettled([consumer.close(), tracker.close(), submitter.close(), retention.close()]);
     }
   }
 
@@ -218,13 +227,17 @@ export class GrpoLoop {
     if (event.kind === 'dropped') {
       if (!this.outstanding.delete(event.id)) return;
       counts.dropped++;
+      this.done.push(event.id);
       this.drops.dropped(event.id, event.reason);
       return;
     }
     if (event.kind === 'bad') {
       // Refused at the door (never reaches the learner); one of ours was taken off the queue.
       counts.bad++;
-      if (event.id !== null && this.outstanding.delete(event.id)) counts.consumed++;
+      if (event.id !== null && this.outstanding.delete(event.id)) {
+        counts.consumed++;
+        this.done.push(event.id);
+      }
       o.log(`grpo: ${event.message}; not trained on`);
       return;
     }
@@ -245,7 +258,10 @@ export class GrpoLoop {
     if (verdict.admitted) {
       counts.admitted++;
       this.batch.push({ group, staleness: verdict.staleness });
-    } else if (verdict.reason === 'stale') counts.stale++;
+      return;
+    }
+    this.done.push(group.group_id);
+    if (verdict.reason === 'stale') counts.stale++;
     else {
       counts.rejected++;
       o.log(`grpo: ${verdict.detail}; not trained on`);
@@ -256,6 +272,8 @@ export class GrpoLoop {
     const { o } = this;
     const taken = this.batch.splice(0, o.groupsPerUpdate);
     const groups = taken.map((t) => t.group);
+    // Trained on, or not trainable: either way done with once this update is over.
+    this.done.push(...groups.map((g) => g.group_id));
     const { samples, skippedEpisodes, splitEpisodes, rewardMetrics } = groupSamples(
       groups,
       o.learner.config.scaleRewards,
@@ -326,10 +344,17 @@ export class GrpoLoop {
     }
   }
 
+  /** Admitted groups the run ends without training on. */
+  private unused(): void {
+    const left = this.batch.splice(0);
+    this.counts.unused += left.length;
+    this.done.push(...left.map((b) => b.group.group_id));
+  }
+
   /** After the last update: let what is in flight finish (counted unused), then remove the rest. */
   private async drain(tracker: GroupTracker, submitter: GroupSubmitter, consumer: GroupConsumer): Promise<void> {
     const until = Date.now() + (this.o.drainMs ?? 60_000);
-    this.counts.unused += this.batch.splice(0).length;
+    this.unused();
     while (this.outstanding.size > 0 && Date.now() < until) {
       const event = await this.events.next(Math.min(5_000, Math.max(1, until - Date.now())));
       if (!event) {
@@ -338,7 +363,7 @@ export class GrpoLoop {
       }
       const before = this.counts.consumed;
       this.take(event);
-      if (this.counts.consumed > before) this.counts.unused += this.batch.splice(0).length;
+      if (this.counts.consumed > before) this.unused();
     }
     for (const id of [...this.outstanding.keys()]) {
       const job = await submitter.groups.getJob(id);
