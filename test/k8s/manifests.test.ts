@@ -171,6 +171,9 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     const trainerEnv = environment(objects, workload(objects, 'trainer').pod.containers[0]!);
     expect(trainerEnv.get('REDIS_URL')).toBe(env.get('REDIS_URL'));
     expect(trainerEnv.get('GAUNTLET_QUEUE_PREFIX')).toBe(env.get('GAUNTLET_QUEUE_PREFIX'));
+    // …and checks its --task against the env servers the workers play on.
+    expect(trainerEnv.get('GAUNTLET_ENV_URLS')).toBe(env.get('GAUNTLET_ENV_URLS'));
+    expect(trainerEnv.has('GAUNTLET_TOKEN')).toBe(true);
     const pdb = byKind(objects, 'PodDisruptionBudget')[0]!.spec as {
       selector: { matchLabels: Record<string, string> };
     };
