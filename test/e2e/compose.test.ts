@@ -1,9 +1,11 @@
-// docker-compose.yml for real: images built from the local Debian base, the stack up with a
-// bearer token, click-test played against the env container over HTTP and gRPC from the host,
-// the trainer publishing adapter versions that the workers record on their turns, workers
-// scaled to 2, and `docker compose down -v` leaving nothing of the project behind.
+// docker-compose.yml for real, the way docs/deploy.md tells a user without an image registry:
+// scripts/compose-env.sh writes BASE_IMAGE, REDIS_IMAGE and EXTRA_CA_CERTS into the .env (here a
+// copy of the repository's, so the checkout is left alone), then plain `docker compose` commands
+// build and bring the stack up with a bearer token, click-test is played against the env container
+// over HTTP and gRPC from the host, the trainer publishes adapter versions that the workers record
+// on their turns, workers are scaled to 2, and `docker compose down -v` leaves nothing behind.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -11,41 +13,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEnvClient } from '@gauntlet/proto/client';
 import { QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { ComposeProject } from './compose.js';
-import { DockerResources, docker, envImageBuildArgs, playClickTest, waitHealthy } from './docker.js';
+import { DockerResources, REPO, playClickTest, run, tail, waitHealthy } from './docker.js';
 
 const BUILD_MS = 30 * 60_000;
 const runId = `${process.pid}-${randomBytes(3).toString('hex')}`;
 const token = randomBytes(12).toString('hex');
 const resources = new DockerResources();
 const scratch = mkdtempSync(join(tmpdir(), 'gauntlet-compose-'));
+const envFile = join(scratch, '.env');
 let compose: ComposeProject;
 let redisPort: number;
 
 beforeAll(
   async () => {
-    const { BASE_IMAGE, EXTRA_CA_CERTS } = await envImageBuildArgs();
-    // No registry here: Redis from Debian's package on the local base stands in for redis:7.4.
-    const redisImage = resources.image(`gauntlet-e2e/compose-redis:${runId}`);
-    writeFileSync(
-      join(scratch, 'Dockerfile'),
-      [
-        `FROM ${BASE_IMAGE}`,
-        'RUN apt-get update && apt-get install -y --no-install-recommends redis-server && rm -rf /var/lib/apt/lists/*',
-        'RUN mkdir -p /data && chown redis:redis /data',
-        'USER redis',
-        '',
-      ].join('\n'),
-    );
-    await docker(['build', '--tag', redisImage, scratch], 10 * 60_000);
+    // The offline path: the script picks the local Debian base and a Redis built on it when no
+    // registry answers, and the host's extra CA certificates; its images stay cached, like the base.
+    copyFileSync(join(REPO, '.env'), envFile);
+    const written = await run('bash', ['scripts/compose-env.sh', envFile], { timeoutMs: 20 * 60_000 });
+    if (written.code !== 0) throw new Error(`scripts/compose-env.sh failed:\n${tail(written.stderr + written.stdout)}`);
     // Redis published on a free loopback port, for this test's reading of the queues only.
     const override = join(scratch, 'redis-port.yml');
     writeFileSync(override, "services:\n  redis:\n    ports: ['127.0.0.1::6379']\n");
     compose = new ComposeProject(
       `gauntlet-e2e-${runId}`,
       {
-        BASE_IMAGE: BASE_IMAGE!,
-        EXTRA_CA_CERTS: EXTRA_CA_CERTS!,
-        REDIS_IMAGE: redisImage,
         GAUNTLET_ENV_IMAGE: resources.image(`gauntlet-e2e/compose-env:${runId}`),
         GAUNTLET_TRAINER_IMAGE: resources.image(`gauntlet-e2e/compose-trainer:${runId}`),
         GAUNTLET_WORKER_IMAGE: resources.image(`gauntlet-e2e/compose-worker:${runId}`),
@@ -64,6 +55,7 @@ beforeAll(
         GAUNTLET_MAX_TOKENS: '8',
       },
       [override],
+      envFile,
     );
     await compose.run(['build'], BUILD_MS);
     await compose.run(['up', '--detach', '--wait', '--wait-timeout', '300'], 6 * 60_000);
@@ -79,6 +71,16 @@ afterAll(async () => {
 }, 240_000);
 
 describe('docker compose up', () => {
+  it('takes its images from the .env scripts/compose-env.sh wrote, with no variable in the shell', async () => {
+    const lines = readFileSync(envFile, 'utf8').split('\n');
+    const value = (name: string) => lines.find((line) => line.startsWith(`${name}=`))?.slice(name.length + 1);
+    expect(lines).toContain('COMPOSE_PROFILES=train');
+    expect(value('BASE_IMAGE')).toMatch(/\S/);
+    expect(value('EXTRA_CA_CERTS')).toMatch(/^".*"$/);
+    const images = (await compose.run(['config', '--images'])).split('\n');
+    expect(images).toContain(value('REDIS_IMAGE'));
+  });
+
   it('offers a profile with the env server alone', async () => {
     expect((await compose.run(['--profile', 'env', 'config', '--services'])).split('\n')).toEqual(['env']);
     expect((await compose.run(['config', '--services'])).split('\n').sort()).toEqual([

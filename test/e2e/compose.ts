@@ -2,19 +2,22 @@ import { REPO, run, tail } from './docker.js';
 
 /**
  * One `docker compose` project of the repository's docker-compose.yml under its own name, with
- * the variables the file reads and extra compose files (test overrides) layered on top.
+ * the variables the file reads (from the environment, and from `envFile` in place of the
+ * repository's .env when given) and extra compose files (test overrides) layered on top.
  */
 export class ComposeProject {
   constructor(
     readonly name: string,
     private readonly variables: Record<string, string>,
     private readonly overrides: string[] = [],
+    private readonly envFile?: string,
   ) {}
 
   /** `docker compose …`, throwing with its output when it fails. */
   async run(args: string[], timeoutMs = 120_000): Promise<string> {
     const files = ['docker-compose.yml', ...this.overrides].flatMap((file) => ['--file', file]);
-    const result = await run('docker', ['compose', '--project-name', this.name, ...files, ...args], {
+    const envFile = this.envFile ? ['--env-file', this.envFile] : [];
+    const result = await run('docker', ['compose', '--project-name', this.name, ...envFile, ...files, ...args], {
       timeoutMs,
       env: { ...process.env, ...this.variables },
     });

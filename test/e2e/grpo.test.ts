@@ -129,7 +129,7 @@ describe('gauntlet-trainer grpo on the real stack', () => {
     expect(readdirSync(join(output, 'checkpoints'))).toContain('checkpoint-00000003');
     expect(readdirSync(join(output, 'final')).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors']);
 
-    // Every group handed to a trainer is still in Redis (finished jobs are kept): its turns name
+    // Every group handed to a trainer is still in Redis (fewer than --keep-groups, 32): its turns name
     // the version that played them, and later groups were played by later versions.
     const queue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
     const groups = (await queue.getJobs(['completed'])).map((job) => TrajectoryGroup.parse(job.data));

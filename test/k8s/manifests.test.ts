@@ -171,6 +171,9 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     const trainerEnv = environment(objects, workload(objects, 'trainer').pod.containers[0]!);
     expect(trainerEnv.get('REDIS_URL')).toBe(env.get('REDIS_URL'));
     expect(trainerEnv.get('GAUNTLET_QUEUE_PREFIX')).toBe(env.get('GAUNTLET_QUEUE_PREFIX'));
+    // …and checks its --task against the env servers the workers play on.
+    expect(trainerEnv.get('GAUNTLET_ENV_URLS')).toBe(env.get('GAUNTLET_ENV_URLS'));
+    expect(trainerEnv.has('GAUNTLET_TOKEN')).toBe(true);
     const pdb = byKind(objects, 'PodDisruptionBudget')[0]!.spec as {
       selector: { matchLabels: Record<string, string> };
     };
@@ -199,6 +202,17 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       );
       expect(new Set(peers), target).toEqual(new Set(['rollout-worker', 'trainer']));
     }
+  });
+
+  it('runs Redis with a stated maxmemory under its memory limit and noeviction (BullMQ loses jobs to eviction)', () => {
+    const redis = workload(objects, 'redis').pod.containers[0]!;
+    const args = redis.args!;
+    const value = (flag: string) => args[args.indexOf(flag) + 1];
+    expect(value('--maxmemory-policy')).toBe('noeviction');
+    const megabytes = /^(\d+)mb$/.exec(value('--maxmemory') ?? '');
+    expect(megabytes, `--maxmemory ${value('--maxmemory')}`).not.toBeNull();
+    // At most half the limit: an AOF rewrite forks, and copy-on-write may double what Redis holds.
+    expect(Number(megabytes![1]) * 2 ** 20 * 2).toBeLessThanOrEqual(quantity(redis.resources!.limits!.memory!));
   });
 
   it('asks for a GPU for the trainer in the gpu overlay only, and annotates every pod for Prometheus', () => {

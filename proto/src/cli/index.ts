@@ -19,6 +19,7 @@ export {
 export { parseOptions, type ParseInput, type Parsed } from './parse.js';
 export { consoleIo, progressTo, type CommandIo, type Progress } from './progress.js';
 export { parseSeeds } from './seeds.js';
+export { checkTaskNames, type TaskNameCheck, type TaskNameCheckOptions } from './task-names.js';
 export { table } from './table.js';
 export { defineCommand, type AnyCommand, type Command, type CommandContext, type Tool } from './command.js';
 export { runTool, type RunToolOptions } from './tool.js';

@@ -186,5 +186,31 @@ describe('gauntlet-worker commands', () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.out).tasks[0]).toMatchObject({ episodes: 2, infra_error: 2 });
     expect(run.err).toContain(`eval: no episode could run (all 2 ended as infra_error); check --env (${closed})`);
+    // Unreachable at start: the task names went unchecked, as the first line says, and it ran as before.
+    expect(run.err.split('\n')[0]).toMatch(
+      /^eval: task names not checked \(http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\)$/,
+    );
+  }, 150_000);
+
+  it("eval and submit check --task against the env server's task list at start: exit 2, closest name", async () => {
+    const evalRun = await cli(['eval', '--env', env.http, '--policy', 'random', '--task', 'click-tset,click-button']);
+    expect([evalRun.code, evalRun.out]).toEqual([2, '']);
+    expect(evalRun.err.split('\n')[0]).toMatch(
+      /^gauntlet-worker eval: --task "click-tset" \(did you mean click-test\?\): not served by the env servers \(\d+ tasks; /,
+    );
+    // submit refuses before anything is enqueued: the Redis it names is never contacted.
+    const closedRedis = `redis://127.0.0.1:${await freePort()}`;
+    const submitRun = await cli([
+      'submit',
+      '--redis',
+      closedRedis,
+      '--env',
+      `ws://${new URL(env.http).host}`,
+      '--task',
+      'miniwob.enter-txt',
+    ]);
+    expect(submitRun.code).toBe(2);
+    expect(submitRun.err).toContain('--task "miniwob.enter-txt" (did you mean miniwob.enter-text?)');
+    expect(submitRun.err).not.toMatch(/Redis/);
   }, 150_000);
 });

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,5 +74,47 @@ describe('grpo without Redis', () => {
     const result = await run.done;
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).not.toMatch(/^\s+at /m);
+  }, 90_000);
+});
+
+/** A private redis-server with `flags`, resolved once it accepts connections. */
+async function ownRedis(flags: string[]): Promise<string> {
+  // Bound, then closed: a free port for the server.
+  const bound = createServer();
+  await new Promise<void>((resolve) => bound.listen(0, '127.0.0.1', resolve));
+  const port = (bound.address() as { port: number }).port;
+  await new Promise((resolve) => bound.close(resolve));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...flags],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  cleanups.push(async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  });
+  await new Promise<void>((resolve, reject) => {
+    let printed = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (printed.includes('Ready to accept connections')) resolve();
+    });
+    child.on('exit', () => reject(new Error(`redis-server exited:\n${printed}`)));
+  });
+  return `redis://127.0.0.1:${port}`;
+}
+
+describe('grpo on a Redis that evicts keys', () => {
+  it('refuses to start: one line naming the policy and the fix, exit 1', async () => {
+    const url = await ownRedis(['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru']);
+    const result = runBin(['grpo', '--task', 'click-test', '--redis', url, '--output-dir', outputDir()], {
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `gauntlet-trainer: Redis at ${url} has maxmemory-policy allkeys-lru: it may evict queued jobs; set it to noeviction (redis-server --maxmemory-policy noeviction, or CONFIG SET maxmemory-policy noeviction)`,
+    ]);
   }, 90_000);
 });

@@ -25,7 +25,14 @@ describe(`hostile trajectory groups (seed ${seed})`, () => {
     const hostile = new Map<string, string>();
     let vocab = 0;
     const s = await loopHarness(
-      { maxStaleness: 1, maxInFlight: 4, maxSteps: edits.length + 2, model: { maxPositionEmbeddings: CONTEXT } },
+      // Every group kept in Redis (not the last 32): the failed jobs are read back below.
+      {
+        maxStaleness: 1,
+        maxInFlight: 4,
+        maxSteps: edits.length + 2,
+        model: { maxPositionEmbeddings: CONTEXT },
+        keepGroups: 100_000,
+      },
       {
         corrupt: (group) => {
           const serial = Number(group.group_id.split('-').at(-1));

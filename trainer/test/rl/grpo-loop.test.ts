@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConsumedGroup, type TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { ConsumedGroup, QUEUES, type TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
 import { checkpointOf } from '../../src/rl/loop/run-checkpoint.js';
@@ -63,13 +64,46 @@ describe('GrpoLoop', () => {
     expect(Math.max(...kept.map((k) => k.trainer_version))).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
-  it('a group the workers drop is counted, and the run goes on', async () => {
-    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, { fails: (id) => id.endsWith('-0') });
+  it('a group the workers drop is counted and said with its reason as it happens (one line per reason), and the run goes on', async () => {
+    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, { fails: (id) => /-[012]$/.test(id) });
     const counts = await s.loop.run(new AbortController().signal);
     expect(s.updates).toHaveLength(2);
-    expect(counts.dropped).toBe(1);
+    expect(counts.dropped).toBe(3);
+    // The reason is the episode's (BullMQ puts only "child … failed" on the group); the three drops
+    // share it, so the first is a line at once and the other two one line with their count.
+    expect(s.logs.filter((line) => line.includes('dropped by the workers'))).toEqual([
+      expect.stringMatching(/^grpo: group unit-\w+-[012] dropped by the workers: the env rejected this task$/),
+      'grpo: 2 more group(s) dropped by the workers in the last 30 s: the env rejected this task',
+    ]);
     expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
     expect(s.updates[0]!.metrics['staleness/max']).toBe(0);
+  }, 120_000);
+
+  it('keeps only the last --keep-groups finished groups in Redis: older ones go, trainer job, group and episodes', async () => {
+    const s = await setup(
+      { maxStaleness: 1, maxInFlight: 2, maxSteps: 6, keepGroups: 2 },
+      { fails: (id) => id.endsWith('-1') },
+    );
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(counts.consumed + counts.dropped).toBeGreaterThanOrEqual(7);
+    expect(counts.dropped).toBe(1);
+    const jobs = async (name: string) => {
+      const queue = new Queue(name, s.base);
+      try {
+        return (await queue.getJobs(['completed', 'failed', 'waiting', 'active', 'waiting-children', 'delayed'])).map(
+          (j) => j.id!,
+        );
+      } finally {
+        await queue.close();
+      }
+    };
+    const kept = await jobs(QUEUES.groups);
+    expect(kept).toHaveLength(2);
+    expect((await jobs(QUEUES.trajectoryGroups)).every((id) => kept.includes(id))).toBe(true);
+    // Two episodes a group: only the kept groups' episodes are left.
+    const episodes = await jobs(QUEUES.episodes);
+    expect(episodes.map((id) => id.slice(0, id.lastIndexOf('.'))).every((id) => kept.includes(id))).toBe(true);
+    expect(episodes).toHaveLength(4);
   }, 120_000);
 
   it('a token id outside the vocabulary or a sequence past the context is counted bad with the reason, never trained, and the run goes on', async () => {

@@ -39,6 +39,7 @@ export interface HarnessOptions {
   limits?: TokenLimits;
   maxFailedUpdates?: number;
   keep?: GrpoLoopOptions['keep'];
+  keepGroups?: number;
 }
 
 export type Cleanup = () => Promise<unknown>;
@@ -121,6 +122,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.maxFailedUpdates ? { maxFailedUpdates: options.maxFailedUpdates } : {}),
     keep: options.keep,
+    ...(options.keepGroups === undefined ? {} : { keepGroups: options.keepGroups }),
     onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
     log: (line) => logs.push(line),
   });
@@ -137,5 +139,5 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     },
     () => Promise.allSettled([episodes.close(), groups.close()]),
   );
-  return { loop, updates, onUpdate, registry, logs, config, trainerQueue, learner, sampler };
+  return { loop, updates, onUpdate, registry, logs, config, trainerQueue, learner, sampler, base };
 }

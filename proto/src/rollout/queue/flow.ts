@@ -7,11 +7,15 @@ export interface RetryPolicy {
   attempts: number;
   /** First retry delay in ms; doubles each retry. */
   backoffMs: number;
-  /** Finished groups and episodes stay this long, so a resubmitted group id is recognised, not replayed. */
+  /**
+   * Finished groups and episodes stay at most this long, so a resubmitted group id is recognised,
+   * not replayed. An hour, not days: a group is about 80 KB in Redis, and the trainer removes the
+   * groups it is done with anyway (grpo --keep-groups).
+   */
   keepSeconds: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, backoffMs: 1_000, keepSeconds: 7 * 24 * 3600 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, backoffMs: 1_000, keepSeconds: 3600 };
 
 /**
  * A group as a BullMQ flow: the `group` parent on QUEUES.groups waits for its G `episode`

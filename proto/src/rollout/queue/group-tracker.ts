@@ -14,12 +14,17 @@ const IN_FLIGHT = ['waiting-children', 'waiting', 'active', 'delayed', 'prioriti
  */
 export class GroupTracker {
   private readonly queue: Queue;
+  private readonly episodes: Queue;
+  /** Redis key of an episode job, up to its id. */
+  private readonly episodeKey: string;
   private readonly events: QueueEvents;
   private readonly listeners = new Set<(groupId: string, fate: GroupFate) => void>();
 
   constructor(connection: QueueConnection) {
     const base = { connection: connection.redis, prefix: connection.prefix };
     this.queue = connection.watch.track(new Queue(QUEUES.groups, base));
+    this.episodes = connection.watch.track(new Queue(QUEUES.episodes, base));
+    this.episodeKey = `${connection.prefix}:${QUEUES.episodes}:`;
     this.events = connection.watch.track(new QueueEvents(QUEUES.groups, base));
     this.events.on('completed', ({ jobId }) => this.emit(jobId, 'completed'));
     this.events.on(
@@ -50,6 +55,17 @@ export class GroupTracker {
     return state === 'completed' ? 'completed' : state === 'failed' ? 'dropped' : undefined;
   }
 
+  /**
+   * Why a dropped group was dropped: the failure of the episode that ran out of tries (BullMQ
+   * records only "child <key> failed" on the group itself), else the group's own failure.
+   */
+  async dropReason(groupId: string): Promise<string> {
+    const own = (await this.queue.getJob(groupId))?.failedReason ?? '';
+    const child = /^child (\S+) failed$/.exec(own)?.[1];
+    if (!child?.startsWith(this.episodeKey)) return own || 'no reason recorded';
+    return (await this.episodes.getJob(child.slice(this.episodeKey.length)))?.failedReason || own;
+  }
+
   /** Reports the groups of `groupIds` that had already finished (before anyone listened) to the listeners. */
   async replay(groupIds: Iterable<string>): Promise<void> {
     for (const id of groupIds) {
@@ -65,7 +81,7 @@ export class GroupTracker {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    await Promise.allSettled([this.events.close(), this.queue.close(), this.episodes.close()]);
   }
 
   private emit(groupId: string, fate: GroupFate): void {

@@ -10,6 +10,7 @@ export {
 export {
   isConnectionError,
   printableRedisUrl,
+  RedisEvictionError,
   RedisUnreachableError,
   RedisWatch,
   type RedisState,

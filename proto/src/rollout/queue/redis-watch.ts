@@ -11,6 +11,14 @@ export class RedisUnreachableError extends GauntletError {
   }
 }
 
+/** Redis is set to evict keys under memory pressure: BullMQ would lose jobs (episodes, groups). */
+export class RedisEvictionError extends GauntletError {
+  static override readonly httpStatus = 503;
+  constructor(message: string) {
+    super('INFRA_ERROR', message);
+  }
+}
+
 /** Something that reports errors as BullMQ's Queue, Worker, QueueEvents and FlowProducer do. */
 interface ErrorEmitter {
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -139,6 +147,32 @@ export class RedisWatch {
       if (signal?.aborted) aborted();
       else signal?.addEventListener('abort', aborted, { once: true });
     });
+  }
+
+  /**
+   * Redis's `maxmemory-policy` (from INFO, which managed services that rename CONFIG still
+   * answer), or undefined when it cannot be read. Call after reachable.
+   */
+  async maxmemoryPolicy(): Promise<string | undefined> {
+    if (!this.probe) return undefined;
+    try {
+      const info = await (await this.probe.client).info();
+      return /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Throws RedisEvictionError when Redis evicts keys (any `maxmemory-policy` but `noeviction`):
+   * under memory pressure it would delete queued jobs, and groups would vanish unaccounted.
+   */
+  async refuseEviction(): Promise<void> {
+    const policy = await this.maxmemoryPolicy();
+    if (policy === undefined || policy === 'noeviction') return;
+    throw new RedisEvictionError(
+      `Redis at ${this.url} has maxmemory-policy ${policy}: it may evict queued jobs; set it to noeviction (redis-server --maxmemory-policy noeviction, or CONFIG SET maxmemory-policy noeviction)`,
+    );
   }
 
   /** Closes the watch's own connection at once (it never waits on an unreachable Redis). */

@@ -4,7 +4,7 @@ import { EnvPool } from '../../env/env-pool.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
 import { UsageError, type Command } from '../command.js';
 import { EPISODE_OPTIONS, episodeSettings, intValue, listValue, policyRef, stringValue } from '../options.js';
-import { table } from '@gauntlet/proto/cli';
+import { checkTaskNames, table } from '@gauntlet/proto/cli';
 
 export const evalCommand: Command = {
   name: 'eval',
@@ -75,7 +75,10 @@ export const evalCommand: Command = {
     const policyUrls = listValue(values, 'policy');
     if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
     const concurrency = intValue(values, 'concurrency', 4, 1);
-    const envs = new EnvPool(envUrls, { token: stringValue(values, 'env-token'), maxIdle: concurrency });
+    const token = stringValue(values, 'env-token');
+    const check = await checkTaskNames(tasks, envUrls, { token });
+    if (!check.checked) io.err(`eval: task names not checked (${check.reason})`);
+    const envs = new EnvPool(envUrls, { token, maxIdle: concurrency });
     const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key') });
     const policy = policyRef(values, policyUrls[0] === RANDOM_POLICY ? RANDOM_POLICY : 'tiny');
     await envs.start();

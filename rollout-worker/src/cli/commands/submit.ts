@@ -2,6 +2,7 @@ import { GroupJob } from '@gauntlet/proto/rollout';
 import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
 import { GroupTracker, type GroupFate } from '@gauntlet/proto/rollout/queue';
 import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
+import { checkTaskNames } from '@gauntlet/proto/cli';
 import { UsageError, type Command } from '../command.js';
 import {
   checkId,
@@ -26,7 +27,8 @@ export const submitCommand: Command = {
     'gauntlet:timer); a group id already in Redis (waiting, running, done or dropped) is',
     'skipped, so running the same submit twice plays nothing twice. --max-in-flight holds further groups',
     'back while that many are unfinished (backpressure). --wait follows the groups to the end, prints',
-    'progress, and prints a JSON summary; the exit code is 1 when any group was dropped.',
+    'progress, and prints a JSON summary; the exit code is 1 when any group was dropped. With --env, the',
+    "--task names are first checked against those env servers' task lists (exit 2 on an unknown one).",
   ].join('\n'),
   options: {
     ...QUEUE_OPTIONS,
@@ -67,6 +69,19 @@ export const submitCommand: Command = {
       description: 'First retry delay (doubles per retry)',
       defaultText: String(DEFAULT_RETRY_POLICY.backoffMs),
     },
+    env: {
+      type: 'string',
+      valueName: 'URL',
+      description: 'Env servers of the workers (ws://, http://): --task names are checked against their task lists',
+      multiple: true,
+      env: 'GAUNTLET_ENV_URLS',
+    },
+    'env-token': {
+      type: 'string',
+      valueName: 'TOKEN',
+      description: 'Bearer token of the env servers',
+      env: 'GAUNTLET_TOKEN',
+    },
     wait: { type: 'boolean', description: 'Wait for every group to complete or be dropped; print a JSON summary' },
     ...EPISODE_OPTIONS,
   },
@@ -84,6 +99,11 @@ export const submitCommand: Command = {
     const cap = intValue(values, 'max-in-flight', 0, 0);
     const settings = episodeSettings(values);
     const policy = policyRef(values);
+    const envUrls = listValue(values, 'env');
+    if (envUrls.length > 0) {
+      const check = await checkTaskNames(tasks, envUrls, { token: stringValue(values, 'env-token') });
+      if (!check.checked) io.err(`submit: task names not checked (${check.reason})`);
+    }
     const groups = tasks.flatMap((task) =>
       seeds.map((seed) =>
         GroupJob.parse({

@@ -25,6 +25,13 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
     undefined,
     true,
   ),
+  env: s(
+    'URL',
+    "The workers' env servers (ws://, http://; env GAUNTLET_ENV_URLS): --task names are checked against their task lists at start",
+    'no check',
+    true,
+  ),
+  'env-token': s('TOKEN', 'Bearer token of the --env servers (env GAUNTLET_TOKEN)', 'none'),
   seed: s('N', 'Seed of the adapter init, task draws and env seeds (same seed, same run)', '0'),
   // Groups and updates
   'group-size': s('G', 'Episodes per group (same task and seed): the completions GRPO compares', '8'),
@@ -106,6 +113,11 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
     'none: /curves shows the command only',
   ),
   resume: flag("Continue from the output folder's latest checkpoint (none yet: start the run)"),
+  'keep-groups': s(
+    'N',
+    'Finished groups left in Redis for a look (viewer, debugging); older ones are removed once trained',
+    '32',
+  ),
   'drain-ms': s('MS', 'After the last update, how long groups in flight may finish before they are removed', '60000'),
   // Policy serving
   host: s('ADDR', 'Address of the policy server, /metrics and /curves', '127.0.0.1'),

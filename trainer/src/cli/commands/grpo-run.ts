@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { KEPT_TRAJECTORIES_FILE } from '@gauntlet/proto/rollout';
+import { checkTaskNames, UsageError as TaskNameError } from '@gauntlet/proto/cli';
 import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 import { join } from 'node:path';
 import type { LoraAdapter } from '../../lora/adapter.js';
@@ -30,10 +31,12 @@ import { writeAdapterFolder } from './sft-output.js';
  */
 export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
   const log = (line: string) => io.err(line);
+  await checkTasks(s, log);
   // No queues, no run: a Redis that cannot be reached at start ends the command (exit 1, one line).
   const { watch } = s.connection;
   try {
     await watch.reachable(s.redisTimeoutMs, signal);
+    await watch.refuseEviction();
   } catch (error) {
     await watch.close();
     throw error;
@@ -130,6 +133,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       maxSteps: s.maxSteps,
       episode: s.episode,
       drainMs: s.drainMs,
+      keepGroups: s.keepGroups,
       limits: {
         ...defaultTokenLimits(config),
         ...(s.maxSequenceTokens ? { maxSequenceTokens: s.maxSequenceTokens } : {}),
@@ -221,9 +225,28 @@ async function startingPoint(
   return checkpoint;
 }
 
+/**
+ * A --task no env server serves is a usage error before anything starts (instead of groups
+ * dropped one after another); env servers not up yet leave the names unchecked, as before.
+ */
+async function checkTasks(s: GrpoSettings, log: (line: string) => void): Promise<void> {
+  if (s.envUrls.length === 0) return;
+  try {
+    const check = await checkTaskNames(
+      s.tasks.map((t) => t.name),
+      s.envUrls,
+      { token: s.envToken },
+    );
+    if (!check.checked) log(`grpo: task names not checked (${check.reason}); starting anyway`);
+  } catch (error) {
+    if (error instanceof TaskNameError) throw new UsageError(`grpo: ${error.message}`, 'grpo');
+    throw error;
+  }
+}
+
 /** The settings as recorded in a checkpoint (the API key left out). */
 function settingsJson(s: GrpoSettings): JsonValue {
-  const { apiKey: _key, connection, ...rest } = s;
+  const { apiKey: _key, envToken: _token, connection, ...rest } = s;
   return JSON.parse(JSON.stringify({ ...rest, prefix: connection.prefix })) as JsonValue;
 }
 

@@ -10,6 +10,7 @@ import type { ExecutionProvider } from '../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
 import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../rl/curriculum/curriculum.js';
 import { parseTaskSpecs, type TaskSpec } from '../../rl/curriculum/task-spec.js';
+import { DEFAULT_KEEP_GROUPS } from '../../rl/loop/retention.js';
 import { checkRunName } from '../../rl/serving/versions.js';
 import { resolveGrpoConfig, type GrpoOptions } from '../../train/grpo/index.js';
 import { UsageError, type CommandContext } from '../command.js';
@@ -30,6 +31,9 @@ export interface GrpoSettings {
   initAdapter?: string;
   lora: LoraConfig;
   tasks: TaskSpec[];
+  /** Env servers whose task lists the task names are checked against at start (none: no check). */
+  envUrls: string[];
+  envToken?: string;
   seed: number;
   groupSize: number;
   groupsPerUpdate: number;
@@ -70,6 +74,8 @@ export interface GrpoSettings {
   /** /metrics, /curves and /curves.json answer without the API key. */
   publicMetrics: boolean;
   drainMs: number;
+  /** Finished groups left in Redis; older ones are removed. */
+  keepGroups: number;
   /** How long to wait for Redis at start. */
   redisTimeoutMs: number;
   host: string;
@@ -169,6 +175,13 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
   const contextTokens = optionalIntegerOption(context, 'context-tokens', 64);
   const observationChars = optionalIntegerOption(context, 'observation-chars', 256);
   const apiKey = stringOption(context, 'api-key') ?? process.env['VLLM_API_KEY'];
+  const envGiven = multipleOption(context, 'env');
+  const envUrls = (envGiven.length ? envGiven : (process.env['GAUNTLET_ENV_URLS'] ?? '').split(','))
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of envUrls)
+    if (!URL.canParse(url)) throw usage(`--env ${JSON.stringify(url)} is not a URL (e.g. ws://127.0.0.1:8000)`);
+  const envToken = stringOption(context, 'env-token') ?? process.env['GAUNTLET_TOKEN'];
   if (context.options['bid-choices'] === true && context.options['constrained'] !== true)
     throw usage('--bid-choices narrows constrained decoding: give --constrained too');
   const actionNames = listOption(context, 'action-names') ?? null;
@@ -182,6 +195,8 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     ...(initAdapter ? { initAdapter: resolve(initAdapter) } : {}),
     lora,
     tasks,
+    envUrls,
+    ...(envToken ? { envToken } : {}),
     seed: int('seed', 0, 0),
     groupSize: int('group-size', 8, 2),
     groupsPerUpdate,
@@ -230,6 +245,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     resume: context.options['resume'] === true,
     publicMetrics: context.options['public-metrics'] === true,
     drainMs: int('drain-ms', 60_000, 0),
+    keepGroups: int('keep-groups', DEFAULT_KEEP_GROUPS, 0),
     redisTimeoutMs: int('redis-timeout-ms', 5_000, 1),
     host: stringOption(context, 'host') ?? '127.0.0.1',
     port: int('port', 8001, 0),

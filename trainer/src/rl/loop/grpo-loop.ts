@@ -10,7 +10,9 @@ import type { TaskSampler } from '../curriculum/task-sampler.js';
 import { TrajectoryKeeper, type KeepOptions } from '../report/trajectory-keeper.js';
 import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
+import { DropLog } from './drop-log.js';
 import { EventQueue } from './event-queue.js';
+import { GroupRetention } from './retention.js';
 import { GroupConsumer } from './group-consumer.js';
 import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from './loop-counters.js';
 
@@ -58,6 +60,10 @@ export interface GrpoLoopOptions {
   /** Called after update `step` when a checkpoint is due, and on an interrupt. */
   onCheckpoint?(step: number, reason: 'every' | 'interrupt'): Promise<void>;
   checkpointEvery?: number;
+  /** Finished groups left in Redis for a look; older ones are removed (default DEFAULT_KEEP_GROUPS). */
+  keepGroups?: number;
+  /** At most one line per drop reason this often (ms; default DROP_LOG_EVERY_MS). */
+  dropLogEveryMs?: number;
   log(line: string): void;
 }
 
@@ -77,7 +83,7 @@ export interface PendingGroups {
 
 type LoopEvent =
   | { kind: 'group'; group: TrajectoryGroup }
-  | { kind: 'dropped'; id: string }
+  | { kind: 'dropped'; id: string; reason: string }
   | { kind: 'bad'; id: string | null; message: string };
 
 /**
@@ -97,12 +103,16 @@ export class GrpoLoop {
   private readonly idPrefix: string;
   private serial = 0;
   private failedInARow = 0;
+  private readonly drops: DropLog;
+  /** Groups of ours the loop is done with, not yet handed to the retention. */
+  private readonly done: string[] = [];
   /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
   private readonly published = new Map<number, LoraAdapter>();
   private readonly keeper: TrajectoryKeeper | null;
 
   constructor(private readonly o: GrpoLoopOptions) {
     this.version = o.startVersion ?? 0;
+    this.drops = new DropLog(o.log, o.dropLogEveryMs);
     this.idPrefix = `${o.run}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
@@ -145,7 +155,8 @@ export class GrpoLoop {
     const { o } = this;
     const submitter = new GroupSubmitter(o.connection);
     const tracker = new GroupTracker(o.connection);
-    tracker.onFinished((id, fate) => fate === 'dropped' && this.events.push({ kind: 'dropped', id }));
+    tracker.onFinished((id, fate) => fate === 'dropped' && this.dropped(tracker, id));
+    const retention = new GroupRetention(o.connection, o.keepGroups);
     const limits = o.limits ?? defaultTokenLimits(o.learner.model.config);
     const consumer = new GroupConsumer(
       o.connection,
@@ -169,10 +180,12 @@ export class GrpoLoop {
           continue;
         }
         this.take(event);
-        if (this.batch.length < o.groupsPerUpdate) continue;
-        const waited = (performance.now() - waitStarted) / 1000;
-        await this.update(waited);
-        waitStarted = performance.now();
+        if (this.batch.length >= o.groupsPerUpdate) {
+          const waited = (performance.now() - waitStarted) / 1000;
+          await this.update(waited);
+          waitStarted = performance.now();
+        }
+        await retention.finished(...this.done.splice(0));
       }
       if (signal.aborted) {
         await o.onCheckpoint?.(this.version, 'interrupt');
@@ -180,10 +193,24 @@ export class GrpoLoop {
           `grpo: interrupted; ${this.outstanding.size} group(s) left in flight and ${this.batch.length} admitted, kept for a resumed run`,
         );
       } else await this.drain(tracker, submitter, consumer);
+      await retention.finished(...this.done.splice(0));
       return this.counts;
     } finally {
-      await Promise.allSettled([consumer.close(), tracker.close(), submitter.close(), this.keeper?.flushed()]);
+      this.drops.close();
+      await Promise.allSettled([
+        consumer.close(),
+        tracker.close(),
+        submitter.close(),
+        retention.close(),
+        this.keeper?.flushed(),
+      ]);
     }
+  }
+
+  /** A dropped group becomes an event once its reason is read (the episode that ran out of tries). */
+  private async dropped(tracker: GroupTracker, id: string): Promise<void> {
+    const reason = await tracker.dropReason(id).catch((error: Error) => `reason unreadable: ${error.message}`);
+    this.events.push({ kind: 'dropped', id, reason });
   }
 
   private async fill(submitter: GroupSubmitter): Promise<void> {
@@ -210,13 +237,19 @@ export class GrpoLoop {
   private take(event: LoopEvent): void {
     const { o, counts } = this;
     if (event.kind === 'dropped') {
-      if (this.outstanding.delete(event.id)) counts.dropped++;
+      if (!this.outstanding.delete(event.id)) return;
+      counts.dropped++;
+      this.done.push(event.id);
+      this.drops.dropped(event.id, event.reason);
       return;
     }
     if (event.kind === 'bad') {
       // Refused at the door (never reaches the learner); one of ours was taken off the queue.
       counts.bad++;
-      if (event.id !== null && this.outstanding.delete(event.id)) counts.consumed++;
+      if (event.id !== null && this.outstanding.delete(event.id)) {
+        counts.consumed++;
+        this.done.push(event.id);
+      }
       o.log(`grpo: ${event.message}; not trained on`);
       return;
     }
@@ -238,7 +271,10 @@ export class GrpoLoop {
     if (verdict.admitted) {
       counts.admitted++;
       this.batch.push({ group, staleness: verdict.staleness });
-    } else if (verdict.reason === 'stale') counts.stale++;
+      return;
+    }
+    this.done.push(group.group_id);
+    if (verdict.reason === 'stale') counts.stale++;
     else {
       counts.rejected++;
       o.log(`grpo: ${verdict.detail}; not trained on`);
@@ -249,6 +285,8 @@ export class GrpoLoop {
     const { o } = this;
     const taken = this.batch.splice(0, o.groupsPerUpdate);
     const groups = taken.map((t) => t.group);
+    // Trained on, or not trainable: either way done with once this update is over.
+    this.done.push(...groups.map((g) => g.group_id));
     const { samples, skippedEpisodes, splitEpisodes, rewardMetrics } = groupSamples(
       groups,
       o.learner.config.scaleRewards,
@@ -308,7 +346,7 @@ export class GrpoLoop {
   private async reconcile(tracker: GroupTracker, consumer: GroupConsumer): Promise<void> {
     for (const id of [...this.outstanding.keys()]) {
       const fate = await tracker.fate(id);
-      if (fate === 'dropped') this.events.push({ kind: 'dropped', id });
+      if (fate === 'dropped') await this.dropped(tracker, id);
       // Handed to the trainer's queue and already taken, yet never seen here (the event queue is
       // empty now): an earlier process consumed it after its last checkpoint.
       else if (fate === 'completed' && (await consumer.taken(id))) {
@@ -319,10 +357,17 @@ export class GrpoLoop {
     }
   }
 
+  /** Admitted groups the run ends without training on. */
+  private unused(): void {
+    const left = this.batch.splice(0);
+    this.counts.unused += left.length;
+    this.done.push(...left.map((b) => b.group.group_id));
+  }
+
   /** After the last update: let what is in flight finish (counted unused), then remove the rest. */
   private async drain(tracker: GroupTracker, submitter: GroupSubmitter, consumer: GroupConsumer): Promise<void> {
     const until = Date.now() + (this.o.drainMs ?? 60_000);
-    this.counts.unused += this.batch.splice(0).length;
+    this.unused();
     while (this.outstanding.size > 0 && Date.now() < until) {
       const event = await this.events.next(Math.min(5_000, Math.max(1, until - Date.now())));
       if (!event) {
@@ -331,7 +376,7 @@ export class GrpoLoop {
       }
       const before = this.counts.consumed;
       this.take(event);
-      if (this.counts.consumed > before) this.counts.unused += this.batch.splice(0).length;
+      if (this.counts.consumed > before) this.unused();
     }
     for (const id of [...this.outstanding.keys()]) {
       const job = await submitter.groups.getJob(id);
