@@ -41,9 +41,9 @@ export interface TaskEpisode {
   /**
    * Reads the episode's progress off `page` (the session's active tab) after every step; `chat`
    * is the episode's chat so far (send_msg_to_user adds `assistant` messages, report_infeasible
-   * an `infeasible` one), for tasks whose answer is a message.
+   * an `infeasible` one), for tasks whose answer is a message; the session always passes it.
    */
-  status(page: Page, chat: readonly ChatMessage[]): Promise<TaskStatus>;
+  status(page: Page, chat?: readonly ChatMessage[]): Promise<TaskStatus>;
 }
 
 /**

@@ -36,7 +36,7 @@ export function webTask(policy: OriginPolicy): TaskDefinition {
         goal: options.goal,
         info: { judged },
         ...(options.max_steps === undefined ? {} : { maxSteps: options.max_steps }),
-        status: (current, chat) => webStatus(current, chat, spec),
+        status: (current, chat = []) => webStatus(current, chat, spec),
       };
     },
     oracle: () => {
