@@ -1,4 +1,11 @@
-import { MAX_WEB_STEPS, OriginRefusedError, ValidationError, WEB_TASK, type WebTaskOptions } from '@gauntlet/proto';
+import {
+  MAX_WEB_STEPS,
+  OriginRefusedError,
+  UnknownTaskError,
+  ValidationError,
+  WEB_TASK,
+  type WebTaskOptions,
+} from '@gauntlet/proto';
 import { UsageError, type CommandContext } from '@gauntlet/proto/cli';
 import type { RUN_OPTIONS } from './run-options.js';
 
@@ -64,6 +71,10 @@ export function webRun(v: Values): WebRun | undefined {
  */
 export function flagWebOptions(error: unknown): void {
   if (!(error instanceof ValidationError)) return;
+  if (error instanceof UnknownTaskError && error.issues[0]?.input === WEB_TASK)
+    throw new ValidationError(
+      `--url: the env server offers no open-web task ("${WEB_TASK}"); it is an older gauntlet-env`,
+    );
   const issue = error.issues.find((i) => i.loc[1] === 'options');
   const key = String(issue?.loc[2] ?? '');
   if (error instanceof OriginRefusedError || key === 'url')
