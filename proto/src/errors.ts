@@ -77,6 +77,18 @@ export class UnknownTaskError extends ValidationError {
   }
 }
 
+/**
+ * A reset asks to open a page whose origin the env server does not allow (the `web` task's `url`
+ * outside `--allow-origin`, or loopback not named exactly). The issue points at `options.url`.
+ */
+export class OriginRefusedError extends ValidationError {
+  constructor(url: string, reason: string) {
+    super(`options.url: ${reason}`, [
+      { loc: ['body', 'options', 'url'], msg: reason, type: 'value_error', input: url },
+    ]);
+  }
+}
+
 export interface ValidationIssue {
   /** Path into the request, e.g. ["body", "seed"]. */
   loc: (string | number)[];
@@ -194,6 +206,7 @@ export class NotFoundError extends GauntletError {
 const byName: Record<string, new (...args: never[]) => GauntletError> = {
   ValidationError,
   UnknownTaskError,
+  OriginRefusedError,
   InvalidJsonError,
   UnknownTypeError,
   CapacityError,

@@ -5,4 +5,5 @@ export * from './wire/state.js';
 export * from './wire/requests.js';
 export * from './wire/ws.js';
 export * from './wire/validate.js';
+export * from './wire/web-task.js';
 export * from './wire/depth.js';

@@ -7,7 +7,7 @@ export const compareCommand = defineCommand({
   name: 'compare',
   summary: 'Compare two runs: success per task and Gauntlet type, mean steps, tokens, time',
   description:
-    'Reads RUN_A/metrics.json and RUN_B/metrics.json (folders written by run) and prints, per task and per Gauntlet challenge type, the success rate, mean steps, mean tokens and mean time of each run with the difference B − A.',
+    'Reads RUN_A/metrics.json and RUN_B/metrics.json (folders written by run) and prints, per task and per Gauntlet challenge type, the success rate (of the judged episodes), mean steps, mean tokens and mean time of each run with the difference B − A; when either run has unjudged episodes (open-web runs without a goal spec), their counts too.',
   options: {},
   positionals: [
     { name: 'RUN_A', help: 'The first run folder (or its metrics.json)' },
@@ -21,7 +21,16 @@ export const compareCommand = defineCommand({
     const tasks = [...new Set([...Object.keys(a.tasks), ...Object.keys(b.tasks)])];
     for (const task of tasks) rows.push(compareRow(task, a.tasks[task], b.tasks[task]));
     rows.push(compareRow('all', a.totals, b.totals));
-    io.out(table([...header, 'tokens A', 'tokens B', 'Δ', 'time A (s)', 'time B (s)', 'Δ'], rows));
+    // Open-web runs without a goal spec: how many episodes nobody judged, apart from success.
+    const unjudged = (a.totals.unjudged ?? 0) + (b.totals.unjudged ?? 0) > 0;
+    const extra = unjudged ? ['unjudged A', 'unjudged B'] : [];
+    const lines = rows.map((row, i) => {
+      if (!unjudged) return row;
+      const name = i < tasks.length ? tasks[i]! : undefined;
+      const [ga, gb] = name === undefined ? [a.totals, b.totals] : [a.tasks[name], b.tasks[name]];
+      return [...row, count(ga?.unjudged), count(gb?.unjudged)];
+    });
+    io.out(table([...header, 'tokens A', 'tokens B', 'Δ', 'time A (s)', 'time B (s)', 'Δ', ...extra], lines));
     const types = [...new Set([...Object.keys(a.gauntlet_types), ...Object.keys(b.gauntlet_types)])];
     if (types.length) {
       const typeRows: string[][] = [];
@@ -47,6 +56,8 @@ function readRun(path: string, name: string): RunMetrics {
 }
 
 function compareRow(name: string, a: GroupMetrics | undefined, b: GroupMetrics | undefined): string[] {
+  // A group whose episodes were all unjudged has no success rate to show.
+  const rate = (g?: GroupMetrics) => (g && g.episodes > (g.unjudged ?? 0) ? g.success_rate : undefined);
   const tokens = (g?: GroupMetrics) => (g && g.episodes ? (g.tokens_in + g.tokens_out) / g.episodes : undefined);
   const seconds = (g?: GroupMetrics) => (g ? g.mean_wall_ms / 1000 : undefined);
   const cells = (of: (g?: GroupMetrics) => number | undefined, show: (x?: number) => string) => [
@@ -56,13 +67,14 @@ function compareRow(name: string, a: GroupMetrics | undefined, b: GroupMetrics |
   ];
   return [
     name,
-    ...cells((g) => g?.success_rate, pct),
+    ...cells(rate, pct),
     ...cells((g) => g?.mean_steps, num),
     ...cells(tokens, num),
     ...cells(seconds, num),
   ];
 }
 
+const count = (x?: number) => (x === undefined ? '-' : String(x));
 const pct = (x?: number) => (x === undefined ? '-' : `${(x * 100).toFixed(0)}%`);
 const num = (x?: number) => (x === undefined ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
 function diff(a: number | undefined, b: number | undefined, show: (x?: number) => string): string {

@@ -14,6 +14,7 @@ import { TurnCapture } from '../report/turn-capture.js';
 import type { EpisodeLog } from '../report/turn-log.js';
 import { LOCAL_REPETITION_PENALTY, openLocalRun, type LocalRun } from './local-run.js';
 import { RUN_OPTIONS } from './run-options.js';
+import { flagWebOptions, webRun, type WebRun } from './web-run.js';
 
 type Context = CommandContext<typeof RUN_OPTIONS>;
 
@@ -25,26 +26,32 @@ export const runCommand = defineCommand({
   name: 'run',
   summary: "Play tasks with the env's oracle, a chat model, or both; write metrics.json and episodes.jsonl",
   description:
-    "Plays every task × seed with one agent and writes <out>/metrics.json (per episode, per Gauntlet step, per task) and <out>/episodes.jsonl (every turn). --mode oracle plays the env's own oracle (sent with each observation); --mode api asks any OpenAI-compatible /v1/chat/completions endpoint (text only: no tokenizer, no logprobs); --mode hybrid plays the oracle and lets the model act where the oracle has no action or is stuck; --mode local serves --model-dir (+ --adapter) with gauntlet-trainer serve, or uses a running vLLM-compatible --base-url, and plays it as api mode does. Without --env, a local gauntlet-env serve is started and stopped.",
+    "Plays every task × seed with one agent and writes <out>/metrics.json (per episode, per Gauntlet step, per task) and <out>/episodes.jsonl (every turn). --mode oracle plays the env's own oracle (sent with each observation); --mode api asks any OpenAI-compatible /v1/chat/completions endpoint (text only: no tokenizer, no logprobs); --mode hybrid plays the oracle and lets the model act where the oracle has no action or is stuck; --mode local serves --model-dir (+ --adapter) with gauntlet-trainer serve, or uses a running vLLM-compatible --base-url, and plays it as api mode does. Without --env, a local gauntlet-env serve is started and stopped. --url URL --goal TEXT plays an open-web task (the env's `web` task; not with --mode oracle): the agent ends it with send_msg_to_user(answer) or report_infeasible(reason); with --success-url, --success-text or --answer (regexes) the final page and answer are judged, without them the episode is `unjudged`, never a success. The local env it starts allows --url's origin (loopback included) and --allow-origin's; a server given with --env allows what its operator allowed.",
   options: RUN_OPTIONS,
   examples: [
     'gauntlet-agent run --task gauntlet --mode oracle --seeds 0',
     'gauntlet-agent run --task click-button,gauntlet:timer --mode api --model gpt-4o-mini --seeds 0-4',
     'gauntlet-agent run --mode hybrid --base-url http://127.0.0.1:8000/v1 --model my-model --out results/hybrid',
     'gauntlet-agent run --mode local --model-dir models/tiny --adapter runs/sft --task click-test --seeds 0-9',
+    "gauntlet-agent run --mode api --model gpt-4o-mini --url https://example.com/ --goal 'Find the page title' --answer 'Example Domain'",
   ],
   async run(context) {
     const { values: v, progress, signal } = context;
     const mode = v.mode as AgentMode;
     const seeds = parseSeeds(v.seeds);
-    if (v.task.length === 0) throw new UsageError('--task: no task given', 'task');
+    const web = webRun(v);
+    const tasks = web ? [web.task] : (v.task ?? ['gauntlet']);
+    if (tasks.length === 0) throw new UsageError('--task: no task given', 'task');
     // local: the model server is up (or known) before anything else starts, and stopped last.
     const model = mode === 'local' ? await openLocalRun(context) : undefined;
     if (model) v['context-tokens'] = model.contextTokens;
     const chat = mode === 'oracle' ? undefined : chatClient(context, model);
     const out = v.out ?? join('results', `${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     let local: LocalEnv | undefined;
-    if (!v.env) local = await startLocalEnv({ bin: v['env-bin'], progress }).catch(stopModel(model));
+    if (!v.env)
+      local = await startLocalEnv({ bin: v['env-bin'], progress, extraArgs: web?.envArgs ?? [] }).catch(
+        stopModel(model),
+      );
     const envUrl = v.env ?? local!.url;
     const env = createEnvClient(envUrl, { token: v['env-token'], callTimeoutMs: 120_000 });
     const files = new RunFiles(out, {
@@ -52,18 +59,19 @@ export const runCommand = defineCommand({
       env: local ? 'local' : envUrl,
       model: chat?.settings.model ?? null,
       base_url: chat?.settings.baseUrl ?? null,
-      tasks: v.task,
+      tasks,
+      ...(web ? { web: web.options } : {}),
       seeds,
       started_at: new Date().toISOString(),
       ...model?.info,
     });
-    progress(`${mode} on ${v.task.join(', ')} × ${seeds.length} seed(s) → ${out}`);
+    progress(`${mode} on ${web ? `${web.options.url} (web)` : tasks.join(', ')} × ${seeds.length} seed(s) → ${out}`);
     let totals: RunMetrics['totals'] | undefined;
     try {
-      for (const task of v.task)
+      for (const task of tasks)
         for (const seed of seeds) {
           if (signal.aborted) return 130;
-          const stop = await playOne(context, env, chat, files, task, seed).catch(flagTheTask);
+          const stop = await playOne(context, env, chat, files, task, seed, web).catch(flagTheTask);
           if (stop) throw stop;
           if (files.records.length === 1 && files.records[0]!.turns.length === 0 && !chatError(files))
             envUnreachable(files, envUrl);
@@ -75,8 +83,9 @@ export const runCommand = defineCommand({
       await model?.model.stop();
     }
     const t = totals;
+    const unjudged = t.unjudged ? `, ${t.unjudged} unjudged (no goal spec)` : '';
     context.io.out(
-      `${t.successes}/${t.episodes} episodes succeeded (${t.steps} steps, ${t.model_calls} model calls, ${t.tokens_in + t.tokens_out} tokens) → ${join(out, 'metrics.json')}`,
+      `${t.successes}/${t.episodes} episodes succeeded${unjudged} (${t.steps} steps, ${t.model_calls} model calls, ${t.tokens_in + t.tokens_out} tokens) → ${join(out, 'metrics.json')}`,
     );
     return 0;
   },
@@ -90,6 +99,7 @@ async function playOne(
   files: RunFiles,
   task: string,
   seed: number,
+  web: WebRun | undefined,
 ): Promise<Error | undefined> {
   const log: EpisodeLog = [];
   const gauntlet = isGauntlet(task);
@@ -110,7 +120,9 @@ async function playOne(
   const trajectory = await runEpisode(env, policy, {
     task,
     seed,
-    observation: { ...AGENT_OBSERVATION, ...pictures, oracle_action: !modelOnly(v.mode as AgentMode) },
+    // An open-web page has no oracle: hybrid's model acts on every turn.
+    observation: { ...AGENT_OBSERVATION, ...pictures, oracle_action: !modelOnly(v.mode as AgentMode) && !web },
+    ...(web ? { resetOptions: web.options } : {}),
     ...(gauntlet ? { actionSet: GAUNTLET_ACTION_SET } : {}),
     maxTurns: v['max-steps'],
     deadlineMs: v['episode-timeout'] * 1000,
@@ -130,8 +142,9 @@ async function playOne(
   return undefined;
 }
 
-/** The env refused the task name: a usage error naming --task. */
+/** The env refused the task name (a usage error naming --task) or the web task's options (naming their flag). */
 function flagTheTask(error: unknown): never {
+  flagWebOptions(error);
   if (error instanceof ValidationError && error.issues.some((i) => i.loc.includes('task_name')))
     throw new UsageError(`--task: ${error.message}`, 'task');
   throw error;

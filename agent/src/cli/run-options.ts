@@ -1,11 +1,17 @@
 import { defineOptions } from '@gauntlet/proto/cli';
 import { LOCAL_OPTIONS } from './local-options.js';
+import { WEB_OPTIONS } from './web-options.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /** Every flag of `gauntlet-agent run`; help, defaults, env vars and --config come from here. */
 export const RUN_OPTIONS = defineOptions({
-  task: { kind: 'list', help: 'Tasks to play: gauntlet, gauntlet:<type>, click-button, …', default: ['gauntlet'] },
+  task: {
+    kind: 'list',
+    help: 'Tasks to play: gauntlet, gauntlet:<type>, click-button, … (not with --url)',
+    defaultText: 'gauntlet',
+  },
+  ...WEB_OPTIONS,
   seeds: { kind: 'string', help: 'Seeds: 7, 0-9 or 0,3,10-12', default: '0', valueName: 'SPEC' },
   mode: {
     kind: 'string',
@@ -37,7 +43,12 @@ export const RUN_OPTIONS = defineOptions({
     kind: 'boolean',
     help: "Also keep each turn's screenshot (PNG), AXTree and action position under the output folder, for `view`",
   },
-  'max-steps': { kind: 'integer', help: 'Turns per episode before it ends as timeout', default: 400, min: 1 },
+  'max-steps': {
+    kind: 'integer',
+    help: "Turns per episode before it ends as timeout (with --url also the web task's step budget: at most 1000)",
+    default: 400,
+    min: 1,
+  },
   'episode-timeout': { kind: 'number', help: 'Seconds per episode before it ends as timeout', default: 3600, min: 1 },
   'oracle-step-actions': {
     kind: 'integer',

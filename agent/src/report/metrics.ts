@@ -39,6 +39,9 @@ export interface EpisodeMetrics extends Usage {
 export interface GroupMetrics extends Usage {
   episodes: number;
   successes: number;
+  /** Episodes the env could not judge (an open-web task without a goal spec): never successes, counted apart. */
+  unjudged: number;
+  /** successes / judged episodes (episodes − unjudged); 0 when none was judged. */
   success_rate: number;
   mean_steps: number;
   mean_wall_ms: number;
@@ -141,10 +144,13 @@ export function runMetrics(records: readonly EpisodeRecord[], run: Record<string
     const usage = emptyUsage();
     list.forEach((e) => addUsage(usage, e));
     const successes = list.filter((e) => e.success).length;
+    const unjudged = list.filter((e) => e.outcome === 'unjudged').length;
+    const judged = list.length - unjudged;
     return {
       episodes: list.length,
       successes,
-      success_rate: list.length ? successes / list.length : 0,
+      unjudged,
+      success_rate: judged ? successes / judged : 0,
       mean_steps: list.length ? usage.steps / list.length : 0,
       mean_wall_ms: list.length ? Math.round(sum(list, (e) => e.episode_wall_ms) / list.length) : 0,
       ...usage,

@@ -35,6 +35,11 @@ export class Episode {
     this.chat = [{ role: 'user', timestamp: Date.now() / 1000, message: this.goal }];
   }
 
+  /** Steps before truncation: the episode's own (set by its options) or the task's. */
+  get maxSteps(): number {
+    return this.taskEpisode.maxSteps ?? this.task.maxSteps;
+  }
+
   get goal(): string {
     return this.taskEpisode.goal;
   }

@@ -143,7 +143,7 @@ export class EnvSession {
       task_id: episode ? `${episode.task.benchmark}.${episode.task.name}:${episode.seed}` : '',
       goal: episode?.goal ?? '',
       current_url: this.tabs && !this.brokenReason ? this.tabs.active.url() : '',
-      max_steps: episode && Number.isFinite(episode.task.maxSteps) ? episode.task.maxSteps : null,
+      max_steps: episode && Number.isFinite(episode.maxSteps) ? episode.maxSteps : null,
       cum_reward: episode?.cumReward ?? 0,
       session_id: this.id,
       seed: episode?.seed ?? null,

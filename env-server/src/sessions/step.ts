@@ -50,12 +50,12 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   // A task may add BrowserGym's fixed wait (real MiniWoB++): the page's own timers run meanwhile.
   if (episode.task.stepWaitMs) await deadline.race(sleep(episode.task.stepWaitMs));
   const t1 = performance.now();
-  const status = await deadline.race(episode.taskEpisode.status(tabs.active));
+  const status = await deadline.race(episode.taskEpisode.status(tabs.active, episode.chat));
   episode.lastRawReward = status.rawReward;
   const reward = status.reward ?? (status.done && status.rawReward > 0 ? 1 : 0);
   episode.cumReward += reward;
   episode.done = status.done || infeasible;
-  episode.truncated = !episode.done && episode.stepCount >= episode.task.maxSteps;
+  episode.truncated = !episode.done && episode.stepCount >= episode.maxSteps;
   if (episode.truncated) episode.done = true;
   const t2 = performance.now();
   return buildResult(

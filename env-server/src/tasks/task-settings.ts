@@ -33,11 +33,16 @@ export function withTaskSettings(config: ServerConfig, registry: TaskRegistry): 
   const baseDisplay = { width: config.viewport.width, height: config.viewport.height, deviceScaleFactor: 1 };
   return {
     ...config,
-    allowedOrigins: [...config.allowedOrigins, ...miniwobOrigin(config.miniwobUrl)],
+    allowedOrigins: pageOrigins(config),
     baseDisplay,
     warmDisplay: defaultTask.display ?? baseDisplay,
     cachedOrigins: miniwobOrigin(config.miniwobUrl),
   };
+}
+
+/** Every origin pages may reach beside the task origin: the operator's (--allow-origin) and real MiniWoB++'s. */
+export function pageOrigins(config: Pick<ServerConfig, 'allowedOrigins' | 'miniwobUrl'>): string[] {
+  return [...config.allowedOrigins, ...miniwobOrigin(config.miniwobUrl)];
 }
 
 function miniwobOrigin(url: string | undefined): string[] {

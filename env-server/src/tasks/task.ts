@@ -1,3 +1,4 @@
+import type { ChatMessage } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
 import type { TaskDisplay } from '../browser/site.js';
 import type { Deadline } from '../deadline/deadline.js';
@@ -35,8 +36,14 @@ export interface TaskEpisode {
   goal: string;
   /** Task-specific facts for the reset's metadata (the Gauntlet reports the step and type it starts on). */
   info?: Record<string, unknown>;
-  /** Reads the episode's progress off `page` (the session's active tab) after every step. */
-  status(page: Page): Promise<TaskStatus>;
+  /** Steps before truncation when this episode's options set them (the `web` task's max_steps); default the task's maxSteps. */
+  maxSteps?: number;
+  /**
+   * Reads the episode's progress off `page` (the session's active tab) after every step; `chat`
+   * is the episode's chat so far (send_msg_to_user adds `assistant` messages, report_infeasible
+   * an `infeasible` one), for tasks whose answer is a message; the session always passes it.
+   */
+  status(page: Page, chat?: readonly ChatMessage[]): Promise<TaskStatus>;
 }
 
 /**

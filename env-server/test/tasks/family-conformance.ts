@@ -9,8 +9,10 @@ import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
 import type { TaskDefinition } from '../../src/tasks/task.js';
 
 export interface FamilyConformanceOptions {
-  /** Server settings beside the test defaults (e.g. where real MiniWoB++ is served). */
-  config?: Partial<ServerConfig>;
+  /** Server settings beside the test defaults (e.g. where real MiniWoB++ is served); read when the server starts. */
+  config?: Partial<ServerConfig> | (() => Partial<ServerConfig>);
+  /** Options every reset needs (the `web` task's url and goal); read at each reset. */
+  resetOptions?(): Record<string, unknown>;
   /** The family's tasks, picked from the server's registry. */
   select(task: TaskDefinition): boolean;
   /** Seeds each oracle must solve; 0 seeds = no oracle check, with the reason in `noOracle`. */
@@ -46,15 +48,20 @@ export function describeFamilyConformance(label: string, options: FamilyConforma
       warmContexts: 1,
       maxSessions: 4,
       idleTtlMs: 0,
-      ...options.config,
+      ...(typeof options.config === 'function' ? options.config() : options.config),
     });
     await service.start();
     reused = await service.openSession('inproc');
   });
   afterAll(() => service?.shutdown());
 
-  const reset = (session: EnvSession, task: TaskDefinition, seed: number, extra: Record<string, unknown> = {}) =>
-    service.reset(session, { task_name: `${task.benchmark}.${task.name}`, seed, observation: OBSERVATION, ...extra });
+  const reset = (session: EnvSession, task: TaskDefinition, seed: number, bad?: Record<string, unknown>) =>
+    service.reset(session, {
+      task_name: `${task.benchmark}.${task.name}`,
+      seed,
+      observation: OBSERVATION,
+      options: { ...options.resetOptions?.(), ...bad },
+    });
 
   const tasks = (): TaskDefinition[] => {
     const found = service.registry.list().filter(options.select);
@@ -91,6 +98,7 @@ export function describeFamilyConformance(label: string, options: FamilyConforma
               task: `${task.benchmark}.${task.name}`,
               seed,
               observation: OBSERVATION,
+              resetOptions: options.resetOptions?.() ?? {},
               maxTurns: task.maxSteps,
               deadlineMs: timeout,
             });
@@ -109,7 +117,7 @@ export function describeFamilyConformance(label: string, options: FamilyConforma
     it('reset options the task does not take are a ValidationError; the session goes on', { timeout }, async () => {
       const bad = options.badOptions ?? { no_such_option: 1 };
       for (const task of tasks()) {
-        const error = await reset(reused, task, 1, { options: bad }).catch((e: unknown) => e);
+        const error = await reset(reused, task, 1, bad).catch((e: unknown) => e);
         expect(error, task.name).toBeInstanceOf(ValidationError);
         expect((error as ValidationError).message, task.name).toMatch(Object.keys(bad)[0]!);
         await expect(reset(reused, task, 1)).resolves.toMatchObject({ done: false });

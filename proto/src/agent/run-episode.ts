@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CallOptions, EnvClient, ResetInput } from '../client/types.js';
-import { EpisodeTimeoutError, isUnrecoverable, outcomeFromError, type EpisodeOutcome } from '../rollout/outcome.js';
+import {
+  EpisodeTimeoutError,
+  isUnjudged,
+  isUnrecoverable,
+  outcomeFromError,
+  type EpisodeOutcome,
+} from '../rollout/outcome.js';
 import type { Trajectory, TrajectoryTurn } from '../rollout/trajectory.js';
 import type { StepResult } from '../wire/observation.js';
 import { parseAction, type ParsedAction } from './parse-action.js';
@@ -44,7 +50,10 @@ export interface RunEpisodeOptions {
   render?: Omit<RenderOptions, 'lastAction'>;
   /** Keep every action line of a reply (default: the action set's multi_action, else false). */
   multiAction?: boolean;
-  /** Whether a finished (not truncated) episode succeeded; default: a positive raw reward. */
+  /**
+   * Whether a finished (not truncated) episode succeeded; default: a positive raw reward. A task
+   * that reports `judged: false` ends it as `unjudged` instead (see isUnjudged).
+   */
   success?: (final: StepResult) => boolean;
   /** Sees every env reply (the reset's first), e.g. for tests that inspect pages. */
   onResult?: (result: StepResult) => void;
@@ -149,9 +158,11 @@ export async function runEpisode(
     outcome =
       !result.done || truncated(result)
         ? 'timeout'
-        : (options.success ?? positiveRawReward)(result)
-          ? 'success'
-          : 'fail';
+        : isUnjudged(taskInfo(result))
+          ? 'unjudged'
+          : (options.success ?? positiveRawReward)(result)
+            ? 'success'
+            : 'fail';
   } catch (caught) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (isUnrecoverable(caught) && !deadline.signal.aborted) throw caught;

@@ -7,9 +7,11 @@ import { ExecutionError, GauntletError } from '../errors.js';
  * deadline on the env is one (the env replies done + truncated in time); `infra_error`: the
  * infrastructure failed (env unreachable, browser died, policy 5xx or call timeouts) — never a
  * reward: the episode is retried, and a group that cannot be completed is dropped whole. No
- * action string can cause an `infra_error`.
+ * action string can cause an `infra_error`. `unjudged`: the env finished it but the task cannot
+ * tell success (an open-web `web` task reset without a goal spec): reward 0, reported apart,
+ * never counted as a success.
  */
-export const EpisodeOutcome = z.enum(['success', 'fail', 'timeout', 'infra_error']);
+export const EpisodeOutcome = z.enum(['success', 'fail', 'timeout', 'infra_error', 'unjudged']);
 export type EpisodeOutcome = z.infer<typeof EpisodeOutcome>;
 
 /** The episode ran out of a budget (its deadline, its context): it ends as `timeout`. */
@@ -54,8 +56,16 @@ export function isUnrecoverable(error: unknown): boolean {
  * bugs — → `infra_error`, never a reward. (A step past its deadline on the env is not an error:
  * the env answers it as a truncated, done step, which runEpisode records as `timeout`.)
  */
-export function outcomeFromError(error: unknown): Exclude<EpisodeOutcome, 'success'> {
+export function outcomeFromError(error: unknown): Exclude<EpisodeOutcome, 'success' | 'unjudged'> {
   if (error instanceof EpisodeLimitError) return 'timeout';
   if (error instanceof PolicyGaveUpError) return 'fail';
   return 'infra_error';
+}
+
+/**
+ * Whether the env's reply says its task could not judge the episode: the task reports
+ * `judged: false` in its task info (`metadata.browsergym_info.task_info`).
+ */
+export function isUnjudged(taskInfo: Record<string, unknown>): boolean {
+  return taskInfo['judged'] === false;
 }
