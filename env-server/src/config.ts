@@ -1,5 +1,8 @@
 import { ObservationOptions } from '@gauntlet/proto';
-import { SETTLE_MODES, type SettleMode } from './actions/settle/settle-effects.js';
+
+/** How a step waits after its actions (actions/settle/settle-effects.ts): for what they set in motion, or a fixed 0.5 s. */
+export type SettleMode = 'smart' | 'browsergym';
+export const SETTLE_MODES: readonly SettleMode[] = ['smart', 'browsergym'];
 
 /** Everything the env server can be told, from flags and environment variables. */
 export interface ServerConfig {

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { StepResult } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SettleMode } from '../../src/actions/settle/settle-effects.js';
-import { DEFAULTS } from '../../src/config.js';
+import { DEFAULTS, type SettleMode } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
 import { oracleView } from '../../src/tasks/policy/oracle-policy.js';

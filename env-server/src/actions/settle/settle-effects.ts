@@ -1,10 +1,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { EFFECTS_PROBE_KEY, type EffectsProbe, type EffectsReport } from '../../browser/effects-probe.js';
+import type { SettleMode } from '../../config.js';
 import { Deadline, within } from '../../deadline/deadline.js';
-
-/** How a step waits, after its actions, before the task status and the observation. */
-export type SettleMode = 'smart' | 'browsergym';
-export const SETTLE_MODES: readonly SettleMode[] = ['smart', 'browsergym'];
 
 /** BrowserGym's sleep after every step's actions, before it validates and observes. */
 export const BROWSERGYM_STEP_WAIT_MS = 500;
