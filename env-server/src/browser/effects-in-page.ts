@@ -218,8 +218,10 @@ export function trackEffectsInPage({
    * when anything was — the DOM (shadow trees included) has not changed for `quietMs`; at most
    * `horizonMs` after it was asked.
    */
-  const settle = (since: number, horizonMs: number, quietMs: number) =>
-    new Promise<{ outcome: 'none' | 'quiet' | 'bound'; waitedMs: number }>((resolve) => {
+  const settle = (since: number, horizonMs: number, quietMs: number) => {
+    // The common case, nothing pending, answers without setting up an observer.
+    if (!pendingSince(since, clock() + horizonMs)) return { outcome: 'none' as const, waitedMs: 0 };
+    return new Promise<{ outcome: 'none' | 'quiet' | 'bound'; waitedMs: number }>((resolve) => {
       const start = clock();
       const limit = start + horizonMs;
       let last = start;
@@ -263,6 +265,7 @@ export function trackEffectsInPage({
       }
       check();
     });
+  };
 
   Object.defineProperty(w, Symbol.for(key), {
     value: Object.freeze({

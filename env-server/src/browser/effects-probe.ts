@@ -16,7 +16,7 @@ export interface EffectsReport {
 
 /** The probe's surface, as a settle reads it (see effects-in-page.ts). */
 export interface EffectsProbe {
-  settle(since: number, horizonMs: number, quietMs: number): Promise<EffectsReport>;
+  settle(since: number, horizonMs: number, quietMs: number): EffectsReport | Promise<EffectsReport>;
   /** The browser's own timers, which the probe does not record: the settle's own waits use them. */
   setTimeout: typeof setTimeout;
   clearTimeout: typeof clearTimeout;
