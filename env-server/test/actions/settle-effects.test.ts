@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMART_HORIZON_MS, SMART_QUIET_MS, settleEffects } from '../../src/actions/settle/settle-effects.js';
+import { EFFECTS_PROBE_KEY } from '../../src/browser/effects-probe.js';
 import { Deadline } from '../../src/deadline/deadline.js';
 import { useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
@@ -47,6 +48,7 @@ describe('the smart settle waits for what the action set in motion', () => {
     ['xhr', 'an XMLHttpRequest'],
     ['transition', 'a CSS transition'],
     ['wrapped', 'a timer through a setTimeout the page wrapped after load'],
+    ['throws', 'a timer whose callback throws'],
   ])('%s: %s', async (id) => {
     const { said, outcome } = await press(id);
     expect(said).toEqual([`${id} done`]);
@@ -60,6 +62,24 @@ describe('the smart settle waits for what the action set in motion', () => {
     const [report] = await settleEffects(page, since, new Deadline());
     expect(report?.outcome).toBe('quiet');
     expect(await page.locator('#host').evaluate((host) => host.shadowRoot!.textContent)).toContain('shadow done');
+  });
+
+  it('a page cannot replace the probe or fake its answer', async () => {
+    const replaced = await page.evaluate((key) => {
+      const own = window as unknown as Record<symbol, unknown>;
+      const fake = { settle: () => ({ outcome: 'none', waitedMs: 0 }) };
+      try {
+        own[Symbol.for(key)] = fake;
+        Object.defineProperty(window, Symbol.for(key), { value: fake });
+      } catch {
+        // non-configurable: refused
+      }
+      return own[Symbol.for(key)] === fake;
+    }, EFFECTS_PROBE_KEY);
+    expect(replaced).toBe(false);
+    const { said, outcome } = await press('later');
+    expect(said).toEqual(['later done']);
+    expect(outcome).toBe('quiet');
   });
 
   it('does not wait for a timer due past the horizon, a cleared one, or an infinite animation', async () => {
