@@ -41,3 +41,14 @@ describe('what a WS/gRPC connection may buffer', () => {
     expect(() => resolveConfig({ 'max-queued-requests': '0' }, {})).toThrow(/at least 1/);
   });
 });
+
+describe('how a step settles', () => {
+  it('is smart by default; --settle over GAUNTLET_SETTLE picks browsergym; anything else names the flag', () => {
+    expect(resolveConfig({}, {}).settle).toBe('smart');
+    expect(resolveConfig({}, { GAUNTLET_SETTLE: 'browsergym' }).settle).toBe('browsergym');
+    expect(resolveConfig({ settle: 'smart' }, { GAUNTLET_SETTLE: 'browsergym' }).settle).toBe('smart');
+    expect(() => resolveConfig({ settle: 'fast' }, {})).toThrow(
+      /^--settle must be one of smart, browsergym \(got "fast"\)$/,
+    );
+  });
+});

@@ -1,5 +1,9 @@
 import { ObservationOptions } from '@gauntlet/proto';
 
+/** How a step waits after its actions (actions/settle/settle-effects.ts): for what they set in motion, or a fixed 0.5 s. */
+export type SettleMode = 'smart' | 'browsergym';
+export const SETTLE_MODES: readonly SettleMode[] = ['smart', 'browsergym'];
+
 /** Everything the env server can be told, from flags and environment variables. */
 export interface ServerConfig {
   host: string;
@@ -18,6 +22,8 @@ export interface ServerConfig {
   idleTtlMs: number;
   headless: boolean;
   viewport: { width: number; height: number };
+  /** How a step waits after its actions: for what they set in motion, or BrowserGym's fixed 0.5 s. */
+  settle: SettleMode;
   /** Per bid action timeout (BROWSERGYM_TIMEOUT is the page default timeout). */
   actionTimeoutMs: number;
   pageTimeoutMs: number;
@@ -81,6 +87,7 @@ export const DEFAULTS: ServerConfig = {
   idleTtlMs: 10 * 60_000,
   headless: true,
   viewport: { width: 1280, height: 720 },
+  settle: 'smart',
   actionTimeoutMs: 500,
   pageTimeoutMs: 10_000,
   defaultTask: 'click-test',
@@ -115,8 +122,9 @@ interface Setting {
   key: keyof ServerConfig | 'viewportWidth' | 'viewportHeight' | 'screenshot';
   flag: string;
   env: string[];
-  /** `port`: an integer, or `off` for a server that is not started. */
-  kind: 'int' | 'port' | 'bool' | 'string' | 'list';
+  /** `port`: an integer, or `off` for a server that is not started; `choice`: one of `choices`. */
+  kind: 'int' | 'port' | 'bool' | 'string' | 'list' | 'choice';
+  choices?: readonly string[];
   help: string;
 }
 
@@ -204,6 +212,14 @@ export const SETTINGS: Setting[] = [
     env: ['BROWSERGYM_TIMEOUT'],
     kind: 'int',
     help: 'page load / navigation timeout in ms (default 10000)',
+  },
+  {
+    key: 'settle',
+    flag: 'settle',
+    env: ['GAUNTLET_SETTLE'],
+    kind: 'choice',
+    choices: SETTLE_MODES,
+    help: "after a step's actions: smart = wait for the timers, frames, requests and transitions they started (at most 0.5 s), browsergym = BrowserGym's fixed 0.5 s (default smart)",
   },
   {
     key: 'actionTimeoutMs',
@@ -438,6 +454,12 @@ function parseValue(setting: Setting, raw: string | boolean, source: string): nu
         .filter(Boolean);
     case 'string':
       return text;
+    case 'choice': {
+      const choices = setting.choices ?? [];
+      if (!choices.includes(text))
+        throw new ConfigError(`${source} must be one of ${choices.join(', ')} (got ${JSON.stringify(text)})`);
+      return text;
+    }
   }
 }
 

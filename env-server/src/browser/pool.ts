@@ -5,6 +5,7 @@ import { EgressProxy } from './egress-proxy.js';
 import { installFileFrameGuard } from './file-frames.js';
 import { installNavigationGuard } from './navigation-guard.js';
 import { installNavigationProbe } from './navigation-probe.js';
+import { installEffectsProbe } from './effects-probe.js';
 import { childPids } from './process.js';
 import { ResponseCache } from './response-cache.js';
 import { installSiteRoutes } from './routes.js';
@@ -215,6 +216,7 @@ export class BrowserPool extends EventEmitter<{
     installNavigationGuard(context, this.options.origins);
     installFileFrameGuard(context);
     await installNavigationProbe(context);
+    await installEffectsProbe(context);
     const page = await context.newPage();
     const lease = { context, page, generation, display };
     page.once('crash', () => this.onCrash(lease));

@@ -1,9 +1,9 @@
 import type { StepResult } from '@gauntlet/proto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { parseActions } from '../actions/language/parse.js';
 import { bindCall } from '../actions/language/bind.js';
 import { executeActions } from '../actions/execute-actions.js';
+import { settleStep } from '../actions/settle/settle-effects.js';
 import { ActionError } from '../actions/types.js';
 import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';
@@ -30,6 +30,7 @@ export interface StepInput {
  */
 export async function runStep({ episode, tabs, lease, config, actionText, deadline }: StepInput): Promise<StepResult> {
   const t0 = performance.now();
+  const since = Date.now();
   episode.stepCount += 1;
   episode.lastAction = actionText;
   episode.lastActionError = '';
@@ -46,9 +47,10 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
     if (!(error instanceof ActionError)) throw error;
     episode.lastActionError = error.display;
   }
-  // executeActions already settled after each action (it waits for what the action triggered).
-  // A task may add BrowserGym's fixed wait (real MiniWoB++): the page's own timers run meanwhile.
-  if (episode.task.stepWaitMs) await deadline.race(sleep(episode.task.stepWaitMs));
+  // executeActions already settled after each action (navigations it started, handlers' zero-delay
+  // timers). What the actions set in motion on a timer (jQuery UI opens an autocomplete menu
+  // 300 ms after typing) is waited for now: smart waits for exactly that, browsergym sleeps 0.5 s.
+  await settleStep(config.settle, tabs.active, since, deadline);
   const t1 = performance.now();
   const status = await deadline.race(episode.taskEpisode.status(tabs.active, episode.chat));
   episode.lastRawReward = status.rawReward;

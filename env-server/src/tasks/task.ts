@@ -66,12 +66,6 @@ export interface TaskDefinition {
   readonly flags?: readonly string[];
   /** The browser the task expects, when not the server's default (real MiniWoB++: 332×214 at scale 1.5). */
   readonly display?: TaskDisplay;
-  /**
-   * A fixed wait after each step's actions, before its status and observation (on top of the
-   * usual settle). BrowserGym sleeps 0.5 s there; real MiniWoB++ pages act on timers within it
-   * (jQuery UI menus open 300 ms after typing), so they are played with the same wait.
-   */
-  readonly stepWaitMs?: number;
   /** How long setup may take for these reset options, when more than the default (e.g. a long start_step fast-forward). */
   setupTimeoutMs?(options: Record<string, unknown>): number;
   /**

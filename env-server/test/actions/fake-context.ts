@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { ActionContext } from '../../src/actions/context.js';
 import { installNavigationProbe } from '../../src/browser/navigation-probe.js';
+import { installEffectsProbe } from '../../src/browser/effects-probe.js';
 import { launchTestBrowser } from '../support/browser.js';
 import { executeAction } from '../../src/actions/execute-actions.js';
 import { Deadline } from '../../src/deadline/deadline.js';
@@ -36,6 +37,7 @@ export class FakeContext implements ActionContext {
   ): Promise<FakeContext> {
     const context = await browser.newContext(options.context);
     await installNavigationProbe(context);
+    await installEffectsProbe(context);
     await context.newPage();
     return new FakeContext(context, options.allowedOrigins ?? []);
   }

@@ -180,7 +180,7 @@ if (pages.fixtures)
       expect(first.observation.goal).toMatch(/^Enter "\w+"/);
     });
 
-    it("waits BrowserGym's 0.5 s after a step's action: what the page does on a timer is in the observation", async () => {
+    it("waits for what a step's action started on a timer: it is in that step's observation", async () => {
       const first = await reset('delayed-reveal', 1);
       const shown = await step(`click('${bidOf(first, /\[(\w+)\] button 'Show'/)}')`);
       const result = await step(`click('${bidOf(shown, /\[(\w+)\] button 'Done'/)}')`);

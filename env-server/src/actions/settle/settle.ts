@@ -1,5 +1,6 @@
 import type { Frame, Page } from 'playwright-core';
 import { NAVIGATION_PROBE_KEY } from '../../browser/navigation-probe.js';
+import { EFFECTS_PROBE_KEY, type EffectsProbe } from '../../browser/effects-probe.js';
 import { nextNavigationActivity, type NavigationWatch } from './settle-watch.js';
 import { Deadline, within } from '../../deadline/deadline.js';
 
@@ -79,27 +80,31 @@ async function flushTasks(page: Page, frame: boolean, since: number): Promise<bo
   return (
     page
       .evaluate(
-        ([waitForFrame, probeKey, actionStart]) =>
+        ([waitForFrame, probeKey, effectsKey, actionStart]) =>
           new Promise<boolean>((resolve) => {
-            const requestedAt = (window as unknown as Record<symbol, (() => number) | undefined>)[Symbol.for(probeKey)];
+            const own = window as unknown as Record<symbol, unknown>;
+            const requestedAt = own[Symbol.for(probeKey)] as (() => number) | undefined;
+            // The effects probe's untracked timers: the settle's own waits are not the action's work.
+            const timers = (own[Symbol.for(effectsKey)] as EffectsProbe | undefined) ?? window;
             let navigating = (requestedAt?.() ?? 0) >= actionStart;
             const history = (window as { navigation?: EventTarget }).navigation;
             const onNavigate = (event: Event) => {
               navigating ||= !(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument;
             };
+            const fallback = timers.setTimeout(() => done(), 100);
             const done = () => {
+              timers.clearTimeout(fallback);
               history?.removeEventListener('navigate', onNavigate);
               resolve(navigating);
             };
             history?.addEventListener('navigate', onNavigate);
             // Two task turns let handlers' setTimeout(0) work and script navigations start; waiting for
             // an animation frame instead would cost ~16 ms a step, and observation forces layout anyway.
-            const turns = () => setTimeout(() => setTimeout(done, 0), 0);
-            if (waitForFrame) requestAnimationFrame(turns);
+            const turns = () => timers.setTimeout(() => timers.setTimeout(done, 0), 0);
+            if (waitForFrame) timers.requestAnimationFrame(turns);
             else turns();
-            setTimeout(done, 100);
           }),
-        [frame, NAVIGATION_PROBE_KEY, since] as const,
+        [frame, NAVIGATION_PROBE_KEY, EFFECTS_PROBE_KEY, since] as const,
       )
       // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
       .catch(() => false)

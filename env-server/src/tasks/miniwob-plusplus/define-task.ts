@@ -11,8 +11,6 @@ import { readGoalInPage, readStateInPage, startEpisodeInPage, taskReadyInPage } 
 export const MINIWOB_DISPLAY: TaskDisplay = { width: 332, height: 214, deviceScaleFactor: 1.5 };
 /** BrowserGym's episode length: long enough that MiniWoB's own timer never ends an episode. */
 const EPISODE_MAX_TIME_MS = 1_000_000;
-/** BrowserGym's sleep after every step's action, before it validates and observes. */
-export const BROWSERGYM_STEP_WAIT_MS = 500;
 const READY_TIMEOUT_MS = 10_000;
 
 export interface RealTaskSpec {
@@ -36,7 +34,6 @@ export function realMiniwobTask(spec: RealTaskSpec): TaskDefinition {
     // BrowserGym never truncates: the episode ends when MiniWoB says done (its own clock included).
     maxSteps: Number.POSITIVE_INFINITY,
     display: MINIWOB_DISPLAY,
-    stepWaitMs: BROWSERGYM_STEP_WAIT_MS,
     ...(spec.realtime ? { flags: ['realtime'] } : {}),
     async setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode> {
       rejectOptions(name, options);
