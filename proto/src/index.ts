@@ -6,3 +6,4 @@ export * from './wire/requests.js';
 export * from './wire/ws.js';
 export * from './wire/validate.js';
 export * from './wire/depth.js';
+export * from './wire/records.js';

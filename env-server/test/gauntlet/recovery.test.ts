@@ -4,7 +4,7 @@ import { sessionEnv } from '../../src/cli/env-pool.js';
 import type { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
 import { CHALLENGE_TYPES } from '../../src/tasks/gauntlet/challenges/index.js';
-import { ORACLE_ACTION_SET, ORACLE_OBSERVATION } from '../../src/tasks/gauntlet/oracle-runs/env-port.js';
+import { ORACLE_ACTION_SET, ORACLE_OBSERVATION } from '../../src/collect/gauntlet/env-port.js';
 import { Rng } from '../../src/tasks/gauntlet/rng.js';
 import { gauntletOracle } from '../../src/tasks/gauntlet/oracle/policy.js';
 import { wrongAction } from './wrong-action.js';

@@ -1,16 +1,16 @@
 import { GAUNTLET_SYSTEM_PROMPT, runEpisode, scriptedPolicy, taskInfo, type EpisodeEnv } from '@gauntlet/proto/agent';
-import type { StepResult } from '@gauntlet/proto';
-import { rejectedCandidates } from '../oracle/decoys.js';
-import { gauntletOracle } from '../oracle/policy.js';
-import { readView } from '../oracle/view.js';
+import type { DpoRecord, RecordMessage, StepResult } from '@gauntlet/proto';
+import { rejectedCandidates } from '../../tasks/gauntlet/oracle/decoys.js';
+import { gauntletOracle } from '../../tasks/gauntlet/oracle/policy.js';
+import { readView } from '../../tasks/gauntlet/oracle/view.js';
 import { ORACLE_ACTION_SET, ORACLE_OBSERVATION, gauntletInfo, type GauntletInfo } from './env-port.js';
-import { episodeKey, type ChatMessage, type DpoRecord } from './records.js';
+import { episodeKey } from '../records.js';
 import { progress, ORACLE_MODEL } from './rollout.js';
 
 /** A wrong action just played, waiting for the env's verdict. */
 interface Probe {
   before: GauntletInfo;
-  prompt: ChatMessage[];
+  prompt: RecordMessage[];
   chosen: string;
   rejected: string;
 }
@@ -50,7 +50,7 @@ export async function collectPreferencePairs(
   /** Rejected actions already tried, per step and kind. */
   const tried = new Map<string, Set<string>>();
   /** This step's exchanges so far (what an SFT record of the step holds before this turn). */
-  let history: ChatMessage[] = [];
+  let history: RecordMessage[] = [];
   let historyStep: number | null | undefined;
   let probe: Probe | undefined;
   const prober = scriptedPolicy(`${ORACLE_MODEL}-probe`, () => ({ result, observation }) => {
@@ -59,7 +59,7 @@ export async function collectPreferencePairs(
       history = [];
       historyStep = before.step;
     }
-    const prompt: ChatMessage[] = [
+    const prompt: RecordMessage[] = [
       { role: 'system', content: GAUNTLET_SYSTEM_PROMPT },
       ...history,
       { role: 'user', content: observation },

@@ -1,7 +1,7 @@
 import { scriptedPolicy, type EpisodePolicy } from '@gauntlet/proto/agent';
-import { act, type Actionable } from '../../policy/act.js';
-import { below } from '../../policy/ax-query.js';
-import { readView, type StepView } from '../oracle/view.js';
+import { act, type Actionable } from '../../tasks/policy/act.js';
+import { below } from '../../tasks/policy/ax-query.js';
+import { readView, type StepView } from '../../tasks/gauntlet/oracle/view.js';
 
 /** How long the naive policy waits once it has pressed everything (then it starts over). */
 export const NAIVE_WAIT_MS = 800;

@@ -1,6 +1,6 @@
 import { PolicyGaveUpError, type Trajectory } from '@gauntlet/proto/rollout';
 import { runEpisode, scriptedPolicy, taskInfo, type EpisodeEnv, type EpisodePolicy } from '@gauntlet/proto/agent';
-import { gauntletOracle } from '../oracle/policy.js';
+import { gauntletOracle } from '../../tasks/gauntlet/oracle/policy.js';
 import { ORACLE_ACTION_SET, ORACLE_OBSERVATION, gauntletInfo } from './env-port.js';
 
 /** Actions an oracle may spend on one step before the rollout gives up on it (the env's budget still applies). */
