@@ -15,10 +15,10 @@ import { parseArgs } from 'node:util';
 import { runEpisode } from '@gauntlet/proto/agent';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
 import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
-import { CHALLENGE_TYPES } from '../env-server/dist/tasks/gauntlet/challenge-types.js';
-import { naivePolicy } from '../env-server/dist/tasks/gauntlet/baseline/naive-policy.js';
-import { gauntletOraclePolicy } from '../env-server/dist/tasks/gauntlet/oracle-runs/rollout.js';
-import { ORACLE_ACTION_SET, ORACLE_OBSERVATION } from '../env-server/dist/tasks/gauntlet/oracle-runs/env-port.js';
+import { CHALLENGE_TYPES } from '../env-server/dist/tasks/gauntlet/challenges/index.js';
+import { naivePolicy } from '../env-server/dist/collect/gauntlet/naive-policy.js';
+import { gauntletOraclePolicy } from '../env-server/dist/collect/gauntlet/rollout.js';
+import { ORACLE_ACTION_SET, ORACLE_OBSERVATION } from '../env-server/dist/collect/gauntlet/env-port.js';
 
 const { values } = parseArgs({
   options: {

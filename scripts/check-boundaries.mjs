@@ -26,7 +26,7 @@ export const layers = {
     ['observe', 'browser'],
     ['actions'],
     ['tasks'],
-    ['sessions'],
+    ['sessions', 'collect'],
     ['server'],
     ['cli'],
     ['index'],

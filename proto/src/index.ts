@@ -7,3 +7,4 @@ export * from './wire/ws.js';
 export * from './wire/validate.js';
 export * from './wire/web-task.js';
 export * from './wire/depth.js';
+export * from './wire/records.js';

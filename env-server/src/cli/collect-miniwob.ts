@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runEpisode, systemPromptFor, type EpisodeEnv } from '@gauntlet/proto/agent';
+import type { EpisodeEnv } from '@gauntlet/proto/agent';
 import type { Trajectory } from '@gauntlet/proto/rollout';
+import { oracleSftRecords, runMiniwobOracleEpisode } from '../collect/miniwob.js';
+import { episodeKey } from '../collect/records.js';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
-import { oraclePolicy } from '../tasks/policy/oracle-policy.js';
-import { episodeKey, type SftRecord } from '../tasks/gauntlet/oracle-runs/records.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { parseSeeds, positiveInt, UsageError } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
@@ -32,40 +32,12 @@ export function parseMiniwobTasks(spec: string): string[] {
   return [...new Set(tasks)];
 }
 
-/**
- * Plays one episode with the task's oracle through the same runEpisode a rollout worker uses:
- * the system prompt for the task, each observation rendered as the user turn, the oracle's action
- * text as the reply. SFT data and rollouts therefore read (and tokenise) the same.
- */
-export function runOracleEpisode(env: EpisodeEnv, task: string, seed: number): Promise<Trajectory> {
+/** Plays one episode of `task` (`miniwob.<name>`) with its oracle. */
+function runOracleEpisode(env: EpisodeEnv, task: string, seed: number): Promise<Trajectory> {
   const name = task.replace(/^miniwob\./, '');
   const definition = miniwobTasks.find((t) => t.name === name);
   if (!definition) throw new UsageError(`no built-in MiniWoB task ${JSON.stringify(task)}`);
-  return runEpisode(env, oraclePolicy(definition), { task, seed, deadlineMs: 120_000 });
-}
-
-/** A solved episode as one SFT conversation; an unsolved one is no demonstration and gives none. */
-export function oracleSftRecords(episode: Trajectory): SftRecord[] {
-  if (episode.outcome !== 'success') return [];
-  const key = episodeKey(episode.task, episode.seed);
-  return [
-    {
-      id: `${key}/step1.0`,
-      episode: key,
-      task: episode.task,
-      seed: episode.seed,
-      step: 1,
-      type: episode.task,
-      reward: episode.reward,
-      messages: [
-        { role: 'system', content: systemPromptFor(episode.task) },
-        ...episode.turns.flatMap((t) => [
-          { role: 'user' as const, content: t.observation },
-          { role: 'assistant' as const, content: t.action_text, reward: t.reward },
-        ]),
-      ],
-    },
-  ];
+  return runMiniwobOracleEpisode(env, definition, task, seed);
 }
 
 export interface MiniwobCollectFlags {

@@ -1,4 +1,4 @@
-import { CHALLENGE_TYPES } from '../tasks/gauntlet/challenge-types.js';
+import { CHALLENGE_TYPES } from '../tasks/gauntlet/challenges/index.js';
 
 /** A command-line mistake: printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_SYSTEM_PROMPT, parseAction, runEpisode, scriptedPolicy } from '@gauntlet/proto/agent';
+import { parseSftRecord } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectCommand } from '../../src/cli/collect.js';
 import { parseMiniwobTasks } from '../../src/cli/collect-miniwob.js';
@@ -25,7 +26,12 @@ const records = async () =>
   (await readFile(join(out, 'sft.jsonl'), 'utf8'))
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { task: string; seed: number; episode: string; messages: Message[] });
+    .map((l) => {
+      const record = JSON.parse(l) as unknown;
+      // proto's record schema, exactly: what the trainer reads.
+      expect(parseSftRecord(record)).toEqual(record);
+      return record as { task: string; seed: number; episode: string; messages: Message[] };
+    });
 
 describe('gauntlet-env collect --task miniwob…', () => {
   it('names every built-in task with miniwob or miniwob.*, and refuses unknown or mixed names', () => {

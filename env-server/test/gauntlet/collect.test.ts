@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseDpoRecord, parseSftRecord } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectCommand } from '../../src/cli/collect.js';
 import { runGauntletCommand } from '../../src/cli/gauntlet-commands.js';
@@ -26,6 +27,8 @@ describe('gauntlet-env collect', () => {
     const sft = await lines('sft.jsonl');
     expect(sft).toHaveLength(4);
     for (const record of sft) {
+      // proto's record schema, exactly: what the trainer reads.
+      expect(parseSftRecord(record)).toEqual(record);
       expect(record).toMatchObject({
         task: expect.stringMatching(/^gauntlet:/),
         seed: expect.any(Number),
@@ -49,6 +52,7 @@ describe('gauntlet-env collect', () => {
     const dpo = await lines('dpo.jsonl');
     expect(dpo.length).toBeGreaterThanOrEqual(4);
     for (const pair of dpo) {
+      expect(parseDpoRecord(pair)).toEqual(pair);
       // The step's earlier exchanges, then the observation the two actions answer.
       const roles = pair.prompt.map((m: { role: string }) => m.role);
       expect(roles).toEqual([

@@ -1,9 +1,10 @@
+import type { RecordMessage } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionEnv } from '../../src/cli/env-pool.js';
 import type { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { collectPreferencePairs } from '../../src/tasks/gauntlet/oracle-runs/dpo-probe.js';
-import { episodeKey, type ChatMessage } from '../../src/tasks/gauntlet/oracle-runs/records.js';
+import { collectPreferencePairs } from '../../src/collect/gauntlet/dpo-probe.js';
+import { episodeKey } from '../../src/collect/records.js';
 import { planRun } from '../../src/tasks/gauntlet/plan.js';
 import { onSessions, openEnv } from './support.js';
 
@@ -80,5 +81,5 @@ describe('DPO probe', () => {
   });
 });
 
-const roles = (messages: ChatMessage[]) => messages.map((m) => m.role);
+const roles = (messages: RecordMessage[]) => messages.map((m) => m.role);
 const alternating = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? 'assistant' : 'user'));

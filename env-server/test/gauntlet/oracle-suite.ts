@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import type { ChallengeType } from '../../src/tasks/gauntlet/challenge-types.js';
+import type { ChallengeType } from '../../src/tasks/gauntlet/categories.js';
 import { planRun } from '../../src/tasks/gauntlet/plan.js';
 import { observationShows, onSessions, openEnv, solveEpisode, taskInfo } from './support.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '@gauntlet/proto';
 import type { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { CHALLENGE_TYPES } from '../../src/tasks/gauntlet/challenge-types.js';
+import { CHALLENGE_TYPES } from '../../src/tasks/gauntlet/challenges/index.js';
 import { planRun } from '../../src/tasks/gauntlet/plan.js';
 import { CodeSocketServer } from '../../src/tasks/gauntlet/socket/code-server.js';
 import { observationShows, openEnv, oracleView, ORACLE_OBSERVATION, solveEpisode, taskInfo } from './support.js';

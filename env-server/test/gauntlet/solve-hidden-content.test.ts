@@ -1,4 +1,4 @@
-import { CHALLENGE_CATEGORIES } from '../../src/tasks/gauntlet/challenge-types.js';
+import { typesIn } from '../../src/tasks/gauntlet/challenges/index.js';
 import { oracleSuite } from './oracle-suite.js';
 
-oracleSuite(CHALLENGE_CATEGORIES.hidden_content);
+oracleSuite(typesIn('hidden_content'));

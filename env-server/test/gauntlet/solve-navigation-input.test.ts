@@ -1,5 +1,5 @@
-import { CHALLENGE_CATEGORIES } from '../../src/tasks/gauntlet/challenge-types.js';
+import { typesIn } from '../../src/tasks/gauntlet/challenges/index.js';
 import { oracleSuite } from './oracle-suite.js';
 
 // Each category file runs its own browser, so the four files share the CI's two cores.
-oracleSuite([...CHALLENGE_CATEGORIES.navigation, ...CHALLENGE_CATEGORIES.input]);
+oracleSuite([...typesIn('navigation'), ...typesIn('input')]);

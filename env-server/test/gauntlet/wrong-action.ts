@@ -1,7 +1,7 @@
 import { act, type Actionable } from '../../src/tasks/policy/act.js';
 import { below } from '../../src/tasks/policy/ax-query.js';
 import { readView } from '../../src/tasks/gauntlet/oracle/view.js';
-import { CODE_ALPHABET } from '../../src/tasks/gauntlet/challenge-types.js';
+import { CODE_ALPHABET } from '../../src/tasks/gauntlet/codes.js';
 import type { Rng } from '../../src/tasks/gauntlet/rng.js';
 
 const CLICKABLE = new Set(['button', 'tab', 'checkbox', 'link', 'listitem', 'radio', 'menuitem', 'option']);

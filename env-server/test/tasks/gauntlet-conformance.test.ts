@@ -1,6 +1,7 @@
-import { categoryOf, isChallengeType } from '../../src/tasks/gauntlet/challenge-types.js';
+import { categoryOf, isChallengeType } from '../../src/tasks/gauntlet/challenges/index.js';
 import { planRun } from '../../src/tasks/gauntlet/plan.js';
 import { describeFamilyConformance } from './family-conformance.js';
+import { describeChallengeFolders } from './gauntlet-folders.js';
 
 /** The conformance suite resets seed 7: a task is timed when the step it opens on is. */
 const opensOnTimedStep = (name: string): boolean => {
@@ -15,3 +16,6 @@ describeFamilyConformance('gauntlet', {
   oracleSeeds: [5],
   timeoutMs: 15 * 60_000,
 });
+
+// Adding a type is adding a folder (tasks/gauntlet/README.md): the checklist, enforced.
+describeChallengeFolders();

@@ -1,11 +1,33 @@
+import type { SftRecord } from '@gauntlet/proto';
 import { describe, expect, it } from 'vitest';
 import { DataFileError, parseSftJsonl } from './sft-data.js';
 
 const jsonl = (...lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n');
-const user = (content: string) => ({ role: 'user', content });
-const assistant = (content: string) => ({ role: 'assistant', content });
+const user = (content: string) => ({ role: 'user' as const, content });
+const assistant = (content: string) => ({ role: 'assistant' as const, content });
 
 describe('parseSftJsonl', () => {
+  it("reads proto's SftRecord, as collectors write it: every assistant turn trained, rewards ride along", () => {
+    const record: SftRecord = {
+      id: 'gauntlet:timer#4/step1.0',
+      episode: 'gauntlet:timer#4',
+      task: 'gauntlet:timer',
+      seed: 4,
+      step: 1,
+      type: 'timer',
+      reward: 1,
+      messages: [{ role: 'system', content: 's' }, user('obs'), { ...assistant('click("5")'), reward: 1 }],
+    };
+    expect(parseSftJsonl('sft.jsonl', jsonl(record))).toEqual([
+      { line: 1, kind: 'chat', messages: record.messages, trained: [false, false, true] },
+    ]);
+    // A record that breaks the schema is read field by field, with the trainer's own message.
+    const badRole = { ...record, messages: [...record.messages, { role: 'tool', content: 'x' }] };
+    expect(() => parseSftJsonl('sft.jsonl', jsonl(badRole))).toThrow(
+      'sft.jsonl:1: messages[3].role must be one of "system", "user", "assistant" (got "tool")',
+    );
+  });
+
   it('reads chat lines (assistant turns trained), text and conversational prompt/completion lines; skips blank lines', () => {
     const records = parseSftJsonl(
       'd.jsonl',

@@ -1,4 +1,4 @@
-import { GauntletError } from '@gauntlet/proto';
+import { GauntletError, RECORD_ROLES, SftRecord } from '@gauntlet/proto';
 import type { ChatMessage } from '../model/chat-template.js';
 import { readTextFile } from '../model/files.js';
 import { describeValue, isPlainObject } from '../model/json-reader.js';
@@ -21,30 +21,31 @@ export class DataFileError extends GauntletError {
   }
 }
 
-export const SFT_ROLES = ['system', 'user', 'assistant'] as const;
+export const SFT_ROLES = RECORD_ROLES;
 
 /**
- * One example of an SFT file. `chat`: a conversation rendered through the model's chat template,
+ * One line of an SFT file, parsed (whatever shape it came in: see parseSftJsonl). `chat`: a conversation rendered through the model's chat template,
  * trained on the messages marked in `trained` (assistant turns). `text`: a plain prompt and
  * completion, tokenised as they are (no template), trained on the completion.
  */
-export type SftRecord =
+export type SftLine =
   | { line: number; kind: 'chat'; messages: ChatMessage[]; trained: boolean[] }
   | { line: number; kind: 'text'; prompt: string; completion: string };
 
-export async function readSftJsonl(file: string): Promise<SftRecord[]> {
+export async function readSftJsonl(file: string): Promise<SftLine[]> {
   return parseSftJsonl(file, await readTextFile(file));
 }
 
 /**
- * Parses JSONL where each line is `{"messages": [{role, content}, …]}` (train on every assistant
- * turn) or `{"prompt": …, "completion": …}` (both strings, or both message lists as TRL writes
+ * Parses JSONL where each line is an SFT record as `gauntlet-env collect` writes it (proto's
+ * `SftRecord`), or TRL's shapes on top: any `{"messages": [{role, content}, …]}` (train on
+ * every assistant turn) or `{"prompt": …, "completion": …}` (both strings, or both message lists as TRL writes
  * conversational prompt-completion data; train on the completion). Blank lines are skipped and
  * other top-level keys (task, seed, reward, …) are tolerated; anything else wrong is an error
  * naming the line and the field.
  */
-export function parseSftJsonl(file: string, text: string): SftRecord[] {
-  return parseJsonLines(file, text, (line, value) => parseRecord(file, line, value));
+export function parseSftJsonl(file: string, text: string): SftLine[] {
+  return parseJsonLines(file, text, (line, value) => parseLine(file, line, value));
 }
 
 /**
@@ -69,7 +70,7 @@ export function parseJsonLines<T>(file: string, text: string, parse: (line: numb
   return records;
 }
 
-function parseRecord(file: string, line: number, value: unknown): SftRecord {
+function parseLine(file: string, line: number, value: unknown): SftLine {
   const fail = (field: string | undefined, detail: string) =>
     new DataFileError(file, line, field === undefined ? detail : `${field} ${detail}`, field);
   if (!isPlainObject(value))
@@ -87,7 +88,9 @@ function parseRecord(file: string, line: number, value: unknown): SftRecord {
   if (hasMessages && hasPrompt)
     throw fail(undefined, 'has both "messages" and "prompt"/"completion"; use one form per line');
   if (hasMessages) {
-    const messages = parseMessages(value['messages'], 'messages', fail);
+    // Our own records are checked by their schema in proto; other conversations field by field.
+    const record = SftRecord.safeParse(value);
+    const messages = record.success ? record.data.messages : parseMessages(value['messages'], 'messages', fail);
     const trained = messages.map((m) => m.role === 'assistant');
     return checkedChat(line, messages, trained, 'messages', fail);
   }
@@ -147,7 +150,7 @@ export function parseMessages(value: unknown, field: string, fail: Fail): ChatMe
   });
 }
 
-function checkedChat(line: number, messages: ChatMessage[], trained: boolean[], field: string, fail: Fail): SftRecord {
+function checkedChat(line: number, messages: ChatMessage[], trained: boolean[], field: string, fail: Fail): SftLine {
   const first = trained.indexOf(true);
   if (first < 0) throw fail(field, 'has no assistant turn to train on');
   if (first === 0)

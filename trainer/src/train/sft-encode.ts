@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../model/chat-template.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { TrainSequence } from './batch.js';
-import { DataFileError, type SftRecord } from './sft-data.js';
+import { DataFileError, type SftLine } from './sft-data.js';
 import { trimConversation } from './sft-trim.js';
 
 export interface SftEncodeOptions {
@@ -38,7 +38,7 @@ export interface SftEncoded {
 /** Tokenises every record and masks all but the trained tokens; errors name the file and line. */
 export function encodeSftRecords(
   file: string,
-  records: readonly SftRecord[],
+  records: readonly SftLine[],
   tokenizer: ModelTokenizer,
   options: SftEncodeOptions,
 ): SftEncoded {
@@ -166,7 +166,7 @@ export function encodeChat(
 /** Prompt as the tokenizer encodes text (its own BOS, if any), then completion + end-of-sequence. */
 function encodeText(
   file: string,
-  record: Extract<SftRecord, { kind: 'text' }>,
+  record: Extract<SftLine, { kind: 'text' }>,
   tokenizer: ModelTokenizer,
 ): TrainSequence {
   const eos = tokenizer.eosTokenId;

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../model/chat-template.js';
 
-/** A conversation and which of its messages are trained (parallel arrays, as SftRecord holds them). */
+/** A conversation and which of its messages are trained (parallel arrays, as SftLine holds them). */
 export interface Conversation {
   messages: ChatMessage[];
   trained: boolean[];

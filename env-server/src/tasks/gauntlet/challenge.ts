@@ -1,4 +1,4 @@
-import type { ChallengeType } from './challenge-types.js';
+import type { ChallengeType } from './categories.js';
 import type { Renderer } from './page/contract.js';
 import type { Rng } from './rng.js';
 

@@ -2,7 +2,8 @@ import type { TaskFamily } from '../registry.js';
 import { gauntletTasks } from './define-tasks.js';
 import { gauntletSite } from './site.js';
 
-export { CHALLENGE_TYPES, type ChallengeType } from './challenge-types.js';
+export type { ChallengeType } from './categories.js';
+export { CHALLENGE_TYPES } from './challenges/index.js';
 export { gauntletOracle } from './oracle/policy.js';
 
 /** The Gauntlet family: `gauntlet` and `gauntlet:<type>` tasks on one SPA. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHALLENGE_TYPES, CODE_PATTERN } from './challenge-types.js';
+import { CHALLENGE_TYPES } from './challenges/index.js';
+import { CODE_PATTERN } from './codes.js';
 import { GAUNTLET_STEPS, orderTypes, planRun } from './plan.js';
 import { Rng } from './rng.js';
 

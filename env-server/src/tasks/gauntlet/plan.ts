@@ -1,5 +1,6 @@
-import { CHALLENGE_TYPES, CODE_ALPHABET, CODE_LENGTH, type ChallengeType } from './challenge-types.js';
-import { challengeFor } from './challenges/index.js';
+import type { ChallengeType } from './categories.js';
+import { CHALLENGE_TYPES, challengeFor } from './challenges/index.js';
+import { CODE_ALPHABET, CODE_LENGTH } from './codes.js';
 import { WORDS } from './challenges/words.js';
 import { Rng } from './rng.js';
 

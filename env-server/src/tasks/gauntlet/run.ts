@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { TaskStatus } from '../task.js';
-import { categoryOf, isChallengeType } from './challenge-types.js';
+import { categoryOf, isChallengeType } from './challenges/index.js';
 import type { GauntletOptions } from './options.js';
 import type { PagePlan, PageStatus } from './page/contract.js';
 import type { RunPlan } from './plan.js';

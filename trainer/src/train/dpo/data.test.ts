@@ -1,21 +1,28 @@
+import type { DpoRecord } from '@gauntlet/proto';
 import { describe, expect, it } from 'vitest';
 import { parseDpoJsonl } from './data.js';
 
-const sys = { role: 'system', content: 'Act.' };
-const user = { role: 'user', content: 'obs' };
-const reply = (content: string) => ({ role: 'assistant', content });
+const sys = { role: 'system' as const, content: 'Act.' };
+const user = { role: 'user' as const, content: 'obs' };
+const reply = (content: string) => ({ role: 'assistant' as const, content });
 const parse = (...lines: unknown[]) =>
   parseDpoJsonl('d.jsonl', lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'));
 
 describe('parseDpoJsonl', () => {
   it("reads the Gauntlet collect's explicit-prompt pairs: prompt as context, each completion trained", () => {
-    const [pair] = parse({
+    const record: DpoRecord = {
+      id: 'gauntlet#2/step3.dpo0',
+      episode: 'gauntlet#2',
+      task: 'gauntlet',
+      seed: 2,
+      step: 3,
+      type: 'encrypted',
       prompt: [sys, user],
       chosen: [{ ...reply('click("5")'), reward: 1 }],
       rejected: [reply('click("9")')],
-      task: 'gauntlet',
       rejected_outcome: 'wrong code',
-    });
+    };
+    const [pair] = parse(record);
     expect(pair).toEqual({
       line: 1,
       chosen: {

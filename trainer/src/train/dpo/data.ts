@@ -1,36 +1,44 @@
+import { DpoRecord } from '@gauntlet/proto';
 import type { ChatMessage } from '../../model/chat-template.js';
 import { readTextFile } from '../../model/files.js';
 import { describeValue, isPlainObject } from '../../model/json-reader.js';
-import { DataFileError, parseJsonLines, parseMessages, type Fail, type SftRecord } from '../sft-data.js';
+import { DataFileError, parseJsonLines, parseMessages, type Fail, type SftLine } from '../sft-data.js';
 
-/** One line of a preference file: the same prompt completed two ways, each as an SFT record to encode. */
-export interface DpoRecord {
+/** One line of a preference file, parsed: the same prompt completed two ways, each as an SFT line to encode. */
+export interface DpoLine {
   line: number;
-  chosen: SftRecord;
-  rejected: SftRecord;
+  chosen: SftLine;
+  rejected: SftLine;
 }
 
-export async function readDpoJsonl(file: string): Promise<DpoRecord[]> {
+export async function readDpoJsonl(file: string): Promise<DpoLine[]> {
   return parseDpoJsonl(file, await readTextFile(file));
 }
 
 /**
- * Parses TRL's preference formats, one pair per line:
+ * Parses the DPO records `gauntlet-env collect` writes (proto's `DpoRecord`: explicit prompt,
+ * conversational) and, on top, TRL's preference formats, one pair per line:
  *   {"prompt": [messages], "chosen": [messages], "rejected": [messages]}  conversational, explicit prompt
  *   {"chosen": [messages], "rejected": [messages]}   implicit prompt: the messages both share at the start
  *   {"prompt": "…", "chosen": "…", "rejected": "…"}   plain text, no chat template
  * Assistant messages of each completion are trained. Blank lines are skipped, other keys
  * (task, seed, rejected_outcome, …) tolerated; anything else is an error naming line and field.
  */
-export function parseDpoJsonl(file: string, text: string): DpoRecord[] {
-  return parseJsonLines(file, text, (line, value) => parseDpoRecord(file, line, value));
+export function parseDpoJsonl(file: string, text: string): DpoLine[] {
+  return parseJsonLines(file, text, (line, value) => parseDpoLine(file, line, value));
 }
 
-function parseDpoRecord(file: string, line: number, value: unknown): DpoRecord {
+function parseDpoLine(file: string, line: number, value: unknown): DpoLine {
   const fail: Fail = (field, detail) =>
     new DataFileError(file, line, field === undefined ? detail : `${field} ${detail}`, field);
   if (!isPlainObject(value))
     throw fail(undefined, `must be a JSON object with "chosen" and "rejected" (got ${describeValue(value)})`);
+  // Our own records are checked by their schema in proto; other pairs field by field.
+  const record = DpoRecord.safeParse(value);
+  if (record.success) {
+    const { prompt, chosen, rejected } = record.data;
+    return chatPair(line, prompt, [chosen, rejected], fail);
+  }
   const { prompt, chosen, rejected } = value;
   if (
     chosen === undefined &&
@@ -60,7 +68,7 @@ function parseDpoRecord(file: string, line: number, value: unknown): DpoRecord {
         throw fail(field, `must be a string like the other fields of a text pair (got ${describeValue(v)})`);
     for (const field of ['chosen', 'rejected'] as const)
       if (value[field] === '') throw fail(field, 'is empty (nothing to compare)');
-    const side = (completion: string): SftRecord => ({ line, kind: 'text', prompt: prompt as string, completion });
+    const side = (completion: string): SftLine => ({ line, kind: 'text', prompt: prompt as string, completion });
     return { line, chosen: side(chosen as string), rejected: side(rejected as string) };
   }
   let before: ChatMessage[];
@@ -82,12 +90,17 @@ function parseDpoRecord(file: string, line: number, value: unknown): DpoRecord {
     before = parseMessages(prompt, 'prompt', fail);
     sides = [parseMessages(chosen, 'chosen', fail), parseMessages(rejected, 'rejected', fail)];
   }
+  return chatPair(line, before, sides, fail);
+}
+
+/** A conversational pair: the shared prompt, then each side's messages (their assistant turns trained). */
+function chatPair(line: number, before: ChatMessage[], sides: [ChatMessage[], ChatMessage[]], fail: Fail): DpoLine {
   if (before[0]!.role === 'assistant')
     throw fail('prompt[0]', 'is an assistant turn with nothing before it; start with a system or user message');
   const [chosenRecord, rejectedRecord] = (['chosen', 'rejected'] as const).map((field, k) => {
     const after = sides[k]!;
     if (!after.some((m) => m.role === 'assistant')) throw fail(field, 'has no assistant message to compare');
-    const record: SftRecord = {
+    const record: SftLine = {
       line,
       kind: 'chat',
       messages: [...before, ...after],

@@ -1,6 +1,6 @@
 import type { ModelTokenizer } from '../../model/tokenizer.js';
 import { encodeSftRecords, type SftEncodeOptions } from '../sft-encode.js';
-import type { DpoRecord } from './data.js';
+import type { DpoLine } from './data.js';
 import type { DpoPair } from './pairs.js';
 
 export interface DpoEncoded {
@@ -20,7 +20,7 @@ export interface DpoEncoded {
  */
 export function encodeDpoRecords(
   file: string,
-  records: readonly DpoRecord[],
+  records: readonly DpoLine[],
   tokenizer: ModelTokenizer,
   options: SftEncodeOptions,
 ): DpoEncoded {

@@ -1,56 +1,44 @@
+import type { ChallengeCategory, ChallengeType } from '../categories.js';
 import type { AnyChallenge } from '../challenge.js';
-import { CHALLENGE_TYPES, type ChallengeType } from '../challenge-types.js';
-import { animatedButton } from './animated-button.js';
-import { audio } from './audio.js';
-import { canvas } from './canvas.js';
-import { clickSequence } from './click-sequence.js';
-import { computedStyle } from './computed-style.js';
-import { cookieStorage } from './cookie-storage.js';
-import { dragAndDrop } from './drag-and-drop.js';
-import { encrypted } from './encrypted.js';
-import { formFill } from './form-fill.js';
-import { hoverReveal } from './hover-reveal.js';
-import { iframe } from './iframe.js';
-import { modalDecoy } from './modal-decoy.js';
-import { multiStep } from './multi-step.js';
-import { mutationObserver } from './mutation-observer.js';
-import { obfuscated } from './obfuscated.js';
-import { scrollToFind } from './scroll-to-find.js';
-import { shadowDom } from './shadow-dom.js';
-import { slider } from './slider.js';
-import { timer } from './timer.js';
-import { video } from './video.js';
-import { websocket } from './websocket.js';
+import type { ChallengeTypeSpec } from '../challenge-type.js';
+import { discoverChallengeTypes } from '../discover.js';
+import type { ChallengeOracle } from '../oracle/move.js';
 
-const ALL: AnyChallenge[] = [
-  scrollToFind,
-  clickSequence,
-  hoverReveal,
-  formFill,
-  dragAndDrop,
-  slider,
-  shadowDom,
-  iframe,
-  computedStyle,
-  mutationObserver,
-  timer,
-  animatedButton,
-  websocket,
-  canvas,
-  audio,
-  video,
-  multiStep,
-  obfuscated,
-  encrypted,
-  cookieStorage,
-  modalDecoy,
-];
+/**
+ * Every challenge type, one folder each, in the spec's order (their `order`). A type's own
+ * files never import this module: it is still loading them when they run.
+ */
+export const CHALLENGE_SPECS: readonly ChallengeTypeSpec[] = await discoverChallengeTypes(
+  new URL('.', import.meta.url),
+);
 
-/** Every challenge type, by type (the spec's order). */
-export const CHALLENGES: ReadonlyMap<ChallengeType, AnyChallenge> = new Map(ALL.map((c) => [c.type, c]));
+const BY_TYPE: ReadonlyMap<ChallengeType, ChallengeTypeSpec> = new Map(
+  CHALLENGE_SPECS.map((spec) => [spec.challenge.type, spec]),
+);
 
-export function challengeFor(type: ChallengeType): AnyChallenge {
-  const found = CHALLENGES.get(type);
-  if (!found) throw new Error(`challenge type ${type} has no implementation (known: ${CHALLENGE_TYPES.join(', ')})`);
+/** The type names, in the spec's order. */
+export const CHALLENGE_TYPES: readonly ChallengeType[] = [...BY_TYPE.keys()];
+
+/** Every challenge, by type (the spec's order). */
+export const CHALLENGES: ReadonlyMap<ChallengeType, AnyChallenge> = new Map(
+  CHALLENGE_SPECS.map((spec) => [spec.challenge.type, spec.challenge]),
+);
+
+export function isChallengeType(name: string): boolean {
+  return BY_TYPE.has(name);
+}
+
+export function challengeTypeSpec(type: ChallengeType): ChallengeTypeSpec {
+  const found = BY_TYPE.get(type);
+  if (!found) throw new Error(`challenge type ${type} has no folder (known: ${CHALLENGE_TYPES.join(', ')})`);
   return found;
+}
+
+export const challengeFor = (type: ChallengeType): AnyChallenge => challengeTypeSpec(type).challenge;
+export const oracleFor = (type: ChallengeType): ChallengeOracle => challengeTypeSpec(type).oracle;
+export const categoryOf = (type: ChallengeType): ChallengeCategory => challengeTypeSpec(type).category;
+
+/** The types of one category, in the spec's order. */
+export function typesIn(category: ChallengeCategory): ChallengeType[] {
+  return CHALLENGE_SPECS.filter((spec) => spec.category === category).map((spec) => spec.challenge.type);
 }

@@ -1,7 +1,8 @@
-import { CODE_ALPHABET, type ChallengeType } from '../challenge-types.js';
+import type { ChallengeType } from '../categories.js';
+import { CODE_ALPHABET } from '../codes.js';
 import { act } from '../../policy/act.js';
 import { below, find, findAll, numberIn, quotedValues, region } from '../../policy/ax-query.js';
-import { ORACLES } from './oracles.js';
+import { oracleFor } from '../challenges/index.js';
 import type { StepView } from './view.js';
 
 /**
@@ -73,7 +74,7 @@ export interface RejectedCandidates {
 }
 
 export function rejectedCandidates(view: StepView): RejectedCandidates {
-  const move = view.revealed ? { code: view.revealed } : ORACLES[view.type](view);
+  const move = view.revealed ? { code: view.revealed } : oracleFor(view.type)(view);
   if ('code' in move) {
     const enter = (wrong: string) => act.chain(act.fill(view.codeBox, wrong), act.click(view.submit));
     const wrongCodes = [

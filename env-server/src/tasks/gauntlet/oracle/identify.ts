@@ -1,5 +1,5 @@
 import type { AxNode } from '../../policy/axtree-lines.js';
-import type { ChallengeType } from '../challenge-types.js';
+import type { ChallengeType } from '../categories.js';
 
 /**
  * Which kind of puzzle a step shows, read the way an agent must: the page never names its type,
@@ -29,6 +29,9 @@ const RULES: [ChallengeType, (text: string, puzzle: readonly AxNode[]) => boolea
   ['encrypted', (t) => /encrypted/.test(t)],
   ['scroll_to_find', (_t, puzzle) => puzzle.some((n) => n.role === 'region' && n.name === 'Code block')],
 ];
+
+/** The types a rule recognises (every discovered type needs one: the conformance suite checks). */
+export const RECOGNISED_TYPES: readonly ChallengeType[] = RULES.map(([type]) => type);
 
 export function identifyPuzzle(instructions: string, puzzle: readonly AxNode[]): ChallengeType | undefined {
   return RULES.find(([, matches]) => matches(instructions, puzzle))?.[0];

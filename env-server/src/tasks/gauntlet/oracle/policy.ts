@@ -1,10 +1,9 @@
 import type { OracleView } from '../../task.js';
-import type { ChallengeType } from '../challenge-types.js';
-import { CODE_PATTERN } from '../challenge-types.js';
+import { CODE_PATTERN } from '../codes.js';
 import { act } from '../../policy/act.js';
 import { find, must, region, textOf } from '../../policy/ax-query.js';
-import type { ChallengeOracle, Move } from './move.js';
-import { ORACLES } from './oracles.js';
+import { oracleFor } from '../challenges/index.js';
+import type { Move } from './move.js';
 import { readView, type StepView } from './view.js';
 
 /**
@@ -26,13 +25,10 @@ export function gauntletOracle(view: OracleView): string {
 }
 
 /** The code, once known (revealed on the page or derived by the type's oracle), goes in the box and is submitted. */
-export function stepAction(
-  view: StepView,
-  oracles: Readonly<Record<ChallengeType, ChallengeOracle>> = ORACLES,
-): string {
+export function stepAction(view: StepView): string {
   const unlock = unlockAction(view);
   if (unlock && !view.revealed) return unlock;
-  const move: Move = view.revealed ? { code: view.revealed } : oracles[view.type](view);
+  const move: Move = view.revealed ? { code: view.revealed } : oracleFor(view.type)(view);
   if ('code' in move) {
     return view.codeBox.value === move.code
       ? act.click(view.submit)

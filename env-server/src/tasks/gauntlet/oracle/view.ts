@@ -1,6 +1,7 @@
 import { OracleError } from '../../policy/action-text.js';
 import { parseAxtree, type AxNode } from '../../policy/axtree-lines.js';
-import { CODE_PATTERN, type ChallengeType } from '../challenge-types.js';
+import type { ChallengeType } from '../categories.js';
+import { CODE_PATTERN } from '../codes.js';
 import { identifyPuzzle } from './identify.js';
 import type { Actionable } from '../../policy/act.js';
 import { find, must, region, textOf } from '../../policy/ax-query.js';

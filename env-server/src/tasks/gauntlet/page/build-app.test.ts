@@ -9,6 +9,10 @@ describe('buildAppScript', () => {
     for (const type of CHALLENGES.keys()) expect(script).toContain(`"${type}": `);
   });
 
+  it("writes every challenge's page code as an arrow function of its ctx", () => {
+    for (const challenge of CHALLENGES.values()) expect(challenge.render.toString()).toMatch(/^\(?ctx\)? =>/);
+  });
+
   it('refuses page code written as a method (its source is not an expression)', () => {
     const holder = {
       render(x: number) {

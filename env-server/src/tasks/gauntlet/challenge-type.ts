@@ -1,0 +1,28 @@
+import type { ChallengeCategory } from './categories.js';
+import type { AnyChallenge } from './challenge.js';
+import type { ChallengeOracle } from './oracle/move.js';
+
+/**
+ * Everything one challenge type is, exported by `challenges/<type>/index.ts`: nothing else lists
+ * the types (discovery finds the folders, `discover.ts` checks each has every piece).
+ */
+export interface ChallengeTypeSpec {
+  /**
+   * The type's place in the spec's list, from 1. Plans draw from the types in this order, so a
+   * seed's run depends on it: a new type takes the next number, and no existing type is renumbered.
+   */
+  readonly order: number;
+  readonly category: ChallengeCategory;
+  /** Its params (server) and page code. */
+  readonly challenge: AnyChallenge;
+  /** How the oracle solves it, from the step's observation. */
+  readonly oracle: ChallengeOracle;
+}
+
+/** Declares a folder's type (typed here, so a missing piece is a compile error before discovery's check). */
+export function defineChallengeType(spec: ChallengeTypeSpec): ChallengeTypeSpec {
+  return spec;
+}
+
+/** The pieces every folder gives (the conformance suite fails without any of them). */
+export const CHALLENGE_TYPE_PIECES = ['order', 'category', 'challenge', 'oracle'] as const;

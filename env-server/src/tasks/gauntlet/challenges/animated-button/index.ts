@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { animatedButton } from './challenge.js';
+import { solveAnimatedButton } from './oracle.js';
+
+export const animatedButtonType = defineChallengeType({
+  order: 12,
+  category: 'timing',
+  challenge: animatedButton,
+  oracle: solveAnimatedButton,
+});

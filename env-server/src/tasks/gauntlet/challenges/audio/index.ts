@@ -1,0 +1,5 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { audio } from './challenge.js';
+import { solveAudio } from './oracle.js';
+
+export const audioType = defineChallengeType({ order: 15, category: 'media', challenge: audio, oracle: solveAudio });

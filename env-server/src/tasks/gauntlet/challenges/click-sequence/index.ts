@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { clickSequence } from './challenge.js';
+import { solveClickSequence } from './oracle.js';
+
+export const clickSequenceType = defineChallengeType({
+  order: 2,
+  category: 'navigation',
+  challenge: clickSequence,
+  oracle: solveClickSequence,
+});

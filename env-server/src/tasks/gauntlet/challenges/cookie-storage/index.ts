@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { cookieStorage } from './challenge.js';
+import { solveCookieStorage } from './oracle.js';
+
+export const cookieStorageType = defineChallengeType({
+  order: 20,
+  category: 'advanced',
+  challenge: cookieStorage,
+  oracle: solveCookieStorage,
+});

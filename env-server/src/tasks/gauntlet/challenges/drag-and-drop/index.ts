@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { dragAndDrop } from './challenge.js';
+import { solveDragAndDrop } from './oracle.js';
+
+export const dragAndDropType = defineChallengeType({
+  order: 5,
+  category: 'input',
+  challenge: dragAndDrop,
+  oracle: solveDragAndDrop,
+});

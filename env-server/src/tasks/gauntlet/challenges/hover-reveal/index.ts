@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { hoverReveal } from './challenge.js';
+import { solveHoverReveal } from './oracle.js';
+
+export const hoverRevealType = defineChallengeType({
+  order: 3,
+  category: 'navigation',
+  challenge: hoverReveal,
+  oracle: solveHoverReveal,
+});

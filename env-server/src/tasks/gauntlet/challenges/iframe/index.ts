@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { iframe } from './challenge.js';
+import { solveIframe } from './oracle.js';
+
+export const iframeType = defineChallengeType({
+  order: 8,
+  category: 'hidden_content',
+  challenge: iframe,
+  oracle: solveIframe,
+});

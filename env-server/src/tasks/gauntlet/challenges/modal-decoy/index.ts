@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { modalDecoy } from './challenge.js';
+import { solveModalDecoy } from './oracle.js';
+
+export const modalDecoyType = defineChallengeType({
+  order: 21,
+  category: 'advanced',
+  challenge: modalDecoy,
+  oracle: solveModalDecoy,
+});

@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { mutationObserver } from './challenge.js';
+import { solveMutationObserver } from './oracle.js';
+
+export const mutationObserverType = defineChallengeType({
+  order: 10,
+  category: 'hidden_content',
+  challenge: mutationObserver,
+  oracle: solveMutationObserver,
+});

@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { scrollToFind } from './challenge.js';
+import { solveScrollToFind } from './oracle.js';
+
+export const scrollToFindType = defineChallengeType({
+  order: 1,
+  category: 'navigation',
+  challenge: scrollToFind,
+  oracle: solveScrollToFind,
+});

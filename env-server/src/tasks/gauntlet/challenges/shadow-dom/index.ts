@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { shadowDom } from './challenge.js';
+import { solveShadowDom } from './oracle.js';
+
+export const shadowDomType = defineChallengeType({
+  order: 7,
+  category: 'hidden_content',
+  challenge: shadowDom,
+  oracle: solveShadowDom,
+});

@@ -1,0 +1,5 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { slider } from './challenge.js';
+import { solveSlider } from './oracle.js';
+
+export const sliderType = defineChallengeType({ order: 6, category: 'input', challenge: slider, oracle: solveSlider });

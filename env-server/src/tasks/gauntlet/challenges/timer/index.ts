@@ -1,0 +1,5 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { timer } from './challenge.js';
+import { solveTimer } from './oracle.js';
+
+export const timerType = defineChallengeType({ order: 11, category: 'timing', challenge: timer, oracle: solveTimer });

@@ -1,0 +1,5 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { video } from './challenge.js';
+import { solveVideo } from './oracle.js';
+
+export const videoType = defineChallengeType({ order: 16, category: 'media', challenge: video, oracle: solveVideo });

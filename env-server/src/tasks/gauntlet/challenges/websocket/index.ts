@@ -1,0 +1,10 @@
+import { defineChallengeType } from '../../challenge-type.js';
+import { websocket } from './challenge.js';
+import { solveWebsocket } from './oracle.js';
+
+export const websocketType = defineChallengeType({
+  order: 13,
+  category: 'timing',
+  challenge: websocket,
+  oracle: solveWebsocket,
+});
