@@ -1,19 +1,26 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RuntimeOptions } from '../../engine/runtime.js';
+import { mergeAdapter } from '../../lora/merge.js';
 import { ModelTokenizer } from '../../model/tokenizer.js';
 import type { VersionPublisher } from '../../rl/loop/grpo-loop.js';
-import { defaultProbe, ExternalPublisher } from '../../rl/publish/index.js';
+import { defaultProbe, ExternalPublisher, writeModelVersion, type ModelVersionSource } from '../../rl/publish/index.js';
 import { ExternalVersionPublisher } from '../../rl/serving/external.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../rl/serving/in-process.js';
 import { versionName } from '../../rl/serving/versions.js';
 import { createServeContext } from '../../serve/create.js';
 import type { ServeContext } from '../../serve/context.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
+import type { PolicyTensors } from '../../train/policy-tensors.js';
 import type { EarlierVersion } from '../../rl/checkpoint/state.js';
 import type { GrpoSettings } from './grpo-settings.js';
 
 /**
  * Where versions go: with --vllm-url, external servers (written under --publish-dir, loaded and
  * verified); without, this process's own policy server (ctx), which the workers sample from.
+ * When base weights are trained, that server's generation graph takes them as inputs, so each
+ * version is served by feeding its own weight set; with --publish-dir each is also written as a
+ * model folder for external servers.
  */
 export async function createPublisher(
   s: GrpoSettings,
@@ -21,6 +28,8 @@ export async function createPublisher(
     learner: GrpoLearner;
     modelDir: string;
     baseName: string;
+    /** The model's config and tokenizer files, for the model folders written with --train full and --publish-dir. */
+    source: ModelVersionSource;
     runtime: RuntimeOptions;
     /** A resumed run's version: the versions before it that its earlier process left loaded. */
     resumedAt?: number | undefined;
@@ -56,11 +65,29 @@ export async function createPublisher(
     logprobsMode: 'processed_logprobs',
     log: o.log,
     runtime: o.runtime,
+    fedWeights: [...o.learner.trainer.trainedWeights.keys()],
   });
   const inProcess = new InProcessPublisher(ctx.adapters, s.run, keepVersions);
   // Groups in flight at the checkpoint may still ask for these; without them they would get a 404 and be dropped.
   inProcess.restore(o.earlier ?? []);
-  return { publisher: new InProcessVersionPublisher(inProcess), ctx };
+  const dir = s.modelVersionsDir;
+  const writeFolder = dir
+    ? async (version: number, policy: PolicyTensors) => {
+        const name = versionName(s.run, version);
+        const whole = new Map([...o.learner.model.weights].map(([n, w]) => [n, policy.weights?.get(n) ?? w]));
+        const weights = policy.adapter ? mergeAdapter(whole, policy.adapter) : whole;
+        const path = await writeModelVersion(o.source, weights, join(dir, name), {
+          baseModel: s.modelDir ?? o.baseName,
+          name,
+          version,
+          step: version,
+        });
+        // The same window the server keeps: older folders go, so a long run does not fill the disk.
+        await rm(join(dir, versionName(s.run, version - keepVersions)), { recursive: true, force: true });
+        o.log(`grpo: ${name} written to ${path}`);
+      }
+    : undefined;
+  return { publisher: new InProcessVersionPublisher(inProcess, writeFolder), ctx };
 }
 
 /** The versions before `version` still inside the keep window: what the servers held besides it when the run stopped. */

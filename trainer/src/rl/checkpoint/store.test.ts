@@ -41,7 +41,7 @@ describe('CheckpointStore', () => {
     expect(loaded).toMatchObject({ step: 3, version: 3, rngState: { s: [3] }, counters: { dropped: 3 } });
     expect(loaded.optimizer.optimizer.m).toEqual(want.optimizer.optimizer.m);
     expect(loaded.optimizer.optimizer.v).toEqual(want.optimizer.optimizer.v);
-    expect([...loaded.adapter.modules.values()][0]!.a.data).toEqual([...want.adapter.modules.values()][0]!.a.data);
+    expect([...loaded.adapter!.modules.values()][0]!.a.data).toEqual([...want.adapter!.modules.values()][0]!.a.data);
   });
 
   it('names the corrupt or partial file, and latest() falls back to the newest good checkpoint', async () => {
@@ -107,8 +107,8 @@ describe('CheckpointStore', () => {
     const two = await store.save({ ...state(2), earlier });
     const loaded = (await store.latest())!;
     expect(loaded.earlier.map((e) => e.version)).toEqual([0, 1]);
-    expect([...loaded.earlier[1]!.adapter.modules.values()][0]!.a.data).toEqual(
-      [...earlier[1]!.adapter.modules.values()][0]!.a.data,
+    expect([...loaded.earlier[1]!.adapter!.modules.values()][0]!.a.data).toEqual(
+      [...earlier[1]!.adapter!.modules.values()][0]!.a.data,
     );
     expect((await store.load(one)).earlier).toEqual([]);
     const weights = join(two, 'versions', 'v1', 'adapter_model.safetensors');
