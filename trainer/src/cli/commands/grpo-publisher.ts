@@ -1,17 +1,14 @@
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { RuntimeOptions } from '../../engine/runtime.js';
-import { mergeAdapter } from '../../lora/merge.js';
 import { ModelTokenizer } from '../../model/tokenizer.js';
 import type { VersionPublisher } from '../../rl/loop/grpo-loop.js';
-import { defaultProbe, ExternalPublisher, writeModelVersion, type ModelVersionSource } from '../../rl/publish/index.js';
+import { defaultProbe, ExternalPublisher, type ModelVersionSource } from '../../rl/publish/index.js';
+import { modelFolderWriter } from '../../rl/serving/model-folders.js';
 import { ExternalVersionPublisher } from '../../rl/serving/external.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../rl/serving/in-process.js';
 import { versionName } from '../../rl/serving/versions.js';
 import { createServeContext } from '../../serve/create.js';
 import type { ServeContext } from '../../serve/context.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
-import type { PolicyTensors } from '../../train/policy-tensors.js';
 import type { EarlierVersion } from '../../rl/checkpoint/state.js';
 import type { GrpoSettings } from './grpo-settings.js';
 
@@ -70,22 +67,16 @@ export async function createPublisher(
   const inProcess = new InProcessPublisher(ctx.adapters, s.run, keepVersions);
   // Groups in flight at the checkpoint may still ask for these; without them they would get a 404 and be dropped.
   inProcess.restore(o.earlier ?? []);
-  const dir = s.modelVersionsDir;
-  const writeFolder = dir
-    ? async (version: number, policy: PolicyTensors) => {
-        const name = versionName(s.run, version);
-        const whole = new Map([...o.learner.model.weights].map(([n, w]) => [n, policy.weights?.get(n) ?? w]));
-        const weights = policy.adapter ? mergeAdapter(whole, policy.adapter) : whole;
-        const path = await writeModelVersion(o.source, weights, join(dir, name), {
-          baseModel: s.modelDir ?? o.baseName,
-          name,
-          version,
-          step: version,
-        });
-        // The same window the server keeps: older folders go, so a long run does not fill the disk.
-        await rm(join(dir, versionName(s.run, version - keepVersions)), { recursive: true, force: true });
-        o.log(`grpo: ${name} written to ${path}`);
-      }
+  const writeFolder = s.modelVersionsDir
+    ? modelFolderWriter({
+        dir: s.modelVersionsDir,
+        run: s.run,
+        keep: keepVersions,
+        source: o.source,
+        base: o.learner.model.weights,
+        baseModel: s.modelDir ?? o.baseName,
+        log: o.log,
+      })
     : undefined;
   return { publisher: new InProcessVersionPublisher(inProcess, writeFolder), ctx };
 }
