@@ -29,7 +29,36 @@ function state(step: number): CheckpointState {
   };
 }
 
+/** A full-parameter run's state: trained base weights by name, no adapter. */
+function weightsState(step: number): CheckpointState {
+  const { adapter: _none, ...rest } = state(step);
+  const weights = new Map([
+    ['model.embed_tokens.weight', { shape: [2, 3], data: new Float32Array([step, 1, 2, 3, 4, 0.1]) }],
+    ['model.norm.weight', { shape: [3], data: new Float32Array([1, step, -0.5]) }],
+  ]);
+  return { ...rest, weights };
+}
+
 describe('CheckpointStore', () => {
+  it("keeps trained base weights (and earlier versions' weights) bit for bit; a corrupt weights file is named", async () => {
+    const store = new CheckpointStore(dir, { keep: 5 });
+    const earlier = [{ version: 0, weights: weightsState(9).weights! }];
+    const path = await store.save({ ...weightsState(1), earlier });
+    const loaded = await store.load(path);
+    expect(loaded.adapter).toBeUndefined();
+    expect(loaded.weights).toEqual(weightsState(1).weights);
+    expect(loaded.earlier).toEqual(earlier);
+    expect(JSON.parse(await readFile(join(path, 'state.json'), 'utf8'))).toMatchObject({ trained: ['weights'] });
+    // An adapter-only checkpoint is written as before: no `trained` field.
+    const adapterOnly = await store.save(state(2));
+    expect(JSON.parse(await readFile(join(adapterOnly, 'state.json'), 'utf8'))).not.toHaveProperty('trained');
+    await truncate(join(path, 'versions', 'v0', 'weights.safetensors'), 8);
+    await expect(store.load(path)).rejects.toThrow(/v0\/weights\.safetensors: is 8 bytes, state\.json recorded/);
+    await expect(
+      store.save({ ...weightsState(3), earlier: [{ version: 2, adapter: state(2).adapter! }] }),
+    ).rejects.toThrow(/earlier version 2 holds other tensors/);
+  });
+
   it('round-trips every part and keeps only the newest `keep`', async () => {
     const lines: string[] = [];
     const store = new CheckpointStore(dir, { keep: 2, log: (l) => lines.push(l) });
