@@ -5,6 +5,7 @@ import { grpoCommand } from './grpo.js';
 import { initTinyCommand } from './init-tiny.js';
 import { inspectCommand } from './inspect.js';
 import { serveCommand } from './serve.js';
+import { plotCommand } from './plot.js';
 import { sftCommand } from './sft.js';
 
 /**
@@ -19,4 +20,5 @@ export const COMMANDS: readonly Command[] = [
   exportAdapterCommand,
   serveCommand,
   grpoCommand,
+  plotCommand,
 ];
