@@ -22,8 +22,13 @@ const TOTAL_DIM = '(past+seq)';
  * attend to `past` cached positions and to each other (causally). Prefill feeds an empty past;
  * decode feeds seq = 1. Logits are computed only for the rows listed in `logit_rows`, so a long
  * prefill does not pay the vocabulary-wide head for every prompt token.
+ *
+ * Weights named in `fed` are graph inputs instead of initializers (weights-as-feeds): a server
+ * whose weights are being trained (GRPO with `--train full`) serves each version by feeding its
+ * own set, with no new session. Fed weights lose onnxruntime's load-time packing, so only the
+ * trained ones are fed.
  */
-export function buildKvGraph(config: ModelConfig, weights: WeightMap): Graph {
+export function buildKvGraph(config: ModelConfig, weights: WeightMap, fed: readonly string[] = []): Graph {
   const graph = new Graph(`${config.architecture}-kv`);
   const inputIds = graph.input(KV.inputIds, 'int64', ['batch', 'seq']);
   const positionIds = graph.input(KV.positionIds, 'int64', ['batch', 'seq']);
@@ -38,7 +43,7 @@ export function buildKvGraph(config: ModelConfig, weights: WeightMap): Graph {
       b: graph.input(names.b, 'float32', [slot.bShape[0]!, LORA_RANK_DIM]),
     });
   }
-  const weight = initializerLookup(graph, config, weights);
+  const weight = weightLookup(graph, config, weights, new Set(fed));
   const context = {
     config,
     weight,
@@ -83,15 +88,25 @@ function cachedMaskBias(attentionMask: Tensor, inputIds: Tensor): Tensor {
   return o.where(visible, g.constant(0, 'float32'), g.constant(-1e9, 'float32'));
 }
 
-function initializerLookup(graph: Graph, config: ModelConfig, weights: WeightMap): (name: string) => Tensor {
+function weightLookup(
+  graph: Graph,
+  config: ModelConfig,
+  weights: WeightMap,
+  fed: ReadonlySet<string>,
+): (name: string) => Tensor {
   const known = new Map<string, Tensor>();
+  for (const name of fed)
+    if (!weights.has(name))
+      throw new RangeError(`fed weight ${name} is not a weight of the ${config.architecture} model`);
   return (name) => {
     const cached = known.get(name);
     if (cached) return cached;
     const w = weights.get(name);
     if (!w)
       throw new ModelFileError('<weights>', `tensor ${name} is missing for the ${config.architecture} graph`, name);
-    const t = graph.weight(name, hostTensor('float32', w.shape, w.data, name));
+    const t = fed.has(name)
+      ? graph.input(name, 'float32', w.shape)
+      : graph.weight(name, hostTensor('float32', w.shape, w.data, name));
     known.set(name, t);
     return t;
   };

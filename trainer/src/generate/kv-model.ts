@@ -16,6 +16,8 @@ export interface KvModelOptions {
    * a step runs); default: on the calling thread.
    */
   thread?: boolean;
+  /** Weights that are graph inputs, fed with every step's adapter feeds (see buildKvGraph). */
+  fedWeights?: readonly string[];
 }
 
 /** Batch mirrors kept at once (one per adapter group decoding in turn). */
@@ -52,7 +54,7 @@ export class KvModel {
     runtime?: RuntimeOptions,
     options: KvModelOptions = {},
   ): Promise<KvModel> {
-    const graph = buildKvGraph(config, weights);
+    const graph = buildKvGraph(config, weights, options.fedWeights);
     return new KvModel(
       config,
       options.thread ? await ThreadKvRunner.create(graph, runtime) : await InlineKvRunner.create(graph, runtime),

@@ -1,8 +1,9 @@
 import type { HostTensor } from '../engine/host-tensor.js';
-import { kvAdapterFeeds } from '../generate/adapter-feeds.js';
+import { kvAdapterFeeds, kvWeightFeeds } from '../generate/adapter-feeds.js';
 import type { LoraAdapter } from '../lora/adapter.js';
 import { loadAdapter } from '../lora/peft.js';
 import type { ModelConfig } from '../model/config.js';
+import type { WeightMap } from '../model/weights.js';
 import { AdapterRoots, describeLoadFailure } from './adapter-roots.js';
 import { BadRequestError, NotFoundError } from './http-errors.js';
 
@@ -15,10 +16,18 @@ export interface LoadedLora {
   feeds: Record<string, HostTensor>;
 }
 
+/** Weights the server's graph takes as inputs (KvModelOptions.fedWeights) and their base values. */
+export interface FedWeights {
+  names: readonly string[];
+  base: WeightMap;
+}
+
 /**
  * The models a server answers to: the base (adapters off) and LoRA adapters by name. Adapters are
  * graph inputs, so loading one only reads its files; a request captures the feeds it started
- * with, so a reload (load_inplace) affects new requests only.
+ * with, so a reload (load_inplace) affects new requests only. When the graph takes weights as
+ * inputs too (a full-parameter GRPO run's server), every model's feeds carry a weight set: the
+ * base model's, or a published version's own.
  */
 export class AdapterRegistry {
   private readonly loras = new Map<string, LoadedLora>();
@@ -32,8 +41,16 @@ export class AdapterRegistry {
     private readonly roots: AdapterRoots = AdapterRoots.none,
     /** The server's log, for what a reply leaves out. */
     private readonly log: (line: string) => void = () => {},
+    private readonly fed: FedWeights = { names: [], base: new Map() },
   ) {
-    this.baseFeeds = kvAdapterFeeds(config);
+    this.baseFeeds = this.feedsOf();
+  }
+
+  /** Feeds for the graph: the adapter's (zeros for none) and the fed weights (the base model's unless given). */
+  private feedsOf(adapter?: LoraAdapter, weights?: WeightMap, copy = false): Record<string, HostTensor> {
+    const loras = kvAdapterFeeds(this.config, adapter);
+    if (copy) for (const [k, f] of Object.entries(loras)) loras[k] = { ...f, data: f.data.slice() };
+    return { ...loras, ...kvWeightFeeds(this.fed.base, this.fed.names, weights, copy) };
   }
 
   list(): LoadedLora[] {
@@ -81,27 +98,32 @@ export class AdapterRegistry {
       path,
       rank: adapter.config.rank,
       created: Math.floor(Date.now() / 1000),
-      feeds: kvAdapterFeeds(this.config, adapter),
+      feeds: this.feedsOf(adapter),
     };
     this.loras.set(name, lora);
     return lora;
   }
 
   /**
-   * Serves an adapter held in memory (the trainer's in-process publishing). The feeds are copies:
-   * the caller may go on changing its arrays without touching what is served.
+   * Serves a policy held in memory (the trainer's in-process publishing): an adapter, trained
+   * weights the graph takes as inputs, or both. The feeds are copies: the caller may go on
+   * changing its arrays without touching what is served. The new feeds replace the old in one
+   * assignment, so a request sees one version whole.
    */
-  loadInMemory(name: string, adapter: LoraAdapter, inplace = false): LoadedLora {
+  loadInMemory(
+    name: string,
+    policy: { adapter?: LoraAdapter | undefined; weights?: WeightMap | undefined },
+    inplace = false,
+  ): LoadedLora {
     this.assertNameFree(name, inplace);
-    if (adapter.config.rank > this.maxRank)
+    const { adapter, weights } = policy;
+    if (adapter && adapter.config.rank > this.maxRank)
       throw new BadRequestError(`LoRA rank ${adapter.config.rank} is over this server's max_lora_rank ${this.maxRank}`);
-    const feeds = Object.fromEntries(
-      Object.entries(kvAdapterFeeds(this.config, adapter)).map(([k, f]) => [k, { ...f, data: f.data.slice() }]),
-    ) as Record<string, HostTensor>;
+    const feeds = this.feedsOf(adapter, weights, true);
     const lora = {
       name,
       path: '(in memory)',
-      rank: adapter.config.rank,
+      rank: adapter?.config.rank ?? 0,
       created: Math.floor(Date.now() / 1000),
       feeds,
     };

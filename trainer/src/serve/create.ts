@@ -42,6 +42,11 @@ export interface ServeOptions {
   prefixCacheTokens?: number | undefined;
   maxLoraRank?: number;
   runtime?: RuntimeOptions;
+  /**
+   * Weights the generation graph takes as inputs instead of baking in (a full-parameter GRPO
+   * run's own server: each published version feeds its trained weights; see buildKvGraph).
+   */
+  fedWeights?: readonly string[];
   /** The preparation threads: how many, how long a call may take, what a regex may cost to compile. */
   prepare?: Partial<Omit<PrepareOptions, 'budget'>> & { budget?: Partial<CompileBudget> };
   /** Compiled structured-output specs kept (least recently used dropped first; default 64). */
@@ -85,7 +90,8 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
   const prompts = new PromptTokenizer(tokenizer, thread, limits.maxModelLen, limits.tokenizeChars);
   let model: KvModel | undefined;
   try {
-    model = await KvModel.create(config, weights, options.runtime, { thread: true });
+    const fedWeights = options.fedWeights ?? [];
+    model = await KvModel.create(config, weights, options.runtime, { thread: true, fedWeights });
     const engine = new GenerationEngine(model, {
       eosTokenIds: tokenizer.eosTokenIds.length ? tokenizer.eosTokenIds : config.eosTokenIds,
       decode: (ids) => tokenizer.decode(ids, { skipSpecialTokens: true }),
@@ -95,7 +101,10 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
       ...(options.logprobsMode ? { logprobsMode: options.logprobsMode } : {}),
       ...(options.constrainedLogprobs ? { constrainedLogprobs: options.constrainedLogprobs } : {}),
     });
-    const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log);
+    const adapters = new AdapterRegistry(baseName, config, options.maxLoraRank, roots, log, {
+      names: fedWeights,
+      base: new Map(fedWeights.map((name) => [name, weights.get(name)!])),
+    });
     for (const a of options.adapters ?? []) await adapters.load(a.name, a.path);
     const constraints = constraintCompiler(
       tokenizer,

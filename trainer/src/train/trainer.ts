@@ -7,6 +7,8 @@ import type { LoraConfig } from '../lora/config.js';
 import type { ModelConfig } from '../model/config.js';
 import { loraInputNames } from '../graph/graph.js';
 import type { WeightMap } from '../model/weights.js';
+import { formatShape, sameShape } from '../model/tensor.js';
+import type { PolicyTensors } from './policy-tensors.js';
 import type { TrainSpec } from './trainable.js';
 import { LORA_ONLY, trainedWeightNames } from './trainable.js';
 import type { AdamWOptions, AdamWState } from './adamw.js';
@@ -30,6 +32,11 @@ export interface TrainerOptions {
   train?: TrainSpec;
   /** Starting adapter (its arrays are trained in place); default: PEFT init from `seed`. */
   adapter?: LoraAdapter;
+  /**
+   * Starting values of trained base weights (a resumed run's); default: `weights`, which stays the
+   * model before training (a KL reference) either way.
+   */
+  trained?: WeightMap;
   seed?: number;
   loss?: LossFn;
   temperature?: number;
@@ -109,7 +116,10 @@ export class LoraTrainer {
     // Copies: the caller's weights stay the starting point (a reference model may share them).
     const trained: WeightMap = new Map();
     for (const name of names) {
-      const w = options.weights.get(name)!;
+      const w = options.trained?.get(name) ?? options.weights.get(name)!;
+      const want = options.weights.get(name)!.shape;
+      if (!sameShape(w.shape, want))
+        throw new RangeError(`trained weight ${name} is ${formatShape(w.shape)}; the model's is ${formatShape(want)}`);
       trained.set(name, { shape: [...w.shape], data: w.data.slice() });
       params.set(name, trained.get(name)!.data);
     }
@@ -146,6 +156,14 @@ export class LoraTrainer {
   /** The trained base weights by name (live: their arrays change with every step); empty for LoRA alone. */
   get trainedWeights(): WeightMap {
     return this.trained;
+  }
+
+  /** The trained tensors as they stand (live arrays): what a version publishes and a checkpoint keeps. */
+  get policy(): PolicyTensors {
+    return {
+      ...(this.current ? { adapter: this.current } : {}),
+      ...(this.trained.size ? { weights: this.trained } : {}),
+    };
   }
 
   /** The whole model as it stands: the base weights with the trained ones in their place (arrays live, not copied). */
@@ -228,7 +246,7 @@ export class LoraTrainer {
     return { step: this.steps, optimizer: this.optimizer.exportState() };
   }
 
-  /** Continues from an exported state; the adapter comes from `TrainerOptions.adapter`, trained base weights from `TrainerOptions.weights`. */
+  /** Continues from an exported state; the adapter comes from `TrainerOptions.adapter`, trained base weights from `TrainerOptions.trained`. */
   importState(state: TrainerState): void {
     if (!Number.isSafeInteger(state.step) || state.step < 0)
       throw new RangeError(`trainer state: step must be a non-negative integer, got ${state.step}`);

@@ -136,7 +136,19 @@ describe('gauntlet-trainer dpo', () => {
       ].sort(),
     );
     expect(rows.at(-1)['rewards/chosen']).toBeGreaterThan(rows.at(-1)['rewards/rejected']);
-    expect((await readdir(out)).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors', 'checkpoint-4']);
+    expect((await readdir(out)).sort()).toEqual([
+      'adapter_config.json',
+      'adapter_model.safetensors',
+      'checkpoint-4',
+      'metrics.jsonl',
+    ]);
+    // The run's own metrics.jsonl: the same metrics per step, in the run report's shape (grpo's).
+    const report = (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { step: number; version: number; metrics: Record<string, number> });
+    expect(report.map((r) => [r.step, r.version])).toEqual(rows.map((r) => [r.step, r.step]));
+    expect(report.map((r) => ({ step: r.step, ...r.metrics }))).toEqual(rows);
     await expectPeftFolder(out, model, 8);
     await expectPeftFolder(join(out, 'checkpoint-4'), model, 8);
 
@@ -173,7 +185,8 @@ describe('gauntlet-trainer dpo', () => {
     );
     expect(stderr).toMatch(/dpo: interrupted after \d+ of 1000 steps/);
     expect(code).toBe(130);
-    expect(existsSync(out)).toBe(false);
+    // No adapter: only the rows of the steps it took (the curves outlive the run).
+    expect(await readdir(out)).toEqual(['metrics.jsonl']);
   });
 });
 

@@ -152,6 +152,18 @@ describe('sft --train full', () => {
     expect(second.stderr).not.toMatch(/^step +[12]\//m);
     const bytes = (dir: string) => readFile(join(dir, 'model.safetensors'));
     expect((await bytes(resumed)).equals(await bytes(whole))).toBe(true);
+    // Its metrics.jsonl holds the steps it took, with the losses the uninterrupted run had.
+    const rows = async (dir: string) =>
+      (await readFile(join(dir, 'metrics.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { step: number; metrics: Record<string, number> })
+        .map((r) => [r.step, r.metrics['loss']]);
+    expect(await rows(resumed)).toEqual((await rows(whole)).slice(2));
+    // Resumed into the run's own --out, it keeps the rows through the checkpoint and writes the rest once.
+    const again = await runInProcess(args(whole, '--resume', join(whole, 'checkpoint-2')));
+    expect(again.code, again.stderr).toBe(0);
+    expect((await rows(whole)).map(([step]) => step)).toEqual([1, 2, 3, 4]);
 
     // A run with other settings cannot continue the checkpoint exactly: refused, naming the difference.
     const other = await runInProcess([

@@ -82,7 +82,22 @@ describe('gauntlet-trainer sft', () => {
     const adapter = await loadAdapter(out, { model: config });
     expect(adapter).toMatchObject({ baseModelNameOrPath: model, config: { rank: 4, alpha: 8 } });
     expect(adapter.modules.get('model.layers.1.mlp.down_proj')!.b.data.some((v) => v !== 0)).toBe(true);
-    expect((await readdir(out)).sort()).toEqual(['adapter_config.json', 'adapter_model.safetensors', 'checkpoint-20']);
+    expect((await readdir(out)).sort()).toEqual([
+      'adapter_config.json',
+      'adapter_model.safetensors',
+      'checkpoint-20',
+      'metrics.jsonl',
+    ]);
+    // One row per step in the run report's shape (grpo's), which `plot` draws.
+    const rows = (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { step: number; version: number; metrics: Record<string, number> });
+    expect(rows.map((r) => r.step)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(rows[0]).toMatchObject({ version: 1, successByTask: {}, time: expect.any(Number) });
+    expect(rows.map((r) => Number(r.metrics['loss']!.toFixed(4)))).toEqual(curve);
+    for (const r of rows)
+      expect(Object.keys(r.metrics).sort()).toEqual(['grad_norm', 'learning_rate', 'loss', 'num_tokens']);
     await loadAdapter(join(out, 'checkpoint-20'), { model: config });
   });
 
@@ -109,7 +124,8 @@ describe('gauntlet-trainer sft', () => {
     const { code, stderr } = await done;
     expect(stderr).toMatch(/sft: interrupted after \d+ of 100000 steps/);
     expect(code).toBe(130);
-    expect(await exists(out)).toBe(false);
+    // No adapter: only the rows of the steps it took (the curves outlive the run).
+    expect(await readdir(out)).toEqual(['metrics.jsonl']);
   });
 
   it('an aborted run keeps its complete checkpoints and writes no final adapter', async () => {
@@ -121,7 +137,7 @@ describe('gauntlet-trainer sft', () => {
       { signal: controller.signal, onErr },
     );
     expect(code).toBe(130);
-    expect(await readdir(out)).toEqual(['checkpoint-2']);
+    expect((await readdir(out)).sort()).toEqual(['checkpoint-2', 'metrics.jsonl']);
     expect((await loadAdapter(join(out, 'checkpoint-2'))).modules.size).toBe(14);
   });
 

@@ -67,8 +67,8 @@ describe('CheckpointStore with a real LoraTrainer (onnxruntime, tiny model)', ()
         rngState: [1, 2, 3, 4],
         baseModel: '/models/tiny',
       });
-      const atSave = flat(loaded.adapter).map((a) => a.slice());
-      restored = await create(loaded.adapter);
+      const atSave = flat(loaded.adapter!).map((a) => a.slice());
+      restored = await create(loaded.adapter!);
       restored.importState(loaded.optimizer);
       expect(restored.step).toBe(2);
       const again = await restored.trainStep(batches[2]!);

@@ -189,7 +189,7 @@ describe('GrpoLoop', () => {
     const registry = new AdapterRegistry('tiny', s.config);
     const publisher = new InProcessPublisher(registry, 'unit', 2);
     publisher.restore(checkpoint.earlier);
-    publisher.publish(checkpoint.version, checkpoint.adapter);
+    publisher.publish(checkpoint.version, checkpoint);
     expect(publisher.loaded()).toEqual([1, 2]);
     for (const name of ['unit@v1', 'unit@v2']) expect(registry.resolve(name), name).toEqual(s.registry.resolve(name));
   }, 120_000);

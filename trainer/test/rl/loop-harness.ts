@@ -3,7 +3,11 @@ import { EpisodeJob, JOB_NAMES, QUEUES, type Trajectory, type TrajectoryGroup } 
 import { queueConnection } from '@gauntlet/proto/rollout/queue';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { makeLoraConfig } from '../../src/lora/config.js';
+import type { ModelConfig } from '../../src/model/config.js';
 import type { TinyModelOptions } from '../../src/model/tiny.js';
+import type { WeightMap } from '../../src/model/weights.js';
+import type { PolicyTensors } from '../../src/train/policy-tensors.js';
+import type { TrainSpec } from '../../src/train/trainable.js';
 import type { TokenLimits } from '../../src/rl/admission/trainable.js';
 import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
@@ -40,12 +44,23 @@ export interface HarnessOptions {
   maxFailedUpdates?: number;
   keep?: GrpoLoopOptions['keep'];
   keepGroups?: number;
+  /** The model (default: a one-layer tiny model in memory). */
+  loaded?: { config: ModelConfig; weights: WeightMap };
+  /** What the learner trains (default: a LoRA adapter). */
+  train?: TrainSpec;
+  /** The policy server versions are published to (default: a registry of its own, no engine). */
+  registry?: AdapterRegistry;
+  /** Also called with each version published (a model folder per version). */
+  alsoWrite?: (version: number, policy: PolicyTensors) => Promise<void>;
+  /** Checkpoints the loop saves (on interrupt, and every N updates with checkpointEvery). */
+  onCheckpoint?: (step: number) => Promise<void>;
+  checkpointEvery?: number;
 }
 
 export type Cleanup = () => Promise<unknown>;
 
 export async function loopHarness(options: HarnessOptions, script: Script, cleanups: Cleanup[]) {
-  const { config, weights } = tinyModel({ numLayers: 1, ...options.model });
+  const { config, weights } = options.loaded ?? tinyModel({ numLayers: 1, ...options.model });
   const connection = queueConnection('redis://127.0.0.1:6379', `test-${randomUUID()}`);
   const base = { connection: connection.redis, prefix: connection.prefix };
   const trainerQueue = new Queue(QUEUES.trajectoryGroups, base);
@@ -87,13 +102,14 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     config,
     weights,
     lora: makeLoraConfig({ rank: 2 }),
+    ...(options.train ? { train: options.train } : {}),
     schedule: { lr: 1e-2 },
     runtime: { intraOpNumThreads: 1 },
     grpo: { samplerCorrection: null },
   });
-  const registry = new AdapterRegistry('tiny', config);
+  const registry = options.registry ?? new AdapterRegistry('tiny', config);
   const updates: LoopUpdate[] = [];
-  const onUpdate: ((u: LoopUpdate) => void)[] = [];
+  const onUpdate: ((u: LoopUpdate) => void | Promise<void>)[] = [];
   const logs: string[] = [];
   const sampler = new TaskSampler([{ name: 'miniwob.click-test', weight: 1 }], new Curriculum(), 1);
   const loop = new GrpoLoop({
@@ -101,7 +117,10 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     connection,
     learner,
     sampler,
-    publisher: new InProcessVersionPublisher(new InProcessPublisher(registry, 'unit', options.maxStaleness + 1)),
+    publisher: new InProcessVersionPublisher(
+      new InProcessPublisher(registry, 'unit', options.maxStaleness + 1),
+      options.alsoWrite,
+    ),
     model: 'tiny',
     groupSize: 2,
     groupsPerUpdate: 1,
@@ -123,7 +142,12 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     ...(options.maxFailedUpdates ? { maxFailedUpdates: options.maxFailedUpdates } : {}),
     keep: options.keep,
     ...(options.keepGroups === undefined ? {} : { keepGroups: options.keepGroups }),
-    onUpdate: (u) => (updates.push(u), onUpdate.forEach((f) => f(u))),
+    onUpdate: async (u) => {
+      updates.push(u);
+      for (const f of onUpdate) await f(u);
+    },
+    ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+    ...(options.checkpointEvery ? { checkpointEvery: options.checkpointEvery } : {}),
     log: (line) => logs.push(line),
   });
   // Run in reverse: the stand-in workers stop before their queues are removed.

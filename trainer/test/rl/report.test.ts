@@ -1,19 +1,10 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunReport } from '../../src/rl/report/index.js';
-
-const CHROMIUM = [
-  process.env['CHROMIUM_PATH'],
-  '/usr/bin/chromium-headless-shell',
-  '/usr/lib/chromium/chromium-headless-shell',
-  '/usr/bin/chromium',
-].find((path): path is string => !!path && existsSync(path));
+import { renderedDom } from '../support/chromium.js';
 
 let dir = '';
 let server: Server | undefined;
@@ -89,16 +80,11 @@ describe('RunReport over real HTTP', () => {
     expect((await fetch(`${url}/other`)).status).toBe(404);
 
     // The page's script really draws: Chromium runs it and prints the DOM it built.
-    expect(CHROMIUM, 'a Chromium binary (CHROMIUM_PATH or Debian chromium-headless-shell)').toBeDefined();
-    const { stdout } = await promisify(execFile)(
-      CHROMIUM!,
-      ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=5000', '--dump-dom', `${url}/curves`],
-      { timeout: 60_000 },
-    );
+    const stdout = await renderedDom(`${url}/curves`);
     expect(stdout).toContain('update 3 (v3)');
     // reward 1, success by task 2, KL 1, clip ratios 2, staleness 1; the loss panel says it has no data.
     expect(stdout.match(/<polyline/g)?.length).toBe(7);
-    expect(stdout).toContain('no data yet');
+    expect(stdout).toContain('>no data yet</text>');
     for (const name of ['click-test', 'clip_ratio/low_mean', 'staleness/mean', 'kl'])
       expect(stdout).toContain(`>${name}</text>`);
   });
@@ -107,14 +93,7 @@ describe('RunReport over real HTTP', () => {
     dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
     const report = new RunReport({ jsonlPath: join(dir, 'metrics.jsonl') });
     const url = await serve(report);
-    const dumped = async () =>
-      (
-        await promisify(execFile)(
-          CHROMIUM!,
-          ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=5000', '--dump-dom', `${url}/curves`],
-          { timeout: 60_000 },
-        )
-      ).stdout;
+    const dumped = () => renderedDom(`${url}/curves`);
     const notComputed = '>not computed: β = 0 (grpo --kl-metric logs it without a KL term in the loss)</text>';
     expect(await dumped()).not.toContain(notComputed);
     for (const step of [1, 2]) {

@@ -64,7 +64,7 @@ describe('checkpointOf / restoreRun', () => {
       const checkpoint = (await store.latest())!;
       expect(checkpoint.version).toBe(2);
       expect(checkpoint.counters).toEqual({ counts, pending });
-      resumed = await learnerFrom(checkpoint.adapter);
+      resumed = await learnerFrom(checkpoint.adapter!);
       const resumedSampler = new TaskSampler(tasks, new Curriculum(curriculum), 0);
       // The groups in flight at the checkpoint are handed to the resumed loop.
       expect(restoreRun(checkpoint, { learner: resumed, sampler: resumedSampler })).toEqual(pending);

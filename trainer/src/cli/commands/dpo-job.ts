@@ -10,6 +10,7 @@ import { DpoLearner, type DpoStepResult } from '../../train/dpo/learner.js';
 import { runDpo } from '../../train/dpo/run.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
 import { StepProgress } from '../progress.js';
+import { stepReport } from './step-report.js';
 import { reportDpoData } from './dpo-data-report.js';
 import type { DpoSettings, ReferenceChoice } from './dpo-settings.js';
 import { checkAdapterOutDir } from './sft-output.js';
@@ -76,6 +77,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   if (s.metricsFile) await writeFile(s.metricsFile, '');
 
   const progress = new StepProgress(steps);
+  const recordStep = await stepReport(s.outDir);
   const history: DpoStepResult[] = [];
   try {
     const pairs = await learner.scorePairs(data.pairs, reference, { signal }, scoringProgress(io));
@@ -87,6 +89,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
       onStep: async (result) => {
         history.push(result);
         io.err(progressLine(progress, result));
+        await recordStep(result.step, result.metrics);
         if (s.metricsFile)
           await appendFile(s.metricsFile, `${JSON.stringify({ step: result.step, ...result.metrics })}\n`);
         if (s.saveEvery && result.step % s.saveEvery === 0 && result.step < steps && !signal.aborted) {

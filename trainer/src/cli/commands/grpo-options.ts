@@ -14,6 +14,11 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   config: s('FILE', 'YAML or JSON file of these same options (keys as the flag names); flags given here win'),
   // What is trained
   model: s('DIR', 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)', 'built-in tiny model'),
+  train: s(
+    'WHAT',
+    'What to train: lora, full (every weight, embeddings and head included), or a comma list of lora, embeddings, head, layers; base weights are served to the workers as inputs of the generation graph',
+    'lora',
+  ),
   'init-adapter': s('DIR', 'PEFT adapter to start from (an SFT or DPO run)', 'fresh LoRA (B = 0: the base model)'),
   rank: s('R', 'LoRA rank of a fresh adapter', '8'),
   alpha: s('A', 'LoRA alpha of a fresh adapter (scale alpha / r)', 'rank'),
@@ -132,8 +137,8 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'public-metrics': flag('Serve /metrics, /curves and /curves.json without the API key (scrapes inside a cluster)'),
   'publish-dir': s(
     'DIR',
-    'Where versions are written for --vllm-url servers (the same path on their side)',
-    '<output-dir>/adapters',
+    'Where versions are written for --vllm-url servers (the same path on their side); with --train full, where each version is written as a model folder for external servers',
+    '<output-dir>/adapters; with --train full, none written',
   ),
   'probe-tolerance': s('X', 'Largest probe log-prob difference a server may show', '1e-3'),
   threads: s('N', 'onnxruntime threads per op', 'one per core'),

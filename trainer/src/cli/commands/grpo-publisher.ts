@@ -1,7 +1,8 @@
 import type { RuntimeOptions } from '../../engine/runtime.js';
 import { ModelTokenizer } from '../../model/tokenizer.js';
 import type { VersionPublisher } from '../../rl/loop/grpo-loop.js';
-import { defaultProbe, ExternalPublisher } from '../../rl/publish/index.js';
+import { defaultProbe, ExternalPublisher, type ModelVersionSource } from '../../rl/publish/index.js';
+import { modelFolderWriter } from '../../rl/serving/model-folders.js';
 import { ExternalVersionPublisher } from '../../rl/serving/external.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../rl/serving/in-process.js';
 import { versionName } from '../../rl/serving/versions.js';
@@ -14,6 +15,9 @@ import type { GrpoSettings } from './grpo-settings.js';
 /**
  * Where versions go: with --vllm-url, external servers (written under --publish-dir, loaded and
  * verified); without, this process's own policy server (ctx), which the workers sample from.
+ * When base weights are trained, that server's generation graph takes them as inputs, so each
+ * version is served by feeding its own weight set; with --publish-dir each is also written as a
+ * model folder for external servers.
  */
 export async function createPublisher(
   s: GrpoSettings,
@@ -21,6 +25,8 @@ export async function createPublisher(
     learner: GrpoLearner;
     modelDir: string;
     baseName: string;
+    /** The model's config and tokenizer files, for the model folders written with --train full and --publish-dir. */
+    source: ModelVersionSource;
     runtime: RuntimeOptions;
     /** A resumed run's version: the versions before it that its earlier process left loaded. */
     resumedAt?: number | undefined;
@@ -58,11 +64,23 @@ export async function createPublisher(
     constrainedLogprobs: 'unconstrained',
     log: o.log,
     runtime: o.runtime,
+    fedWeights: [...o.learner.trainer.trainedWeights.keys()],
   });
   const inProcess = new InProcessPublisher(ctx.adapters, s.run, keepVersions);
   // Groups in flight at the checkpoint may still ask for these; without them they would get a 404 and be dropped.
   inProcess.restore(o.earlier ?? []);
-  return { publisher: new InProcessVersionPublisher(inProcess), ctx };
+  const writeFolder = s.modelVersionsDir
+    ? modelFolderWriter({
+        dir: s.modelVersionsDir,
+        run: s.run,
+        keep: keepVersions,
+        source: o.source,
+        base: o.learner.model.weights,
+        baseModel: s.modelDir ?? o.baseName,
+        log: o.log,
+      })
+    : undefined;
+  return { publisher: new InProcessVersionPublisher(inProcess, writeFolder), ctx };
 }
 
 /** The versions before `version` still inside the keep window: what the servers held besides it when the run stopped. */

@@ -22,7 +22,10 @@ import { GrpoLearner } from '../../train/grpo/index.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
 import { createPublisher } from './grpo-publisher.js';
 import type { GrpoSettings } from './grpo-settings.js';
-import { writeAdapterFolder } from './sft-output.js';
+import { writeTrainedOutput } from './sft-checkpoint.js';
+import { readTokenizerFiles } from '../../model/model-folder.js';
+import type { WeightMap } from '../../model/weights.js';
+import { formatTrainSpec, trainedWeightNames, trainsBaseWeights, type TrainSpec } from '../../train/trainable.js';
 
 /**
  * The grpo command's work: model, learner (from --init-adapter, or the latest checkpoint with
@@ -63,6 +66,9 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
   try {
     if (tiny) await writeTinyModel(modelDir, { seed: 0 });
     const { config, weights } = await loadModel(modelDir);
+    const trained = checkpoint
+      ? checkpointWeights(checkpoint, s.train, trainedWeightNames(config, s.train))
+      : undefined;
     // Every group would be refused by the policy servers, turn after turn: refused here, before any is submitted.
     if (s.episode.sampling.max_tokens >= config.maxPositionEmbeddings)
       throw new UsageError(
@@ -76,7 +82,9 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       config,
       weights,
       lora: adapter?.config ?? s.lora,
+      train: s.train,
       ...(adapter ? { adapter } : {}),
+      ...(trained ? { trained } : {}),
       seed: s.seed,
       temperature: s.episode.sampling.temperature,
       optimizer: { weightDecay: s.weightDecay },
@@ -86,12 +94,14 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       runtime,
       grpo: s.grpo,
     });
+    const source = { config, tokenizerFiles: await readTokenizerFiles(modelDir) };
     const sampler = new TaskSampler(s.tasks, new Curriculum(s.curriculum), s.seed);
     const pending = checkpoint ? restoreRun(checkpoint, { learner, sampler }) : undefined;
     const published = await createPublisher(s, {
       learner,
       modelDir,
       baseName,
+      source,
       runtime,
       resumedAt: checkpoint?.version,
       earlier: checkpoint?.earlier,
@@ -181,8 +191,11 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       return EXIT_INTERRUPTED;
     }
     await store.save(checkpointOf(loop, parts));
-    await writeAdapterFolder(join(s.outputDir, 'final'), learner.trainer.adapter, s.modelDir ?? baseName);
-    io.out(`grpo: finished version ${loop.version}; adapter in ${join(s.outputDir, 'final')}`);
+    const final = join(s.outputDir, 'final');
+    await writeTrainedOutput(final, learner.trainer, { ...source, baseModel: s.modelDir ?? baseName });
+    io.out(
+      `grpo: finished version ${loop.version}; ${trainsBaseWeights(s.train) ? `model folder (--train ${formatTrainSpec(s.train)})` : 'adapter'} in ${final}`,
+    );
     return EXIT_OK;
   } finally {
     await Promise.allSettled([learner?.release(), ctx?.close()]);
@@ -246,8 +259,26 @@ async function checkTasks(s: GrpoSettings, log: (line: string) => void): Promise
 
 /** The settings as recorded in a checkpoint (the API key left out). */
 function settingsJson(s: GrpoSettings): JsonValue {
-  const { apiKey: _key, envToken: _token, connection, ...rest } = s;
-  return JSON.parse(JSON.stringify({ ...rest, prefix: connection.prefix })) as JsonValue;
+  const { apiKey: _key, envToken: _token, connection, train, ...rest } = s;
+  return JSON.parse(JSON.stringify({ ...rest, train: formatTrainSpec(train), prefix: connection.prefix })) as JsonValue;
+}
+
+/**
+ * The trained base weights a checkpoint resumes from: exactly the ones this run's --train names
+ * (a checkpoint of another --train could not continue exactly, so it is refused).
+ */
+function checkpointWeights(
+  checkpoint: LoadedCheckpoint,
+  spec: TrainSpec,
+  names: readonly string[],
+): WeightMap | undefined {
+  const saved = [...(checkpoint.weights?.keys() ?? [])].sort();
+  if (saved.join() !== [...names].sort().join() || !!checkpoint.adapter !== spec.has('lora'))
+    throw new UsageError(
+      `grpo: --resume: ${checkpoint.path} holds ${checkpoint.adapter ? 'an adapter and ' : ''}${saved.length} trained base weights; this run's --train ${formatTrainSpec(spec)} trains ${spec.has('lora') ? 'an adapter and ' : ''}${names.length}; pass the --train it was saved with`,
+      'grpo',
+    );
+  return checkpoint.weights;
 }
 
 /** `/health` answers 503 while the queues are unreachable (the trainer cannot get or hand out groups). */

@@ -21,6 +21,32 @@ const settingsOf = async (args: string[], file?: { name: string; text: string })
 };
 
 describe('grpo settings', () => {
+  it('--train: lora by default; full or parts train base weights; --publish-dir then writes model folders', async () => {
+    const t = ['--task', 'miniwob.click-test'];
+    expect([...(await settingsOf(t)).train]).toEqual(['lora']);
+    const full = await settingsOf([...t, '--train', 'full']);
+    expect([...full.train].sort()).toEqual(['embeddings', 'head', 'layers']);
+    expect(full.modelVersionsDir).toBeUndefined();
+    const parts = await settingsOf([...t, '--train', 'lora,embeddings,head', '--publish-dir', join(dir, 'v')]);
+    expect([...parts.train].sort()).toEqual(['embeddings', 'head', 'lora']);
+    expect(parts.modelVersionsDir).toBe(join(dir, 'v'));
+    // With LoRA alone --publish-dir stays the adapters' folder for --vllm-url.
+    expect((await settingsOf([...t, '--publish-dir', join(dir, 'v')])).modelVersionsDir).toBeUndefined();
+  });
+
+  it('--train with base weights refuses --vllm-url and --init-adapter without lora, naming the flag', async () => {
+    const t = ['--task', 'miniwob.click-test', '--train', 'full'];
+    await expect(settingsOf([...t, '--vllm-url', 'http://v:8000'])).rejects.toThrow(
+      /^grpo: --train full cannot publish to --vllm-url/,
+    );
+    await expect(settingsOf([...t, '--init-adapter', dir])).rejects.toThrow(
+      /--init-adapter starts an adapter, but --train full/,
+    );
+    await expect(settingsOf(['--task', 'miniwob.click-test', '--train', 'lora,layers'])).rejects.toThrow(
+      /^grpo: --train: lora adapts the layers/,
+    );
+  });
+
   it('have documented defaults', async () => {
     const s = await settingsOf(['--task', 'miniwob.click-test']);
     expect(s).toMatchObject({

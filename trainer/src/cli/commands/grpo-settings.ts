@@ -23,11 +23,14 @@ import {
   optionalIntegerOption,
   stringOption,
 } from '../options.js';
+import { formatTrainSpec, parseTrainSpec, trainsBaseWeights, type TrainSpec } from '../../train/trainable.js';
 import { DEVICES, SCHEDULES } from './sft-settings.js';
 
 /** Everything `gauntlet-trainer grpo` was asked to do, checked; paths absolute. */
 export interface GrpoSettings {
   modelDir?: string;
+  /** What is trained (--train): the adapter, base weights, or both. */
+  train: TrainSpec;
   initAdapter?: string;
   lora: LoraConfig;
   tasks: TaskSpec[];
@@ -83,6 +86,8 @@ export interface GrpoSettings {
   vllmUrls: string[];
   apiKey?: string;
   publishDir: string;
+  /** With base weights trained and --publish-dir given: each version is written there as a model folder. */
+  modelVersionsDir?: string;
   probeTolerance: number;
   threads?: number;
   device: ExecutionProvider;
@@ -169,6 +174,17 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     if (!/^https?:\/\/[^/\s]+/.test(url)) throw usage(`--vllm-url ${JSON.stringify(url)} must be an http(s) URL`);
   const model = stringOption(context, 'model');
   const initAdapter = stringOption(context, 'init-adapter');
+  const train = wrap(() => parseTrainSpec(stringOption(context, 'train') ?? 'lora'));
+  const trainsBase = trainsBaseWeights(train);
+  if (trainsBase && vllmUrls.length)
+    throw usage(
+      `--train ${formatTrainSpec(train)} cannot publish to --vllm-url: a server loads trained base weights only by reloading a model folder (see docs/trainer.md); serve in process, with --publish-dir to write each version as a model folder`,
+    );
+  if (initAdapter && !train.has('lora'))
+    throw usage(
+      `--init-adapter starts an adapter, but --train ${formatTrainSpec(train)} trains none; merge it first (export-adapter --merge) and pass that folder as --model`,
+    );
+  const publishDirGiven = stringOption(context, 'publish-dir');
   const microBatch = optionalIntegerOption(context, 'micro-batch');
   const maxSequenceTokens = optionalIntegerOption(context, 'max-sequence-tokens', 2);
   const threads = optionalIntegerOption(context, 'threads');
@@ -192,6 +208,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     throw usage(`--action-names: ${unknown.join(', ')} is not an action (${ACTION_NAMES.join(', ')})`);
   const settings: GrpoSettings = {
     ...(model ? { modelDir: resolve(model) } : {}),
+    train,
     ...(initAdapter ? { initAdapter: resolve(initAdapter) } : {}),
     lora,
     tasks,
@@ -251,7 +268,8 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     port: int('port', 8001, 0),
     vllmUrls,
     ...(apiKey ? { apiKey } : {}),
-    publishDir: resolve(stringOption(context, 'publish-dir') ?? `${outputDir}/adapters`),
+    publishDir: resolve(publishDirGiven ?? `${outputDir}/adapters`),
+    ...(trainsBase && publishDirGiven ? { modelVersionsDir: resolve(publishDirGiven) } : {}),
     probeTolerance: num('probe-tolerance', 1e-3, 0, false),
     ...(threads ? { threads } : {}),
     device: choiceOption(context, 'device', DEVICES, 'cpu'),

@@ -6,6 +6,7 @@ import { initTinyCommand } from './init-tiny.js';
 import { inspectCommand } from './inspect.js';
 import { learnCommand } from './learn/learn.js';
 import { serveCommand } from './serve.js';
+import { plotCommand } from './plot.js';
 import { sftCommand } from './sft.js';
 
 /**
@@ -21,4 +22,5 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   grpoCommand,
   learnCommand,
+  plotCommand,
 ];

@@ -39,7 +39,11 @@ const trainerState = runFields.extend({
  * What a run writes as its result: a PEFT adapter for `--train lora`; a Hugging Face model folder
  * when base weights are trained (the adapter merged into it when lora is trained too).
  */
-export async function writeTrainedOutput(dir: string, trainer: LoraTrainer, model: TrainingModel): Promise<void> {
+export async function writeTrainedOutput(
+  dir: string,
+  trainer: LoraTrainer,
+  model: Pick<TrainingModel, 'config' | 'tokenizerFiles' | 'baseModel'>,
+): Promise<void> {
   if (trainer.trainedWeights.size === 0) return writeAdapterFolder(dir, trainer.adapter, model.baseModel);
   const weights = trainer.trainsAdapter
     ? mergeAdapter(trainer.modelWeights(), trainer.adapter)

@@ -5,6 +5,7 @@ import { runSftSequences } from '../../train/sft.js';
 import { LoraTrainer } from '../../train/trainer.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
 import { StepProgress } from '../progress.js';
+import { stepReport } from './step-report.js';
 import { loadSftData, sftMaxLength } from './sft-inputs.js';
 import { loadTrainingModel } from './training-model.js';
 import { checkAdapterOutDir } from './sft-output.js';
@@ -93,6 +94,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
     io.err(`sft: prompt tokens trained too, at loss weight ${s.promptLossWeight} (the loss is their weighted mean)`);
 
   const progress = new StepProgress(steps);
+  const recordStep = await stepReport(s.outDir, resumed?.state.step);
   const losses: number[] = [];
   try {
     await runSftSequences(trainer, data.sequences, {
@@ -104,11 +106,19 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
       onStep: async (result, batch) => {
         losses.push(result.loss);
         const processed = batch.reduce((n, q) => n + q.tokens.length - 1, 0);
+        const completion = s.promptLossWeight > 0 ? completionLoss(batch, result.logprobs) : undefined;
+        await recordStep(result.step, {
+          loss: result.loss,
+          learning_rate: result.lr,
+          grad_norm: result.gradNorm,
+          num_tokens: processed,
+          ...(completion !== undefined ? { completion_loss: completion } : {}),
+        });
         io.err(
           progress.line({
             step: result.step,
             loss: result.loss,
-            ...(s.promptLossWeight > 0 ? { completionLoss: completionLoss(batch, result.logprobs) } : {}),
+            ...(completion !== undefined ? { completionLoss: completion } : {}),
             lr: result.lr,
             gradNorm: result.gradNorm,
             tokens: processed,

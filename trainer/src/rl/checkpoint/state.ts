@@ -1,16 +1,18 @@
 import { z } from 'zod';
-import type { LoraAdapter } from '../../lora/adapter.js';
+import type { PolicyTensors } from '../../train/policy-tensors.js';
 import type { TrainerState } from '../../train/trainer.js';
 
 export type JsonValue = z.infer<ReturnType<typeof z.json>>;
 
-/** Everything a run needs to continue exactly where it stopped. */
-export interface CheckpointState {
+/**
+ * Everything a run needs to continue exactly where it stopped; the trained tensors are its
+ * PolicyTensors (the adapter, the trained base weights, or both).
+ */
+export interface CheckpointState extends PolicyTensors {
   /** Optimizer updates taken. */
   step: number;
-  /** The adapter version last published (`<run>@v<N>`'s N). */
+  /** The version last published (`<run>@v<N>`'s N). */
   version: number;
-  adapter: LoraAdapter;
   /** The trainer's step count and AdamW moments (LoraTrainer.exportState()). */
   optimizer: TrainerState;
   /** The run's random generator state, as the loop serialises it. */
@@ -30,9 +32,8 @@ export interface CheckpointState {
   earlier?: EarlierVersion[];
 }
 
-export interface EarlierVersion {
+export interface EarlierVersion extends PolicyTensors {
   version: number;
-  adapter: LoraAdapter;
 }
 
 export interface LoadedCheckpoint extends CheckpointState {
@@ -44,8 +45,10 @@ export interface LoadedCheckpoint extends CheckpointState {
 export const STATE_FILE = 'state.json';
 export const ADAPTER_DIR = 'adapter';
 export const OPTIMIZER_FILE = 'optimizer.safetensors';
+/** The trained base weights by Hugging Face name (float32), when the run trains any. */
+export const WEIGHTS_FILE = 'weights.safetensors';
 export const CHECKPOINT_FORMAT = 'gauntlet-checkpoint';
-/** Where an earlier version's adapter is kept in a checkpoint (a PEFT folder). */
+/** Where an earlier version's tensors are kept in a checkpoint (a PEFT folder, and/or its weights file). */
 export const earlierAdapterDir = (version: number) => `versions/v${version}`;
 
 const fileDigest = z.strictObject({ bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
@@ -71,6 +74,11 @@ export const stateFile = z.strictObject({
   baseModel: z.string().nullable(),
   /** Versions kept under versions/v<N>/ (see CheckpointState.earlier). */
   earlierVersions: z.array(z.number().int().min(0)),
+  /** What the trained tensors are (absent: the adapter alone, as before base weights could be trained). */
+  trained: z
+    .array(z.enum(['adapter', 'weights']))
+    .min(1)
+    .optional(),
   saved: z.string(),
   files: z.record(z.string(), fileDigest),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),

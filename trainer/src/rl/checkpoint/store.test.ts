@@ -29,7 +29,36 @@ function state(step: number): CheckpointState {
   };
 }
 
+/** A full-parameter run's state: trained base weights by name, no adapter. */
+function weightsState(step: number): CheckpointState {
+  const { adapter: _none, ...rest } = state(step);
+  const weights = new Map([
+    ['model.embed_tokens.weight', { shape: [2, 3], data: new Float32Array([step, 1, 2, 3, 4, 0.1]) }],
+    ['model.norm.weight', { shape: [3], data: new Float32Array([1, step, -0.5]) }],
+  ]);
+  return { ...rest, weights };
+}
+
 describe('CheckpointStore', () => {
+  it("keeps trained base weights (and earlier versions' weights) bit for bit; a corrupt weights file is named", async () => {
+    const store = new CheckpointStore(dir, { keep: 5 });
+    const earlier = [{ version: 0, weights: weightsState(9).weights! }];
+    const path = await store.save({ ...weightsState(1), earlier });
+    const loaded = await store.load(path);
+    expect(loaded.adapter).toBeUndefined();
+    expect(loaded.weights).toEqual(weightsState(1).weights);
+    expect(loaded.earlier).toEqual(earlier);
+    expect(JSON.parse(await readFile(join(path, 'state.json'), 'utf8'))).toMatchObject({ trained: ['weights'] });
+    // An adapter-only checkpoint is written as before: no `trained` field.
+    const adapterOnly = await store.save(state(2));
+    expect(JSON.parse(await readFile(join(adapterOnly, 'state.json'), 'utf8'))).not.toHaveProperty('trained');
+    await truncate(join(path, 'versions', 'v0', 'weights.safetensors'), 8);
+    await expect(store.load(path)).rejects.toThrow(/v0\/weights\.safetensors: is 8 bytes, state\.json recorded/);
+    await expect(
+      store.save({ ...weightsState(3), earlier: [{ version: 2, adapter: state(2).adapter! }] }),
+    ).rejects.toThrow(/earlier version 2 holds other tensors/);
+  });
+
   it('round-trips every part and keeps only the newest `keep`', async () => {
     const lines: string[] = [];
     const store = new CheckpointStore(dir, { keep: 2, log: (l) => lines.push(l) });
@@ -41,7 +70,7 @@ describe('CheckpointStore', () => {
     expect(loaded).toMatchObject({ step: 3, version: 3, rngState: { s: [3] }, counters: { dropped: 3 } });
     expect(loaded.optimizer.optimizer.m).toEqual(want.optimizer.optimizer.m);
     expect(loaded.optimizer.optimizer.v).toEqual(want.optimizer.optimizer.v);
-    expect([...loaded.adapter.modules.values()][0]!.a.data).toEqual([...want.adapter.modules.values()][0]!.a.data);
+    expect([...loaded.adapter!.modules.values()][0]!.a.data).toEqual([...want.adapter!.modules.values()][0]!.a.data);
   });
 
   it('names the corrupt or partial file, and latest() falls back to the newest good checkpoint', async () => {
@@ -107,8 +136,8 @@ describe('CheckpointStore', () => {
     const two = await store.save({ ...state(2), earlier });
     const loaded = (await store.latest())!;
     expect(loaded.earlier.map((e) => e.version)).toEqual([0, 1]);
-    expect([...loaded.earlier[1]!.adapter.modules.values()][0]!.a.data).toEqual(
-      [...earlier[1]!.adapter.modules.values()][0]!.a.data,
+    expect([...loaded.earlier[1]!.adapter!.modules.values()][0]!.a.data).toEqual(
+      [...earlier[1]!.adapter!.modules.values()][0]!.a.data,
     );
     expect((await store.load(one)).earlier).toEqual([]);
     const weights = join(two, 'versions', 'v1', 'adapter_model.safetensors');

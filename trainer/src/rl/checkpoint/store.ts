@@ -4,7 +4,9 @@ import { join, resolve } from 'node:path';
 import type { LoraAdapter } from '../../lora/adapter.js';
 import { ADAPTER_WEIGHTS_FILE, loadAdapter, saveAdapter } from '../../lora/peft.js';
 import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
-import { writeSafetensors } from '../../model/safetensors.js';
+import { parseSafetensors, writeSafetensors } from '../../model/safetensors.js';
+import type { WeightMap } from '../../model/weights.js';
+import type { PolicyTensors } from '../../train/policy-tensors.js';
 import { exists, flush } from '../durable.js';
 import { CheckpointError } from './errors.js';
 import { momentTensors, parseMoments, readListed, sha256, stateDigest } from './files.js';
@@ -15,6 +17,7 @@ import {
   OPTIMIZER_FILE,
   STATE_FILE,
   stateFile,
+  WEIGHTS_FILE,
   type CheckpointState,
   type LoadedCheckpoint,
   type StateFile,
@@ -35,17 +38,31 @@ export interface CheckpointEntry {
 
 const NAME = /^checkpoint-(\d+)$/;
 const TEMPORARY = /^\.checkpoint-\d+\.tmp-(\d+)-[0-9a-f]+$/;
-const adapterFiles = (dir: string) => [`${dir}/${ADAPTER_WEIGHTS_FILE}`, `${dir}/${ADAPTER_CONFIG_FILE}`];
-const DATA_FILES = [...adapterFiles(ADAPTER_DIR), OPTIMIZER_FILE];
-/** Every file state.json must list: the data files, and each earlier version's adapter. */
-const listedFiles = (earlier: readonly number[]) => [
-  ...DATA_FILES,
-  ...earlier.flatMap((v) => adapterFiles(earlierAdapterDir(v))),
+type Trained = NonNullable<StateFile['trained']>;
+/** The files of one set of trained tensors: a PEFT folder at `dir`, and the weights file beside it. */
+const tensorFiles = (trained: Trained, dir: string, weightsAt: string) => [
+  ...(trained.includes('adapter') ? [`${dir}/${ADAPTER_WEIGHTS_FILE}`, `${dir}/${ADAPTER_CONFIG_FILE}`] : []),
+  ...(trained.includes('weights') ? [weightsAt] : []),
+];
+/** Every file state.json must list: the trained tensors, the moments, and each earlier version's tensors. */
+const listedFiles = (trained: Trained, earlier: readonly number[]) => [
+  ...tensorFiles(trained, ADAPTER_DIR, WEIGHTS_FILE),
+  OPTIMIZER_FILE,
+  ...earlier.flatMap((v) => tensorFiles(trained, earlierAdapterDir(v), `${earlierAdapterDir(v)}/${WEIGHTS_FILE}`)),
 ];
 
+function trainedOf(policy: PolicyTensors): Trained {
+  const trained: Trained = [];
+  if (policy.adapter) trained.push('adapter');
+  if (policy.weights?.size) trained.push('weights');
+  if (trained.length === 0) throw new RangeError('checkpoint: the run trains nothing (no adapter, no weights)');
+  return trained;
+}
+
 /**
- * Checkpoints of a run, one folder per step (`checkpoint-00000042/`): the adapter as a PEFT folder,
- * AdamW's moments as safetensors and state.json. Each is written in a temporary folder, flushed,
+ * Checkpoints of a run, one folder per step (`checkpoint-00000042/`): the adapter as a PEFT folder
+ * and/or the trained base weights as weights.safetensors, AdamW's moments as safetensors and
+ * state.json. Each is written in a temporary folder, flushed,
  * and renamed into place, with state.json (holding every file's digest) written last; loading
  * checks it all, so a partial or corrupt checkpoint is an error naming the file, never a silent
  * restart from wrong weights.
@@ -70,18 +87,25 @@ export class CheckpointStore {
     const name = `checkpoint-${String(state.step).padStart(8, '0')}`;
     const target = join(this.dir, name);
     const temporary = join(this.dir, `.${name}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const trained = trainedOf(state);
+    const base = { baseModelNameOrPath: state.baseModel ?? null };
     try {
-      await saveAdapter(join(temporary, ADAPTER_DIR), state.adapter, { baseModelNameOrPath: state.baseModel ?? null });
+      await writeTensors(temporary, ADAPTER_DIR, WEIGHTS_FILE, state, base);
       await writeSafetensors(join(temporary, OPTIMIZER_FILE), momentTensors(state.optimizer.optimizer), {
         format: 'pt',
       });
       const earlier = state.earlier ?? [];
-      for (const { version, adapter } of earlier)
-        await saveAdapter(join(temporary, earlierAdapterDir(version)), adapter, {
-          baseModelNameOrPath: state.baseModel ?? null,
-        });
+      for (const e of earlier) {
+        const dir = earlierAdapterDir(e.version);
+        if (trainedOf(e).join() !== trained.join())
+          throw new RangeError(`checkpoint: earlier version ${e.version} holds other tensors than the run trains`);
+        await writeTensors(temporary, dir, `${dir}/${WEIGHTS_FILE}`, e, base);
+      }
       const files: StateFile['files'] = {};
-      for (const file of listedFiles(earlier.map((e) => e.version))) {
+      for (const file of listedFiles(
+        trained,
+        earlier.map((e) => e.version),
+      )) {
         const bytes = await readFile(join(temporary, file));
         files[file] = { bytes: bytes.byteLength, sha256: sha256(bytes) };
         await flush(join(temporary, file));
@@ -98,13 +122,21 @@ export class CheckpointStore {
         counters: state.counters,
         baseModel: state.baseModel ?? null,
         earlierVersions: earlier.map((e) => e.version),
+        // Left out for the adapter alone, so such a checkpoint is the same file it always was.
+        ...(trained.join() === 'adapter' ? {} : { trained }),
         saved: new Date().toISOString(),
         files,
       };
       const json: StateFile = stateFile.parse({ ...fields, sha256: stateDigest(fields) });
       await writeFile(join(temporary, STATE_FILE), `${JSON.stringify(json, null, 2)}\n`);
       const versionDirs = earlier.map((e) => earlierAdapterDir(e.version));
-      const written = [STATE_FILE, ADAPTER_DIR, ...versionDirs, ...(earlier.length ? ['versions'] : []), ''];
+      const written = [
+        STATE_FILE,
+        ...((await exists(join(temporary, ADAPTER_DIR))) ? [ADAPTER_DIR] : []),
+        ...versionDirs,
+        ...(earlier.length ? ['versions'] : []),
+        '',
+      ];
       for (const path of written) await flush(join(temporary, path));
       if (await exists(target)) await rm(target, { recursive: true, force: true });
       await rename(temporary, target);
@@ -173,18 +205,27 @@ export class CheckpointStore {
         stateJson,
         'its fields do not match the sha256 it recorded of them (edited or corrupt)',
       );
-    for (const file of listedFiles(state.earlierVersions)) await readListed(dir, state, file);
+    const trained = state.trained ?? ['adapter'];
+    for (const file of listedFiles(trained, state.earlierVersions)) await readListed(dir, state, file);
     const optimizerFile = join(dir, OPTIMIZER_FILE);
     const moments = parseMoments(optimizerFile, await readListed(dir, state, OPTIMIZER_FILE), state.optimizerStep);
-    const weights = await loadWeights(join(dir, ADAPTER_DIR));
+    const read = async (at: string, weightsAt: string): Promise<PolicyTensors> => ({
+      ...(trained.includes('adapter') ? { adapter: await loadWeights(join(dir, at)) } : {}),
+      ...(trained.includes('weights')
+        ? { weights: parseWeights(join(dir, weightsAt), await readListed(dir, state, weightsAt)) }
+        : {}),
+    });
+    const current = await read(ADAPTER_DIR, WEIGHTS_FILE);
     const earlier = [];
-    for (const version of state.earlierVersions)
-      earlier.push({ version, adapter: await loadWeights(join(dir, earlierAdapterDir(version))) });
+    for (const version of state.earlierVersions) {
+      const at = earlierAdapterDir(version);
+      earlier.push({ version, ...(await read(at, `${at}/${WEIGHTS_FILE}`)) });
+    }
     return {
       path: dir,
       step: state.step,
       version: state.version,
-      adapter: weights,
+      ...current,
       optimizer: { step: state.optimizerStep, optimizer: moments },
       rngState: state.rngState,
       config: state.config,
@@ -209,6 +250,30 @@ export class CheckpointStore {
       await rm(entry.path, { recursive: true, force: true });
       this.log(`checkpoint ${entry.path} removed (keeping the last ${this.keep})`);
     }
+  }
+}
+
+/** One set of trained tensors into the temporary checkpoint: a PEFT folder at `at`, the weights file at `weightsAt`. */
+async function writeTensors(
+  root: string,
+  at: string,
+  weightsAt: string,
+  policy: PolicyTensors,
+  base: { baseModelNameOrPath: string | null },
+): Promise<void> {
+  if (policy.adapter) await saveAdapter(join(root, at), policy.adapter, base);
+  if (policy.weights?.size) {
+    await mkdir(join(root, at), { recursive: true });
+    await writeSafetensors(join(root, weightsAt), policy.weights, { format: 'pt' });
+  }
+}
+
+/** A checkpoint's weights file (already checked against its digest) as float32 tensors. */
+function parseWeights(file: string, bytes: Uint8Array): WeightMap {
+  try {
+    return parseSafetensors(bytes, file).tensors;
+  } catch (error) {
+    throw new CheckpointError(file, (error as Error).message);
   }
 }
 

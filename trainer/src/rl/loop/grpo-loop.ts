@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type EpisodeSettings, type GroupJobInput, type TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/proto/rollout/queue';
-import { copyAdapter, type LoraAdapter } from '../../lora/adapter.js';
 import { grpoStep, type GrpoLearner } from '../../train/grpo/index.js';
+import { copyPolicy, type PolicyTensors } from '../../train/policy-tensors.js';
 import { admitGroup } from '../admission/staleness.js';
 import type { EarlierVersion } from '../checkpoint/state.js';
 import { defaultTokenLimits, untrainableReason, type TokenLimits } from '../admission/trainable.js';
@@ -18,7 +18,7 @@ import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from '.
 
 /** Where new versions go: the in-process server, or external vLLM servers (verified). */
 export interface VersionPublisher {
-  publish(version: number, adapter: LoraAdapter): Promise<void>;
+  publish(version: number, policy: PolicyTensors): Promise<void>;
   /** Names of the servers jobs should sample from (those that verified the version); undefined: the workers' own. */
   rotation(): string[] | undefined;
 }
@@ -107,7 +107,7 @@ export class GrpoLoop {
   /** Groups of ours the loop is done with, not yet handed to the retention. */
   private readonly done: string[] = [];
   /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
-  private readonly published = new Map<number, LoraAdapter>();
+  private readonly published = new Map<number, PolicyTensors>();
   private readonly keeper: TrajectoryKeeper | null;
 
   constructor(private readonly o: GrpoLoopOptions) {
@@ -116,7 +116,7 @@ export class GrpoLoop {
     this.idPrefix = `${o.run}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
-    for (const e of o.earlierVersions ?? []) this.published.set(e.version, e.adapter);
+    for (const { version, ...policy } of o.earlierVersions ?? []) this.published.set(version, policy);
     // Adopted admitted groups count as consumed and admitted here: the earlier process took them off the queue.
     this.counts.adopted = this.outstanding.size + this.batch.length;
     this.counts.consumed = this.counts.admitted = this.batch.length;
@@ -139,13 +139,13 @@ export class GrpoLoop {
     return [...this.published]
       .filter(([version]) => version < this.version)
       .sort(([a], [b]) => a - b)
-      .map(([version, adapter]) => ({ version, adapter }));
+      .map(([version, policy]) => ({ version, ...policy }));
   }
 
   private async publish(): Promise<void> {
-    const adapter = this.o.learner.trainer.adapter;
-    await this.o.publisher.publish(this.version, adapter);
-    this.published.set(this.version, copyAdapter(adapter));
+    const policy = this.o.learner.trainer.policy;
+    await this.o.publisher.publish(this.version, policy);
+    this.published.set(this.version, copyPolicy(policy));
     for (const version of this.published.keys())
       if (version < this.version - this.o.maxStaleness) this.published.delete(version);
   }

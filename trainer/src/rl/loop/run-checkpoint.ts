@@ -21,7 +21,7 @@ export function checkpointOf(
   return {
     step: loop.version,
     version: loop.version,
-    adapter: parts.learner.trainer.adapter,
+    ...parts.learner.trainer.policy,
     optimizer: parts.learner.trainer.exportState(),
     rngState: { sampler: parts.sampler.stream.state },
     config: parts.config,
@@ -36,8 +36,8 @@ export function checkpointOf(
 
 /**
  * Puts a run back where the checkpoint left it: optimizer moments and step, the task sampler's
- * stream, the curriculum; returns the groups the loop takes over. (The adapter itself is passed
- * to the learner when it is created.)
+ * stream, the curriculum; returns the groups the loop takes over. (The trained tensors themselves
+ * are passed to the learner when it is created: `adapter` and `trained`.)
  */
 export function restoreRun(
   checkpoint: LoadedCheckpoint,

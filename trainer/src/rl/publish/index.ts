@@ -5,3 +5,4 @@ export * from './errors.js';
 export * from './probe.js';
 export * from './server.js';
 export * from './publisher.js';
+export * from './model-version.js';

@@ -36,23 +36,29 @@ export function defaultProbe(tokenizer: Pick<ModelTokenizer, 'encode'>): ProbeTo
 export async function trainerProbe(
   learner: GrpoLearner,
   probe: ProbeTokens,
-  adapter: LoraAdapter = learner.trainer.adapter,
+  /** Default: the policy being trained (its adapter, if any, and trained weights). */
+  adapter?: LoraAdapter,
 ): Promise<ProbeExpectation> {
   if (probe.promptIds.length === 0 || probe.completionIds.length === 0)
     throw new RangeError('probe: promptIds and completionIds must both be non-empty');
   const sample = { ...probe, group: 'probe', reward: 0 };
   let scored: Float32Array[];
   if (learner.temperature === 1) {
-    scored = [...(await learner.logprobs([sample], adapter)), ...(await learner.logprobs([sample], null))];
+    scored = [...(await learner.logprobs([sample], adapter ?? 'current')), ...(await learner.logprobs([sample], null))];
   } else {
-    const scorer = await LogprobScorer.create({ ...learner.model, lora: adapter.config });
+    const trained = learner.trainer.trainedWeights;
+    const lora = adapter ?? (learner.trainer.trainsAdapter ? learner.trainer.adapter : null);
+    const scorer = await LogprobScorer.create({ ...learner.model, lora: lora?.config, trainable: [...trained.keys()] });
     try {
       const sequence = {
         tokens: [...probe.promptIds, ...probe.completionIds],
         mask: [...probe.promptIds.map(() => 0), ...probe.completionIds.map(() => 1)],
       };
       const cut = (lp: Float32Array[]) => lp[0]!.subarray(probe.promptIds.length);
-      scored = [cut(await scorer.score([sequence], adapter)), cut(await scorer.score([sequence], null))];
+      scored = [
+        cut(await scorer.score([sequence], lora, {}, trained)),
+        cut(await scorer.score([sequence], null, {}, learner.model.weights)),
+      ];
     } finally {
       await scorer.release();
     }

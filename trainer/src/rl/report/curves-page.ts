@@ -1,7 +1,10 @@
+import type { RecordedUpdate } from './update.js';
+
 /**
  * GET /curves: one self-contained page (no external scripts, styles or fonts) that fetches
  * curves.json every few seconds and draws each panel as inline SVG. Series are picked by metric
- * name; task names are set as text nodes, never parsed as HTML.
+ * name; task and run names are set as text nodes, never parsed as HTML. `plot` writes the same
+ * page with a finished run's updates inside it (curvesPage), drawn once, its empty panels left out.
  */
 export const CURVES_REFRESH_MS = 3000;
 
@@ -17,6 +20,9 @@ const PANELS = [
   { title: 'Clip ratios', pick: (u) => only(u.metrics, (k) => k.startsWith('clip_ratio/')) },
   { title: 'Staleness', pick: (u) => only(u.metrics, (k) => /stale/.test(k)) },
   { title: 'Loss', pick: (u) => ({ loss: u.metrics.loss }) },
+  { title: 'DPO rewards', pick: (u) => only(u.metrics, (k) => k.startsWith('rewards/')) },
+  { title: 'Gradient norm', pick: (u) => ({ grad_norm: u.metrics.grad_norm }) },
+  { title: 'Learning rate', pick: (u) => ({ learning_rate: u.metrics.learning_rate }) },
 ];
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
 const NS = 'http://www.w3.org/2000/svg';
@@ -64,20 +70,25 @@ function panel({ title, pick, missing }, updates) {
   });
   return svg;
 }
+function draw(updates, skipEmpty) {
+  const panels = PANELS.filter((p) => !skipEmpty || updates.some((u) => Object.values(p.pick(u)).some((y) => typeof y === 'number')));
+  document.getElementById('panels').replaceChildren(...panels.map((p) => panel(p, updates)));
+  const last = updates[updates.length - 1];
+  document.getElementById('status').textContent = last
+    ? 'update ' + last.step + ' (v' + last.version + '), ' + new Date(last.time).toLocaleTimeString()
+    : 'waiting for the first update';
+}
 async function refresh() {
   try {
     const reply = await fetch('curves.json', { cache: 'no-store' });
-    const { updates } = await reply.json();
-    const root = document.getElementById('panels');
-    root.replaceChildren(...PANELS.map((p) => panel(p, updates)));
-    const last = updates[updates.length - 1];
-    document.getElementById('status').textContent = last
-      ? 'update ' + last.step + ' (v' + last.version + '), ' + new Date(last.time).toLocaleTimeString()
-      : 'waiting for the first update';
+    draw((await reply.json()).updates, false);
   } catch (error) {
     document.getElementById('status').textContent = 'cannot fetch curves.json: ' + error;
   }
 }
+`;
+
+const LIVE = String.raw`
 refresh();
 setInterval(refresh, ${CURVES_REFRESH_MS});
 `;
@@ -91,10 +102,10 @@ export interface CurvesViewer {
   url?: string | undefined;
 }
 
-/** The curves page; with `viewer`, a line saying how to look at the episodes behind the curves. */
-export function curvesPage(viewer: CurvesViewer | null = null): string {
+/** The live page a GRPO run serves at /curves; with `viewer`, a line saying how to look at the episodes behind the curves. */
+export function liveCurvesPage(viewer: CurvesViewer | null = null): string {
   // A function, so a `$` in a path is never read as a replacement pattern.
-  return PAGE.replace('<!--viewer-->', () => (viewer ? viewerLine(viewer) : ''));
+  return page('GRPO training curves', LIVE).replace('<!--viewer-->', () => (viewer ? viewerLine(viewer) : ''));
 }
 
 function viewerLine(v: CurvesViewer): string {
@@ -114,11 +125,12 @@ function html(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const PAGE = `<!doctype html>
+function page(title: string, script: string): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>GRPO training curves</title>
+<title>${title}</title>
 <style>
 body { font: 13px system-ui, sans-serif; margin: 16px; color: #222; }
 #panels { display: flex; flex-wrap: wrap; gap: 12px; }
@@ -126,11 +138,24 @@ svg { border: 1px solid #eee; background: #fff; font-size: 11px; }
 </style>
 </head>
 <body>
-<h1>GRPO training curves</h1>
+<h1 id="title">${title}</h1>
 <p id="status">loading…</p>
 <!--viewer-->
 <div id="panels"></div>
-<script>${SCRIPT}</script>
+<script>${SCRIPT}${script}</script>
 </body>
 </html>
 `;
+}
+
+/**
+ * A finished run's curves as one self-contained file: its updates inside the page (JSON with `<`
+ * escaped, so no value can close the script), its name set as text.
+ */
+export function curvesPage(run: { name: string; updates: readonly RecordedUpdate[] }): string {
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+  return page(
+    'Training curves',
+    `document.getElementById('title').textContent = 'Training curves: ' + ${json(run.name)};\ndraw(${json(run.updates)}, true);\n`,
+  );
+}

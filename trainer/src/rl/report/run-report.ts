@@ -2,7 +2,7 @@ import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { Registry } from 'prom-client';
-import { curvesPage, type CurvesViewer } from './curves-page.js';
+import { liveCurvesPage, type CurvesViewer } from './curves-page.js';
 import { GrpoGauges } from './prometheus.js';
 import { progressLine } from './progress.js';
 import { normaliseUpdate, type RecordedUpdate, type RunUpdate } from './update.js';
@@ -41,7 +41,7 @@ export class RunReport {
     if (!(Number.isInteger(this.maxPoints) && this.maxPoints >= 2))
       throw new RangeError(`run report maxPoints must be an integer ≥ 2, got ${this.maxPoints}`);
     this.gauges = new GrpoGauges(this.registry, this.log);
-    this.page = curvesPage(options.viewer ?? null);
+    this.page = liveCurvesPage(options.viewer ?? null);
   }
 
   /**

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { policyServerName } from '@gauntlet/proto/rollout';
-import type { LoraAdapter } from '../../lora/adapter.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
 import type { VersionPublisher } from '../loop/grpo-loop.js';
 import { ExternalPublisher, trainerProbe, writeAdapterVersion, type ProbeTokens } from '../publish/index.js';
+import type { PolicyTensors } from '../../train/policy-tensors.js';
 import { versionName } from './versions.js';
 
 /**
@@ -24,7 +24,12 @@ export class ExternalVersionPublisher implements VersionPublisher {
     },
   ) {}
 
-  async publish(version: number, adapter: LoraAdapter): Promise<void> {
+  async publish(version: number, { adapter, weights }: PolicyTensors): Promise<void> {
+    // grpo refuses --vllm-url with base weights trained (settings): a server cannot load them as an adapter.
+    if (!adapter || weights?.size)
+      throw new RangeError(
+        'external publishing takes a LoRA adapter alone; trained base weights cannot be loaded at runtime',
+      );
     const name = versionName(this.o.run, version);
     const dir = join(this.o.publishDir, name);
     await writeAdapterVersion(adapter, dir, { baseModel: this.o.baseModel, name, version, step: version });

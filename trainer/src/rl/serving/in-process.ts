@@ -1,11 +1,12 @@
-import type { LoraAdapter } from '../../lora/adapter.js';
 import type { AdapterRegistry } from '../../serve/adapters.js';
+import type { PolicyTensors } from '../../train/policy-tensors.js';
 import type { VersionPublisher } from '../loop/grpo-loop.js';
 import { parseVersionName, versionName } from './versions.js';
 
 /**
- * Publishing to the trainer's own policy server: each version is copied into the server's
- * adapter registry under `<run>@v<N>` (no files, no HTTP), and versions older than the last
+ * Publishing to the trainer's own policy server: each version (its adapter, and with
+ * `--train full` its weights, which the server's graph takes as inputs) is copied into the
+ * server's registry under `<run>@v<N>` (no files, no HTTP), and versions older than the last
  * `keep` are unloaded, so groups still in flight at an admissible version keep resolving.
  */
 export class InProcessPublisher {
@@ -17,10 +18,10 @@ export class InProcessPublisher {
     if (!Number.isInteger(keep) || keep < 1) throw new RangeError(`keep must be an integer ≥ 1; got ${keep}`);
   }
 
-  /** Serves `adapter` as version `version` and unloads versions that fell out of the keep window. */
-  publish(version: number, adapter: LoraAdapter): string {
+  /** Serves `policy` as version `version` and unloads versions that fell out of the keep window. */
+  publish(version: number, policy: PolicyTensors): string {
     const name = versionName(this.run, version);
-    this.registry.loadInMemory(name, adapter, true);
+    this.registry.loadInMemory(name, policy, true);
     for (const lora of this.registry.list()) {
       const parsed = parseVersionName(lora.name);
       if (parsed?.run === this.run && parsed.version <= version - this.keep) this.registry.unload(lora.name);
@@ -32,9 +33,9 @@ export class InProcessPublisher {
    * A resumed run's earlier versions (its checkpoint's `earlier`), served again before the
    * current one is published: groups still in flight may ask for them.
    */
-  restore(earlier: readonly { version: number; adapter: LoraAdapter }[]): void {
-    for (const { version, adapter } of [...earlier].sort((a, b) => a.version - b.version))
-      this.publish(version, adapter);
+  restore(earlier: readonly ({ version: number } & PolicyTensors)[]): void {
+    for (const { version, ...policy } of [...earlier].sort((a, b) => a.version - b.version))
+      this.publish(version, policy);
   }
 
   /** The versions of this run the server holds now, oldest first. */
@@ -50,10 +51,15 @@ export class InProcessPublisher {
 
 /** The loop's view of in-process publishing: the workers sample from their own --policy list (this server). */
 export class InProcessVersionPublisher implements VersionPublisher {
-  constructor(private readonly inner: InProcessPublisher) {}
+  constructor(
+    private readonly inner: InProcessPublisher,
+    /** Also writes each version where external servers can read it (a model folder per version with --train full). */
+    private readonly alsoWrite?: (version: number, policy: PolicyTensors) => Promise<void>,
+  ) {}
 
-  async publish(version: number, adapter: LoraAdapter): Promise<void> {
-    this.inner.publish(version, adapter);
+  async publish(version: number, policy: PolicyTensors): Promise<void> {
+    this.inner.publish(version, policy);
+    await this.alsoWrite?.(version, policy);
   }
 
   rotation(): undefined {

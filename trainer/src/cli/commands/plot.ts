@@ -1,0 +1,49 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { curvesPage, RunReport } from '../../rl/report/index.js';
+import { UsageError, type Command } from '../command.js';
+import { stringOption } from '../options.js';
+import { METRICS_FILE } from './step-report.js';
+
+export const plotCommand: Command = {
+  name: 'plot',
+  summary: "Draw a run's training curves into one self-contained HTML file",
+  description: [
+    "Reads a run's metrics.jsonl (grpo's --output-dir, or sft's and dpo's --out) and writes the",
+    'curves page a grpo run serves at /curves, with the run inside it: one HTML file with no',
+    'external scripts, styles or fonts, which any browser opens. Panels with no data are left out;',
+    'lines that do not parse are skipped and counted.',
+  ].join('\n'),
+  positionals: [{ name: 'run-dir', description: 'The run folder holding metrics.jsonl (or the .jsonl file itself)' }],
+  options: {
+    out: {
+      type: 'string',
+      valueName: 'FILE.html',
+      description: 'Where to write the page',
+      defaultText: 'RUN_DIR/curves.html',
+    },
+  },
+  examples: ['gauntlet-trainer plot runs/sft-full', 'gauntlet-trainer plot runs/grpo --out grpo-curves.html'],
+  async run(context) {
+    const given = resolve(context.positionals[0]!);
+    const isFile = await stat(given).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    const jsonl = isFile ? given : join(given, METRICS_FILE);
+    const out = resolve(stringOption(context, 'out') ?? join(isFile ? resolve(given, '..') : given, 'curves.html'));
+    if (!out.endsWith('.html')) throw new UsageError(`plot: --out ${out} must be an .html file`, 'plot');
+    const readable = await readFile(jsonl, 'utf8').then(
+      () => true,
+      () => false,
+    );
+    if (!readable) throw new UsageError(`plot: ${given} holds no readable ${METRICS_FILE}`, 'plot');
+    const report = new RunReport({ jsonlPath: jsonl, log: (line) => context.io.err(`plot: ${line}`) });
+    const updates = (await report.resume(), report.curves());
+    if (updates.length === 0) throw new UsageError(`plot: ${jsonl} has no updates to draw`, 'plot');
+    await writeFile(out, curvesPage({ name: basename(isFile ? resolve(given, '..') : given), updates }));
+    context.io.out(
+      `Wrote the curves of ${updates.length} updates (step ${updates[0]!.step} to ${updates.at(-1)!.step}) to ${out}`,
+    );
+  },
+};
