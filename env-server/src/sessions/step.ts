@@ -49,6 +49,19 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   // executeActions already settled after each action (it waits for what the action triggered).
   // A task may add BrowserGym's fixed wait (real MiniWoB++): the page's own timers run meanwhile.
   if (episode.task.stepWaitMs) await deadline.race(sleep(episode.task.stepWaitMs));
+  return finishStep(episode, tabs, { t0, infeasible }, deadline);
+}
+
+/**
+ * The part of a step after its action ran (by the env, or by a person in a recording session):
+ * the task's status decides reward and done, then the page is observed.
+ */
+export async function finishStep(
+  episode: Episode,
+  tabs: Tabs,
+  { t0, infeasible }: { t0: number; infeasible: boolean },
+  deadline: Deadline,
+): Promise<StepResult> {
   const t1 = performance.now();
   const status = await deadline.race(episode.taskEpisode.status(tabs.active));
   episode.lastRawReward = status.rawReward;
