@@ -3,6 +3,7 @@ import { InfraError, ValidationError } from '@gauntlet/proto';
 import { AGENT_OBSERVATION, runEpisode } from '@gauntlet/proto/agent';
 import { defineCommand, parseSeeds, UsageError, type CommandContext } from '@gauntlet/proto/cli';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
+import { displayMissing } from '../env/headed-env.js';
 import { startLocalEnv, type LocalEnv } from '../env/local-env.js';
 import { agentPolicy, modelOnly, type AgentMode } from '../policies/agent-policy.js';
 import { ChatClient } from '../policies/chat-client.js';
@@ -38,13 +39,16 @@ export const runCommand = defineCommand({
     const mode = v.mode as AgentMode;
     const seeds = parseSeeds(v.seeds);
     if (v.task.length === 0) throw new UsageError('--task: no task given', 'task');
+    const noDisplay = v.headed && !v.env ? displayMissing('--headed') : undefined;
+    if (noDisplay) throw noDisplay;
     // local: the model server is up (or known) before anything else starts, and stopped last.
     const model = mode === 'local' ? await openLocalRun(context) : undefined;
     if (model) v['context-tokens'] = model.contextTokens;
     const chat = mode === 'oracle' ? undefined : chatClient(context, model);
     const out = v.out ?? join('results', `${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     let local: LocalEnv | undefined;
-    if (!v.env) local = await startLocalEnv({ bin: v['env-bin'], progress }).catch(stopModel(model));
+    const headedArgs = v.headed ? { extraArgs: ['--allow-headed'] } : {};
+    if (!v.env) local = await startLocalEnv({ bin: v['env-bin'], progress, ...headedArgs }).catch(stopModel(model));
     const envUrl = v.env ?? local!.url;
     const env = createEnvClient(envUrl, { token: v['env-token'], callTimeoutMs: 120_000 });
     const files = new RunFiles(out, {
@@ -112,6 +116,7 @@ async function playOne(
     seed,
     observation: { ...AGENT_OBSERVATION, ...pictures, oracle_action: !modelOnly(v.mode as AgentMode) },
     ...(gauntlet ? { actionSet: GAUNTLET_ACTION_SET } : {}),
+    ...(v.headed ? { browser: { headed: true } } : {}),
     maxTurns: v['max-steps'],
     deadlineMs: v['episode-timeout'] * 1000,
     signal,
