@@ -1,0 +1,204 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../agent/src/cli/main.js';
+import { startLocalEnv, type LocalEnv } from '../../agent/src/env/local-env.js';
+import type { Demo } from '../../agent/src/record/demo-files.js';
+import { parseSftJsonl } from '../../trainer/src/train/sft-data.js';
+import { Person } from './person.js';
+import { startXvfb, type VirtualDisplay } from './xvfb.js';
+
+// A person's demonstration end to end: a virtual display (Xvfb, started here, since CI has no
+// display), an env server allowed to open headed windows, `gauntlet-agent record` recording, and
+// Playwright as the person — connected to the env's headed Chromium over CDP, moving the real
+// mouse and typing on the real keyboard. Each demo is then replayed headless on the same seed.
+// Outside agent/ because the agent may not import Playwright (scripts/check-boundaries.mjs).
+const dir = mkdtempSync(join(tmpdir(), 'agent-record-'));
+let display: VirtualDisplay;
+let env: LocalEnv;
+let cdpPort: number;
+
+beforeAll(async () => {
+  display = await startXvfb();
+  cdpPort = await freePort();
+  env = await startLocalEnv({
+    extraArgs: ['--allow-headed', '--headed-cdp-port', String(cdpPort)],
+    env: { ...process.env, DISPLAY: display.display },
+  });
+}, 120_000);
+afterAll(async () => {
+  await env?.stop();
+  await display?.stop();
+});
+
+/** What the recording printed so far, and a wait for a line that matches. */
+class Lines {
+  readonly all: string[] = [];
+  private readonly waiting: { pattern: RegExp; count: number; resolve: () => void }[] = [];
+  push(line: string): void {
+    this.all.push(line);
+    for (const w of [...this.waiting])
+      if (this.count(w.pattern) >= w.count) {
+        this.waiting.splice(this.waiting.indexOf(w), 1);
+        w.resolve();
+      }
+  }
+  count(pattern: RegExp): number {
+    return this.all.filter((l) => pattern.test(l)).length;
+  }
+  /** Resolves once `count` lines match (recorded actions print `#<n> <action> → reward …`). */
+  until(pattern: RegExp, count = 1): Promise<void> {
+    if (this.count(pattern) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ pattern, count, resolve }));
+  }
+}
+
+const ACTION = /#\d+ /;
+
+/** Records `task` with `act` as the person, then replays the demo; returns the demo. */
+async function demonstrate(
+  task: string,
+  seed: number,
+  act: (person: Person, page: Page, lines: Lines) => Promise<void>,
+): Promise<{ demo: Demo; out: string; lines: Lines }> {
+  const out = join(dir, `${task.replace(':', '_')}-${seed}`);
+  const lines = new Lines();
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+  const recording = main(['record', '--task', task, '--seed', String(seed), '--env', env.url, '--out', out], {
+    io,
+    signal: new AbortController().signal,
+  });
+  const failed = recording.then((code) => {
+    throw new Error(`record exited ${code} before recording:\n${lines.all.join('\n')}`);
+  });
+  await Promise.race([lines.until(/Ctrl-C stops the recording/), failed]);
+  const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`);
+  try {
+    const page = cdp
+      .contexts()
+      .flatMap((c) => c.pages())
+      .find((p) => p.url().startsWith('http'));
+    if (!page) throw new Error('no task page in the headed browser');
+    await act(new Person(page), page, lines);
+  } finally {
+    await cdp.close();
+  }
+  expect(await recording, lines.all.join('\n')).toBe(0);
+  const demo = JSON.parse(readFileSync(join(out, 'demo.json'), 'utf8')) as Demo;
+  return { demo, out, lines };
+}
+
+async function replays(out: string): Promise<void> {
+  const lines: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+  const code = await main(['record', '--replay', join(out, 'demo.json'), '--env', env.url], { io });
+  expect(code, lines.join('\n')).toBe(0);
+  expect(lines.at(-1)).toMatch(/^faithful: replay reward 1, recorded 1/);
+}
+
+describe('record: a person drives the real mouse and keyboard', () => {
+  it('click-button: one click on the named button', async () => {
+    const { demo, out } = await demonstrate('click-button', 3, async (person) => {
+      const [label] = await person.quoted();
+      await person.click(person.page.getByRole('button', { name: label!, exact: true }));
+    });
+    expect(demo.steps.map((s) => s.action)).toEqual([expect.stringMatching(/^click\('\d+'\)$/)]);
+    expect(demo).toMatchObject({ task: 'click-button', seed: 3, reward: 1, done: true });
+    const [step] = demo.steps;
+    expect(step!.observation.axtree).toContain('button');
+    expect(step!.observation.pruned_html).toContain('<button');
+    expect(readFileSync(join(out, step!.observation.screenshot!)).subarray(1, 4).toString()).toBe('PNG');
+    // demo.jsonl is SFT data as gauntlet-env collect writes it: the trainer's own reader takes it.
+    const [record] = parseSftJsonl('demo.jsonl', readFileSync(join(out, 'demo.jsonl'), 'utf8'));
+    expect(record).toMatchObject({ kind: 'chat' });
+    await replays(out);
+  });
+
+  it('enter-text: typing becomes one fill, then the submit click', async () => {
+    const { demo, out } = await demonstrate('enter-text', 5, async (person, page, lines) => {
+      const [text] = await person.quoted();
+      await person.type(page.getByRole('textbox'), text!);
+      await lines.until(ACTION, 1);
+      await person.click(page.getByRole('button', { name: 'Submit' }));
+    });
+    const text = demo.steps.find((s) => s.action.startsWith('fill('));
+    expect(demo.steps.map((s) => s.action.split('(')[0])).toEqual(['click', 'fill', 'click']);
+    expect(text!.action).toMatch(/^fill\('\d+', '.+'\)$/);
+    expect(demo.reward).toBe(1);
+    await replays(out);
+  });
+
+  it('click-checkboxes: the named boxes, then Submit', async () => {
+    const { demo, out } = await demonstrate('click-checkboxes', 2, async (person, page, lines) => {
+      const wanted = await person.quoted();
+      for (const [i, name] of wanted.entries()) {
+        await person.click(page.getByRole('checkbox', { name, exact: true }));
+        await lines.until(ACTION, i + 1);
+      }
+      await person.click(page.getByRole('button', { name: 'Submit' }));
+    });
+    expect(demo.steps.every((s) => s.action.startsWith('click('))).toBe(true);
+    expect(demo.reward).toBe(1);
+    await replays(out);
+  });
+
+  it('choose-list: a choice made with the keyboard becomes select_option', async () => {
+    const { demo, out } = await demonstrate('choose-list', 4, async (person, page, lines) => {
+      const [wanted] = await person.quoted();
+      await page.getByRole('combobox').focus();
+      await person.page.keyboard.type(wanted!);
+      await lines.until(/select_option/);
+      await person.click(page.getByRole('button', { name: 'Submit' }));
+    });
+    expect(demo.steps.some((s) => /^select_option\('\d+', '.+'\)$/.test(s.action))).toBe(true);
+    expect(demo.reward).toBe(1);
+    await replays(out);
+  });
+
+  it('login-user: two fields and the Enter key', async () => {
+    const { demo, out } = await demonstrate('login-user', 6, async (person, page, lines) => {
+      const [user, password] = await person.quoted();
+      await person.type(page.getByRole('textbox', { name: 'Username' }), user!);
+      await lines.until(ACTION, 1);
+      await person.type(page.getByRole('textbox', { name: 'Password' }), password!);
+      await lines.until(ACTION, 3);
+      await person.click(page.getByRole('button', { name: /login/i }));
+    });
+    expect(demo.steps.filter((s) => s.action.startsWith('fill(')).length).toBe(2);
+    expect(demo.reward).toBe(1);
+    await replays(out);
+  });
+
+  it('a Gauntlet step: click a sequence, read the code, type it and submit', async () => {
+    const { demo, out } = await demonstrate('gauntlet:click_sequence', 1, async (person, page, lines) => {
+      const rule = await page.getByText('Click the buttons in this order').innerText();
+      const order = [...rule.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+      for (const [i, name] of order.entries()) {
+        await person.click(page.getByRole('button', { name, exact: true }));
+        await lines.until(ACTION, i + 1);
+      }
+      const code = await page.getByRole('region', { name: 'Revealed code' }).locator('output').innerText();
+      await person.type(page.getByRole('textbox', { name: 'Code' }), code);
+      await lines.until(ACTION, order.length + 1);
+      await person.click(page.getByRole('button', { name: 'Submit code' }));
+    });
+    expect(demo.steps.some((s) => s.action.startsWith('fill('))).toBe(true);
+    expect(demo.reward).toBe(1);
+    await replays(out);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
