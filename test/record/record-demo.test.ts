@@ -63,14 +63,15 @@ const ACTION = /#\d+ /;
 async function demonstrate(
   task: string,
   seed: number,
-  act: (person: Person, page: Page, lines: Lines) => Promise<void>,
+  act: (person: Person, page: Page, lines: Lines, stop: AbortController) => Promise<void>,
 ): Promise<{ demo: Demo; out: string; lines: Lines }> {
   const out = join(dir, `${task.replace(':', '_')}-${seed}`);
   const lines = new Lines();
   const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+  const stop = new AbortController();
   const recording = main(['record', '--task', task, '--seed', String(seed), '--env', env.url, '--out', out], {
     io,
-    signal: new AbortController().signal,
+    signal: stop.signal,
   });
   const failed = recording.then((code) => {
     throw new Error(`record exited ${code} before recording:\n${lines.all.join('\n')}`);
@@ -83,14 +84,21 @@ async function demonstrate(
       .flatMap((c) => c.pages())
       .find((p) => p.url().startsWith('http'));
     if (!page) throw new Error('no task page in the headed browser');
-    await act(new Person(page), page, lines);
+    await act(new Person(page), page, lines, stop);
+  } catch (error) {
+    stop.abort();
+    await recording;
+    throw error;
   } finally {
     await cdp.close();
   }
-  expect(await recording, lines.all.join('\n')).toBe(0);
+  expect(await recording, lines.all.join('\n')).toBe(expectedCode(stop));
   const demo = JSON.parse(readFileSync(join(out, 'demo.json'), 'utf8')) as Demo;
   return { demo, out, lines };
 }
+
+/** 0 when the episode ended the recording, 130 when the test stopped it as Ctrl-C would. */
+const expectedCode = (stop: AbortController) => (stop.signal.aborted ? 130 : 0);
 
 async function replays(out: string): Promise<void> {
   const lines: string[] = [];
@@ -149,28 +157,50 @@ describe('record: a person drives the real mouse and keyboard', () => {
   it('choose-list: a choice made with the keyboard becomes select_option', async () => {
     const { demo, out } = await demonstrate('choose-list', 4, async (person, page, lines) => {
       const [wanted] = await person.quoted();
-      await page.getByRole('combobox').focus();
+      await person.click(page.getByRole('combobox'));
       await person.page.keyboard.type(wanted!);
+      await person.press('Enter');
       await lines.until(/select_option/);
       await person.click(page.getByRole('button', { name: 'Submit' }));
     });
-    expect(demo.steps.some((s) => /^select_option\('\d+', '.+'\)$/.test(s.action))).toBe(true);
+    // The popup took the Enter: only the choice and the Submit click are the person's actions.
+    expect(demo.steps.map((s) => s.action)).toEqual([
+      expect.stringMatching(/^select_option\('\d+', '.+'\)$/),
+      expect.stringMatching(/^click\('\d+'\)$/),
+    ]);
     expect(demo.reward).toBe(1);
     await replays(out);
   });
 
-  it('login-user: two fields and the Enter key', async () => {
+  it('login-user: two fields, Tab to the button, Enter', async () => {
     const { demo, out } = await demonstrate('login-user', 6, async (person, page, lines) => {
       const [user, password] = await person.quoted();
       await person.type(page.getByRole('textbox', { name: 'Username' }), user!);
       await lines.until(ACTION, 1);
       await person.type(page.getByRole('textbox', { name: 'Password' }), password!);
-      await lines.until(ACTION, 3);
-      await person.click(page.getByRole('button', { name: /login/i }));
+      // Tab to the Login button (the env plays the Tab: the fill comes first), Enter presses it.
+      await person.press('Tab');
+      await lines.until(/press\('\d+', 'Tab'\)/);
+      await person.press('Enter');
     });
     expect(demo.steps.filter((s) => s.action.startsWith('fill(')).length).toBe(2);
+    expect(demo.steps.at(-1)!.action).toMatch(/^press\('\d+', 'Enter'\)$/);
     expect(demo.reward).toBe(1);
     await replays(out);
+  });
+
+  it('Ctrl-C stops the recording and keeps what was done so far', async () => {
+    const { demo, lines } = await demonstrate('click-checkboxes', 7, async (person, page, lines, stop) => {
+      await person.click(page.getByRole('checkbox').first());
+      await lines.until(ACTION, 1);
+      stop.abort();
+    });
+    expect(demo).toMatchObject({
+      done: false,
+      reward: 0,
+      steps: [{ index: 0, action: expect.stringMatching(/^click/) }],
+    });
+    expect(lines.all.at(-1)).toMatch(/recorded 1 action\(s\), reward 0 \(stopped before the episode ended\)/);
   });
 
   it('a Gauntlet step: click a sequence, read the code, type it and submit', async () => {

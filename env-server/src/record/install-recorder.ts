@@ -1,5 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { RECORD_BINDING, recordInPage } from './record-in-page.js';
+import { PLAYING_FLAG, RECORD_BINDING, recordInPage } from './record-in-page.js';
+
+const SCRIPT_ARG = { binding: RECORD_BINDING, playing: PLAYING_FLAG };
 
 /** Where each context's page inputs go: the session's current recording, if any. */
 const sinks = new WeakMap<BrowserContext, { target: ((input: unknown) => void) | undefined }>();
@@ -17,10 +19,35 @@ export async function installRecorder(page: Page, onInput: (input: unknown) => v
     sink = created;
     sinks.set(context, created);
     await context.exposeBinding(RECORD_BINDING, (_source, input: unknown) => created.target?.(input));
-    await context.addInitScript(recordInPage, RECORD_BINDING);
+    await context.addInitScript(recordInPage, SCRIPT_ARG);
   }
   sink.target = onInput;
-  await Promise.all(page.frames().map((frame) => frame.evaluate(recordInPage, RECORD_BINDING).catch(() => undefined)));
+  await Promise.all(page.frames().map((frame) => frame.evaluate(recordInPage, SCRIPT_ARG).catch(() => undefined)));
+}
+
+/**
+ * Runs `work` (the env playing a recorded action) with the recorder of every frame of `page`
+ * standing aside, so the env's own input is neither stopped nor recorded again.
+ */
+export async function whilePlaying<T>(page: Page, work: () => Promise<T>): Promise<T> {
+  const flag = (on: boolean) =>
+    Promise.all(
+      page.frames().map((frame) =>
+        frame
+          .evaluate(({ name, value }) => ((window as unknown as Record<string, unknown>)[name] = value), {
+            name: PLAYING_FLAG,
+            value: on,
+          })
+          .catch(() => undefined),
+      ),
+    );
+  await flag(true);
+  try {
+    return await work();
+  } finally {
+    // A frame that navigated meanwhile starts without the flag; the others lose it here.
+    await flag(false);
+  }
 }
 
 /** Inputs on this context are no longer recorded. */

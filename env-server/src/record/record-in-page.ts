@@ -12,15 +12,23 @@ export interface PageInput {
 }
 
 export const RECORD_BINDING = '__gauntletRecord';
+/** Set in every frame while the env itself plays a recorded action, whose input is not the person's. */
+export const PLAYING_FLAG = '__gauntletPlaying';
+
+/** Inputs the page does not act on: the env plays them (see Recording), so the page before them can be observed. */
+export const INTERCEPTED: ReadonlySet<PageInput['kind']> = new Set(['click', 'press']);
 
 /**
  * Runs in every frame of a recording session (an init script, and once in the frames already
  * loaded at reset): listens in the capture phase, before the page's own handlers, to the
- * person's trusted input only — the env's own actions during a replay never reach a recording
- * session, and a page's synthetic events are not the person's. Must not reference anything
- * outside its own body (it is serialised into the page).
+ * person's trusted input only (a page's synthetic events are not the person's; the env's own
+ * input is skipped by the `playing` flag). A click or a key press (Enter, Tab, Escape, arrows)
+ * is stopped here and reported: the env observes the page as it is, then plays the action
+ * itself, so the observation before it and the reward after it are exact. Typing, selects,
+ * scrolls and drags happen as the person does them and are reported once done. Must not
+ * reference anything outside its own body (it is serialised into the page).
  */
-export function recordInPage(binding: string): void {
+export function recordInPage({ binding, playing }: { binding: string; playing: string }): void {
   const w = window as unknown as Record<string, unknown>;
   if (w.__gauntletRecorder) return;
   w.__gauntletRecorder = true;
@@ -56,10 +64,15 @@ export function recordInPage(binding: string): void {
     window.addEventListener(
       type,
       (event) => {
-        if (event.isTrusted) handler(event);
+        if (event.isTrusted && !w[playing]) handler(event);
       },
       true,
     );
+  /** The env plays this input itself (after observing the page): the page must not act on it now. */
+  const intercept = (event: Event) => {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
   on('mousedown', (event) => {
     const e = event as MouseEvent;
     const target = targetOf(e);
@@ -96,7 +109,10 @@ export function recordInPage(binding: string): void {
     const label = target instanceof Element ? target.closest('label') : null;
     if (target instanceof HTMLInputElement && lastLabel?.control === target && e.timeStamp - lastLabel.at < 100) return;
     lastLabel = label ? { control: label.control, at: e.timeStamp } : undefined;
-    send({ kind: 'click', bid: bidOf(target) });
+    const bid = bidOf(target);
+    if (bid === null) return;
+    intercept(e);
+    send({ kind: 'click', bid });
   });
   on('dblclick', (event) => send({ kind: 'dblclick', bid: bidOf(targetOf(event)) }));
   on('change', (event) => {
@@ -112,6 +128,7 @@ export function recordInPage(binding: string): void {
     if (!KEYS.has(e.key)) return;
     const target = targetOf(e);
     flushFill(target);
+    intercept(e);
     send({ kind: 'press', bid: bidOf(target), key: e.key });
   });
   on('wheel', (event) => {

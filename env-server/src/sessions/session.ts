@@ -31,7 +31,7 @@ import { resetBidCounters } from '../observe/mark.js';
 import type { HeadedBrowser } from '../browser/headed.js';
 import { settleAfterAction } from '../actions/settle/settle.js';
 import { Recording } from '../record/recording.js';
-import { detachRecorder, installRecorder } from '../record/install-recorder.js';
+import { detachRecorder, installRecorder, whilePlaying } from '../record/install-recorder.js';
 import { finishStep } from './step.js';
 
 export interface SessionDeps {
@@ -310,21 +310,32 @@ export class EnvSession {
     const episode = this.episode;
     const result = await this.guardInfra(() => buildResult(episode, tabs, 0, info, deadline));
     if (recording) {
-      const taken = new Recording(result, episode.startedAt, (action) => this.playRecorded(episode, action));
+      const taken = new Recording(result, episode.startedAt, (action, execute) =>
+        this.playRecorded(episode, action, execute),
+      );
       await this.guardInfra(() => deadline.race(installRecorder(tabs.active, (input) => taken.onInput(input))));
       this.recording = taken;
     }
     return result;
   }
 
-  /** A person's action already happened on the page: settle, then the task's status and the next observation. */
-  private playRecorded(episode: Episode, action: string): Promise<StepResult> {
+  /**
+   * A person's action in a recording session: one the page stopped (`execute`: a click, a key) is
+   * played by the env now, as a step; one already done on the page (typing, a select, a scroll) is
+   * settled, then the task's status and the next observation are read.
+   */
+  private playRecorded(episode: Episode, action: string, execute: boolean): Promise<StepResult> {
     return this.run('step', DEFAULT_STEP_TIMEOUT_MS, undefined, async (deadline) => {
       const refusal = this.stepRefusal();
       if (refusal) throw refusal;
       if (this.episode !== episode) throw new EpisodeStateError('A new episode started while recording');
-      if (this.brokenReason || !this.tabs) throw this.infraError();
-      const tabs = this.tabs;
+      if (this.brokenReason || !this.tabs || !this.lease) throw this.infraError();
+      const { tabs, lease } = this;
+      const config = this.deps.config;
+      if (execute)
+        return this.guardInfra(() =>
+          whilePlaying(tabs.active, () => runStep({ episode, tabs, lease, config, actionText: action, deadline })),
+        );
       return this.guardInfra(async () => {
         const t0 = performance.now();
         await settleAfterAction(tabs.active, { deadline });
