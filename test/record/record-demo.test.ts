@@ -222,6 +222,18 @@ describe('record: a person drives the real mouse and keyboard', () => {
   });
 });
 
+describe('run --headed', () => {
+  it('the oracle plays click-button in the visible browser', async () => {
+    const out = join(dir, 'headed-run');
+    const lines: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+    const args = ['run', '--task', 'click-button', '--seeds', '9', '--headed', '--env', env.url, '--out', out];
+    const code = await main(args, { io });
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines.at(-1)).toMatch(/^1\/1 episodes succeeded/);
+  });
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
