@@ -64,12 +64,13 @@ async function demonstrate(
   task: string,
   seed: number,
   act: (person: Person, page: Page, lines: Lines, stop: AbortController) => Promise<void>,
+  url = env.url,
 ): Promise<{ demo: Demo; out: string; lines: Lines }> {
   const out = join(dir, `${task.replace(':', '_')}-${seed}`);
   const lines = new Lines();
   const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
   const stop = new AbortController();
-  const recording = main(['record', '--task', task, '--seed', String(seed), '--env', env.url, '--out', out], {
+  const recording = main(['record', '--task', task, '--seed', String(seed), '--env', url, '--out', out], {
     io,
     signal: stop.signal,
   });
@@ -203,19 +204,24 @@ describe('record: a person drives the real mouse and keyboard', () => {
     expect(lines.all.at(-1)).toMatch(/recorded 1 action\(s\), reward 0 \(stopped before the episode ended\)/);
   });
 
-  it('a Gauntlet step: click a sequence, read the code, type it and submit', async () => {
-    const { demo, out } = await demonstrate('gauntlet:click_sequence', 1, async (person, page, lines) => {
-      const rule = await page.getByText('Click the buttons in this order').innerText();
-      const order = [...rule.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
-      for (const [i, name] of order.entries()) {
-        await person.click(page.getByRole('button', { name, exact: true }));
-        await lines.until(ACTION, i + 1);
-      }
-      const code = await page.getByRole('region', { name: 'Revealed code' }).locator('output').innerText();
-      await person.type(page.getByRole('textbox', { name: 'Code' }), code);
-      await lines.until(ACTION, order.length + 1);
-      await person.click(page.getByRole('button', { name: 'Submit code' }));
-    });
+  it('a Gauntlet step (over the WebSocket transport): click a sequence, read the code, type it and submit', async () => {
+    const { demo, out } = await demonstrate(
+      'gauntlet:click_sequence',
+      1,
+      async (person, page, lines) => {
+        const rule = await page.getByText('Click the buttons in this order').innerText();
+        const order = [...rule.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+        for (const [i, name] of order.entries()) {
+          await person.click(page.getByRole('button', { name, exact: true }));
+          await lines.until(ACTION, i + 1);
+        }
+        const code = await page.getByRole('region', { name: 'Revealed code' }).locator('output').innerText();
+        await person.type(page.getByRole('textbox', { name: 'Code' }), code);
+        await lines.until(ACTION, order.length + 1);
+        await person.click(page.getByRole('button', { name: 'Submit code' }));
+      },
+      env.url.replace(/^http/, 'ws'),
+    );
     expect(demo.steps.some((s) => s.action.startsWith('fill('))).toBe(true);
     expect(demo.reward).toBe(1);
     await replays(out);

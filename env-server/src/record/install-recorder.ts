@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { PLAYING_FLAG, RECORD_BINDING, recordInPage } from './record-in-page.js';
+import { PLAYING_FLAG, RECORD_BINDING, recordInPage, type PlayingInput } from './record-in-page.js';
 
 const SCRIPT_ARG = { binding: RECORD_BINDING, playing: PLAYING_FLAG };
 
@@ -26,11 +26,11 @@ export async function installRecorder(page: Page, onInput: (input: unknown) => v
 }
 
 /**
- * Runs `work` (the env playing a recorded action) with the recorder of every frame of `page`
- * standing aside, so the env's own input is neither stopped nor recorded again.
+ * Runs `work` (the env playing a stopped input) with every frame of `page` told which event is
+ * the env's own, so that one is neither stopped nor recorded again.
  */
-export async function whilePlaying<T>(page: Page, work: () => Promise<T>): Promise<T> {
-  const flag = (on: boolean) =>
+export async function whilePlaying<T>(page: Page, input: PlayingInput, work: () => Promise<T>): Promise<T> {
+  const flag = (on: PlayingInput | null) =>
     Promise.all(
       page.frames().map((frame) =>
         frame
@@ -41,12 +41,12 @@ export async function whilePlaying<T>(page: Page, work: () => Promise<T>): Promi
           .catch(() => undefined),
       ),
     );
-  await flag(true);
+  await flag(input);
   try {
     return await work();
   } finally {
-    // A frame that navigated meanwhile starts without the flag; the others lose it here.
-    await flag(false);
+    // A frame that navigated meanwhile starts without the expectation; the others lose it here.
+    await flag(null);
   }
 }
 

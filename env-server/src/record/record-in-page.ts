@@ -12,8 +12,19 @@ export interface PageInput {
 }
 
 export const RECORD_BINDING = '__gauntletRecord';
-/** Set in every frame while the env itself plays a recorded action, whose input is not the person's. */
+/**
+ * Set in every frame while the env plays a stopped input: the one event that input makes (a click
+ * on that bid, a press of that key) is the env's own — let through, not recorded again. Anything
+ * else meanwhile is the person's and recorded as usual.
+ */
 export const PLAYING_FLAG = '__gauntletPlaying';
+
+/** The env's own event expected while it plays a stopped input. */
+export interface PlayingInput {
+  kind: 'click' | 'press';
+  bid: string | null;
+  key?: string | undefined;
+}
 
 /** Inputs the page does not act on: the env plays them (see Recording), so the page before them can be observed. */
 export const INTERCEPTED: ReadonlySet<PageInput['kind']> = new Set(['click', 'press']);
@@ -22,7 +33,7 @@ export const INTERCEPTED: ReadonlySet<PageInput['kind']> = new Set(['click', 'pr
  * Runs in every frame of a recording session (an init script, and once in the frames already
  * loaded at reset): listens in the capture phase, before the page's own handlers, to the
  * person's trusted input only (a page's synthetic events are not the person's; the env's own
- * input is skipped by the `playing` flag). A click or a key press (Enter, Tab, Escape, arrows)
+ * input is recognised by the `playing` expectation). A click or a key press (Enter, Tab, Escape, arrows)
  * is stopped here and reported: the env observes the page as it is, then plays the action
  * itself, so the observation before it and the reward after it are exact. Typing, selects,
  * scrolls and drags happen as the person does them and are reported once done. Must not
@@ -64,10 +75,17 @@ export function recordInPage({ binding, playing }: { binding: string; playing: s
     window.addEventListener(
       type,
       (event) => {
-        if (event.isTrusted && !w[playing]) handler(event);
+        if (event.isTrusted) handler(event);
       },
       true,
     );
+  /** Whether this is the env's own event of the input it plays now (consumed: it is expected once). */
+  const isEnvs = (kind: string, bid: string | null, key?: string) => {
+    const expected = w[playing] as { kind: string; bid: string | null; key?: string } | null | undefined;
+    const match = expected?.kind === kind && (kind === 'press' ? expected.key === key : expected.bid === bid);
+    if (match) w[playing] = null;
+    return match;
+  };
   /** The env plays this input itself (after observing the page): the page must not act on it now. */
   const intercept = (event: Event) => {
     event.preventDefault();
@@ -110,7 +128,7 @@ export function recordInPage({ binding, playing }: { binding: string; playing: s
     if (target instanceof HTMLInputElement && lastLabel?.control === target && e.timeStamp - lastLabel.at < 100) return;
     lastLabel = label ? { control: label.control, at: e.timeStamp } : undefined;
     const bid = bidOf(target);
-    if (bid === null) return;
+    if (bid === null || isEnvs('click', bid)) return;
     intercept(e);
     send({ kind: 'click', bid });
   });
@@ -127,6 +145,7 @@ export function recordInPage({ binding, playing }: { binding: string; playing: s
     const e = event as KeyboardEvent;
     if (!KEYS.has(e.key)) return;
     const target = targetOf(e);
+    if (isEnvs('press', null, e.key)) return;
     flushFill(target);
     intercept(e);
     send({ kind: 'press', bid: bidOf(target), key: e.key });

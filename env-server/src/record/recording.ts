@@ -1,9 +1,10 @@
 import { EpisodeStateError, type RecordedStep, type RecordReply, type StepResult } from '@gauntlet/proto';
 import { actionFor } from './record-actions.js';
-import { INTERCEPTED, type PageInput } from './record-in-page.js';
+import { INTERCEPTED, type PageInput, type PlayingInput } from './record-in-page.js';
 
 /** How the session turns one recorded action into its outcome (task status, next observation). */
-export type PlayRecorded = (action: string, execute: boolean) => Promise<StepResult>;
+/** `played`: the input the page stopped, which the env plays now; absent when the page already acted. */
+export type PlayRecorded = (action: string, played?: PlayingInput) => Promise<StepResult>;
 
 /**
  * One recording episode: the person's inputs arrive from the page (in order), each becomes a
@@ -30,9 +31,10 @@ export class Recording {
     if (this.ended || !input || typeof input !== 'object') return;
     const action = actionFor(input as PageInput);
     if (!action) return;
-    const execute = INTERCEPTED.has((input as PageInput).kind);
+    const { kind, bid, key } = input as PageInput;
+    const played = INTERCEPTED.has(kind) ? ({ kind, bid, key } as PlayingInput) : undefined;
     const at = (performance.now() - this.startedAt) / 1000;
-    this.chain = this.chain.then(() => this.take(action, execute, at));
+    this.chain = this.chain.then(() => this.take(action, played, at));
   }
 
   /** The next recorded step, waiting up to `waitMs` (or until `cancel`) for one. */
@@ -60,11 +62,11 @@ export class Recording {
     this.wake();
   }
 
-  private async take(action: string, execute: boolean, at: number): Promise<void> {
+  private async take(action: string, played: PlayingInput | undefined, at: number): Promise<void> {
     if (this.ended) return;
     let result: StepResult;
     try {
-      result = await this.play(action, execute);
+      result = await this.play(action, played);
     } catch (error) {
       // The episode cannot go on (browser lost, episode over): the client hears why on its next fetch.
       this.failure = error instanceof Error ? error : new EpisodeStateError(String(error));

@@ -31,6 +31,7 @@ import { resetBidCounters } from '../observe/mark.js';
 import type { HeadedBrowser } from '../browser/headed.js';
 import { settleAfterAction } from '../actions/settle/settle.js';
 import { Recording } from '../record/recording.js';
+import type { PlayingInput } from '../record/record-in-page.js';
 import { detachRecorder, installRecorder, whilePlaying } from '../record/install-recorder.js';
 import { finishStep } from './step.js';
 
@@ -310,8 +311,8 @@ export class EnvSession {
     const episode = this.episode;
     const result = await this.guardInfra(() => buildResult(episode, tabs, 0, info, deadline));
     if (recording) {
-      const taken = new Recording(result, episode.startedAt, (action, execute) =>
-        this.playRecorded(episode, action, execute),
+      const taken = new Recording(result, episode.startedAt, (action, played) =>
+        this.playRecorded(episode, action, played),
       );
       await this.guardInfra(() => deadline.race(installRecorder(tabs.active, (input) => taken.onInput(input))));
       this.recording = taken;
@@ -320,11 +321,11 @@ export class EnvSession {
   }
 
   /**
-   * A person's action in a recording session: one the page stopped (`execute`: a click, a key) is
+   * A person's action in a recording session: one the page stopped (`played`: a click, a key) is
    * played by the env now, as a step; one already done on the page (typing, a select, a scroll) is
    * settled, then the task's status and the next observation are read.
    */
-  private playRecorded(episode: Episode, action: string, execute: boolean): Promise<StepResult> {
+  private playRecorded(episode: Episode, action: string, played?: PlayingInput): Promise<StepResult> {
     return this.run('step', DEFAULT_STEP_TIMEOUT_MS, undefined, async (deadline) => {
       const refusal = this.stepRefusal();
       if (refusal) throw refusal;
@@ -332,9 +333,11 @@ export class EnvSession {
       if (this.brokenReason || !this.tabs || !this.lease) throw this.infraError();
       const { tabs, lease } = this;
       const config = this.deps.config;
-      if (execute)
+      if (played)
         return this.guardInfra(() =>
-          whilePlaying(tabs.active, () => runStep({ episode, tabs, lease, config, actionText: action, deadline })),
+          whilePlaying(tabs.active, played, () =>
+            runStep({ episode, tabs, lease, config, actionText: action, deadline }),
+          ),
         );
       return this.guardInfra(async () => {
         const t0 = performance.now();
