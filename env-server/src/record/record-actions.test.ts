@@ -3,6 +3,7 @@ import { resolveSubsets } from '../actions/catalog/catalog.js';
 import { bindCall } from '../actions/language/bind.js';
 import { parseActions } from '../actions/language/parse.js';
 import { actionFor } from './record-actions.js';
+import type { PageInput } from './record-in-page.js';
 
 /** What the env's own parser makes of an action string: the name and its bound parameters. */
 function parsed(action: string) {
@@ -24,7 +25,7 @@ describe('a person’s input as a BrowserGym action', () => {
     [{ kind: 'scroll', bid: null, dx: 0, dy: 240.4 }, 'scroll(0, 240)', { delta_x: 0, delta_y: 240 }],
     [{ kind: 'drag', bid: '5', to: '8' }, "drag_and_drop('5', '8')", { from_bid: '5', to_bid: '8' }],
   ] as const)('%o → %s, which the env parses back', (input, text, params) => {
-    const action = actionFor(input);
+    const action = actionFor(input as PageInput);
     if (text) expect(action).toBe(text);
     expect(parsed(action!).params).toMatchObject(params);
   });
