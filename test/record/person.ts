@@ -20,6 +20,16 @@ export class Person {
     await this.page.keyboard.type(text);
   }
 
+  /** Presses the mouse on `from`, moves it to `to` in steps, releases it there. */
+  async drag(from: Locator, to: Locator): Promise<void> {
+    const [a, b] = [await from.boundingBox(), await to.boundingBox()];
+    if (!a || !b) throw new Error('nothing drawn to drag from or to');
+    await this.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+    await this.page.mouse.up();
+  }
+
   press(key: string): Promise<void> {
     return this.page.keyboard.press(key);
   }

@@ -228,6 +228,29 @@ describe('record: a person drives the real mouse and keyboard', () => {
   });
 });
 
+describe('record: dragging', () => {
+  it('a Gauntlet drag and drop step: each drag becomes drag_and_drop(from, to)', async () => {
+    const { demo, out } = await demonstrate('gauntlet:drag_and_drop', 2, async (person, page, lines) => {
+      const rule = await page.getByText('Drag these items into the').innerText();
+      const [zone, ...wanted] = [...rule.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+      const target = page.getByRole('region', { name: `${zone} drop zone` });
+      for (const [i, name] of wanted.entries()) {
+        await person.drag(page.getByRole('listitem', { name, exact: true }), target);
+        await lines.until(ACTION, i + 1);
+      }
+      const code = await page.getByRole('region', { name: 'Revealed code' }).locator('output').innerText();
+      await person.type(page.getByRole('textbox', { name: 'Code' }), code);
+      await lines.until(ACTION, wanted.length + 1);
+      await person.click(page.getByRole('button', { name: 'Submit code' }));
+    });
+    const drags = demo.steps.filter((s) => s.action.startsWith('drag_and_drop('));
+    expect(drags.length).toBeGreaterThanOrEqual(2);
+    expect(drags.every((s) => /^drag_and_drop\('\w+', '\w+'\)$/.test(s.action))).toBe(true);
+    expect(demo.reward).toBe(1);
+    await replays(out);
+  });
+});
+
 describe('run --headed', () => {
   it('the oracle plays click-button in the visible browser', async () => {
     const out = join(dir, 'headed-run');
