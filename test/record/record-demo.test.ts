@@ -228,6 +228,31 @@ describe('record: a person drives the real mouse and keyboard', () => {
   });
 });
 
+describe('record: scrolling', () => {
+  it('a Gauntlet scroll-to-find step: a burst of wheel turns becomes one scroll(dx, dy)', async () => {
+    const { demo, out } = await demonstrate('gauntlet:scroll_to_find', 3, async (person, page, lines) => {
+      const revealed = page.getByRole('region', { name: 'Revealed code' });
+      const box = (await page.getByText('Somewhere further down').boundingBox())!;
+      await page.mouse.move(box.x + 20, box.y + 5);
+      for (let turns = 0; turns < 40 && (await revealed.count()) === 0; turns += 1) await page.mouse.wheel(0, 300);
+      await lines.until(/scroll\(/);
+      const code = await revealed.locator('output').innerText();
+      // Back up to the Code box, then type the code there.
+      await page.mouse.wheel(0, -20_000);
+      await lines.until(/scroll\(/, 2);
+      await person.type(page.getByRole('textbox', { name: 'Code' }), code);
+      await lines.until(ACTION, 3);
+      await person.click(page.getByRole('button', { name: 'Submit code' }));
+    });
+    expect(demo.steps.filter((s) => s.action.startsWith('scroll(')).map((s) => s.action)).toEqual([
+      expect.stringMatching(/^scroll\(0, [1-9]\d*\)$/),
+      expect.stringMatching(/^scroll\(0, -[1-9]\d*\)$/),
+    ]);
+    expect(demo.reward).toBe(1);
+    await replays(out);
+  });
+});
+
 describe('record: dragging', () => {
   it('a Gauntlet drag and drop step: each drag becomes drag_and_drop(from, to)', async () => {
     const { demo, out } = await demonstrate('gauntlet:drag_and_drop', 2, async (person, page, lines) => {
