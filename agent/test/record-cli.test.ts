@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createEnvClient } from '@gauntlet/proto/client';
 import { startLocalEnv, type LocalEnv } from '../src/env/local-env.js';
 import { agent } from './support/agent.js';
 
@@ -85,6 +86,30 @@ describe('the env server decides', () => {
     const rec = await agent(['record', '--task', 'click-button', '--env', refusing.url, '--out', join(dir, 'b')]);
     expect(rec.code).toBe(1);
     expect(rec.errors.join('\n')).toMatch(/--allow-headed/);
+  });
+
+  it('record on a session that is not recording is refused; gRPC has no record call', async () => {
+    for (const url of [refusing.url, refusing.url.replace(/^http/, 'ws')]) {
+      const client = createEnvClient(url);
+      try {
+        await client.reset({ task_name: 'click-button', seed: 1 });
+        await expect(client.record({ wait_s: 1 })).rejects.toMatchObject({
+          name: 'EpisodeStateError',
+          message: expect.stringMatching(/not recording: reset with browser.record/),
+        });
+      } finally {
+        await client.close();
+      }
+    }
+    const grpc = createEnvClient(refusing.grpcUrl);
+    try {
+      await expect(grpc.record()).rejects.toMatchObject({
+        name: 'ValidationError',
+        message: expect.stringMatching(/not gRPC/),
+      });
+    } finally {
+      await grpc.close();
+    }
   });
 
   it('a server allowed to but without a display says so', async () => {
