@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { createEnvClient } from '../../proto/src/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../agent/src/cli/main.js';
 import { startLocalEnv, type LocalEnv } from '../../agent/src/env/local-env.js';
@@ -273,6 +274,26 @@ describe('record: dragging', () => {
     expect(drags.every((s) => /^drag_and_drop\('\w+', '\w+'\)$/.test(s.action))).toBe(true);
     expect(demo.reward).toBe(1);
     await replays(out);
+  });
+});
+
+describe('one session, recording then not', () => {
+  it('an episode after a recording gets a fresh context: its clicks are not stopped by the recorder', async () => {
+    const client = createEnvClient(env.url);
+    try {
+      await client.reset({ task_name: 'click-button', seed: 3, browser: { record: true } });
+      const next = await client.reset({
+        task_name: 'click-button',
+        seed: 3,
+        browser: { headed: true },
+        observation: { oracle_action: true },
+      });
+      const action = next.metadata.browsergym_info.oracle_action as string;
+      const result = await client.step(action);
+      expect(result).toMatchObject({ reward: 1, done: true });
+    } finally {
+      await client.close();
+    }
   });
 });
 

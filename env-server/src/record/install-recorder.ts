@@ -50,8 +50,7 @@ export async function whilePlaying<T>(page: Page, input: PlayingInput, work: () 
   }
 }
 
-/** Inputs on this context are no longer recorded. */
-export function detachRecorder(context: BrowserContext): void {
-  const sink = sinks.get(context);
-  if (sink) sink.target = undefined;
+/** Whether `context` carries the recorder (its pages stop clicks and keys: no context for other episodes). */
+export function hasRecorder(context: BrowserContext): boolean {
+  return sinks.has(context);
 }

@@ -24,16 +24,14 @@ import { Deadline, within } from '../deadline/deadline.js';
 import { CancelledError } from '../deadline/cancelled.js';
 import { OVERRUN_GRACE_MS, supervise } from './supervise.js';
 import { resolveActionOptions } from './action-options.js';
-import { runStep } from './step.js';
+import { personsStep, runStep } from './step.js';
 import { buildResult } from './result.js';
 import { overrunResult, stepWorkMs } from './overrun.js';
 import { resetBidCounters } from '../observe/mark.js';
 import type { HeadedBrowser } from '../browser/headed.js';
-import { settleAfterAction } from '../actions/settle/settle.js';
 import { Recording } from '../record/recording.js';
 import type { PlayingInput } from '../record/record-in-page.js';
-import { detachRecorder, installRecorder, whilePlaying } from '../record/install-recorder.js';
-import { finishStep } from './step.js';
+import { hasRecorder, installRecorder, whilePlaying } from '../record/install-recorder.js';
 
 export interface SessionDeps {
   pool: BrowserPool;
@@ -281,13 +279,17 @@ export class EnvSession {
     const pool = request.browser?.headed || recording ? this.deps.headed.get() : this.deps.pool;
     // A task made for another viewport or scale (real MiniWoB++) gets a context made for it.
     const display = task.display ?? this.deps.config.baseDisplay;
-    const misfit = this.lease && (!sameDisplay(this.lease.display, display) || pool !== this.pool);
+    // A context that recorded stops clicks in its pages for good: only a recording reuses it.
+    const misfit =
+      this.lease &&
+      (!sameDisplay(this.lease.display, display) ||
+        pool !== this.pool ||
+        (!recording && hasRecorder(this.lease.context)));
     const fresh = this.brokenReason || this.stale || !this.lease || misfit;
     if (fresh || !this.pool.isAlive(this.lease!.generation)) {
       await this.detach();
       await this.attach(deadline, display, pool);
     }
-    if (!recording) detachRecorder(this.lease!.context);
     const observation: ObservationOptions = { ...this.deps.config.defaultObservation, ...request.observation };
     const actions = resolveActionOptions(
       { ...request.action_set, subsets: request.action_set?.subsets ?? task.defaultActionSubsets?.slice() },
@@ -339,14 +341,7 @@ export class EnvSession {
             runStep({ episode, tabs, lease, config, actionText: action, deadline }),
           ),
         );
-      return this.guardInfra(async () => {
-        const t0 = performance.now();
-        await settleAfterAction(tabs.active, { deadline });
-        episode.stepCount += 1;
-        episode.lastAction = action;
-        episode.lastActionError = '';
-        return finishStep(episode, tabs, { t0, infeasible: false }, deadline);
-      });
+      return this.guardInfra(() => personsStep(episode, tabs, action, deadline));
     });
   }
 

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { parseActions } from '../actions/language/parse.js';
 import { bindCall } from '../actions/language/bind.js';
 import { executeActions } from '../actions/execute-actions.js';
+import { settleAfterAction } from '../actions/settle/settle.js';
 import { ActionError } from '../actions/types.js';
 import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';
@@ -50,6 +51,21 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   // A task may add BrowserGym's fixed wait (real MiniWoB++): the page's own timers run meanwhile.
   if (episode.task.stepWaitMs) await deadline.race(sleep(episode.task.stepWaitMs));
   return finishStep(episode, tabs, { t0, infeasible }, deadline);
+}
+
+/** A step whose action the person already did on the page (recording): settle, then finish it. */
+export async function personsStep(
+  episode: Episode,
+  tabs: Tabs,
+  actionText: string,
+  deadline: Deadline,
+): Promise<StepResult> {
+  const t0 = performance.now();
+  await settleAfterAction(tabs.active, { deadline });
+  episode.stepCount += 1;
+  episode.lastAction = actionText;
+  episode.lastActionError = '';
+  return finishStep(episode, tabs, { t0, infeasible: false }, deadline);
 }
 
 /**
