@@ -10,6 +10,7 @@ export default defineConfig({
       'test/e2e/**/*.test.ts',
       'test/k8s/**/*.test.ts',
       'test/viewer/**/*.test.ts',
+      'test/record/**/*.test.ts',
       'scripts/**/*.test.mjs',
       'docker/**/*.test.mjs',
     ],

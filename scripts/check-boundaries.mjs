@@ -24,7 +24,7 @@ export const layers = {
   'env-server': [
     ['deadline', 'python', 'config'],
     ['observe', 'browser'],
-    ['actions'],
+    ['actions', 'record'],
     ['tasks'],
     ['sessions', 'collect'],
     ['server'],
@@ -33,7 +33,7 @@ export const layers = {
   ],
   'rollout-worker': [['metrics', 'policy'], ['env'], ['episode'], ['queue'], ['cli'], ['index']],
   trainer: [['engine'], ['model'], ['lora'], ['graph'], ['generate', 'train'], ['serve'], ['rl'], ['cli']],
-  agent: [['env', 'report'], ['policies', 'local', 'view'], ['cli'], ['index']],
+  agent: [['env', 'report'], ['policies', 'local', 'view', 'record'], ['cli'], ['index']],
 };
 
 function* sourceFiles(dir) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the system pieces Gauntlet needs are present before `npm start` / `npm test`:
 // installs them with apt-get when we are root on Debian/Ubuntu, otherwise says exactly what to run.
-// Usage: node scripts/ensure-system.mjs chromium [redis] [protoc]
+// Usage: node scripts/ensure-system.mjs chromium [redis] [protoc] [headed]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,13 @@ const checks = {
     present: () => commandExists('protoc') && commandExists('grpc_python_plugin') && wellKnownTypesPresent(),
     packages: ['protobuf-compiler', 'protobuf-compiler-grpc', 'libprotobuf-dev'],
     manual: 'apt-get install -y protobuf-compiler protobuf-compiler-grpc libprotobuf-dev',
+  },
+  // test/record records a person in a visible browser: a virtual display (Xvfb, which the test
+  // starts itself) and a Chromium that can open a window (the headless shell cannot).
+  headed: {
+    present: () => commandExists('Xvfb') && existsSync('/usr/bin/chromium'),
+    packages: ['xvfb', 'chromium'],
+    manual: 'apt-get install -y xvfb chromium',
   },
   // `npm run learn` starts a private redis-server only when no Redis answers at REDIS_URL.
   redis: {

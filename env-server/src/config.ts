@@ -21,6 +21,13 @@ export interface ServerConfig {
   /** Idle sessions are closed after this long without a message (ms); 0 disables the reaper. */
   idleTtlMs: number;
   headless: boolean;
+  /**
+   * Whether a reset may ask for a visible browser (`browser.headed` / `browser.record`): off by
+   * default, so a remote client cannot open windows on the server's display.
+   */
+  allowHeaded: boolean;
+  /** Debugging: the headed browser also serves CDP on this loopback port (0 = not), so a test can drive it. */
+  headedCdpPort: number;
   viewport: { width: number; height: number };
   /** How a step waits after its actions: for what they set in motion, or BrowserGym's fixed 0.5 s. */
   settle: SettleMode;
@@ -86,6 +93,8 @@ export const DEFAULTS: ServerConfig = {
   maxSessions: 8,
   idleTtlMs: 10 * 60_000,
   headless: true,
+  allowHeaded: false,
+  headedCdpPort: 0,
   viewport: { width: 1280, height: 720 },
   settle: 'smart',
   actionTimeoutMs: 500,
@@ -191,6 +200,20 @@ export const SETTINGS: Setting[] = [
     env: ['BROWSERGYM_HEADLESS'],
     kind: 'bool',
     help: 'run Chromium headless (default true)',
+  },
+  {
+    key: 'allowHeaded',
+    flag: 'allow-headed',
+    env: ['GAUNTLET_ALLOW_HEADED'],
+    kind: 'bool',
+    help: 'let a reset ask for a visible (headed) browser or a recording session; needs a display (default false)',
+  },
+  {
+    key: 'headedCdpPort',
+    flag: 'headed-cdp-port',
+    env: [],
+    kind: 'int',
+    help: 'debugging: the headed browser also serves the DevTools protocol on this loopback port (default 0: off)',
   },
   {
     key: 'viewportWidth',

@@ -16,7 +16,8 @@ import {
   ObservationOptions,
   StepResult,
 } from '../src/wire/observation.js';
-import { ResetRequest, StepRequest } from '../src/wire/requests.js';
+import { RecordedStep, RecordReply, RecordRequest } from '../src/wire/record.js';
+import { BrowserOptions, ResetRequest, StepRequest } from '../src/wire/requests.js';
 import { State } from '../src/wire/state.js';
 import { messageDescriptor, protoKind, zodNode } from './zod-vs-proto.js';
 
@@ -48,6 +49,10 @@ const PAIRS: [string, z.ZodType][] = [
   ['State', State],
   ['GoalPart', BrowserGymObs.shape.goal_object.element],
   ['ActionSet', zodNode(ResetRequest.shape.action_set).schema],
+  ['BrowserOptions', BrowserOptions],
+  ['RecordRequest', RecordRequest],
+  ['RecordedStep', RecordedStep],
+  ['RecordReply', RecordReply],
 ];
 
 function disagreements(messageName: string, schema: z.ZodType): string[] {
@@ -77,7 +82,7 @@ function disagreements(messageName: string, schema: z.ZodType): string[] {
     if (name === 'extra' && acceptsExtras) continue;
     if (name === 'session_id' && 'session_id' in shape) continue;
     // Unary calls address sessions by id; zod's request bodies get theirs from the transport.
-    if (name === 'session_id' && ['ResetRequest', 'StepRequest'].includes(messageName)) continue;
+    if (name === 'session_id' && ['ResetRequest', 'StepRequest', 'RecordRequest'].includes(messageName)) continue;
     problems.push(`${where}: in env.proto, missing from zod`);
   }
   if (acceptsExtras && !fields.has('extra'))

@@ -3,6 +3,7 @@ import { InfraError, ValidationError } from '@gauntlet/proto';
 import { AGENT_OBSERVATION, runEpisode } from '@gauntlet/proto/agent';
 import { defineCommand, parseSeeds, UsageError, type CommandContext } from '@gauntlet/proto/cli';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
+import { displayMissing } from '../env/headed-env.js';
 import { startLocalEnv, type LocalEnv } from '../env/local-env.js';
 import { agentPolicy, modelOnly, type AgentMode } from '../policies/agent-policy.js';
 import { ChatClient } from '../policies/chat-client.js';
@@ -42,16 +43,17 @@ export const runCommand = defineCommand({
     const web = webRun(v);
     const tasks = web ? [web.task] : (v.task ?? ['gauntlet']);
     if (tasks.length === 0) throw new UsageError('--task: no task given', 'task');
+    const noDisplay = v.headed && !v.env ? displayMissing('--headed') : undefined;
+    if (noDisplay) throw noDisplay;
     // local: the model server is up (or known) before anything else starts, and stopped last.
     const model = mode === 'local' ? await openLocalRun(context) : undefined;
     if (model) v['context-tokens'] = model.contextTokens;
     const chat = mode === 'oracle' ? undefined : chatClient(context, model);
     const out = v.out ?? join('results', `${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     let local: LocalEnv | undefined;
+    const envArgs = [...(web?.envArgs ?? []), ...(v.headed ? ['--allow-headed'] : [])];
     if (!v.env)
-      local = await startLocalEnv({ bin: v['env-bin'], progress, extraArgs: web?.envArgs ?? [] }).catch(
-        stopModel(model),
-      );
+      local = await startLocalEnv({ bin: v['env-bin'], progress, extraArgs: envArgs }).catch(stopModel(model));
     const envUrl = v.env ?? local!.url;
     const env = createEnvClient(envUrl, { token: v['env-token'], callTimeoutMs: 120_000 });
     const files = new RunFiles(out, {
@@ -124,6 +126,7 @@ async function playOne(
     observation: { ...AGENT_OBSERVATION, ...pictures, oracle_action: !modelOnly(v.mode as AgentMode) && !web },
     ...(web ? { resetOptions: web.options } : {}),
     ...(gauntlet ? { actionSet: GAUNTLET_ACTION_SET } : {}),
+    ...(v.headed ? { browser: { headed: true } } : {}),
     maxTurns: v['max-steps'],
     deadlineMs: v['episode-timeout'] * 1000,
     signal,

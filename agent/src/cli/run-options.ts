@@ -43,6 +43,10 @@ export const RUN_OPTIONS = defineOptions({
     kind: 'boolean',
     help: "Also keep each turn's screenshot (PNG), AXTree and action position under the output folder, for `view`",
   },
+  headed: {
+    kind: 'boolean',
+    help: 'Show the browser in a window while the agent plays (needs a display; a --env server must allow it with --allow-headed)',
+  },
   'max-steps': {
     kind: 'integer',
     help: "Turns per episode before it ends as timeout (with --url also the web task's step budget: at most 1000)",

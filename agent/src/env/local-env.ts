@@ -19,12 +19,19 @@ const READY = /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/;
  * announces its URL (its browser is up by then). The child dies with this process's exit.
  */
 export async function startLocalEnv(
-  options: { bin?: string; extraArgs?: string[]; timeoutMs?: number; progress?: Progress } = {},
+  options: {
+    bin?: string;
+    extraArgs?: string[];
+    timeoutMs?: number;
+    progress?: Progress;
+    /** The child's environment (default this process's), e.g. a DISPLAY for a headed browser. */
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<LocalEnv> {
   const bin = options.bin ?? findEnvBin();
   const args = ['serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...(options.extraArgs ?? [])];
   options.progress?.(`starting a local env server (${bin} ${args.join(' ')})`);
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let printed = '';
   const [url, grpcUrl] = await new Promise<[string, string]>((resolve, reject) => {

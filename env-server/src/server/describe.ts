@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { Action, Observation, ResetRequest, State, StepRequest, StepResult } from '@gauntlet/proto';
+import {
+  Action,
+  Observation,
+  RecordReply,
+  RecordRequest,
+  ResetRequest,
+  State,
+  StepRequest,
+  StepResult,
+} from '@gauntlet/proto';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -43,6 +52,13 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/reset': { post: { summary: 'Start an episode', requestBody: json(ResetRequest), responses: result } },
       '/step': { post: { summary: 'Execute an action string', requestBody: json(StepRequest), responses: result } },
+      '/record': {
+        post: {
+          summary: "A recording session's next action (long poll; reset with browser.record)",
+          requestBody: json(RecordRequest),
+          responses: { 200: { description: 'record reply', ...json(RecordReply) } },
+        },
+      },
       '/state': { get: { summary: 'Episode state', responses: { 200: { description: 'state', ...json(State) } } } },
       '/mcp': {
         post: {

@@ -3,12 +3,15 @@ import {
   FactoryError,
   GauntletError,
   parseOrThrow,
+  RecordRequest,
   ResetRequest,
+  type RecordReply,
   StepRequest,
   type State,
   type StepResult,
 } from '@gauntlet/proto';
-import { BrowserPool } from '../browser/pool.js';
+import { BrowserPool, type PoolOptions } from '../browser/pool.js';
+import { HeadedBrowser } from '../browser/headed.js';
 import type { ServerConfig } from '../config.js';
 import { SessionManager, type CloseReason } from '../sessions/manager.js';
 import type { EnvSession } from '../sessions/session.js';
@@ -28,6 +31,8 @@ export class EnvService {
   readonly metrics = new EnvMetrics();
   readonly registry: TaskRegistry;
   readonly pool: BrowserPool;
+  /** The visible browser of headed and recording sessions, started on first use. */
+  readonly headed: HeadedBrowser;
   readonly sessions: SessionManager;
   /** The operator's settings, with what the tasks imply (real MiniWoB++'s origin, the default task's display). */
   readonly config: EnvConfig;
@@ -39,7 +44,7 @@ export class EnvService {
     this.config = withTaskSettings(config, registry);
     this.buffers = new BufferBudget(config.maxBufferedBytes);
     this.metrics.bufferedBytesNow = () => this.buffers.usedBytes;
-    this.pool = new BrowserPool({
+    const poolOptions: PoolOptions = {
       headless: config.headless,
       display: this.config.warmDisplay,
       warm: config.warmContexts,
@@ -50,11 +55,16 @@ export class EnvService {
       origins: { extra: this.config.allowedOrigins },
       extraArgs: config.chromiumArgs,
       ...(config.chromiumPath ? { executablePath: config.chromiumPath } : {}),
-    });
+    };
+    this.pool = new BrowserPool(poolOptions);
+    this.headed = new HeadedBrowser(
+      { ...poolOptions, allowed: config.allowHeaded, cdpPort: config.headedCdpPort },
+      (pool) => this.sessions.watchPool(pool),
+    );
     this.pool.on('restart', () => this.metrics.browserRestarts.inc());
     this.pool.on('warm-discarded', () => this.metrics.warmDiscarded.inc());
     this.sessions = new SessionManager(
-      { pool: this.pool, registry, config: this.config },
+      { pool: this.pool, headed: this.headed, registry, config: this.config },
       { maxSessions: config.maxSessions, idleTtlMs: config.idleTtlMs },
       {
         onOpen: () => this.metrics.sessionsActive.set(this.sessions.size),
@@ -99,6 +109,12 @@ export class EnvService {
     );
   }
 
+  /** A recording session's next action; `body` is `{wait_s?}` (default 10 s). */
+  record(session: EnvSession, body: unknown, cancel?: AbortSignal): Promise<RecordReply> {
+    const request = parseOrThrow(RecordRequest, body ?? {});
+    return session.record((request.wait_s ?? 10) * 1000, cancel);
+  }
+
   state(session: EnvSession): State {
     return session.state();
   }
@@ -110,5 +126,6 @@ export class EnvService {
   async shutdown(): Promise<void> {
     await this.sessions.closeAll();
     await this.pool.close();
+    await this.headed.close();
   }
 }

@@ -107,6 +107,12 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
     reply.header(SESSION_HEADER, session.id);
     return service.step(session, withoutSessionId(request.body), cancelOnDisconnect(reply));
   });
+  // Long poll: answers when the person acted, or after wait_s with `step: null`.
+  app.post('/record', async (request, reply) => {
+    const { session } = await sessionFor(request, false);
+    reply.header(SESSION_HEADER, session.id);
+    return service.record(session, withoutSessionId(request.body), cancelOnDisconnect(reply));
+  });
   app.get('/state', async (request, reply) => {
     const { session } = await sessionFor(request, false);
     reply.header(SESSION_HEADER, session.id);

@@ -146,6 +146,8 @@ async function handleFrame(service: EnvService, session: EnvSession, data: RawDa
     }
     case 'state':
       return { type: 'state', data: service.state(session) };
+    case 'record':
+      return { type: 'record', data: await service.record(session, frame.data) };
     case 'mcp':
       return { type: 'mcp', data: mcpReply(frame.data) };
     case 'close':

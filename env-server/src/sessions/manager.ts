@@ -1,4 +1,5 @@
 import { CapacityError, SessionNotFoundError } from '@gauntlet/proto';
+import type { BrowserPool } from '../browser/pool.js';
 import { EnvSession, type SessionDeps } from './session.js';
 
 export interface ManagerHooks {
@@ -23,16 +24,22 @@ export class SessionManager {
     private readonly limits: { maxSessions: number; idleTtlMs: number },
     private readonly hooks: ManagerHooks = {},
   ) {
-    deps.pool.on('browser-lost', (generation) => {
-      for (const session of this.sessions.values()) {
-        if (session.generation === generation) session.markBroken('the browser process exited');
-      }
-    });
+    this.watchPool(deps.pool);
     if (limits.idleTtlMs > 0) {
       const every = Math.max(50, Math.min(limits.idleTtlMs / 4, 30_000));
       this.reaper = setInterval(() => void this.reapIdle(), every);
       this.reaper.unref();
     }
+  }
+
+  /** A browser of `pool` exited: the sessions whose contexts lived in it are broken. */
+  watchPool(pool: BrowserPool): void {
+    pool.on('browser-lost', (generation) => {
+      for (const session of this.sessions.values()) {
+        if (session.usesPool(pool) && session.generation === generation)
+          session.markBroken('the browser process exited');
+      }
+    });
   }
 
   get size(): number {

@@ -5,6 +5,7 @@ import {
   InfraError,
   SessionError,
   type ObservationOptions,
+  type RecordReply,
   type ResetRequest,
   type State,
   type StepResult,
@@ -23,13 +24,19 @@ import { Deadline, within } from '../deadline/deadline.js';
 import { CancelledError } from '../deadline/cancelled.js';
 import { OVERRUN_GRACE_MS, supervise } from './supervise.js';
 import { resolveActionOptions } from './action-options.js';
-import { runStep } from './step.js';
+import { personsStep, runStep } from './step.js';
 import { buildResult } from './result.js';
 import { overrunResult, stepWorkMs } from './overrun.js';
 import { resetBidCounters } from '../observe/mark.js';
+import type { HeadedBrowser } from '../browser/headed.js';
+import { Recording } from '../record/recording.js';
+import type { PlayingInput } from '../record/record-in-page.js';
+import { hasRecorder, installRecorder, whilePlaying } from '../record/install-recorder.js';
 
 export interface SessionDeps {
   pool: BrowserPool;
+  /** The visible browser of headed and recording sessions (refuses when the server may not show one). */
+  headed: HeadedBrowser;
   registry: TaskRegistry;
   config: EnvConfig;
 }
@@ -63,8 +70,18 @@ export class EnvSession {
   private readonly operations = new Set<Deadline>();
   /** Deadlines of the calls running now, so a crash can end them (a queued reset must still run: it recovers). */
   private readonly running = new Set<Deadline>();
+  /** The pool the current context came from: the headless one, or the headed one. */
+  private pool: BrowserPool;
+  private recording: Recording | undefined;
 
-  constructor(private readonly deps: SessionDeps) {}
+  constructor(private readonly deps: SessionDeps) {
+    this.pool = deps.pool;
+  }
+
+  /** Whether this session's context lives in `pool` (a lost browser breaks only its own sessions). */
+  usesPool(pool: BrowserPool): boolean {
+    return this.pool === pool;
+  }
 
   /** Takes a context from the pool (warm when possible). */
   async open(): Promise<void> {
@@ -151,9 +168,21 @@ export class EnvSession {
     };
   }
 
+  /** The next action of the person in a recording session (see Recording.next). */
+  async record(waitMs: number, cancel?: AbortSignal): Promise<RecordReply> {
+    this.touch();
+    if (this.closed) throw new SessionError('session is closed');
+    if (!this.recording)
+      throw new EpisodeStateError('This session is not recording: reset with browser.record = true first');
+    const reply = await this.recording.next(waitMs, cancel);
+    this.touch();
+    return reply;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.recording?.stop();
     // Stop the work first, so it ends as cancelled rather than failing on the context closed below.
     for (const operation of this.operations)
       operation.abort(new CancelledError('the session was closed while this call ran'));
@@ -207,14 +236,15 @@ export class EnvSession {
   }
 
   /** Takes a context; one that arrives after the session closed or the reset gave up goes straight back. */
-  private async attach(deadline?: Deadline, display?: TaskDisplay): Promise<void> {
-    const lease = await this.deps.pool.acquire(display);
+  private async attach(deadline?: Deadline, display?: TaskDisplay, pool = this.pool): Promise<void> {
+    const lease = await pool.acquire(display);
     if (this.closed || deadline?.aborted) {
-      await this.deps.pool.release(lease);
+      await pool.release(lease);
       deadline?.throwIfAborted();
       throw new SessionError('session closed while opening');
     }
     this.lease = lease;
+    this.pool = pool;
     this.brokenReason = undefined;
     this.stale = false;
     this.tabs = new Tabs(lease.context, lease.page, {
@@ -231,7 +261,7 @@ export class EnvSession {
     const lease = this.lease;
     this.lease = undefined;
     this.tabs = undefined;
-    if (lease) await within(this.deps.pool.release(lease), OVERRUN_GRACE_MS);
+    if (lease) await within(this.pool.release(lease), OVERRUN_GRACE_MS);
   }
 
   /** The page stopped answering: give its context up now; the next reset attaches a fresh one. */
@@ -242,13 +272,23 @@ export class EnvSession {
 
   private async doReset(request: ResetRequest, task: TaskDefinition, deadline: Deadline): Promise<StepResult> {
     this.assertOpen();
+    this.recording?.stop();
+    this.recording = undefined;
+    // A headed or recording episode runs in the visible browser, every other in the headless one.
+    const recording = request.browser?.record === true;
+    const pool = request.browser?.headed || recording ? this.deps.headed.get() : this.deps.pool;
     // A task made for another viewport or scale (real MiniWoB++) gets a context made for it.
     const display = task.display ?? this.deps.config.baseDisplay;
-    const misfit = this.lease && !sameDisplay(this.lease.display, display);
+    // A context that recorded stops clicks in its pages for good: only a recording reuses it.
+    const misfit =
+      this.lease &&
+      (!sameDisplay(this.lease.display, display) ||
+        pool !== this.pool ||
+        (!recording && hasRecorder(this.lease.context)));
     const fresh = this.brokenReason || this.stale || !this.lease || misfit;
-    if (fresh || !this.deps.pool.isAlive(this.lease!.generation)) {
+    if (fresh || !this.pool.isAlive(this.lease!.generation)) {
       await this.detach();
-      await this.attach(deadline, display);
+      await this.attach(deadline, display, pool);
     }
     const observation: ObservationOptions = { ...this.deps.config.defaultObservation, ...request.observation };
     const actions = resolveActionOptions(
@@ -270,7 +310,39 @@ export class EnvSession {
     deadline.throwIfAborted();
     this.episode = new Episode(task, seed, request.episode_id ?? randomUUID(), taskEpisode, observation, actions);
     const info = { resetMs: 0, task_info: taskEpisode.info ?? {} };
-    return this.guardInfra(() => buildResult(this.episode!, tabs, 0, info, deadline));
+    const episode = this.episode;
+    const result = await this.guardInfra(() => buildResult(episode, tabs, 0, info, deadline));
+    if (recording) {
+      const taken = new Recording(result, episode.startedAt, (action, played) =>
+        this.playRecorded(episode, action, played),
+      );
+      await this.guardInfra(() => deadline.race(installRecorder(tabs.active, (input) => taken.onInput(input))));
+      this.recording = taken;
+    }
+    return result;
+  }
+
+  /**
+   * A person's action in a recording session: one the page stopped (`played`: a click, a key) is
+   * played by the env now, as a step; one already done on the page (typing, a select, a scroll) is
+   * settled, then the task's status and the next observation are read.
+   */
+  private playRecorded(episode: Episode, action: string, played?: PlayingInput): Promise<StepResult> {
+    return this.run('step', DEFAULT_STEP_TIMEOUT_MS, undefined, async (deadline) => {
+      const refusal = this.stepRefusal();
+      if (refusal) throw refusal;
+      if (this.episode !== episode) throw new EpisodeStateError('A new episode started while recording');
+      if (this.brokenReason || !this.tabs || !this.lease) throw this.infraError();
+      const { tabs, lease } = this;
+      const config = this.deps.config;
+      if (played)
+        return this.guardInfra(() =>
+          whilePlaying(tabs.active, played, () =>
+            runStep({ episode, tabs, lease, config, actionText: action, deadline }),
+          ),
+        );
+      return this.guardInfra(() => personsStep(episode, tabs, action, deadline));
+    });
   }
 
   private async doStep(actionText: string, deadline: Deadline): Promise<StepResult> {
@@ -302,7 +374,7 @@ export class EnvSession {
       return await work();
     } catch (error) {
       const lease = this.lease;
-      if (!lease || !this.deps.pool.isAlive(lease.generation) || lease.page.isClosed())
+      if (!lease || !this.pool.isAlive(lease.generation) || lease.page.isClosed())
         this.markBroken('the browser disconnected');
       else if (error instanceof Error && CRASHED.test(error.message)) this.markBroken('the page crashed');
       if (this.brokenReason !== undefined && !(error instanceof CancelledError)) throw this.infraError();

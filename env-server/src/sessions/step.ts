@@ -4,6 +4,7 @@ import { parseActions } from '../actions/language/parse.js';
 import { bindCall } from '../actions/language/bind.js';
 import { executeActions } from '../actions/execute-actions.js';
 import { settleStep } from '../actions/settle/settle-effects.js';
+import { settleAfterAction } from '../actions/settle/settle.js';
 import { ActionError } from '../actions/types.js';
 import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';
@@ -51,6 +52,34 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   // timers). What the actions set in motion on a timer (jQuery UI opens an autocomplete menu
   // 300 ms after typing) is waited for now: smart waits for exactly that, browsergym sleeps 0.5 s.
   await settleStep(config.settle, tabs.active, since, deadline);
+  return finishStep(episode, tabs, { t0, infeasible }, deadline);
+}
+
+/** A step whose action the person already did on the page (recording): settle, then finish it. */
+export async function personsStep(
+  episode: Episode,
+  tabs: Tabs,
+  actionText: string,
+  deadline: Deadline,
+): Promise<StepResult> {
+  const t0 = performance.now();
+  await settleAfterAction(tabs.active, { deadline });
+  episode.stepCount += 1;
+  episode.lastAction = actionText;
+  episode.lastActionError = '';
+  return finishStep(episode, tabs, { t0, infeasible: false }, deadline);
+}
+
+/**
+ * The part of a step after its action ran (by the env, or by a person in a recording session):
+ * the task's status decides reward and done, then the page is observed.
+ */
+export async function finishStep(
+  episode: Episode,
+  tabs: Tabs,
+  { t0, infeasible }: { t0: number; infeasible: boolean },
+  deadline: Deadline,
+): Promise<StepResult> {
   const t1 = performance.now();
   const status = await deadline.race(episode.taskEpisode.status(tabs.active, episode.chat));
   episode.lastRawReward = status.rawReward;

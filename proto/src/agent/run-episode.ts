@@ -36,6 +36,8 @@ export interface RunEpisodeOptions {
   /** Observation parts to compute (default AGENT_OBSERVATION). */
   observation?: ResetInput['observation'];
   actionSet?: ResetInput['action_set'];
+  /** Where the env runs the episode's browser (e.g. `{headed: true}`: a visible window). */
+  browser?: ResetInput['browser'];
   /** Turns before the episode ends as `timeout` (default 30; the env's own step budget also applies). */
   maxTurns?: number;
   /** The whole episode's deadline in ms (default 10 minutes); past it the episode ends as `timeout`. */
@@ -106,6 +108,7 @@ export async function runEpisode(
           options: options.resetOptions ?? {},
           observation: options.observation ?? AGENT_OBSERVATION,
           ...(options.actionSet ? { action_set: options.actionSet } : {}),
+          ...(options.browser ? { browser: options.browser } : {}),
         },
         call(),
       ),

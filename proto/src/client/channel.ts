@@ -1,6 +1,7 @@
 import { SessionError, type GauntletError } from '../errors.js';
 import type { Action } from '../wire/action.js';
 import type { StepResult } from '../wire/observation.js';
+import type { RecordReply, RecordRequest } from '../wire/record.js';
 import type { ResetRequest } from '../wire/requests.js';
 import type { State } from '../wire/state.js';
 import type { CallContext } from './call.js';
@@ -14,6 +15,8 @@ export interface SessionChannel {
   reset(request: ResetRequest, call: CallContext): Promise<StepResult>;
   step(action: Action, call: CallContext): Promise<StepResult>;
   state(call: CallContext): Promise<State>;
+  /** The next action of a recording session (reset with `browser.record`), or null after `wait_s`. */
+  record(request: RecordRequest, call: CallContext): Promise<RecordReply>;
   close(call: CallContext): Promise<void>;
 }
 

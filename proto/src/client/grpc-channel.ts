@@ -1,5 +1,6 @@
 import { Metadata, credentials, status as Status, type ClientDuplexStream, type ServiceError } from '@grpc/grpc-js';
-import { ExecutionError, type GauntletError } from '../errors.js';
+import { ExecutionError, ValidationError, type GauntletError } from '../errors.js';
+import type { RecordReply } from '../wire/record.js';
 import type { Action } from '../wire/action.js';
 import type { StepResult } from '../wire/observation.js';
 import type { ResetRequest } from '../wire/requests.js';
@@ -128,6 +129,11 @@ class GrpcChannel implements SessionChannel {
 
   async state(): Promise<State> {
     return stateFromMessage(expectKind(await this.request({ state: {} }), 'state'));
+  }
+
+  /** Recording is an interactive, local affair: the agent reaches its env over HTTP or /ws. */
+  async record(): Promise<RecordReply> {
+    throw new ValidationError('record is served over HTTP and WebSocket (http:// or ws:// env URL), not gRPC');
   }
 
   async close(call: CallContext): Promise<void> {

@@ -1,6 +1,7 @@
 import { ExecutionError, InfraError, errorFromWire, type GauntletError, type WireError } from '../errors.js';
 import type { Action } from '../wire/action.js';
 import type { StepResult } from '../wire/observation.js';
+import type { RecordReply, RecordRequest } from '../wire/record.js';
 import type { ResetRequest } from '../wire/requests.js';
 import type { State } from '../wire/state.js';
 import type { CallContext } from './call.js';
@@ -58,6 +59,10 @@ class HttpChannel implements SessionChannel {
 
   async state(call: CallContext): Promise<State> {
     return (await this.call('GET', '/state', undefined, call)) as State;
+  }
+
+  async record(request: RecordRequest, call: CallContext): Promise<RecordReply> {
+    return (await this.call('POST', '/record', request, call)) as RecordReply;
   }
 
   async close(call: CallContext): Promise<void> {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ExecutionError } from '../errors.js';
 import { Action } from '../wire/action.js';
 import { StepResult } from '../wire/observation.js';
+import { RecordReply, RecordRequest } from '../wire/record.js';
 import { ResetRequest } from '../wire/requests.js';
 import { State } from '../wire/state.js';
 import { parseOrThrow } from '../wire/validate.js';
@@ -78,6 +79,16 @@ export class SessionEnvClient implements EnvClient {
   state(options?: CallOptions): Promise<State> {
     return this.run('state', options, async (call) =>
       this.checked(State, await (await this.channelFor(call, false)).state(call)),
+    );
+  }
+
+  record(request: Omit<RecordRequest, 'session_id'> = {}, options?: CallOptions): Promise<RecordReply> {
+    const parsed = parseOrThrow(RecordRequest, request);
+    // The server holds the call up to wait_s: the call's own deadline must outlast that.
+    const waitMs = (parsed.wait_s ?? 10) * 1000;
+    const timeoutMs = options?.timeoutMs ?? Math.max(this.settings.callTimeoutMs, waitMs + 30_000);
+    return this.run('record', { ...options, timeoutMs }, async (call) =>
+      this.checked(RecordReply, await (await this.channelFor(call, false)).record(parsed, call)),
     );
   }
 

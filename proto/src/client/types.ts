@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Action } from '../wire/action.js';
 import type { StepResult } from '../wire/observation.js';
+import type { RecordReply, RecordRequest } from '../wire/record.js';
 import type { ResetRequest } from '../wire/requests.js';
 import type { State } from '../wire/state.js';
 import type { RetryPolicy } from './retry.js';
@@ -37,6 +38,11 @@ export interface EnvClient {
   /** `action` is an action string such as `click('12')`, or `{action_str, metadata}`. */
   step(action: string | ActionInput, options?: CallOptions): Promise<StepResult>;
   state(options?: CallOptions): Promise<State>;
+  /**
+   * The next action the person took in a recording session (reset with `browser.record`): waits
+   * up to `wait_s` (default 10) for one, then answers `step: null`. HTTP and WebSocket only.
+   */
+  record(request?: Omit<RecordRequest, 'session_id'>, options?: CallOptions): Promise<RecordReply>;
   /** Ends the session and frees its slot on the server; the client can reset again afterwards. */
   close(options?: CallOptions): Promise<void>;
 }

@@ -9,6 +9,7 @@ import {
 } from '../errors.js';
 import type { Action } from '../wire/action.js';
 import type { StepResult } from '../wire/observation.js';
+import type { RecordReply, RecordRequest } from '../wire/record.js';
 import type { ResetRequest } from '../wire/requests.js';
 import type { State } from '../wire/state.js';
 import type { WsServerFrame } from '../wire/ws.js';
@@ -98,6 +99,10 @@ class WsChannel implements SessionChannel {
     return replyData(await this.request({ type: 'state' }), 'state') as State;
   }
 
+  async record(request: RecordRequest): Promise<RecordReply> {
+    return replyData(await this.request({ type: 'record', data: request }), 'record') as RecordReply;
+  }
+
   async close(call: CallContext): Promise<void> {
     if (this.lost) return;
     this.socket.send(JSON.stringify({ type: 'close' }));
@@ -141,7 +146,7 @@ class WsChannel implements SessionChannel {
   }
 }
 
-function replyData(frame: WsServerFrame, type: 'observation' | 'state'): unknown {
+function replyData(frame: WsServerFrame, type: 'observation' | 'state' | 'record'): unknown {
   if (frame.type !== type) throw new ExecutionError(`Expected a ${type} frame, got ${JSON.stringify(frame.type)}`);
   return frame.data;
 }

@@ -11,7 +11,7 @@ import { fromStruct, toStruct } from './struct.js';
  * `satisfies` keeps field names checked against the zod types at compile time.
  */
 export function resetRequestToMessage(request: ResetRequest): pb.ResetRequest {
-  const { seed, episode_id, task_name, observation, options, action_set, session_id } = request;
+  const { seed, episode_id, task_name, observation, options, action_set, session_id, browser } = request;
   return {
     ...(seed === undefined ? {} : { seed }),
     ...(episode_id === undefined ? {} : { episode_id }),
@@ -20,12 +20,13 @@ export function resetRequestToMessage(request: ResetRequest): pb.ResetRequest {
     ...(options ? { options: toStruct(options) } : {}),
     ...(action_set ? { action_set: { ...action_set, subsets: action_set.subsets ?? [] } } : {}),
     session_id: session_id ?? '',
+    ...(browser ? { browser } : {}),
   };
 }
 
 /** The JSON body for EnvService.reset (session_id is the transport's business, so it is left out). */
 export function resetBodyFromMessage(message: pb.ResetRequestOut): z.input<typeof ResetRequest> {
-  const { observation, action_set } = message;
+  const { observation, action_set, browser } = message;
   return {
     ...(message.seed === undefined ? {} : { seed: message.seed }),
     ...(message.episode_id === undefined ? {} : { episode_id: message.episode_id }),
@@ -40,6 +41,7 @@ export function resetBodyFromMessage(message: pb.ResetRequestOut): z.input<typeo
           },
         }
       : {}),
+    ...(browser ? { browser: definedOnly(browser) } : {}),
   };
 }
 

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { Action } from './action.js';
 import { ObservationOptions } from './observation.js';
 
+export const BrowserOptions = z.object({ headed: z.boolean().optional(), record: z.boolean().optional() }).strict();
+export type BrowserOptions = z.infer<typeof BrowserOptions>;
+
 /**
  * Reset arguments. OpenEnv drops unknown keys silently, so extras are stripped, not rejected.
  * Gauntlet extensions: `observation` (parts to compute), `options` (task-specific, e.g. start_step).
@@ -22,6 +25,12 @@ export const ResetRequest = z
       })
       .strict()
       .optional(),
+    /**
+     * Where the episode's browser runs. `headed`: a visible window (the server needs a display and
+     * `serve --allow-headed`); `record`: a person acts in that window and the server turns their
+     * trusted input into actions, fetched with a record request (implies `headed`).
+     */
+    browser: BrowserOptions.optional(),
     /** Stateful HTTP sessions: which session to reset (omit for the default HTTP session). */
     session_id: z.string().optional(),
   })

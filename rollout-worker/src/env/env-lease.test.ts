@@ -26,6 +26,9 @@ function pool(
         state: async () => {
           throw new Error('unused');
         },
+        record: async () => {
+          throw new Error('unused');
+        },
         close: async () => void closed.push(url),
       } satisfies EnvClient;
     },

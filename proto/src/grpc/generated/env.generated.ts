@@ -4,6 +4,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { Action as _gauntlet_env_v1_Action, Action__Output as _gauntlet_env_v1_Action__Output } from './gauntlet/env/v1/Action.generated.js';
 import type { ActionSet as _gauntlet_env_v1_ActionSet, ActionSet__Output as _gauntlet_env_v1_ActionSet__Output } from './gauntlet/env/v1/ActionSet.generated.js';
 import type { BrowserGymObs as _gauntlet_env_v1_BrowserGymObs, BrowserGymObs__Output as _gauntlet_env_v1_BrowserGymObs__Output } from './gauntlet/env/v1/BrowserGymObs.generated.js';
+import type { BrowserOptions as _gauntlet_env_v1_BrowserOptions, BrowserOptions__Output as _gauntlet_env_v1_BrowserOptions__Output } from './gauntlet/env/v1/BrowserOptions.generated.js';
 import type { ChatMessage as _gauntlet_env_v1_ChatMessage, ChatMessage__Output as _gauntlet_env_v1_ChatMessage__Output } from './gauntlet/env/v1/ChatMessage.generated.js';
 import type { CloseReply as _gauntlet_env_v1_CloseReply, CloseReply__Output as _gauntlet_env_v1_CloseReply__Output } from './gauntlet/env/v1/CloseReply.generated.js';
 import type { CloseRequest as _gauntlet_env_v1_CloseRequest, CloseRequest__Output as _gauntlet_env_v1_CloseRequest__Output } from './gauntlet/env/v1/CloseRequest.generated.js';
@@ -15,6 +16,9 @@ import type { GoalPart as _gauntlet_env_v1_GoalPart, GoalPart__Output as _gauntl
 import type { Observation as _gauntlet_env_v1_Observation, Observation__Output as _gauntlet_env_v1_Observation__Output } from './gauntlet/env/v1/Observation.generated.js';
 import type { ObservationMetadata as _gauntlet_env_v1_ObservationMetadata, ObservationMetadata__Output as _gauntlet_env_v1_ObservationMetadata__Output } from './gauntlet/env/v1/ObservationMetadata.generated.js';
 import type { ObservationOptions as _gauntlet_env_v1_ObservationOptions, ObservationOptions__Output as _gauntlet_env_v1_ObservationOptions__Output } from './gauntlet/env/v1/ObservationOptions.generated.js';
+import type { RecordReply as _gauntlet_env_v1_RecordReply, RecordReply__Output as _gauntlet_env_v1_RecordReply__Output } from './gauntlet/env/v1/RecordReply.generated.js';
+import type { RecordRequest as _gauntlet_env_v1_RecordRequest, RecordRequest__Output as _gauntlet_env_v1_RecordRequest__Output } from './gauntlet/env/v1/RecordRequest.generated.js';
+import type { RecordedStep as _gauntlet_env_v1_RecordedStep, RecordedStep__Output as _gauntlet_env_v1_RecordedStep__Output } from './gauntlet/env/v1/RecordedStep.generated.js';
 import type { ResetReply as _gauntlet_env_v1_ResetReply, ResetReply__Output as _gauntlet_env_v1_ResetReply__Output } from './gauntlet/env/v1/ResetReply.generated.js';
 import type { ResetRequest as _gauntlet_env_v1_ResetRequest, ResetRequest__Output as _gauntlet_env_v1_ResetRequest__Output } from './gauntlet/env/v1/ResetRequest.generated.js';
 import type { RgbImage as _gauntlet_env_v1_RgbImage, RgbImage__Output as _gauntlet_env_v1_RgbImage__Output } from './gauntlet/env/v1/RgbImage.generated.js';
@@ -39,6 +43,7 @@ export interface ProtoGrpcType {
         Action: MessageTypeDefinition<_gauntlet_env_v1_Action, _gauntlet_env_v1_Action__Output>
         ActionSet: MessageTypeDefinition<_gauntlet_env_v1_ActionSet, _gauntlet_env_v1_ActionSet__Output>
         BrowserGymObs: MessageTypeDefinition<_gauntlet_env_v1_BrowserGymObs, _gauntlet_env_v1_BrowserGymObs__Output>
+        BrowserOptions: MessageTypeDefinition<_gauntlet_env_v1_BrowserOptions, _gauntlet_env_v1_BrowserOptions__Output>
         ChatMessage: MessageTypeDefinition<_gauntlet_env_v1_ChatMessage, _gauntlet_env_v1_ChatMessage__Output>
         CloseReply: MessageTypeDefinition<_gauntlet_env_v1_CloseReply, _gauntlet_env_v1_CloseReply__Output>
         CloseRequest: MessageTypeDefinition<_gauntlet_env_v1_CloseRequest, _gauntlet_env_v1_CloseRequest__Output>
@@ -60,6 +65,9 @@ export interface ProtoGrpcType {
         Observation: MessageTypeDefinition<_gauntlet_env_v1_Observation, _gauntlet_env_v1_Observation__Output>
         ObservationMetadata: MessageTypeDefinition<_gauntlet_env_v1_ObservationMetadata, _gauntlet_env_v1_ObservationMetadata__Output>
         ObservationOptions: MessageTypeDefinition<_gauntlet_env_v1_ObservationOptions, _gauntlet_env_v1_ObservationOptions__Output>
+        RecordReply: MessageTypeDefinition<_gauntlet_env_v1_RecordReply, _gauntlet_env_v1_RecordReply__Output>
+        RecordRequest: MessageTypeDefinition<_gauntlet_env_v1_RecordRequest, _gauntlet_env_v1_RecordRequest__Output>
+        RecordedStep: MessageTypeDefinition<_gauntlet_env_v1_RecordedStep, _gauntlet_env_v1_RecordedStep__Output>
         ResetReply: MessageTypeDefinition<_gauntlet_env_v1_ResetReply, _gauntlet_env_v1_ResetReply__Output>
         ResetRequest: MessageTypeDefinition<_gauntlet_env_v1_ResetRequest, _gauntlet_env_v1_ResetRequest__Output>
         RgbImage: MessageTypeDefinition<_gauntlet_env_v1_RgbImage, _gauntlet_env_v1_RgbImage__Output>

@@ -3,6 +3,7 @@
 import type { ObservationOptions as _gauntlet_env_v1_ObservationOptions, ObservationOptions__Output as _gauntlet_env_v1_ObservationOptions__Output } from '../../../gauntlet/env/v1/ObservationOptions.generated.js';
 import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from '../../../google/protobuf/Struct.generated.js';
 import type { ActionSet as _gauntlet_env_v1_ActionSet, ActionSet__Output as _gauntlet_env_v1_ActionSet__Output } from '../../../gauntlet/env/v1/ActionSet.generated.js';
+import type { BrowserOptions as _gauntlet_env_v1_BrowserOptions, BrowserOptions__Output as _gauntlet_env_v1_BrowserOptions__Output } from '../../../gauntlet/env/v1/BrowserOptions.generated.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface ResetRequest {
@@ -16,6 +17,7 @@ export interface ResetRequest {
    * Unary Reset only; empty opens a new session. Must be empty on the Session stream.
    */
   'session_id'?: (string);
+  'browser'?: (_gauntlet_env_v1_BrowserOptions | null);
   '_seed'?: "seed";
   '_episode_id'?: "episode_id";
   '_task_name'?: "task_name";
@@ -32,6 +34,7 @@ export interface ResetRequest__Output {
    * Unary Reset only; empty opens a new session. Must be empty on the Session stream.
    */
   'session_id': (string);
+  'browser': (_gauntlet_env_v1_BrowserOptions__Output | null);
   '_seed'?: "seed";
   '_episode_id'?: "episode_id";
   '_task_name'?: "task_name";
