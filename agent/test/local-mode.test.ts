@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalEnv, type LocalEnv } from '../src/env/local-env.js';
-import { findBin } from '../src/env/find-bin.js';
+import { findBin } from '@gauntlet/proto/cli';
 import { openLocalModel } from '../src/local/local-model.js';
 import { agent, readRun } from './support/agent.js';
 import { startRecordingProxy } from './support/recording-proxy.js';

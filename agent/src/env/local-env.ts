@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { InfraError } from '@gauntlet/proto';
-import type { Progress } from '@gauntlet/proto/cli';
-import { findEnvBin } from './find-bin.js';
+import { findBin, startChildBin, type Progress } from '@gauntlet/proto/cli';
+
+const findEnvBin = (): string => findBin('gauntlet-env');
 
 export interface LocalEnv {
   /** The server's HTTP URL, e.g. http://127.0.0.1:41234 (ws:// on the same port). */
@@ -31,40 +30,17 @@ export async function startLocalEnv(
   const bin = options.bin ?? findEnvBin();
   const args = ['serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', ...(options.extraArgs ?? [])];
   options.progress?.(`starting a local env server (${bin} ${args.join(' ')})`);
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let printed = '';
-  const [url, grpcUrl] = await new Promise<[string, string]>((resolve, reject) => {
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      const last = printed.trim().split('\n').slice(-2).join(' | ');
-      reject(new InfraError(`--env-bin ${bin}: the local env server ${why}${last ? ` (it printed: ${last})` : ''}`));
-    };
-    const timer = setTimeout(() => fail('did not start'), options.timeoutMs ?? 120_000);
-    const onData = (chunk: Buffer) => {
-      printed += chunk.toString();
-      const match = READY.exec(printed);
-      if (match) {
-        clearTimeout(timer);
-        resolve([match[1]!, match[2]!]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('error', (error) => fail(`could not be started: ${error.message}`));
-    child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before listening`));
+  const child = await startChildBin(bin, args, {
+    what: `--env-bin ${bin}: the local env server`,
+    ready: READY,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    ...(options.env ? { env: options.env } : {}),
   });
-  const onExit = () => child.kill('SIGKILL');
-  process.once('exit', onExit);
+  const [url, grpcUrl] = [child.match[1]!, child.match[2]!];
   options.progress?.(`local env server at ${url}`);
   return {
     url,
     grpcUrl,
-    async stop() {
-      process.off('exit', onExit);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => child.stop(),
   };
 }

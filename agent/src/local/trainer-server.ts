@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { InfraError } from '@gauntlet/proto';
 import type { Progress } from '@gauntlet/proto/cli';
-import { findBin } from '../env/find-bin.js';
+import { findBin } from '@gauntlet/proto/cli';
 
 export interface TrainerServer {
   /** The server's URL, e.g. http://127.0.0.1:41234 (OpenAI routes under /v1). */

@@ -26,7 +26,7 @@ export interface ChildBin {
 }
 
 export interface ChildBinOptions {
-  /** How the child is named in errors, e.g. "the env server". */
+  /** How errors start, naming the child, e.g. "--env-bin gauntlet-env: the local env server". */
   what: string;
   /** Resolves once this matches the child's output (stdout and stderr together). */
   ready: RegExp;
@@ -43,9 +43,11 @@ export interface ChildBinOptions {
  */
 export function startChildBin(bin: string, args: readonly string[], options: ChildBinOptions): Promise<ChildBin> {
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-  );
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    // A bin that could not be started (ENOENT) never exits: its error is its end.
+    child.once('error', (error) => child.pid === undefined && resolve(error.message));
+  });
   const onExit = () => child.kill('SIGKILL');
   process.once('exit', onExit);
   void exited.then(() => process.off('exit', onExit));
@@ -65,7 +67,7 @@ export function startChildBin(bin: string, args: readonly string[], options: Chi
       clearTimeout(timer);
       const last = printed.trim().split('\n').slice(-3).join(' | ');
       void stop(1000).then(() =>
-        reject(new InfraError(`${options.what} (${bin}) ${why}${last ? `; it printed: ${last}` : ''}`)),
+        reject(new InfraError(`${options.what} ${why}${last ? ` (it printed: ${last})` : ''}`)),
       );
     };
     const timer = setTimeout(() => fail('did not start in time'), options.timeoutMs ?? 120_000);

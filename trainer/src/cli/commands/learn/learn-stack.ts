@@ -39,7 +39,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     const env = await startChildBin(
       findBin('gauntlet-env'),
       ['serve', '--host', '127.0.0.1', '--port', '0', '--grpc-port', '0', '--max-sessions', String(sessions)],
-      { what: 'the env server', ready: ENV_READY },
+      { what: 'the env server (gauntlet-env serve)', ready: ENV_READY },
     );
     started.push({ name: 'the env server', child: env });
     const grpcUrl = env.match[2]!;
@@ -48,7 +48,11 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
     const trainer = await startChildBin(
       findBin('gauntlet-trainer'),
       ['grpo', ...plan.grpoArgs, ...queue, '--host', '127.0.0.1', '--port', '0'],
-      { what: 'the trainer', ready: TRAINER_READY, onLine: (line) => line && plan.log(`trainer: ${line}`) },
+      {
+        what: 'the trainer (gauntlet-trainer grpo)',
+        ready: TRAINER_READY,
+        onLine: (line) => line && plan.log(`trainer: ${line}`),
+      },
     );
     started.push({ name: 'the trainer', child: trainer });
     const [policyUrl, curvesUrl] = [trainer.match[1]!, trainer.match[2]!];
@@ -62,7 +66,7 @@ export async function startStack(plan: StackPlan): Promise<RunningStack> {
           ...['--concurrency', String(plan.concurrency), '--metrics-port', '0'],
         ],
         {
-          what: name,
+          what: `${name} (gauntlet-worker run)`,
           ready: /worker ready/,
           onLine: (line) => WORKER_NEWS.test(line) && plan.log(`${name}: ${line}`),
         },
