@@ -164,8 +164,12 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     // The list BullMQ keeps waiting jobs in: <prefix>:<queue>:wait (test/k8s/scaler-key.test.ts
     // checks this against the installed BullMQ), with the prefix the workers use.
     expect(trigger!.metadata.listName).toBe(`${env.get('GAUNTLET_QUEUE_PREFIX')}:${QUEUES.episodes}:wait`);
-    // KEDA reads Redis where the workers do.
-    expect(env.get(trigger!.metadata.addressFromEnv!)).toBeDefined();
+    // KEDA reads Redis where the workers do. The KEDA operator resolves the address from its own
+    // namespace, so it is the Service's fully-qualified name in the rendered namespace.
+    const redisService = byKind(objects, 'Service').find((o) => o.metadata.name === 'redis')!;
+    expect(env.get(trigger!.metadata.addressFromEnv!)).toBe(
+      `redis.${redisService.metadata.namespace}.svc.cluster.local:6379`,
+    );
     expect(env.get('REDIS_URL')).toBe(`redis://${env.get(trigger!.metadata.addressFromEnv!)}`);
     // The trainer submits to, and reads from, the same queues.
     const trainerEnv = environment(objects, workload(objects, 'trainer').pod.containers[0]!);
