@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedStep, StepResult } from '@gauntlet/proto';
 import { renderObservation, systemPromptFor } from '@gauntlet/proto/agent';
+import { actionMarks, type ActionMark } from '../report/action-marks.js';
 
 /** One recorded action in demo.json, with the page it was taken on. */
 export interface DemoStep {
@@ -16,6 +17,11 @@ export interface DemoStep {
     /** The page's PNG, relative to demo.json's folder (null when the env sent no picture). */
     screenshot: string | null;
   };
+  /**
+   * Where the action landed on the screenshot (the bid's box from the page's element properties,
+   * or a coordinate point), as a run's turns record it. Absent in recordings made before it was kept.
+   */
+  marks?: ActionMark[];
   reward: number;
   done: boolean;
   /** Seconds from the reset to the person's action. */
@@ -60,6 +66,7 @@ export function writeDemo(dir: string, task: string, seed: number, steps: readon
         pruned_html: step.before.observation.pruned_html,
         screenshot: savePicture(dir, step.index, step.before),
       },
+      marks: actionMarks(step.action, step.before.metadata.browsergym_obs?.extra_element_properties ?? {}),
       reward: step.reward,
       done: step.done,
       wall_time_s: step.wall_time_s,
