@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@gauntlet/proto/cli';
 import { describe, expect, it } from 'vitest';
-import type { Demo, DemoStep } from '../record/demo-files.js';
+import type { Demo, DemoStep } from '../report/demo-file.js';
 import { openViewSource } from './view-source.js';
 
 // demo.json as `record` writes it: the first step kept its element boxes (marks), the second is
@@ -95,8 +95,8 @@ describe('view source: demo.json from record', () => {
 
   it('a bad demo.json is a usage error naming the file and what is wrong', () => {
     const cases: [unknown, RegExp][] = [
-      ['{"task": ', /^RUN_DIR: demo\.json: not JSON/],
-      [[], /^RUN_DIR: demo\.json: not a demo\.json from gauntlet-agent record \(not an object\)$/],
+      ['{"task": ', /^RUN_DIR: \/.*\/bad-0\/demo\.json: cannot read it as JSON/],
+      [[], /^RUN_DIR: \/.*\/bad-1\/demo\.json: not a demo\.json from gauntlet-agent record \(not an object\)$/],
       [{ ...demo, seed: 'x' }, /\(seed is not an integer\)$/],
       [{ ...demo, steps: undefined }, /\(steps is not a list\)$/],
       [{ ...demo, steps: [demo.steps[0], { ...demo.steps[1], action: 3 }] }, /\(steps\.1: action is not text\)$/],

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '@gauntlet/proto/cli';
 import type { EpisodeRecord } from '../report/episode-record.js';
-import { DemoFileError, demoEpisode } from './demo-source.js';
+import { DemoFileError } from '../report/demo-file.js';
+import { demoEpisode } from './demo-source.js';
 import { TrajectoryLineError, trajectoryEpisodes } from './trajectory-source.js';
 import type { ViewEpisode, ViewSource } from './view-types.js';
 
