@@ -1,17 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
 import { createEnvClient } from '../../proto/src/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../agent/src/cli/main.js';
-import { startLocalEnv, type LocalEnv } from '../../agent/src/env/local-env.js';
-import type { Demo } from '../../agent/src/record/demo-files.js';
+import type { LocalEnv } from '../../agent/src/env/local-env.js';
 import { parseSftJsonl } from '../../trainer/src/train/sft-data.js';
-import { Person } from './person.js';
-import { startXvfb, type VirtualDisplay } from './xvfb.js';
+import {
+  ACTION,
+  clickNamedButton,
+  demonstrate as record,
+  startHeadedEnv,
+  type Act,
+  type HeadedEnv,
+} from './recording.js';
 
 // A person's demonstration end to end: a virtual display (Xvfb, started here, since CI has no
 // display), an env server allowed to open headed windows, `gauntlet-agent record` recording, and
@@ -19,88 +21,20 @@ import { startXvfb, type VirtualDisplay } from './xvfb.js';
 // mouse and typing on the real keyboard. Each demo is then replayed headless on the same seed.
 // Outside agent/ because the agent may not import Playwright (scripts/check-boundaries.mjs).
 const dir = mkdtempSync(join(tmpdir(), 'agent-record-'));
-let display: VirtualDisplay;
+let headed: HeadedEnv;
 let env: LocalEnv;
-let cdpPort: number;
 
 beforeAll(async () => {
-  display = await startXvfb();
-  cdpPort = await freePort();
-  env = await startLocalEnv({
-    extraArgs: ['--allow-headed', '--headed-cdp-port', String(cdpPort)],
-    env: { ...process.env, DISPLAY: display.display },
-  });
+  headed = await startHeadedEnv();
+  env = headed.env;
 }, 120_000);
-afterAll(async () => {
-  await env?.stop();
-  await display?.stop();
-});
+afterAll(() => headed?.stop());
 
-/** What the recording printed so far, and a wait for a line that matches. */
-class Lines {
-  readonly all: string[] = [];
-  private readonly waiting: { pattern: RegExp; count: number; resolve: () => void }[] = [];
-  push(line: string): void {
-    this.all.push(line);
-    for (const w of [...this.waiting])
-      if (this.count(w.pattern) >= w.count) {
-        this.waiting.splice(this.waiting.indexOf(w), 1);
-        w.resolve();
-      }
-  }
-  count(pattern: RegExp): number {
-    return this.all.filter((l) => pattern.test(l)).length;
-  }
-  /** Resolves once `count` lines match (recorded actions print `#<n> <action> → reward …`). */
-  until(pattern: RegExp, count = 1): Promise<void> {
-    if (this.count(pattern) >= count) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push({ pattern, count, resolve }));
-  }
-}
-
-const ACTION = /#\d+ /;
-
-/** Records `task` with `act` as the person, then replays the demo; returns the demo. */
-async function demonstrate(
-  task: string,
-  seed: number,
-  act: (person: Person, page: Page, lines: Lines, stop: AbortController) => Promise<void>,
-  url = env.url,
-): Promise<{ demo: Demo; out: string; lines: Lines }> {
+/** Records `task` with `act` as the person into its own folder; returns the demo and that folder. */
+async function demonstrate(task: string, seed: number, act: Act, url = env.url) {
   const out = join(dir, `${task.replace(':', '_')}-${seed}`);
-  const lines = new Lines();
-  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-  const stop = new AbortController();
-  const recording = main(['record', '--task', task, '--seed', String(seed), '--env', url, '--out', out], {
-    io,
-    signal: stop.signal,
-  });
-  const failed = recording.then((code) => {
-    throw new Error(`record exited ${code} before recording:\n${lines.all.join('\n')}`);
-  });
-  await Promise.race([lines.until(/Ctrl-C stops the recording/), failed]);
-  const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`);
-  try {
-    const page = cdp
-      .contexts()
-      .flatMap((c) => c.pages())
-      .find((p) => p.url().startsWith('http'));
-    if (!page) throw new Error('no task page in the headed browser');
-    await act(new Person(page), page, lines, stop);
-  } catch (error) {
-    stop.abort();
-    await recording;
-    throw error;
-  } finally {
-    await cdp.close();
-  }
-  expect(await recording, lines.all.join('\n')).toBe(expectedCode(stop));
-  const demo = JSON.parse(readFileSync(join(out, 'demo.json'), 'utf8')) as Demo;
-  return { demo, out, lines };
+  return { ...(await record(headed, { task, seed, out, url }, act)), out };
 }
-
-/** 0 when the episode ended the recording, 130 when the test stopped it as Ctrl-C would. */
-const expectedCode = (stop: AbortController) => (stop.signal.aborted ? 130 : 0);
 
 async function replays(out: string): Promise<void> {
   const lines: string[] = [];
@@ -112,10 +46,7 @@ async function replays(out: string): Promise<void> {
 
 describe('record: a person drives the real mouse and keyboard', () => {
   it('click-button: one click on the named button', async () => {
-    const { demo, out } = await demonstrate('click-button', 3, async (person) => {
-      const [label] = await person.quoted();
-      await person.click(person.page.getByRole('button', { name: label!, exact: true }));
-    });
+    const { demo, out } = await demonstrate('click-button', 3, clickNamedButton);
     expect(demo.steps.map((s) => s.action)).toEqual([expect.stringMatching(/^click\('\d+'\)$/)]);
     expect(demo).toMatchObject({ task: 'click-button', seed: 3, reward: 1, done: true });
     const [step] = demo.steps;
@@ -308,14 +239,3 @@ describe('run --headed', () => {
     expect(lines.at(-1)).toMatch(/^1\/1 episodes succeeded/);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

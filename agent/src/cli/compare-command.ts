@@ -31,6 +31,8 @@ export const compareCommand = defineCommand({
       return [...row, count(ga?.unjudged), count(gb?.unjudged)];
     });
     io.out(table([...header, 'tokens A', 'tokens B', 'Δ', 'time A (s)', 'time B (s)', 'Δ', ...extra], lines));
+    io.out(`A: ${positionals[0]} (${describeRun(a)})`);
+    io.out(`B: ${positionals[1]} (${describeRun(b)})`);
     const types = [...new Set([...Object.keys(a.gauntlet_types), ...Object.keys(b.gauntlet_types)])];
     if (types.length) {
       const typeRows: string[][] = [];
@@ -43,6 +45,18 @@ export const compareCommand = defineCommand({
     }
   },
 });
+
+/** Which run a column is: its mode and what acted (model, and adapter when one was loaded). */
+function describeRun(metrics: RunMetrics): string {
+  const text = (key: string) => (typeof metrics.run[key] === 'string' ? (metrics.run[key] as string) : '');
+  return [
+    `mode ${text('mode') || '?'}`,
+    text('model') && `model ${text('model')}`,
+    text('adapter') && `adapter ${text('adapter')}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
 
 function readRun(path: string, name: string): RunMetrics {
   const file = path.endsWith('.json') ? path : join(path, 'metrics.json');

@@ -3,7 +3,7 @@ import { defineCommand, UsageError, type CommandContext } from '@gauntlet/proto/
 import { displayMissing, openEnv } from '../env/headed-env.js';
 import { writeDemo } from '../record/demo-files.js';
 import { recordDemo } from '../record/record-demo.js';
-import { readDemo, replayDemo } from '../record/replay-demo.js';
+import { readReplayDemo, replayDemo } from '../record/replay-demo.js';
 import { RECORD_OPTIONS } from './record-options.js';
 
 type Context = CommandContext<typeof RECORD_OPTIONS>;
@@ -56,7 +56,7 @@ export const recordCommand = defineCommand({
 
 async function replay(context: Context, file: string): Promise<number> {
   const v = context.values;
-  const demo = readDemo(file);
+  const demo = readReplayDemo(file);
   if (v.headed && !v.env) {
     const missing = displayMissing('--headed');
     if (missing) throw missing;

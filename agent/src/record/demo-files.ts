@@ -2,38 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordedStep, StepResult } from '@gauntlet/proto';
 import { renderObservation, systemPromptFor } from '@gauntlet/proto/agent';
+import { actionMarks } from '../report/action-marks.js';
+import type { Demo } from '../report/demo-file.js';
 
-/** One recorded action in demo.json, with the page it was taken on. */
-export interface DemoStep {
-  index: number;
-  action: string;
-  observation: {
-    url: string;
-    /** The AXTree text, as the env rendered it. */
-    axtree: string;
-    /** The env's pruned HTML ('' when it sent none). */
-    pruned_html: string;
-    /** The page's PNG, relative to demo.json's folder (null when the env sent no picture). */
-    screenshot: string | null;
-  };
-  reward: number;
-  done: boolean;
-  /** Seconds from the reset to the person's action. */
-  wall_time_s: number;
-}
-
-/** demo.json: what `record` saw and did, for `record --replay`, the viewer and the trainers. */
-export interface Demo {
-  task: string;
-  seed: number;
-  goal: string;
-  recorded_at: string;
-  /** Sum of the step rewards. */
-  reward: number;
-  /** Whether the episode ended (false when the recording was stopped first). */
-  done: boolean;
-  steps: DemoStep[];
-}
+export type { Demo, DemoStep } from '../report/demo-file.js';
 
 /**
  * Writes a demonstration: demo.json (above), screenshots/<index>.png beside it, and demo.jsonl —
@@ -60,6 +32,7 @@ export function writeDemo(dir: string, task: string, seed: number, steps: readon
         pruned_html: step.before.observation.pruned_html,
         screenshot: savePicture(dir, step.index, step.before),
       },
+      marks: actionMarks(step.action, step.before.metadata.browsergym_obs?.extra_element_properties ?? {}),
       reward: step.reward,
       done: step.done,
       wall_time_s: step.wall_time_s,

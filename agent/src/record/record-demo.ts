@@ -4,11 +4,14 @@ import type { Progress } from '@gauntlet/proto/cli';
 
 /** Every action subset: a person may click, type, scroll, drag or navigate. */
 export const DEMO_ACTION_SET = { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'], multi_action: false };
-/** What each recorded page keeps: the AXTree (the prompt), the pruned HTML and a PNG. */
+/**
+ * What each recorded page keeps: the AXTree (the prompt), the pruned HTML, a PNG, and the element
+ * boxes (so the viewer can draw where each action landed).
+ */
 export const DEMO_OBSERVATION = {
   axtree: true,
   pruned_html: true,
-  extra_properties: false,
+  extra_properties: true,
   screenshot: 'png',
 } as const;
 

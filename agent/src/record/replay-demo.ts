@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { EnvClient } from '@gauntlet/proto/client';
 import { UsageError, type Progress } from '@gauntlet/proto/cli';
-import type { Demo } from './demo-files.js';
+import { DemoFileError, readDemo, type Demo } from '../report/demo-file.js';
 import { DEMO_ACTION_SET } from './record-demo.js';
 
 export interface ReplayOutcome {
@@ -14,20 +13,13 @@ export interface ReplayOutcome {
 }
 
 /** demo.json as `record` wrote it; anything else is a usage error naming --replay. */
-export function readDemo(file: string): Demo {
-  let demo: Partial<Demo>;
+export function readReplayDemo(file: string): Demo {
   try {
-    demo = JSON.parse(readFileSync(file, 'utf8')) as Partial<Demo>;
+    return readDemo(file);
   } catch (error) {
-    throw new UsageError(`--replay ${file}: cannot read it as JSON (${(error as Error).message})`, 'replay');
+    if (error instanceof DemoFileError) throw new UsageError(`--replay ${error.message}`, 'replay');
+    throw error;
   }
-  const valid =
-    typeof demo?.task === 'string' &&
-    Number.isInteger(demo.seed) &&
-    Array.isArray(demo.steps) &&
-    demo.steps.every((s) => typeof s?.action === 'string');
-  if (!valid) throw new UsageError(`--replay ${file}: not a demo.json from gauntlet-agent record`, 'replay');
-  return demo as Demo;
 }
 
 /** Plays the recorded actions on a fresh episode of the same task and seed. */

@@ -56,7 +56,7 @@ export const VIEW_PAGE = `<!doctype html>
     <div id="frame"><img id="shot" alt="screenshot of the page before this step"><div id="marks"></div></div>
     <div id="details">
       <h3>Parsed action</h3><pre id="action"></pre>
-      <h3>Model's raw text</h3><pre id="text"></pre>
+      <div id="text-box"><h3>Model's raw text</h3><pre id="text"></pre></div>
       <h3>Error</h3><pre id="error"></pre>
       <h3>Reward</h3><pre id="reward"></pre>
       <div id="rollout" hidden>
@@ -170,7 +170,9 @@ export const VIEW_PAGE = `<!doctype html>
     }
     $('step-label').textContent = 'Step ' + (step + 1) + ' of ' + detail.turns.length + ' · ' + t.actor + ' · ' + t.url;
     $('action').textContent = t.action;
-    $('text').textContent = t.text;
+    // A person's recorded step has no model reply: the box is hidden rather than left empty.
+    $('text-box').hidden = t.text === null;
+    $('text').textContent = t.text ?? '';
     const errors = [t.parse_error ? 'no valid action in the reply (played noop())' : '', t.env_error];
     if (t.done && step === detail.turns.length - 1 && detail.error) errors.push(detail.error);
     $('error').textContent = errors.filter(Boolean).join('\\n') || '—';

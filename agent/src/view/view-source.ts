@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '@gauntlet/proto/cli';
 import type { EpisodeRecord } from '../report/episode-record.js';
+import { DemoFileError } from '../report/demo-file.js';
+import { demoEpisode } from './demo-source.js';
 import { TrajectoryLineError, trajectoryEpisodes } from './trajectory-source.js';
 import type { ViewEpisode, ViewSource } from './view-types.js';
 
@@ -9,6 +11,8 @@ export function openViewSource(path: string): ViewSource {
   const full = resolve(path);
   if (!existsSync(full)) throw new UsageError(`RUN_DIR: ${path} does not exist`);
   if (statSync(full).isDirectory()) {
+    if (existsSync(join(full, 'demo.json')) && !existsSync(join(full, 'episodes.jsonl')))
+      return demoSource(join(full, 'demo.json'));
     const file = join(full, 'episodes.jsonl');
     if (existsSync(file))
       return {
@@ -18,13 +22,31 @@ export function openViewSource(path: string): ViewSource {
       };
     if (trajectoryFiles(full).length === 0)
       throw new UsageError(
-        `RUN_DIR: ${path} has no episodes.jsonl (a gauntlet-agent run folder) nor trajectories*.jsonl files`,
+        `RUN_DIR: ${path} has no episodes.jsonl (a gauntlet-agent run folder), demo.json (a recording) nor trajectories*.jsonl files`,
       );
     // Listed again on every read, so files added while it is viewed show up too.
     return trajectorySource(full, () => trajectoryFiles(full));
   }
   if (basename(full).endsWith('.jsonl')) return trajectorySource(dirname(full), () => [full]);
-  throw new UsageError(`RUN_DIR: ${path} is neither a run folder nor a trajectories .jsonl file`);
+  if (basename(full).endsWith('.json')) return demoSource(full);
+  throw new UsageError(`RUN_DIR: ${path} is neither a run folder, a demo.json nor a trajectories .jsonl file`);
+}
+
+/**
+ * A recording: checked once on opening (a bad file is a usage error naming it), then read again
+ * on every request like the other sources. Its screenshots are served from its folder.
+ */
+function demoSource(file: string): ViewSource {
+  const open = () => {
+    try {
+      return [demoEpisode(file)];
+    } catch (error) {
+      if (error instanceof DemoFileError) throw new UsageError(`RUN_DIR: ${error.message}`);
+      throw error;
+    }
+  };
+  open();
+  return { root: dirname(file), kind: 'demo', episodes: open };
 }
 
 /** A folder's trajectories files (named *trajectories*.jsonl, so a trainer's metrics.jsonl is left out), by name. */

@@ -26,7 +26,8 @@ export interface ViewTurn {
   index: number;
   actor: string;
   url: string;
-  text: string;
+  /** The model's raw reply (null for a person's recorded step: nobody wrote one). */
+  text: string | null;
   action: string;
   parse_error: boolean;
   env_error: string;
@@ -53,11 +54,14 @@ export interface ViewEpisode {
   final_screenshot: string | null;
 }
 
-/** What `view` reads: a run folder (episodes.jsonl), or rollout trajectories (a .jsonl file or a folder of them). */
+/**
+ * What `view` reads: a run folder (episodes.jsonl), a person's recording (demo.json), or rollout
+ * trajectories (a .jsonl file or a folder of them).
+ */
 export interface ViewSource {
   /** Files are served from this folder only. */
   root: string;
-  kind: 'run' | 'trajectories';
+  kind: 'run' | 'demo' | 'trajectories';
   /** Read again on every request, so a run still playing shows its new episodes. */
   episodes(): ViewEpisode[];
 }
