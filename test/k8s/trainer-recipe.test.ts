@@ -22,7 +22,10 @@ function effectiveSettings(args: readonly string[]): Record<string, string> {
     const name = args[i]!.replace(/^--/, '');
     const value = args[i + 1];
     if (value === undefined || value.startsWith('--')) flags[name] = 'true';
-    else ((flags[name] = value), i++);
+    else {
+      flags[name] = value;
+      i++;
+    }
   }
   const config = flags['config'];
   expect(config, 'grpo --config names a recipe the image ships').toMatch(new RegExp(`^${IMAGE_RECIPES}`));
