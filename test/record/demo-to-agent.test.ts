@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../agent/src/cli/main.js';
-import { findBin } from '../../agent/src/env/find-bin.js';
+import { findBin } from '@gauntlet/proto/cli';
 import type { Demo } from '../../agent/src/record/demo-files.js';
 import { findChromium } from '../../env-server/src/browser/executable.js';
 import { agent, readRun } from '../../agent/test/support/agent.js';
