@@ -78,6 +78,7 @@ describe('GRPO config', () => {
       epsilonHigh: 0.2,
       delta: null,
       beta: 0,
+      klMetric: false,
       numIterations: 1,
       maskTruncatedCompletions: false,
       maxCompletionLength: null,
