@@ -78,13 +78,22 @@ export function unreadSessionStream(grpcUrl: string) {
 export function postChunked(url: string, megabytes: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
     const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    let answered = false;
     request.on('response', (response) => {
+      answered = true;
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      // The server may close the connection right after its answer (the upload is still coming):
+      // then the response ends with 'close', not 'end'. Either way the answer is what it sent.
+      const done = () => resolve({ status: response.statusCode ?? 0, body });
+      response.on('end', done);
+      response.on('close', done);
     });
-    // The server stops reading once it answered: the rest of the upload fails (EPIPE), the answer stands.
-    request.on('error', () => undefined);
+    // The server stops reading once it answered: the rest of the upload fails (EPIPE), the answer
+    // stands. A connection cut before any answer is status 0, so the test fails instead of waiting.
+    request.on('error', (error) => {
+      if (!answered) setImmediate(() => !answered && resolve({ status: 0, body: String(error) }));
+    });
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
     let sent = 0;
     const more = () => {
