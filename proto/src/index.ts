@@ -9,3 +9,4 @@ export * from './wire/validate.js';
 export * from './wire/web-task.js';
 export * from './wire/depth.js';
 export * from './wire/records.js';
+export * from './wire/observation-format.js';

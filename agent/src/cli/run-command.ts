@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InfraError, ValidationError } from '@gauntlet/proto';
+import { InfraError, ValidationError, type ObservationFormat } from '@gauntlet/proto';
 import { AGENT_OBSERVATION, runEpisode } from '@gauntlet/proto/agent';
 import { defineCommand, parseSeeds, UsageError, type CommandContext } from '@gauntlet/proto/cli';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
@@ -127,6 +127,7 @@ async function playOne(
     ...(web ? { resetOptions: web.options } : {}),
     ...(gauntlet ? { actionSet: GAUNTLET_ACTION_SET } : {}),
     ...(v.headed ? { browser: { headed: true } } : {}),
+    render: { format: v['observation-format'] as ObservationFormat },
     maxTurns: v['max-steps'],
     deadlineMs: v['episode-timeout'] * 1000,
     signal,

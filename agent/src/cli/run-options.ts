@@ -1,3 +1,4 @@
+import { OBSERVATION_FORMATS } from '@gauntlet/proto';
 import { defineOptions } from '@gauntlet/proto/cli';
 import { LOCAL_OPTIONS } from './local-options.js';
 import { WEB_OPTIONS } from './web-options.js';
@@ -82,6 +83,12 @@ export const RUN_OPTIONS = defineOptions({
     help: 'Prompt + reply budget (estimated); the oldest exchanges are dropped to fit',
     default: 32768,
     min: 256,
+  },
+  'observation-format': {
+    kind: 'string',
+    help: "How the model sees a page: BrowserGym's accessibility tree as sent (axtree) or only interactive elements and nearby text (pruned); use the format the model was trained on",
+    choices: OBSERVATION_FORMATS,
+    default: 'axtree',
   },
   'call-timeout': { kind: 'number', help: 'Seconds per model call', default: 120, min: 0.001 },
   retries: {

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ObservationFormat } from '@gauntlet/proto';
 import type { EpisodeEnv } from '@gauntlet/proto/agent';
 import type { Trajectory } from '@gauntlet/proto/rollout';
 import { oracleSftRecords, runMiniwobOracleEpisode } from '../collect/miniwob.js';
 import { episodeKey } from '../collect/records.js';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
 import { onPorts, openEnvPool } from './env-pool.js';
-import { parseSeeds, positiveInt, UsageError } from './gauntlet-args.js';
+import { observationFormat, parseSeeds, positiveInt, UsageError } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
-import { Progress } from './progress.js';
+import { Progress, rate, seconds } from './progress.js';
 
 /** `miniwob`, `miniwob.*` or a list naming built-in MiniWoB-style tasks: collect plays their oracles. */
 export function isMiniwobSpec(spec: string): boolean {
@@ -33,11 +34,11 @@ export function parseMiniwobTasks(spec: string): string[] {
 }
 
 /** Plays one episode of `task` (`miniwob.<name>`) with its oracle. */
-function runOracleEpisode(env: EpisodeEnv, task: string, seed: number): Promise<Trajectory> {
+function runOracleEpisode(env: EpisodeEnv, task: string, seed: number, format: ObservationFormat): Promise<Trajectory> {
   const name = task.replace(/^miniwob\./, '');
   const definition = miniwobTasks.find((t) => t.name === name);
   if (!definition) throw new UsageError(`no built-in MiniWoB task ${JSON.stringify(task)}`);
-  return runMiniwobOracleEpisode(env, definition, task, seed);
+  return runMiniwobOracleEpisode(env, definition, task, seed, format);
 }
 
 export interface MiniwobCollectFlags {
@@ -47,6 +48,7 @@ export interface MiniwobCollectFlags {
   concurrency?: string;
   'chromium-path'?: string;
   'start-step'?: string;
+  'observation-format'?: string;
 }
 
 /** `collect` for built-in MiniWoB tasks: oracle episodes to <out>/sft.jsonl (no DPO pairs), metrics per task. */
@@ -55,6 +57,8 @@ export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number
   const tasks = parseMiniwobTasks(flags.task);
   const seeds = parseSeeds(flags.seeds ?? '0-9');
   const concurrency = positiveInt(flags.concurrency, 'concurrency', 2);
+  const format = observationFormat(flags['observation-format']);
+  const started = performance.now();
   const file = join(flags.out, 'sft.jsonl');
   const tally = new Progress('collect', 0);
   const have = await readField(file, 'episode', (line) => tally.note(`${file}:${line} is not JSON; ignored`));
@@ -69,7 +73,7 @@ export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number
   const pool = await openEnvPool(Math.min(concurrency, jobs.length), flags['chromium-path']);
   try {
     await onPorts(pool.ports, jobs, async (port, job) => {
-      const episode = await runOracleEpisode(port, job.task, job.seed);
+      const episode = await runOracleEpisode(port, job.task, job.seed, format);
       const records = oracleSftRecords(episode);
       await appendRecords(file, records);
       added += records.length;
@@ -100,8 +104,12 @@ export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number
   );
   await writeFile(
     join(runDir, 'metrics.json'),
-    JSON.stringify({ tasks, seeds, sft_records_added: added, per_task }, null, 2) + '\n',
+    JSON.stringify(
+      { tasks, seeds, observation_format: format, sft_records_added: added, seconds: seconds(started), per_task },
+      null,
+      2,
+    ) + '\n',
   );
-  progress.note(`added ${added} SFT records to ${file}; metrics in ${runDir}/metrics.json`);
+  progress.note(`added ${added} SFT records to ${file} (${rate(added, started)}); metrics in ${runDir}/metrics.json`);
   return 0;
 }

@@ -9,10 +9,10 @@ import { sftRecords } from '../collect/gauntlet/records.js';
 import { episodeKey } from '../collect/records.js';
 import { runOracleEpisode } from '../collect/gauntlet/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
-import { COMMON_FLAGS_HELP, asUsage, positiveInt, UsageError } from './gauntlet-args.js';
+import { COMMON_FLAGS_HELP, asUsage, observationFormat, positiveInt, UsageError } from './gauntlet-args.js';
 import { collectMiniwob, isMiniwobSpec } from './collect-miniwob.js';
 import { appendRecords, readField } from './jsonl-store.js';
-import { Progress } from './progress.js';
+import { Progress, rate, seconds } from './progress.js';
 import { describe, summary, sweepSettings } from './solve.js';
 
 export const COLLECT_HELP = `gauntlet-env collect — record oracle trajectories (SFT) and preference pairs (DPO)
@@ -36,6 +36,8 @@ Flags:
   --out <dir>           output folder (required)
 ${COMMON_FLAGS_HELP}
                         (or: miniwob, miniwob.*, miniwob.<name>,… for the built-in MiniWoB tasks)
+  --observation-format <f>  axtree (default: BrowserGym's tree as the env sends it) or pruned (interactive
+                        elements and nearby text; train and run a policy on the same format)
   --no-dpo              skip the preference pairs (one extra probe episode per seed)
   --dpo-per-step <n>    rejected actions tried per step in the probe episode (default 2)
 
@@ -53,6 +55,7 @@ const FLAGS = {
   'chromium-path': { type: 'string' },
   'no-dpo': { type: 'boolean' },
   'dpo-per-step': { type: 'string' },
+  'observation-format': { type: 'string' },
 } as const;
 
 export async function collectCommand(args: string[]): Promise<number> {
@@ -61,6 +64,8 @@ export async function collectCommand(args: string[]): Promise<number> {
   if (values.task !== undefined && isMiniwobSpec(values.task))
     return collectMiniwob({ ...values, out: values.out, task: values.task });
   const settings = sweepSettings(values);
+  const format = observationFormat(values['observation-format']);
+  const started = performance.now();
   const dpo = !values['no-dpo'];
   const perStep = positiveInt(values['dpo-per-step'], 'dpo-per-step', 2);
   const files = { sft: join(values.out, 'sft.jsonl'), dpo: join(values.out, 'dpo.jsonl') };
@@ -90,7 +95,7 @@ export async function collectCommand(args: string[]): Promise<number> {
       const options = job.task === 'gauntlet' ? settings.options : {};
       let detail = '';
       if (!haveSft.has(job.key)) {
-        const episode = await runOracleEpisode(port, job.task, job.seed, options);
+        const episode = await runOracleEpisode(port, job.task, job.seed, options, format);
         episodes.push(episode);
         const records = sftRecords(episode, job.task === 'gauntlet' ? startStep : 1);
         await appendRecords(files.sft, records);
@@ -98,7 +103,11 @@ export async function collectCommand(args: string[]): Promise<number> {
         detail = describe(episode);
       }
       if (dpo && !haveDpo.has(job.key)) {
-        const probe = await collectPreferencePairs(port, job.task, job.seed, { perStep, resetOptions: options });
+        const probe = await collectPreferencePairs(port, job.task, job.seed, {
+          perStep,
+          resetOptions: options,
+          format,
+        });
         await appendRecords(files.dpo, probe.pairs);
         dpoLines += probe.pairs.length;
         const stalled =
@@ -120,10 +129,21 @@ export async function collectCommand(args: string[]): Promise<number> {
   await mkdir(runDir, { recursive: true });
   await writeFile(
     join(runDir, 'metrics.json'),
-    JSON.stringify({ settings, sft_records_added: sftLines, dpo_pairs_added: dpoLines, ...metrics }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        settings,
+        observation_format: format,
+        sft_records_added: sftLines,
+        dpo_pairs_added: dpoLines,
+        seconds: seconds(started),
+        ...metrics,
+      },
+      null,
+      2,
+    ) + '\n',
   );
   tally.note(
-    `added ${sftLines} SFT records to ${files.sft}${dpo ? ` and ${dpoLines} DPO pairs to ${files.dpo}` : ''}; metrics in ${runDir}/metrics.json`,
+    `added ${sftLines} SFT records to ${files.sft}${dpo ? ` and ${dpoLines} DPO pairs to ${files.dpo}` : ''} (${rate(sftLines + dpoLines, started)}); metrics in ${runDir}/metrics.json`,
   );
   process.stdout.write(summary(metrics));
   return 0;

@@ -1,3 +1,4 @@
+import { OBSERVATION_FORMATS, type ObservationFormat } from '@gauntlet/proto';
 import { CHALLENGE_TYPES } from '../tasks/gauntlet/challenges/index.js';
 
 /** A command-line mistake: printed with a pointer to --help, exit code 2. */
@@ -48,6 +49,13 @@ export function positiveInt(value: string | undefined, flag: string, fallback: n
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new UsageError(`--${flag} must be a positive integer (got "${value}")`);
   return Number(value);
+}
+
+/** `--observation-format`: how collected prompts render observations (default axtree). */
+export function observationFormat(value: string | undefined): ObservationFormat {
+  if (value === undefined) return 'axtree';
+  if ((OBSERVATION_FORMATS as readonly string[]).includes(value)) return value as ObservationFormat;
+  throw new UsageError(`--observation-format must be one of ${OBSERVATION_FORMATS.join(', ')} (got "${value}")`);
 }
 
 /** Runs a flag parser, turning its complaints (unknown flag, missing value) into usage errors. */

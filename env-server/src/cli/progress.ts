@@ -25,3 +25,14 @@ export class Progress {
     this.out.write(`[${this.label}] ${text}\n`);
   }
 }
+
+/** Seconds since `started` (a performance.now() reading), to 0.1 s. */
+export function seconds(started: number): number {
+  return Math.round((performance.now() - started) / 100) / 10;
+}
+
+/** `N records/s` over the time since `started`: what a collect run reports for its speed. */
+export function rate(records: number, started: number): string {
+  const elapsed = Math.max(1e-3, (performance.now() - started) / 1000);
+  return `${(records / elapsed).toFixed(1)} records/s over ${seconds(started)} s`;
+}

@@ -1,4 +1,4 @@
-import type { SftRecord } from '@gauntlet/proto';
+import type { ObservationFormat, SftRecord } from '@gauntlet/proto';
 import { runEpisode, systemPromptFor, type EpisodeEnv } from '@gauntlet/proto/agent';
 import type { Trajectory } from '@gauntlet/proto/rollout';
 import { oraclePolicy } from '../tasks/policy/oracle-policy.js';
@@ -8,15 +8,16 @@ import { conversation, episodeKey } from './records.js';
 /**
  * Plays one episode of a built-in MiniWoB task with its oracle through the same runEpisode a
  * rollout worker uses: the system prompt for the task, each observation rendered as the user
- * turn, the oracle's action text as the reply.
+ * turn (in `format`), the oracle's action text as the reply.
  */
 export function runMiniwobOracleEpisode(
   env: EpisodeEnv,
   definition: TaskDefinition,
   task: string,
   seed: number,
+  format: ObservationFormat = 'axtree',
 ): Promise<Trajectory> {
-  return runEpisode(env, oraclePolicy(definition), { task, seed, deadlineMs: 120_000 });
+  return runEpisode(env, oraclePolicy(definition), { task, seed, deadlineMs: 120_000, render: { format } });
 }
 
 /** A solved episode as one SFT conversation; an unsolved one is no demonstration and gives none. */

@@ -95,7 +95,43 @@ describe('gauntlet-env collect --task miniwob…', () => {
     expect(metrics.per_task['miniwob.enter-text']).toMatchObject({ attempts: 1, solved: 1, success_rate: 1 });
   }, 180_000);
 
+  it('--observation-format pruned records the pruned tree, the same text a rollout in that format renders', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gauntlet-collect-pruned-'));
+    const task = 'miniwob.click-checkboxes';
+    try {
+      const args = ['--task', task, '--seeds', '5'];
+      expect(await collectCommand(['--out', dir, ...args, '--observation-format', 'pruned'])).toBe(0);
+      expect(await collectCommand(['--out', join(dir, 'full'), ...args])).toBe(0);
+      const read = async (file: string) => JSON.parse((await readFile(file, 'utf8')).trim()) as { messages: Message[] };
+      const pruned = (await read(join(dir, 'sft.jsonl'))).messages.filter((m) => m.role === 'user');
+      const full = (await read(join(dir, 'full', 'sft.jsonl'))).messages.filter((m) => m.role === 'user');
+      expect(pruned).toHaveLength(full.length);
+      expect(full[0]!.content).toContain('RootWebArea');
+      expect(pruned[0]!.content).not.toContain('RootWebArea');
+      expect(pruned[0]!.content).toMatch(/\[\d+\] checkbox '\w+', checked='false'/);
+      expect(pruned[0]!.content.length).toBeLessThan(full[0]!.content.length);
+
+      const pool = await openEnvPool(1, undefined);
+      try {
+        const replies = (await read(join(dir, 'sft.jsonl'))).messages.filter((m) => m.role === 'assistant');
+        const replay = await runEpisode(
+          pool.ports[0]!,
+          scriptedPolicy('replay', () => (turn) => replies[turn.index]!.content),
+          { task, seed: 5, render: { format: 'pruned' } },
+        );
+        expect(replay.turns.map((t) => t.observation)).toEqual(pruned.map((m) => m.content));
+      } finally {
+        await pool.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('answers flag mistakes with a usage error (exit 2)', async () => {
+    expect(
+      await runGauntletCommand('collect', ['--out', out, '--task', 'miniwob', '--observation-format', 'html']),
+    ).toBe(2);
     expect(await runGauntletCommand('collect', ['--out', out, '--task', 'miniwob.nope'])).toBe(2);
     expect(await runGauntletCommand('collect', ['--out', out, '--task', 'miniwob', '--start-step', '3'])).toBe(2);
   });

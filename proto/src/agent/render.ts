@@ -1,6 +1,10 @@
 import type { StepResult } from '../wire/observation.js';
+import type { ObservationFormat } from '../wire/observation-format.js';
+import { pruneTree } from './prune-tree.js';
 
 export interface RenderOptions {
+  /** `axtree` (default): the tree as the env sent it; `pruned`: interactive elements and nearby text (pruneTree). */
+  format?: ObservationFormat;
   /** The action that led here ('' before the first one). */
   lastAction?: string;
   /** Most characters for the whole text. */
@@ -18,7 +22,7 @@ const approximateTokens = (text: string): number => Math.ceil(Buffer.byteLength(
  * current page, last action (with the env's error), accessibility tree. The oracle's SFT data
  * and rollouts render through this one function, so they read (and tokenise) the same.
  *
- * Over a budget, the accessibility tree is cut (whole lines, from the bottom) and says how much
+ * The `pruned` format keeps only what a policy acts on (see pruneTree); either way, over a budget, the accessibility tree is cut (whole lines, from the bottom) and says how much
  * was left out; the goal and the last error are never cut.
  */
 export function renderObservation(result: StepResult, options: RenderOptions = {}): string {
@@ -29,10 +33,11 @@ export function renderObservation(result: StepResult, options: RenderOptions = {
     `# Current page\n${o.url}`,
     `# Last action\n${options.lastAction || '(none)'}${error ? `\nError: ${error}` : ''}`,
   ].join('\n\n');
-  const whole = `${head}\n\n# Accessibility tree\n${o.axtree_txt}`;
+  const tree = options.format === 'pruned' ? pruneTree(o.axtree_txt, { goal: o.goal }) : o.axtree_txt;
+  const whole = `${head}\n\n# Accessibility tree\n${tree}`;
   const cost = costOf(options);
   if (!cost || cost.of(whole) <= cost.budget) return whole;
-  return `${head}\n\n# Accessibility tree\n${cutTree(o.axtree_txt, cost.budget - cost.of(`${head}\n\n# Accessibility tree\n`), cost.of)}`;
+  return `${head}\n\n# Accessibility tree\n${cutTree(tree, cost.budget - cost.of(`${head}\n\n# Accessibility tree\n`), cost.of)}`;
 }
 
 function costOf(options: RenderOptions): { budget: number; of: (text: string) => number } | undefined {

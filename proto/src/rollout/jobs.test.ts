@@ -21,11 +21,17 @@ describe('job payloads', () => {
       sampling: { temperature: 1, top_p: 1, top_k: -1, max_tokens: 64, seed: 7 },
       context_tokens: null,
       observation_chars: null,
+      observation_format: 'axtree',
       constrained: false,
       action_names: null,
       bid_choices: false,
       reset_options: {},
     });
+  });
+
+  it('takes an observation format by name and refuses an unknown one', () => {
+    expect(group({ settings: { observation_format: 'pruned' } }).settings.observation_format).toBe('pruned');
+    expect(() => group({ settings: { observation_format: 'html' } })).toThrow(/observation_format/);
   });
 
   it('narrowing constrained decoding without turning it on is refused by name', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTION_NAMES } from '../wire/action-names.js';
+import { OBSERVATION_FORMATS } from '../wire/observation-format.js';
 import { assertValueDepth } from '../wire/depth.js';
 import { MAX_POLICY_SERVERS, PolicyServerRef } from './policy-servers.js';
 import { PolicyRef, RolloutId } from './trajectory.js';
@@ -63,6 +64,8 @@ export const EpisodeSettings = z
     context_tokens: int.min(64).nullable().default(null),
     /** Characters allowed per rendered observation (the AXTree is cut first). Null: no budget. */
     observation_chars: int.min(256).nullable().default(null),
+    /** How observations are rendered: BrowserGym's AXTree as sent, or pruned to what a policy acts on. */
+    observation_format: z.enum(OBSERVATION_FORMATS).default('axtree'),
     /** Constrain replies to the action regex (structured outputs). */
     constrained: z.boolean().default(false),
     /** Constrained replies use only these actions (null: every action). */

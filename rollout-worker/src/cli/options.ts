@@ -69,6 +69,12 @@ export const EPISODE_OPTIONS: Record<string, OptionSpec> = {
     description: 'Characters per rendered observation (the AXTree is cut first)',
     defaultText: 'no budget',
   },
+  'observation-format': {
+    type: 'string',
+    valueName: 'F',
+    description: "axtree (BrowserGym's tree as the env sends it) or pruned (interactive elements and nearby text)",
+    defaultText: 'axtree',
+  },
   constrained: { type: 'boolean', description: 'Constrain replies to the action grammar (structured outputs)' },
   'action-names': {
     type: 'string',
@@ -194,6 +200,7 @@ export function episodeSettings(values: Values): EpisodeSettings {
     },
     context_tokens: optionalInt(values, 'context-tokens', 1),
     observation_chars: optionalInt(values, 'observation-chars', 1),
+    observation_format: stringValue(values, 'observation-format'),
     constrained: values.constrained === true ? true : undefined,
     action_names: stringValue(values, 'action-names')
       ?.split(',')

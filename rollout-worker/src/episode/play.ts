@@ -46,7 +46,10 @@ export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: 
       maxTurns: s.max_turns,
       deadlineMs: s.deadline_ms,
       callTimeoutMs: players.callTimeoutMs ?? 60_000,
-      ...(s.observation_chars === null ? {} : { render: { maxChars: s.observation_chars } }),
+      render: {
+        format: s.observation_format,
+        ...(s.observation_chars === null ? {} : { maxChars: s.observation_chars }),
+      },
       ...(signal ? { signal } : {}),
     });
     clean = trajectory.outcome !== 'infra_error';

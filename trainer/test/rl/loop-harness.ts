@@ -133,6 +133,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
       sampling: { temperature: 1, top_p: 1, top_k: -1, max_tokens: 4, seed: null },
       context_tokens: null,
       observation_chars: null,
+      observation_format: 'axtree',
       constrained: false,
       action_names: null,
       bid_choices: false,

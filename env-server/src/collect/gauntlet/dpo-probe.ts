@@ -1,5 +1,5 @@
 import { GAUNTLET_SYSTEM_PROMPT, runEpisode, scriptedPolicy, taskInfo, type EpisodeEnv } from '@gauntlet/proto/agent';
-import type { DpoRecord, RecordMessage, StepResult } from '@gauntlet/proto';
+import type { DpoRecord, ObservationFormat, RecordMessage, StepResult } from '@gauntlet/proto';
 import { rejectedCandidates } from '../../tasks/gauntlet/oracle/decoys.js';
 import { gauntletOracle } from '../../tasks/gauntlet/oracle/policy.js';
 import { readView } from '../../tasks/gauntlet/oracle/view.js';
@@ -21,6 +21,8 @@ export interface ProbeOptions {
   maxActions?: number;
   /** Reset options of the episode (the full run's start_step). */
   resetOptions?: Record<string, unknown>;
+  /** How the prompts' observations are rendered (default axtree). */
+  format?: ObservationFormat;
 }
 
 /** The probe episode's pairs and how far it got (it must still solve the run: wrong moves never strand it). */
@@ -42,7 +44,7 @@ export async function collectPreferencePairs(
   env: EpisodeEnv,
   task: string,
   seed: number,
-  { perStep = 2, maxActions = 600, resetOptions = {} }: ProbeOptions = {},
+  { perStep = 2, maxActions = 600, resetOptions = {}, format = 'axtree' }: ProbeOptions = {},
 ): Promise<ProbeResult> {
   const startStep = typeof resetOptions['start_step'] === 'number' ? resetOptions['start_step'] : 1;
   const key = episodeKey(task, seed, startStep);
@@ -101,6 +103,7 @@ export async function collectPreferencePairs(
     task,
     seed,
     resetOptions,
+    render: { format },
     observation: ORACLE_OBSERVATION,
     actionSet: ORACLE_ACTION_SET,
     maxTurns: maxActions,

@@ -1,3 +1,4 @@
+import type { ObservationFormat } from '@gauntlet/proto';
 import { PolicyGaveUpError, type Trajectory } from '@gauntlet/proto/rollout';
 import { runEpisode, scriptedPolicy, taskInfo, type EpisodeEnv, type EpisodePolicy } from '@gauntlet/proto/agent';
 import { gauntletOracle } from '../../tasks/gauntlet/oracle/policy.js';
@@ -35,17 +36,19 @@ export function gauntletOraclePolicy(): EpisodePolicy {
   });
 }
 
-/** Plays one episode with the built-in oracle through `env`, recorded as any policy's episode is. */
+/** Plays one episode with the built-in oracle through `env`, recorded (observations in `format`) as any policy's episode is. */
 export function runOracleEpisode(
   env: EpisodeEnv,
   task: string,
   seed: number,
   options: Record<string, unknown> = {},
+  format: ObservationFormat = 'axtree',
 ): Promise<Trajectory> {
   return runEpisode(env, gauntletOraclePolicy(), {
     task,
     seed,
     resetOptions: options,
+    render: { format },
     observation: ORACLE_OBSERVATION,
     actionSet: ORACLE_ACTION_SET,
     // The env's own step budget (400 actions for a full run) ends an episode; timing puzzles make a full run minutes long.

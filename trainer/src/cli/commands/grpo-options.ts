@@ -97,6 +97,11 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'action-names': s('A,B,…', 'With --constrained: only these actions (e.g. click,fill)', 'every action'),
   'context-tokens': s('N', 'Prompt + reply tokens per turn; older exchanges are trimmed', "the model's"),
   'observation-chars': s('N', 'Characters per rendered observation', 'no limit'),
+  'observation-format': s(
+    'F',
+    "axtree (BrowserGym's tree as sent) or pruned (interactive elements and nearby text)",
+    'axtree',
+  ),
   'deadline-ms': s('MS', 'Deadline of one episode', '120000'),
   // Queues
   redis: s('URL', 'Redis of the rollout queues (env REDIS_URL)', 'redis://127.0.0.1:6379'),

@@ -64,6 +64,14 @@ describe('grpo settings', () => {
     expect(s.outputDir.endsWith('runs/grpo')).toBe(true);
   });
 
+  it('--observation-format names how episodes render pages (default axtree) and refuses other names', async () => {
+    expect((await settingsOf(['--task', 'a'])).episode.observation_format).toBe('axtree');
+    expect((await settingsOf(['--task', 'a', '--observation-format', 'pruned'])).episode.observation_format).toBe(
+      'pruned',
+    );
+    await expect(settingsOf(['--task', 'a', '--observation-format', 'html'])).rejects.toThrow(/--observation-format/);
+  });
+
   it('--bid-choices narrows constrained episodes to the page bids, and needs --constrained', async () => {
     const s = await settingsOf(['--task', 'a', '--constrained', '--bid-choices']);
     expect(s.episode).toMatchObject({ constrained: true, bid_choices: true, action_names: null });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ACTION_NAMES, type ActionName } from '@gauntlet/proto/agent';
+import { OBSERVATION_FORMATS, type ObservationFormat } from '@gauntlet/proto';
 import {
   DEFAULT_PREFIX,
   DEFAULT_REDIS_URL,
@@ -60,6 +61,7 @@ export interface GrpoSettings {
     sampling: { temperature: number; top_p: number; top_k: number; max_tokens: number; seed: number | null };
     context_tokens: number | null;
     observation_chars: number | null;
+    observation_format: ObservationFormat;
     constrained: boolean;
     action_names: ActionName[] | null;
     bid_choices: boolean;
@@ -248,6 +250,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
       },
       context_tokens: contextTokens ?? null,
       observation_chars: observationChars ?? null,
+      observation_format: choiceOption(context, 'observation-format', OBSERVATION_FORMATS, 'axtree'),
       constrained: context.options['constrained'] === true,
       action_names: actionNames as ActionName[] | null,
       bid_choices: context.options['bid-choices'] === true,
