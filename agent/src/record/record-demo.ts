@@ -1,4 +1,4 @@
-import type { RecordedStep } from '@gauntlet/proto';
+import type { RecordedStep, WebTaskOptions } from '@gauntlet/proto';
 import type { EnvClient } from '@gauntlet/proto/client';
 import type { Progress } from '@gauntlet/proto/cli';
 
@@ -22,11 +22,26 @@ export const DEMO_OBSERVATION = {
  */
 export async function recordDemo(
   env: EnvClient,
-  options: { task: string; seed: number; maxSteps: number; signal: AbortSignal; progress: Progress },
+  options: {
+    task: string;
+    seed: number;
+    /** The open-web task's reset options (`record --url`). */
+    web?: WebTaskOptions | undefined;
+    maxSteps: number;
+    signal: AbortSignal;
+    progress: Progress;
+  },
 ): Promise<RecordedStep[]> {
   const { task, seed, signal, progress } = options;
   const first = await env.reset(
-    { task_name: task, seed, observation: DEMO_OBSERVATION, action_set: DEMO_ACTION_SET, browser: { record: true } },
+    {
+      task_name: task,
+      seed,
+      ...(options.web ? { options: options.web } : {}),
+      observation: DEMO_OBSERVATION,
+      action_set: DEMO_ACTION_SET,
+      browser: { record: true },
+    },
     { signal },
   );
   progress(`recording ${task} seed ${seed} — goal: ${first.observation.goal}`);
