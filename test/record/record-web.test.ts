@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WEB_SYSTEM_PROMPT } from '@gauntlet/proto/agent';
+import { createEnvClient } from '@gauntlet/proto/client';
+import type { Demo } from '../../agent/src/record/demo-files.js';
 import { agent } from '../../agent/test/support/agent.js';
 import { startWebSite, type WebSite } from '../../agent/test/support/web-site.js';
 import { ACTION, demonstrate, startHeadedEnv, type HeadedEnv } from './recording.js';
@@ -60,3 +62,41 @@ it('record --url --goal: clicks, a page load and a fill become web-task actions;
     expect(replay.out.at(-1)).toMatch(/^faithful: replay reward 0, recorded 0 — web seed 0/);
   }
 }, 180_000);
+
+it("a double click is one dblclick, and its replay leaves the page as the person's did", async () => {
+  const out = join(dir, 'counter');
+  let live = '';
+  const { demo } = await demonstrate(
+    headed,
+    { web: ['--url', `${site.origin}/counter`, '--goal', 'Double-click Open'], out },
+    async (person, page, lines, stop) => {
+      await person.doubleClick(page.getByRole('button', { name: 'Open' }));
+      await lines.until(/#0 dblclick\(/);
+      await page.getByText('double clicks 1').waitFor();
+      live = await page.locator('#count').innerText();
+      stop.abort();
+    },
+  );
+  expect(demo.steps.map((s) => s.action)).toEqual([expect.stringMatching(/^dblclick\('\w+'\)$/)]);
+  // The page counted the clicks the browser made of the person's double click; the replayed
+  // dblclick makes the same (a click then a dblclick would make one click more).
+  expect(live).toBe('clicks 2, double clicks 1');
+  expect(await replayedPage(demo)).toContain(`StaticText '${live}'`);
+});
+
+/** The page after a demo's actions, replayed on a fresh episode of its web task. */
+async function replayedPage(demo: Demo): Promise<string> {
+  const env = createEnvClient(headed.env.url);
+  try {
+    await env.reset({ task_name: demo.task, seed: demo.seed, options: demo.web! });
+    let axtree = '';
+    for (const step of demo.steps) {
+      const result = await env.step(step.action);
+      expect(result.observation.metadata.browsergym_obs.last_action_error).toBe('');
+      axtree = result.observation.axtree_txt;
+    }
+    return axtree;
+  } finally {
+    await env.close();
+  }
+}
