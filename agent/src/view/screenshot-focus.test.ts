@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ActionMark } from '../report/action-marks.js';
 import { screenshotFocus } from './screenshot-focus.js';
 
 const TASK = 'http://tasks.gauntlet.test/miniwob/click-button.html';
@@ -10,7 +11,7 @@ describe('screenshotFocus', () => {
   });
 
   it('keeps every mark inside, with the same margin around it', () => {
-    const box = { kind: 'box', action: 'click', bid: '4', bbox: [150, 200, 40.5, 19] } as const;
+    const box: ActionMark = { kind: 'box', action: 'click', bid: '4', bbox: [150, 200, 40.5, 19] };
     expect(screenshotFocus(TASK, [box])).toEqual([0, 0, 215, 243]);
     expect(screenshotFocus(TASK, [{ kind: 'point', action: 'mouse_click', x: 300, y: 20 }])).toEqual([0, 0, 324, 234]);
   });
