@@ -29,6 +29,19 @@ describe('record: usage errors (exit 2)', () => {
     expect(r.errors.join('\n')).toMatch(/--task/);
   });
 
+  it('--url needs --goal, is not --task too, and is an http(s) URL', async () => {
+    for (const [args, flag] of [
+      [['--url', 'http://127.0.0.1:9/'], '--goal'],
+      [['--url', 'http://127.0.0.1:9/', '--goal', 'g', '--task', 'click-button'], '--url'],
+      [['--url', 'file:///etc/passwd', '--goal', 'g'], '--url'],
+      [['--goal', 'g'], '--goal'],
+    ] as const) {
+      const r = await agent(['record', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.errors, args.join(' ')).toEqual([expect.stringContaining(flag)]);
+    }
+  });
+
   it('--replay of a missing or foreign file', async () => {
     const missing = await agent(['record', '--replay', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalEnv, type LocalEnv } from '../src/env/local-env.js';
 import { agent, readRun } from './support/agent.js';
 import { startFakeChat } from './support/fake-chat.js';
-import { oracleTwin } from './support/oracle-twin.js';
+import { startOracleTap } from './support/oracle-tap.js';
 
 // A real env server (its bin, real Chromium) with the real MiniWoB++ fixture pages, among them
 // tasks without a built-in counterpart and so without an oracle; the agent runs through its CLI.
@@ -60,15 +60,12 @@ describe('gauntlet-agent run', () => {
   });
 
   it('--mode api solves them through a chat-only server (no /tokenize), stripping <think>, recording usage', async () => {
-    const twin = oracleTwin(env.url, [
-      { task: 'click-button', seed: 0 },
-      { task: 'gauntlet:click_sequence', seed: 0 },
-    ]);
-    const chat = await startFakeChat(twin.answer);
+    const tap = await startOracleTap(env.url);
+    const chat = await startFakeChat(tap.answer);
     const out = join(dir, 'api');
     try {
       const run = await agent(
-        ['run', '--env', env.url, '--mode', 'api', '--task', TASKS, '--seeds', '0', '--out', out],
+        ['run', '--env', tap.url, '--mode', 'api', '--task', TASKS, '--seeds', '0', '--out', out],
         {
           OPENAI_BASE_URL: chat.baseUrl,
           OPENAI_API_KEY: 'sk-test',
@@ -85,7 +82,7 @@ describe('gauntlet-agent run', () => {
       expect(later.filter((m) => m.role === 'assistant').every((m) => !m.content.includes('<think>'))).toBe(true);
     } finally {
       await chat.close();
-      await twin.close();
+      await tap.close();
     }
     const { metrics, episodes } = readRun(out);
     expect(metrics.totals).toMatchObject({ episodes: 2, successes: 2, oracle_steps: 0 });

@@ -14,6 +14,13 @@ export class Person {
     await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   }
 
+  /** Two presses in quick succession, as the browser counts a double click (click, click, dblclick). */
+  async doubleClick(target: Locator): Promise<void> {
+    const box = await target.boundingBox();
+    if (!box) throw new Error(`nothing drawn for ${target.toString()}`);
+    await this.page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+  }
+
   /** Clicks into the field and types the text key by key. */
   async type(field: Locator, text: string): Promise<void> {
     await this.click(field);

@@ -20,11 +20,12 @@ export interface HeadedEnv {
   stop(): Promise<void>;
 }
 
-export async function startHeadedEnv(): Promise<HeadedEnv> {
+/** `extraArgs`: more `gauntlet-env serve` flags, e.g. the --allow-origin of a site the test serves. */
+export async function startHeadedEnv(extraArgs: string[] = []): Promise<HeadedEnv> {
   const display: VirtualDisplay = await startXvfb();
   const cdpPort = await freePort();
   const env = await startLocalEnv({
-    extraArgs: ['--allow-headed', '--headed-cdp-port', String(cdpPort)],
+    extraArgs: ['--allow-headed', '--headed-cdp-port', String(cdpPort), ...extraArgs],
     env: { ...process.env, DISPLAY: display.display },
   }).catch(async (error: unknown) => {
     await display.stop();
@@ -68,21 +69,22 @@ export const ACTION = /#\d+ /;
 export type Act = (person: Person, page: Page, lines: Lines, stop: AbortController) => Promise<void>;
 
 /**
- * Runs `gauntlet-agent record` on `task`/`seed` into `out` with `act` as the person; checks its
- * exit code (0 when the episode ended it, 130 when `act` stopped it as Ctrl-C would) and returns
- * the demo it wrote.
+ * Runs `gauntlet-agent record` on `task`/`seed` (or on `web`: `--url …` and `--goal …`) into
+ * `out` with `act` as the person; checks its exit code (0 when the episode ended it, 130 when
+ * `act` stopped it as Ctrl-C would) and returns the demo it wrote.
  */
 export async function demonstrate(
   headed: HeadedEnv,
-  options: { task: string; seed: number; out: string; url?: string },
+  options: ({ task: string; seed: number } | { web: string[] }) & { out: string; url?: string },
   act: Act,
 ): Promise<{ demo: Demo; lines: Lines }> {
-  const { task, seed, out } = options;
+  const { out } = options;
+  const target = 'web' in options ? options.web : ['--task', options.task, '--seed', String(options.seed)];
   const lines = new Lines();
   const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
   const stop = new AbortController();
   const url = options.url ?? headed.env.url;
-  const recording = main(['record', '--task', task, '--seed', String(seed), '--env', url, '--out', out], {
+  const recording = main(['record', ...target, '--env', url, '--out', out], {
     io,
     signal: stop.signal,
   });

@@ -48,6 +48,22 @@ async function shown(page: Page) {
       src: img.getAttribute('src'),
       loaded: img.complete && img.naturalWidth > 0,
       diff: [...document.querySelectorAll('#diff div')].map((d) => ({ cls: d.className, text: d.textContent ?? '' })),
+      // How much the picture is enlarged, and whether all of it is in view.
+      zoom: frame.width / img.naturalWidth,
+      whole: img.parentElement!.parentElement!.getBoundingClientRect().width >= frame.width - 1,
+      // Each label against its box and the frame, in page pixels: outside the box, inside the frame.
+      labels: [...document.querySelectorAll('.mark')].map((m) => {
+        const [box, label] = [m.getBoundingClientRect(), m.querySelector('span')!.getBoundingClientRect()];
+        const shown = img.parentElement!.parentElement!.getBoundingClientRect();
+        return {
+          outsideBox: label.bottom <= box.top || label.top >= box.bottom,
+          inFrame:
+            label.top >= shown.top &&
+            label.bottom <= shown.bottom &&
+            box.top >= shown.top &&
+            box.bottom <= shown.bottom,
+        };
+      }),
       // Each mark relative to the picture, in the screenshot's own pixels.
       marks: [...document.querySelectorAll('.mark')].map((m) => {
         const r = m.getBoundingClientRect();
@@ -135,6 +151,13 @@ describe('gauntlet-agent view in a real browser', () => {
           ])
             expect(Math.abs(got! - want!), where).toBeLessThan(2);
         });
+        // A MiniWoB page is a small frame in a corner: shown enlarged and cut to the task; a
+        // Gauntlet page fills the viewport and is shown whole. Labels sit outside their box.
+        if (turn.observation.url.includes('/miniwob/')) {
+          expect(view.zoom, where).toBeGreaterThan(2);
+          expect(view.whole, where).toBe(false);
+        } else expect([view.zoom < 1, view.whole], where).toEqual([true, true]);
+        expect(view.labels, where).toEqual(view.marks.map(() => ({ outsideBox: true, inFrame: true })));
         if (s === 0) expect(view.diff.filter((l) => l.cls === 'add').length, where).toBeGreaterThan(3);
         else
           expect(

@@ -1,9 +1,16 @@
 import { defineOptions } from '@gauntlet/proto/cli';
+import { WEB_OPTIONS } from './web-options.js';
 
 /** Every flag of `gauntlet-agent record`. */
 export const RECORD_OPTIONS = defineOptions({
   task: { kind: 'string', help: 'The task to demonstrate: click-button, gauntlet:timer, …', valueName: 'NAME' },
   seed: { kind: 'integer', help: 'The episode seed', default: 0, min: 0 },
+  url: {
+    ...WEB_OPTIONS.url,
+    help: "Record on an open-web task starting on this http(s) page instead of --task (the env's `web` task); Ctrl-C ends it",
+  },
+  goal: { ...WEB_OPTIONS.goal, help: 'What the person is asked to do on --url, in plain words' },
+  'allow-origin': WEB_OPTIONS['allow-origin'],
   replay: {
     kind: 'string',
     help: "Replay a recording's actions on a fresh episode of its task and seed; exit 0 when it reaches the recorded reward, 1 when not",
@@ -12,7 +19,7 @@ export const RECORD_OPTIONS = defineOptions({
   out: {
     kind: 'string',
     help: 'Output folder (demo.json, demo.jsonl, screenshots/)',
-    defaultText: 'demos/<task>-<seed>-<time>',
+    defaultText: 'demos/<task>-<seed>-<time> (web-<time> with --url)',
     valueName: 'DIR',
   },
   headed: { kind: 'boolean', help: 'With --replay: show the replay in a visible browser (recording always does)' },

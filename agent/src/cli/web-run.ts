@@ -9,7 +9,12 @@ import {
 import { UsageError, type CommandContext } from '@gauntlet/proto/cli';
 import type { RUN_OPTIONS } from './run-options.js';
 
-type Values = CommandContext<typeof RUN_OPTIONS>['values'];
+type RunValues = CommandContext<typeof RUN_OPTIONS>['values'];
+/** The flags webRun reads: `run`'s, of which `record` has a part (no mode, no goal spec; one task). */
+type Values = Partial<
+  Pick<RunValues, 'url' | 'goal' | 'success-url' | 'success-text' | 'answer' | 'allow-origin' | 'mode' | 'env'>
+> &
+  Pick<RunValues, 'max-steps'> & { task?: unknown };
 
 /** An open-web run: the env's `web` task with these reset options. */
 export interface WebRun {

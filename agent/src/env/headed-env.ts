@@ -27,6 +27,8 @@ export async function openEnv(options: {
   token: string | undefined;
   bin: string | undefined;
   headed: boolean;
+  /** More flags for a local server (an open-web task's --allow-origin). */
+  envArgs?: string[] | undefined;
   progress: Progress;
 }): Promise<OpenedEnv> {
   let local: LocalEnv | undefined;
@@ -34,7 +36,7 @@ export async function openEnv(options: {
     local = await startLocalEnv({
       ...(options.bin ? { bin: options.bin } : {}),
       progress: options.progress,
-      ...(options.headed ? { extraArgs: ['--allow-headed'] } : {}),
+      extraArgs: [...(options.headed ? ['--allow-headed'] : []), ...(options.envArgs ?? [])],
     });
   const env = createEnvClient(options.url ?? local!.url, { token: options.token, callTimeoutMs: 120_000 });
   return {

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecordedStep, StepResult } from '@gauntlet/proto';
+import type { RecordedStep, StepResult, WebTaskOptions } from '@gauntlet/proto';
 import { renderObservation, systemPromptFor } from '@gauntlet/proto/agent';
 import { actionMarks } from '../report/action-marks.js';
 import type { Demo } from '../report/demo-file.js';
@@ -14,15 +14,22 @@ export type { Demo, DemoStep } from '../report/demo-file.js';
  * rendered by @gauntlet/proto/agent as rollouts and oracle data are), which `gauntlet-trainer sft`
  * reads unchanged.
  */
-export function writeDemo(dir: string, task: string, seed: number, steps: readonly RecordedStep[]): Demo {
+export function writeDemo(
+  dir: string,
+  task: string,
+  seed: number,
+  steps: readonly RecordedStep[],
+  web?: WebTaskOptions,
+): Demo {
   mkdirSync(join(dir, 'screenshots'), { recursive: true });
   const demo: Demo = {
     task,
     seed,
-    goal: steps[0]?.before.observation.goal ?? '',
+    goal: steps[0]?.before.observation.goal ?? web?.goal ?? '',
     recorded_at: new Date().toISOString(),
     reward: steps.reduce((sum, s) => sum + s.reward, 0),
     done: steps.at(-1)?.done ?? false,
+    ...(web ? { web } : {}),
     steps: steps.map((step) => ({
       index: step.index,
       action: step.action,

@@ -1,6 +1,7 @@
-import type { RecordedStep } from '@gauntlet/proto';
+import type { RecordedStep, WebTaskOptions } from '@gauntlet/proto';
 import type { EnvClient } from '@gauntlet/proto/client';
 import type { Progress } from '@gauntlet/proto/cli';
+import { addRecordedStep } from './double-clicks.js';
 
 /** Every action subset: a person may click, type, scroll, drag or navigate. */
 export const DEMO_ACTION_SET = { subsets: ['chat', 'infeas', 'bid', 'coord', 'nav', 'tab'], multi_action: false };
@@ -22,11 +23,26 @@ export const DEMO_OBSERVATION = {
  */
 export async function recordDemo(
   env: EnvClient,
-  options: { task: string; seed: number; maxSteps: number; signal: AbortSignal; progress: Progress },
+  options: {
+    task: string;
+    seed: number;
+    /** The open-web task's reset options (`record --url`). */
+    web?: WebTaskOptions | undefined;
+    maxSteps: number;
+    signal: AbortSignal;
+    progress: Progress;
+  },
 ): Promise<RecordedStep[]> {
   const { task, seed, signal, progress } = options;
   const first = await env.reset(
-    { task_name: task, seed, observation: DEMO_OBSERVATION, action_set: DEMO_ACTION_SET, browser: { record: true } },
+    {
+      task_name: task,
+      seed,
+      ...(options.web ? { options: options.web } : {}),
+      observation: DEMO_OBSERVATION,
+      action_set: DEMO_ACTION_SET,
+      browser: { record: true },
+    },
     { signal },
   );
   progress(`recording ${task} seed ${seed} — goal: ${first.observation.goal}`);
@@ -36,9 +52,10 @@ export async function recordDemo(
     while (steps.length < options.maxSteps) {
       const reply = await env.record({ wait_s: 5 }, { signal });
       if (reply.step) {
-        const s = reply.step;
-        steps.push(s);
-        progress(`#${s.index} ${s.action} → reward ${s.reward}${s.done ? ' (episode over)' : ''}`);
+        const count = steps.length;
+        const s = addRecordedStep(steps, reply.step);
+        const folded = steps.length === count ? ' (one double click: the click before it was its first)' : '';
+        progress(`#${s.index} ${s.action} → reward ${s.reward}${s.done ? ' (episode over)' : ''}${folded}`);
       }
       if (!reply.recording || reply.step?.done) break;
     }

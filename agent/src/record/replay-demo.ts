@@ -32,6 +32,7 @@ export async function replayDemo(
     {
       task_name: demo.task,
       seed: demo.seed,
+      ...(demo.web ? { options: demo.web } : {}),
       observation: { axtree: true, pruned_html: false, extra_properties: false, screenshot: 'none' },
       action_set: DEMO_ACTION_SET,
       ...(options.headed ? { browser: { headed: true } } : {}),

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { WebTaskOptions } from '@gauntlet/proto';
 import type { ActionMark } from './action-marks.js';
 
 // demo.json, the file `record` writes (record/demo-files.ts) and `record --replay` and `view` read.
@@ -37,6 +38,8 @@ export interface Demo {
   reward: number;
   /** Whether the episode ended (false when the recording was stopped first). */
   done: boolean;
+  /** An open-web recording (`record --url`): the `web` task's reset options, so a replay starts on the same page. */
+  web?: WebTaskOptions;
   steps: DemoStep[];
 }
 
@@ -61,6 +64,10 @@ export function readDemo(file: string): Demo {
   for (const key of ['task', 'goal'] as const) if (typeof value[key] !== 'string') throw bad(`${key} is not text`);
   if (!Number.isInteger(value['seed'])) throw bad('seed is not an integer');
   if (typeof value['reward'] !== 'number' || typeof value['done'] !== 'boolean') throw bad('no reward or done');
+  if (value['web'] !== undefined) {
+    const web = WebTaskOptions.safeParse(value['web']);
+    if (!web.success) throw bad(`web: ${web.error.issues[0]!.path.join('.')} ${web.error.issues[0]!.message}`);
+  }
   if (!Array.isArray(value['steps'])) throw bad('steps is not a list');
   value['steps'].forEach((step: unknown, i) => {
     const problem = stepProblem(step);

@@ -102,6 +102,10 @@ describe('view source: demo.json from record', () => {
       [{ ...demo, steps: [demo.steps[0], { ...demo.steps[1], action: 3 }] }, /\(steps\.1: action is not text\)$/],
       [{ ...demo, steps: [{ ...demo.steps[0], observation: {} }] }, /\(steps\.0: observation has no url or axtree\)$/],
       [{ ...demo, steps: [{ ...demo.steps[0], marks: {} }] }, /\(steps\.0: marks is not a list\)$/],
+      [
+        { ...demo, web: { url: 'ftp://x/', goal: 'g' } },
+        /\(web: url must be an absolute http:\/\/ or https:\/\/ URL\)$/,
+      ],
     ];
     cases.forEach(([value, message], i) => {
       const file = join(writeDemo(`bad-${i}`, value), 'demo.json');

@@ -24,12 +24,16 @@ export const VIEW_PAGE = `<!doctype html>
   #timeline button.err { border-color: #b3261e; }
   #timeline button.rewarded { border-color: #137333; border-width: 2px; }
   .columns { display: flex; gap: 14px; align-items: flex-start; }
-  #frame { position: relative; display: inline-block; max-width: 60%; flex: none; border: 1px solid #ccd; }
+  #frame { position: relative; display: inline-block; max-width: 60%; flex: none; border: 1px solid #ccd; overflow: hidden; }
+  #page { position: relative; }
   #shot { display: block; max-width: 100%; }
+  #frame.zoomed #page { position: absolute; }
+  #frame.zoomed #shot { width: 100%; max-width: none; }
   #marks { position: absolute; inset: 0; }
   .mark { position: absolute; border: 3px solid #ff1744; box-sizing: border-box; pointer-events: none; }
   .mark.point { width: 16px; height: 16px; border-radius: 50%; transform: translate(-50%, -50%); }
-  .mark span { position: absolute; top: -18px; left: -3px; background: #ff1744; color: #fff; font-size: 11px; padding: 0 3px; white-space: nowrap; }
+  .mark span { position: absolute; bottom: calc(100% + 3px); left: -3px; background: #ff1744; color: #fff; font-size: 11px; line-height: 15px; padding: 0 3px; white-space: nowrap; }
+  .mark span.below { bottom: auto; top: calc(100% + 3px); }
   #details { flex: 1; min-width: 0; }
   h2 { font-size: 15px; margin: 4px 0; } h3 { font-size: 12px; margin: 10px 0 2px; text-transform: uppercase; color: #556; }
   pre { tab-size: 2; white-space: pre-wrap; word-break: break-word; margin: 0; background: #f7f7fa; padding: 6px; border: 1px solid #e2e4ea; }
@@ -53,7 +57,7 @@ export const VIEW_PAGE = `<!doctype html>
   <div id="step-label"></div>
   <a id="after" hidden target="_blank">the page after the last action</a>
   <div class="columns">
-    <div id="frame"><img id="shot" alt="screenshot of the page before this step"><div id="marks"></div></div>
+    <div id="frame"><div id="page"><img id="shot" alt="screenshot of the page before this step"><div id="marks"></div></div></div>
     <div id="details">
       <h3>Parsed action</h3><pre id="action"></pre>
       <div id="text-box"><h3>Model's raw text</h3><pre id="text"></pre></div>
@@ -186,7 +190,10 @@ export const VIEW_PAGE = `<!doctype html>
     $('marks').replaceChildren();
     $('frame').hidden = !t.screenshot;
     if (!t.screenshot) return;
-    shot.onload = () => drawMarks(t.marks, shot);
+    shot.onload = () => {
+      zoom(t.focus, shot);
+      drawMarks(t.marks, shot);
+    };
     shot.src = fileUrl(t.screenshot);
   }
 
@@ -228,6 +235,24 @@ export const VIEW_PAGE = `<!doctype html>
     }
   }
 
+  // A MiniWoB task is a small frame in the corner of the page: the picture is shown enlarged
+  // (up to 3×) and cut to the part the server names, marks and all, so the task can be read.
+  function zoom(focus, shot) {
+    const frame = $('frame');
+    const page = $('page');
+    frame.classList.toggle('zoomed', !!focus);
+    if (!focus) {
+      frame.style.width = frame.style.aspectRatio = page.style.width = page.style.left = page.style.top = '';
+      return;
+    }
+    const [x, y, w, h] = focus;
+    frame.style.width = 'min(60%, ' + 3 * w + 'px, calc(75vh * ' + w / h + '))';
+    frame.style.aspectRatio = w + ' / ' + h;
+    page.style.width = (100 * shot.naturalWidth) / w + '%';
+    page.style.left = (-100 * x) / w + '%';
+    page.style.top = (-100 * y) / h + '%';
+  }
+
   function drawMarks(marks, shot) {
     const box = $('marks');
     box.replaceChildren();
@@ -240,8 +265,11 @@ export const VIEW_PAGE = `<!doctype html>
         mark.style.width = (100 * m.bbox[2]) / w + '%';
         mark.style.height = (100 * m.bbox[3]) / h + '%';
       }
-      mark.append(el('span', m.kind === 'box' ? m.action + " '" + m.bid + "'" : m.action));
+      const label = el('span', m.kind === 'box' ? m.action + " '" + m.bid + "'" : m.action);
+      mark.append(label);
       box.append(mark);
+      // The label sits outside the box, above it unless that is off the picture, then below.
+      if (label.getBoundingClientRect().top < $('frame').getBoundingClientRect().top) label.className = 'below';
     }
   }
 

@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { InfraError } from '@gauntlet/proto';
 import { lineDiff } from './line-diff.js';
 import { VIEW_PAGE } from './view-page.js';
+import { screenshotFocus } from './screenshot-focus.js';
 import { insideRoot } from './view-source.js';
 import type { ViewEpisode, ViewSource } from './view-types.js';
 
@@ -83,7 +84,9 @@ function detail(episode: ViewEpisode) {
     const text = page();
     const diff = lineDiff(previous, text);
     previous = text;
-    return { ...turn, diff };
+    // The part of the screenshot the page zooms to (null: all of it).
+    const focus = turn.screenshot ? screenshotFocus(turn.url, turn.marks) : null;
+    return { ...turn, diff, focus };
   });
   return { ...episode, turns };
 }

@@ -20,9 +20,16 @@ export interface TaskScore {
   fail: number;
   timeout: number;
   infra_error: number;
-  /** Successes over the episodes that got an outcome (infra errors left out: they say nothing of the policy). */
+  /** Episodes the env finished but could not judge (a task without a goal spec): never a success. */
+  unjudged: number;
+  /**
+   * Successes over the judged episodes that got an outcome (infra errors left out: they say nothing
+   * of the policy; unjudged ones too: nothing says whether they succeeded).
+   */
   success_rate: number;
+  /** Over the same episodes as success_rate. */
   mean_reward: number;
+  /** Over every episode that got an outcome (unjudged ones included). */
   mean_turns: number;
 }
 
@@ -109,9 +116,10 @@ export async function evaluate(
   };
 }
 
-function score(task: string, episodes: EvalReport['episodes']): TaskScore {
+export function score(task: string, episodes: EvalReport['episodes']): TaskScore {
   const count = (outcome: Trajectory['outcome']) => episodes.filter((e) => e.outcome === outcome).length;
-  const scored = episodes.filter((e) => e.outcome !== 'infra_error');
+  const played = episodes.filter((e) => e.outcome !== 'infra_error');
+  const scored = played.filter((e) => e.outcome !== 'unjudged');
   const mean = (xs: number[]) =>
     xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0;
   return {
@@ -121,8 +129,9 @@ function score(task: string, episodes: EvalReport['episodes']): TaskScore {
     fail: count('fail'),
     timeout: count('timeout'),
     infra_error: count('infra_error'),
+    unjudged: count('unjudged'),
     success_rate: scored.length ? Math.round((count('success') / scored.length) * 1000) / 1000 : 0,
     mean_reward: mean(scored.map((e) => e.reward)),
-    mean_turns: mean(scored.map((e) => e.turns)),
+    mean_turns: mean(played.map((e) => e.turns)),
   };
 }

@@ -146,7 +146,10 @@ describe('gauntlet-worker commands', () => {
       ['click-test', 3],
       ['click-button', 3],
     ]);
-    for (const t of report.tasks) expect(t.success_rate).toBeCloseTo(t.success / (t.episodes - t.infra_error), 3);
+    for (const t of report.tasks) {
+      expect(t.unjudged).toBe(0);
+      expect(t.success_rate).toBeCloseTo(t.success / (t.episodes - t.infra_error - t.unjudged), 3);
+    }
     expect(report.episodes.map((e: { seed: number }) => e.seed)).toEqual([0, 1, 2, 0, 1, 2]);
     expect(json.err).toMatch(/\[6\/6\] /);
     // The same seeds and policy seed play the same episodes: the table agrees with the JSON.
@@ -163,6 +166,7 @@ describe('gauntlet-worker commands', () => {
       '--max-turns',
       '2',
     ]);
+    expect(table.out.split('\n')[0]).toMatch(/infra_error +unjudged +mean reward/);
     const row = table.out.split('\n').find((line) => line.startsWith('click-test'))!;
     expect(row).toContain(`${(report.tasks[0].success_rate * 100).toFixed(1)}%`);
   }, 150_000);
