@@ -43,9 +43,17 @@ function bidCalls(names: readonly string[], bids: readonly string[]): string {
   const usable = bids.filter((b) => SAFE_BID.test(b));
   const bound = usable.length ? names.filter((name) => name in BID_ARGUMENTS) : [];
   const bid = `(?:${usable.map((b) => `'${b.replaceAll('.', '\\.')}'|"${b.replaceAll('.', '\\.')}"`).join('|')})`;
-  const calls = bound.map((name) => {
-    const leading = Array.from({ length: BID_ARGUMENTS[name as keyof typeof BID_ARGUMENTS] }, () => bid).join(', ?');
-    return String.raw`${name}\(${leading}(?:, ?${ARGUMENT})*\)`;
+  // Actions taking the same number of leading bids share one branch: the same language as one
+  // branch per action, in a fraction of the automaton (it is compiled on every turn, per page).
+  const byCount = new Map<number, string[]>();
+  for (const name of bound) {
+    const count = BID_ARGUMENTS[name as keyof typeof BID_ARGUMENTS];
+    byCount.set(count, [...(byCount.get(count) ?? []), name]);
+  }
+  const calls = [...byCount].map(([count, group]) => {
+    const leading = Array.from({ length: count }, () => bid).join(', ?');
+    const head = group.length === 1 ? group[0]! : `(?:${group.join('|')})`;
+    return String.raw`${head}\(${leading}(?:, ?${ARGUMENT})*\)`;
   });
   if (free.length) calls.push(anyCall(free));
   if (calls.length === 0)

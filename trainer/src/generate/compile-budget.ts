@@ -13,7 +13,13 @@ export interface CompileBudget {
   maxMs: number;
 }
 
-export const DEFAULT_COMPILE_BUDGET: CompileBudget = { maxStates: 10_000, maxMs: 3_000 };
+/**
+ * The clock is wall time, so its default is generous: on 2 cores at load 17 the action grammar
+ * with a page's bids (compiled every turn under --bid-choices) took 1–4 s, and a budget a loaded
+ * machine cannot meet would refuse the very requests rollouts make. Still far under the
+ * preparation threads' 30 s per call, and the pathological regexes are stopped.
+ */
+export const DEFAULT_COMPILE_BUDGET: CompileBudget = { maxStates: 10_000, maxMs: 15_000 };
 
 /**
  * Node factories that count states and look at the clock on every new state, so a compilation is
