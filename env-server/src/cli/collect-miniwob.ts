@@ -62,7 +62,8 @@ export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number
   const file = join(flags.out, 'sft.jsonl');
   const tally = new Progress('collect', 0);
   const have = await readField(file, 'episode', (line) => tally.note(`${file}:${line} is not JSON; ignored`));
-  const all = tasks.flatMap((task) => seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed) })));
+  // Seed-major: a run stopped early still holds every task.
+  const all = seeds.flatMap((seed) => tasks.map((task) => ({ task, seed, key: episodeKey(task, seed) })));
   const jobs = all.filter((job) => !have.has(job.key));
   const progress = new Progress('collect', jobs.length);
   if (jobs.length < all.length)
