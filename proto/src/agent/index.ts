@@ -7,6 +7,7 @@ export { parseAction, type ParseActionOptions, type ParsedAction } from './parse
 export type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
 export { renderObservation, type RenderOptions } from './render.js';
 export { AGENT_OBSERVATION, runEpisode, taskInfo, type EpisodeEnv, type RunEpisodeOptions } from './run-episode.js';
+export { observationStateKey, stateText } from './state-key.js';
 export { scriptedPolicy, type ScriptedChooser } from './scripted-policy.js';
 export { BROWSER_SYSTEM_PROMPT, GAUNTLET_SYSTEM_PROMPT, WEB_SYSTEM_PROMPT, systemPromptFor } from './system-prompt.js';
 export { chatTokensFor } from './template-cache.js';
