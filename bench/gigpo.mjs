@@ -8,9 +8,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { startBin } from './support/processes.mjs';
+import { benchOptions, stopStack } from './support/bench-options.mjs';
+import { startBin, startEnvServer } from './support/processes.mjs';
 import { dropQueues } from './support/queues.mjs';
+import { TINY_RECIPE } from './support/tiny-recipe.mjs';
 
 const OPTIONS = {
   minutes: { type: 'string', default: '5', help: 'Wall-clock budget of each training run (task × arm)' },
@@ -36,45 +37,13 @@ const OPTIONS = {
   help: { type: 'boolean', default: false, help: 'Show this help' },
 };
 
-// bench/learn.mjs's recipe (tiny model, fresh LoRA, replies constrained to actions on the page's
-// bids), with several turns per episode so that there are steps to credit. Not tuned per arm.
-const RECIPE = [
-  ['--group-size', '8'],
-  ['--groups-per-update', '2'],
-  ['--max-staleness', '1'],
-  ['--lr', '3e-3'],
-  ['--rank', '8'],
-  ['--max-turns', '6'],
-  ['--max-tokens', '24'],
-  ['--temperature', '1.5'],
-  ['--constrained'],
-  ['--bid-choices'],
-  ['--threads', '1'],
-  ['--seed', '0'],
-  ['--checkpoint-every', '1000'],
-].flat();
-
-const { values } = parseArgs({
-  options: Object.fromEntries(
-    Object.entries(OPTIONS).map(([k, v]) => [k, { type: v.type, multiple: v.multiple === true, default: v.default }]),
-  ),
-});
-if (values.help) {
-  console.log('Usage: node bench/gigpo.mjs [options]\n\nGRPO vs GiGPO success over time, as JSON.\n');
-  for (const [name, o] of Object.entries(OPTIONS))
-    console.log(
-      `  --${name.padEnd(12)} ${o.help}${o.type === 'boolean' || o.multiple ? '' : ` (default: ${o.default})`}`,
-    );
-  process.exit(0);
-}
-const number = (name, min, max = Infinity) => {
-  const v = Number(values[name]);
-  if (!Number.isFinite(v) || v < min || v > max) {
-    console.error(`--${name} must be a number in [${min}, ${max}]; got ${JSON.stringify(values[name])}`);
-    process.exit(2);
-  }
-  return v;
-};
+// The learning benchmarks' recipe, with several turns per episode so that there are steps to
+// credit, and one seed for both arms. Not tuned per arm.
+const RECIPE = [...TINY_RECIPE, '--max-turns', '6', '--temperature', '1.5', '--seed', '0'];
+const { values, number } = benchOptions(
+  OPTIONS,
+  'Usage: node bench/gigpo.mjs [options]\n\nGRPO vs GiGPO success over time on multi-step tasks, as JSON.\n',
+);
 const minutes = number('minutes', 0.25);
 const startStep = Math.floor(number('start-step', 1, 30));
 const stepWeight = number('step-weight', 0);
@@ -90,13 +59,7 @@ const ARMS = {
 
 const work = await mkdtemp(join(tmpdir(), 'gauntlet-gigpo-'));
 const prefixes = [];
-const stops = [];
-const stopAll = async () => {
-  while (stops.length)
-    await stops
-      .pop()()
-      .catch(() => {});
-};
+const services = stopStack();
 let interrupted = false;
 process.once('SIGINT', () => (interrupted = true));
 
@@ -105,7 +68,9 @@ async function train(grpc, task, arm) {
   const prefix = `gigpo-${process.pid}-${task.replace(/[^a-z0-9]/gi, '')}-${arm}`;
   prefixes.push(prefix);
   const outputDir = join(work, `${task}-${arm}`);
-  const taskArgs = task === 'gauntlet' ? ['--task', task, '--start-step', String(startStep)] : ['--task', task];
+  const taskArgs = /^gauntlet(\.gauntlet)?$/.test(task)
+    ? ['--task', task, '--start-step', String(startStep)]
+    : ['--task', task];
   const started = Date.now();
   const trainer = await startBin(
     'trainer',
@@ -121,33 +86,30 @@ async function train(grpc, task, arm) {
     /policy server (http:\/\/\S+?);/,
     { onLine: (line) => line.startsWith('grpo:') && log(`${arm}: ${line}`) },
   );
-  const own = [trainer.stop];
-  stops.push(trainer.stop);
-  for (let i = 0; i < workers; i++) {
-    const worker = await startBin(
-      'rollout-worker',
-      ['run', '--env', grpc, '--policy', trainer.match[1], '--redis', values.redis, '--prefix', prefix].concat([
-        '--concurrency',
-        String(concurrency),
-        '--metrics-port',
-        '0',
-      ]),
-      /./,
-    );
-    own.push(worker.stop);
-    stops.push(worker.stop);
+  const run = stopStack();
+  run.push(trainer.stop);
+  try {
+    for (let i = 0; i < workers; i++) {
+      const worker = await startBin(
+        'rollout-worker',
+        [
+          ...['run', '--env', grpc, '--policy', trainer.match[1], '--redis', values.redis, '--prefix', prefix],
+          ...['--concurrency', String(concurrency), '--metrics-port', '0'],
+        ],
+        /./,
+      );
+      run.push(worker.stop);
+    }
+    const deadline = started + minutes * 60_000;
+    while (Date.now() < deadline && !interrupted) await new Promise((resolve) => setTimeout(resolve, 2_000));
+  } finally {
+    // Workers first, then the trainer: its last metrics line is written before it exits.
+    await run.stopAll();
   }
-  const deadline = started + minutes * 60_000;
-  while (Date.now() < deadline && !interrupted) await new Promise((resolve) => setTimeout(resolve, 2_000));
-  // Workers first, then the trainer: its last metrics line is written before it exits.
-  for (const stop of own.reverse()) await stop().catch(() => {});
-  stops.splice(stops.length - own.length, own.length);
   const text = await readFile(join(outputDir, 'metrics.jsonl'), 'utf8').catch(() => '');
+  const updates = text.split('\n').filter(Boolean);
   return curveOf(
-    text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line)),
+    updates.map((line) => JSON.parse(line)),
     task,
     started,
   );
@@ -180,13 +142,9 @@ function curveOf(updates, task, started) {
 }
 
 try {
-  const env = await startBin(
-    'env-server',
-    ['serve', '--port', '0', '--grpc-port', '0', '--max-sessions', String(workers * concurrency + 2), '--warm', '2'],
-    /gRPC: (grpc:\/\/[^,\s)]+)/,
-  );
-  stops.push(env.stop);
-  const grpc = env.match[1];
+  const env = await startEnvServer(workers * concurrency + 2);
+  services.push(env.stop);
+  const grpc = env.grpc;
   const tasks = {};
   for (const task of values.task) {
     tasks[task] = {};
@@ -198,7 +156,7 @@ try {
       log(`${task}: ${arm} ran ${r.updates} updates, last rolling success ${r.final_rolling_success}`);
     }
   }
-  await stopAll();
+  await services.stopAll();
   console.log(
     JSON.stringify({
       bench: 'gigpo',
@@ -206,7 +164,7 @@ try {
       model: 'built-in tiny',
       recipe: [...RECIPE, ...values['trainer-arg']].join(' '),
       gigpo: { step_weight: stepWeight, gamma },
-      start_step: values.task.includes('gauntlet') ? startStep : null,
+      start_step: values.task.some((t) => /^gauntlet(\.gauntlet)?$/.test(t)) ? startStep : null,
       budget_s_per_run: minutes * 60,
       workers,
       concurrency,
@@ -214,7 +172,7 @@ try {
     }),
   );
 } finally {
-  await stopAll();
+  await services.stopAll();
   await rm(work, { recursive: true, force: true });
   for (const prefix of prefixes) await dropQueues(values.redis, prefix);
 }
