@@ -9,10 +9,11 @@
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { startBin } from './support/processes.mjs';
+import { benchOptions } from './support/bench-options.mjs';
+import { startBin, startEnvServer } from './support/processes.mjs';
 import { dropQueues } from './support/queues.mjs';
 import { successCurveSvg } from './support/curve-svg.mjs';
+import { TINY_RECIPE } from './support/tiny-recipe.mjs';
 
 const OPTIONS = {
   minutes: { type: 'string', default: '10', help: 'Wall-clock budget of the training run' },
@@ -28,47 +29,11 @@ const OPTIONS = {
   help: { type: 'boolean', default: false, help: 'Show this help' },
 };
 
-// The recipe: the built-in tiny model, a fresh LoRA, replies constrained to the action grammar with
-// element arguments limited to the page's bids (an untrained model then picks among real actions on
-// real elements; see docs/rollout-worker.md), a few turns per episode.
-const RECIPE = [
-  ['--group-size', '8'],
-  ['--groups-per-update', '2'],
-  ['--max-staleness', '1'],
-  ['--lr', '3e-3'],
-  ['--rank', '8'],
-  ['--max-turns', '1'],
-  ['--max-tokens', '24'],
-  ['--temperature', '2.5'],
-  ['--constrained'],
-  ['--bid-choices'],
-  ['--threads', '1'],
-  ['--checkpoint-every', '1000'],
-].flat();
-
-const { values } = parseArgs({
-  options: Object.fromEntries(
-    Object.entries(OPTIONS).map(([k, v]) => [k, { type: v.type, multiple: v.multiple === true, default: v.default }]),
-  ),
-});
-if (values.help) {
-  console.log(
-    'Usage: node bench/learn.mjs [options]\n\nTrains a policy with GRPO on the real stack and prints its success curve as JSON.\n',
-  );
-  for (const [name, o] of Object.entries(OPTIONS))
-    console.log(
-      `  --${name.padEnd(14)} ${o.help}${o.type === 'boolean' || o.multiple ? '' : ` (default: ${o.default})`}`,
-    );
-  process.exit(0);
-}
-const number = (name, min) => {
-  const v = Number(values[name]);
-  if (!Number.isFinite(v) || v < min) {
-    console.error(`--${name} must be a number ≥ ${min}; got ${JSON.stringify(values[name])}`);
-    process.exit(2);
-  }
-  return v;
-};
+const RECIPE = TINY_RECIPE;
+const { values, number } = benchOptions(
+  OPTIONS,
+  'Usage: node bench/learn.mjs [options]\n\nTrains a policy with GRPO on the real stack and prints its success curve as JSON.\n',
+);
 const minutes = number('minutes', 0.5);
 const workers = Math.floor(number('workers', 1));
 const concurrency = Math.floor(number('concurrency', 1));
@@ -90,13 +55,9 @@ let interrupted = false;
 process.once('SIGINT', () => (interrupted = true));
 
 try {
-  const env = await startBin(
-    'env-server',
-    ['serve', '--port', '0', '--grpc-port', '0', '--max-sessions', String(workers * concurrency + 2), '--warm', '2'],
-    /gRPC: (grpc:\/\/[^,\s)]+)/,
-  );
+  const env = await startEnvServer(workers * concurrency + 2);
   stops.push(env.stop);
-  const grpc = env.match[1];
+  const grpc = env.grpc;
   log(`env server ${grpc}`);
 
   const outputDir = join(work, 'run');

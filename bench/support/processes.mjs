@@ -55,3 +55,13 @@ export function startBin(service, args, ready, { timeoutMs = 120_000, onLine, en
     });
   });
 }
+
+/** An env server on free ports with room for `sessions` sessions at once: its gRPC URL and stop(). */
+export async function startEnvServer(sessions) {
+  const env = await startBin(
+    'env-server',
+    ['serve', '--port', '0', '--grpc-port', '0', '--max-sessions', String(sessions), '--warm', '2'],
+    /gRPC: (grpc:\/\/[^,\s)]+)/,
+  );
+  return { grpc: env.match[1], stop: env.stop };
+}

@@ -8,6 +8,7 @@ export type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput
 export { pruneTree, type PruneOptions } from './prune-tree.js';
 export { renderObservation, type RenderOptions } from './render.js';
 export { AGENT_OBSERVATION, runEpisode, taskInfo, type EpisodeEnv, type RunEpisodeOptions } from './run-episode.js';
+export { observationStateKey, stateText } from './state-key.js';
 export { scriptedPolicy, type ScriptedChooser } from './scripted-policy.js';
 export { BROWSER_SYSTEM_PROMPT, GAUNTLET_SYSTEM_PROMPT, WEB_SYSTEM_PROMPT, systemPromptFor } from './system-prompt.js';
 export { chatTokensFor } from './template-cache.js';

@@ -64,6 +64,18 @@ describe('GrpoLoop', () => {
     expect(Math.max(...kept.map((k) => k.trainer_version))).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
+  it('--advantage gigpo: each update reports the anchor groups it found (both episodes start from one page)', async () => {
+    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2, grpo: { advantage: 'gigpo' } }, {});
+    await s.loop.run(new AbortController().signal);
+    expect(s.updates).toHaveLength(2);
+    for (const u of s.updates)
+      expect(u.metrics).toMatchObject({
+        'gigpo/anchor_groups': 1,
+        'gigpo/anchor_group_size': 2,
+        'gigpo/anchored_turns': 1,
+      });
+  }, 120_000);
+
   it('a group the workers drop is counted and said with its reason as it happens (one line per reason), and the run goes on', async () => {
     const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, { fails: (id) => /-[012]$/.test(id) });
     const counts = await s.loop.run(new AbortController().signal);

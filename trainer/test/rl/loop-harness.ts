@@ -14,7 +14,7 @@ import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
 import { GrpoLoop, type GrpoLoopOptions, type LoopUpdate } from '../../src/rl/loop/grpo-loop.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../src/rl/serving/in-process.js';
 import { AdapterRegistry } from '../../src/serve/adapters.js';
-import { GrpoLearner } from '../../src/train/grpo/index.js';
+import { GrpoLearner, type GrpoOptions } from '../../src/train/grpo/index.js';
 import { tinyModel } from '../support/tiny-models.js';
 import { episode, turn } from '../support/trajectories.js';
 
@@ -55,6 +55,8 @@ export interface HarnessOptions {
   /** Checkpoints the loop saves (on interrupt, and every N updates with checkpointEvery). */
   onCheckpoint?: (step: number) => Promise<void>;
   checkpointEvery?: number;
+  /** GRPO knobs on top of the default (no sampler correction). */
+  grpo?: GrpoOptions;
 }
 
 export type Cleanup = () => Promise<unknown>;
@@ -105,7 +107,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     ...(options.train ? { train: options.train } : {}),
     schedule: { lr: 1e-2 },
     runtime: { intraOpNumThreads: 1 },
-    grpo: { samplerCorrection: null },
+    grpo: { samplerCorrection: null, ...options.grpo },
   });
   const registry = options.registry ?? new AdapterRegistry('tiny', config);
   const updates: LoopUpdate[] = [];

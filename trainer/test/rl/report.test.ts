@@ -102,7 +102,25 @@ describe('RunReport over real HTTP', () => {
     }
     const page = await dumped();
     expect(page).toContain(notComputed);
+    expect(page).toContain('>not computed: --advantage grpo</text>');
     expect(page.match(/<polyline/g)?.length).toBe(6);
+  });
+
+  it('a gigpo run draws its anchor groups: how many, their mean size, the share of turns in one', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gauntlet-report-'));
+    const report = new RunReport({ jsonlPath: join(dir, 'metrics.jsonl') });
+    const url = await serve(report);
+    for (const step of [1, 2]) {
+      const gigpo = { 'gigpo/anchor_groups': 3 + step, 'gigpo/anchor_group_size': 2.5, 'gigpo/anchored_turns': 0.4 };
+      await report.record({ ...update(step), metrics: { ...update(step).metrics, ...gigpo } });
+    }
+    const page = await renderedDom(`${url}/curves`);
+    for (const name of ['groups', 'mean size', 'share']) expect(page).toContain(`>${name}</text>`);
+    expect(page).not.toContain('>not computed: --advantage grpo</text>');
+    // The 7 series of the first test, and 3 more.
+    expect(page.match(/<polyline/g)?.length).toBe(10);
+    const written = (await readFile(join(dir, 'metrics.jsonl'), 'utf8')).trim().split('\n');
+    expect(JSON.parse(written[1]!).metrics).toMatchObject({ 'gigpo/anchor_groups': 5, 'gigpo/anchored_turns': 0.4 });
   });
 
   it('a resumed report continues the curves from the JSONL file', async () => {

@@ -81,6 +81,18 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   'sampler-correction-min': s('X', 'Lower bound of the correction weight', '0'),
   'sampler-correction-max': s('X', 'Upper bound of the correction weight', '3'),
   'no-entropy': flag('Do not log the policy entropy (saves one softmax per token)'),
+  // Step-level credit (GiGPO)
+  advantage: s(
+    'NAME',
+    "grpo: one advantage per episode; gigpo: adds each turn's step-level advantage, from the turns of its group that saw the same page",
+    'grpo',
+  ),
+  'step-weight': s('W', "With --advantage gigpo: weight of the step-level advantage added to the episode's", '1'),
+  gamma: s(
+    'G',
+    'With --advantage gigpo: discount of the per-turn returns the step advantage compares (0 to 1)',
+    '0.95',
+  ),
   // Curriculum
   'no-curriculum': flag('Draw tasks by their weights alone'),
   'curriculum-window': s('N', 'Recent episodes per task the success rate is measured over', '32'),

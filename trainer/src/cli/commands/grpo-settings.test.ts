@@ -157,6 +157,38 @@ describe('grpo settings', () => {
     await expect(settingsOf([], { name: 'bad.json', text: '{"task": ' })).rejects.toThrow(/not valid JSON/);
   });
 
+  it('--advantage gigpo with --step-weight and --gamma, from flags or a config file; grpo by default', async () => {
+    const t = ['--task', 'a'];
+    const plain = (await settingsOf(t)).grpo;
+    expect(plain.advantage).toBe('grpo');
+    expect(plain).not.toHaveProperty('stepWeight');
+    expect((await settingsOf([...t, '--advantage', 'gigpo'])).grpo).toMatchObject({
+      advantage: 'gigpo',
+      stepWeight: 1,
+      gamma: 0.95,
+    });
+    const flags = await settingsOf([...t, '--advantage', 'gigpo', '--step-weight', '0.5', '--gamma', '0.9']);
+    expect(flags.grpo).toMatchObject({ advantage: 'gigpo', stepWeight: 0.5, gamma: 0.9 });
+    const file = { name: 'gigpo.yaml', text: 'task: a\nadvantage: gigpo\nstep_weight: 2\ngamma: 0.8' };
+    expect((await settingsOf(['--gamma', '1'], file)).grpo).toMatchObject({ stepWeight: 2, gamma: 1 });
+  });
+
+  it('refuses step-credit mistakes with the flag named', async () => {
+    const g = ['--task', 'a', '--advantage', 'gigpo'];
+    await expect(settingsOf(['--task', 'a', '--advantage', 'ppo'])).rejects.toThrow(
+      /^--advantage must be one of grpo, gigpo/,
+    );
+    await expect(settingsOf([...g, '--gamma', '1.5'])).rejects.toThrow(/^grpo: --gamma must be between 0 and 1/);
+    await expect(settingsOf([...g, '--gamma=-0.1'])).rejects.toThrow(/^--gamma must be a number ≥ 0/);
+    await expect(settingsOf([...g, '--step-weight=-1'])).rejects.toThrow(/^--step-weight must be a number ≥ 0/);
+    await expect(settingsOf(['--task', 'a', '--gamma', '0.9'])).rejects.toThrow(
+      /^grpo: --gamma weighs step-level credit: give --advantage gigpo too/,
+    );
+    await expect(settingsOf([...g, '--ratio-level', 'sequence'])).rejects.toThrow(
+      /^grpo: --advantage gigpo .* needs --ratio-level token/,
+    );
+  });
+
   it('--help lists every knob with its default', () => {
     for (const [name, spec] of Object.entries(GRPO_OPTIONS))
       if (spec.type === 'string' && !spec.multiple && name !== 'config' && name !== 'api-key')

@@ -159,6 +159,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
             max: num('sampler-correction-max', 3),
           },
     logEntropy: context.options['no-entropy'] !== true,
+    ...stepCredit(context, num),
   };
   wrap(() => resolveGrpoConfig(grpo));
   const run = wrap(() => checkRunName(stringOption(context, 'run-name') ?? 'grpo'));
@@ -289,4 +290,24 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
       `--lr-schedule ${settings.schedule} needs --max-steps (${settings.maxSteps}) > --warmup (${settings.warmup})`,
     );
   return settings;
+}
+
+/** --advantage, --step-weight, --gamma: the last two only mean something with gigpo, so alone they are refused. */
+function stepCredit(
+  context: Pick<CommandContext, 'options'>,
+  num: (name: string, fallback: number) => number,
+): Pick<GrpoOptions, 'advantage' | 'stepWeight' | 'gamma'> {
+  const advantage = choiceOption(context, 'advantage', ['grpo', 'gigpo'] as const, 'grpo');
+  const given = ['step-weight', 'gamma'].filter((name) => context.options[name] !== undefined);
+  if (advantage === 'grpo') {
+    if (given.length) throw usage(`--${given[0]} weighs step-level credit: give --advantage gigpo too`);
+    return { advantage };
+  }
+  const gamma = num('gamma', 0.95);
+  if (gamma > 1) throw usage(`--gamma must be between 0 and 1; got ${gamma}`);
+  if (context.options['ratio-level'] === 'sequence')
+    throw usage(
+      '--advantage gigpo gives each turn its own advantage: it needs --ratio-level token (one ratio per token)',
+    );
+  return { advantage, stepWeight: num('step-weight', 1), gamma };
 }

@@ -62,8 +62,10 @@ function episodeProblem(t: Trajectory, limits: TokenLimits, config: GrpoConfig):
   // Short enough to build now: what grpoStep checks is checked here, before the engine.
   const whole = trajectorySample(t, 'check');
   const samples = whole ? [whole] : trajectoryTurnSamples(t, 'check');
+  // Advantages (per token with gigpo) are the trainer's own, set after admission: not checked here.
+  const unadvantaged = { ...config, advantage: 'grpo' as const };
   try {
-    samples.forEach((s, i) => validateSample(s, i, config));
+    samples.forEach((s, i) => validateSample(s, i, unadvantaged));
   } catch (error) {
     return (error as Error).message;
   }

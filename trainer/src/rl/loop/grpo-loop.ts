@@ -287,9 +287,11 @@ export class GrpoLoop {
     const groups = taken.map((t) => t.group);
     // Trained on, or not trainable: either way done with once this update is over.
     this.done.push(...groups.map((g) => g.group_id));
-    const { samples, skippedEpisodes, splitEpisodes, rewardMetrics } = groupSamples(
+    const { config } = o.learner;
+    const { samples, skippedEpisodes, splitEpisodes, rewardMetrics, anchorMetrics } = groupSamples(
       groups,
-      o.learner.config.scaleRewards,
+      config.scaleRewards,
+      config.advantage === 'gigpo' ? config : undefined,
     );
     if (samples.length === 0) {
       // Scripted or empty episodes: nothing was sampled, so there is nothing to train.
@@ -310,6 +312,7 @@ export class GrpoLoop {
     const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
     const metrics: Record<string, number> = {
       ...rewardMetrics,
+      ...anchorMetrics,
       ...result.metrics,
       ...summary.metrics,
       'staleness/mean': staleness.reduce((a, b) => a + b, 0) / staleness.length,

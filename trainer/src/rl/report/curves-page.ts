@@ -19,6 +19,19 @@ const PANELS = [
   },
   { title: 'Clip ratios', pick: (u) => only(u.metrics, (k) => k.startsWith('clip_ratio/')) },
   { title: 'Staleness', pick: (u) => only(u.metrics, (k) => /stale/.test(k)) },
+  {
+    title: 'Anchor groups (GiGPO)',
+    pick: (u) => ({
+      groups: u.metrics['gigpo/anchor_groups'],
+      'mean size': u.metrics['gigpo/anchor_group_size'],
+    }),
+    missing: 'not computed: --advantage grpo (gigpo groups turns by the page they saw)',
+  },
+  {
+    title: 'Turns in an anchor group (GiGPO)',
+    pick: (u) => ({ share: u.metrics['gigpo/anchored_turns'] }),
+    missing: 'not computed: --advantage grpo',
+  },
   { title: 'Loss', pick: (u) => ({ loss: u.metrics.loss }) },
   { title: 'DPO rewards', pick: (u) => only(u.metrics, (k) => k.startsWith('rewards/')) },
   { title: 'Gradient norm', pick: (u) => ({ grad_norm: u.metrics.grad_norm }) },

@@ -1,5 +1,14 @@
+import { observationStateKey } from '@gauntlet/proto/agent';
 import { rolloutSequence, turnPromptIds, type Trajectory, type TrajectoryGroup } from '@gauntlet/proto/rollout';
-import { computeAdvantages, type AdvantageResult, type GrpoSample, type ScaleRewards } from '../../train/grpo/index.js';
+import {
+  computeAdvantages,
+  gigpoAdvantages,
+  type AdvantageResult,
+  type GigpoMetrics,
+  type GrpoSample,
+  type ScaleRewards,
+  type StepCredit,
+} from '../../train/grpo/index.js';
 
 /**
  * One episode as one GRPO sample, token-exact: the first prompt's ids, then every turn's sampled
@@ -52,25 +61,72 @@ export interface GroupSamples {
   splitEpisodes: number;
   /** Mean reward, its std and the share of groups with equal rewards, over episodes (not samples). */
   rewardMetrics: AdvantageResult['metrics'];
+  /** With step credit (GiGPO): the anchor groups found. */
+  anchorMetrics?: GigpoMetrics;
 }
 
 /**
  * Samples for one update. Advantages are computed per episode over its group (an episode split
- * into turns gives every turn its episode's advantage), so they are set on every sample.
+ * into turns gives every turn its episode's advantage), so they are set on every sample. With
+ * step credit (GiGPO) each turn also gets its own advantage (see gigpoAdvantages; a turn's anchor
+ * state is observationStateKey of the observation it saw), carried per token (tokenAdvantages).
  */
-export function groupSamples(groups: readonly TrajectoryGroup[], scale: ScaleRewards): GroupSamples {
+export function groupSamples(
+  groups: readonly TrajectoryGroup[],
+  scale: ScaleRewards,
+  credit?: StepCredit,
+): GroupSamples {
   const episodes = groups.flatMap((g) => g.trajectories.map((t) => ({ group: g.group_id, t })));
-  const { advantages, metrics } = computeAdvantages(
-    episodes.map((e) => ({ group: e.group, reward: e.t.reward })),
-    scale,
-  );
-  const out: GroupSamples = { samples: [], skippedEpisodes: 0, splitEpisodes: 0, rewardMetrics: metrics };
+  const rewards = episodes.map((e) => ({ group: e.group, reward: e.t.reward }));
+  const gigpo = credit
+    ? gigpoAdvantages(
+        episodes.map((e, i) => ({
+          ...rewards[i]!,
+          turns: e.t.turns.map((turn) => ({ anchor: observationStateKey(turn.observation), reward: turn.reward })),
+        })),
+        scale,
+        credit,
+      )
+    : null;
+  const { advantages, metrics } = gigpo?.episode ?? computeAdvantages(rewards, scale);
+  const out: GroupSamples = {
+    samples: [],
+    skippedEpisodes: 0,
+    splitEpisodes: 0,
+    rewardMetrics: metrics,
+    ...(gigpo ? { anchorMetrics: gigpo.metrics } : {}),
+  };
   episodes.forEach(({ group, t }, i) => {
     const whole = trajectorySample(t, group);
     const parts = whole ? [whole] : trajectoryTurnSamples(t, group);
     if (!whole && parts.length) out.splitEpisodes++;
     if (!parts.length) out.skippedEpisodes++;
-    for (const s of parts) out.samples.push({ ...s, advantage: advantages[i]! });
+    const perTurn = gigpo?.turns[i];
+    if (!perTurn) for (const s of parts) out.samples.push({ ...s, advantage: advantages[i]! });
+    else if (whole)
+      out.samples.push({
+        ...whole,
+        advantage: advantages[i]!,
+        tokenAdvantages: turnTokens(t, perTurn, whole.completionIds.length),
+      });
+    else out.samples.push(...withTurnAdvantages(t, parts, perTurn));
   });
   return out;
+}
+
+/** Each turn's advantage on its completion and env tokens, as rolloutSequence lays them out (the sample may stop short). */
+function turnTokens(t: Trajectory, perTurn: readonly number[], length: number): number[] {
+  const whole = t.turns.flatMap((turn, k) =>
+    new Array<number>(turn.completion_ids.length + turn.env_ids.length).fill(perTurn[k]!),
+  );
+  return whole.slice(0, length);
+}
+
+/** Per-turn samples (trajectoryTurnSamples: the turns that sampled a token, in order), each with its turn's advantage. */
+function withTurnAdvantages(t: Trajectory, parts: readonly GrpoSample[], perTurn: readonly number[]): GrpoSample[] {
+  const sampled = t.turns.flatMap((turn, k) => (turn.completion_ids.length ? [k] : []));
+  return parts.map((s, j) => {
+    const a = perTurn[sampled[j]!]!;
+    return { ...s, advantage: a, tokenAdvantages: s.completionIds.map(() => a) };
+  });
 }

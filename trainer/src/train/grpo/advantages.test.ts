@@ -84,6 +84,9 @@ describe('GRPO config', () => {
       maxCompletionLength: null,
       samplerCorrection: { level: 'sequence', mode: 'mask', min: 0, max: 3 },
       logEntropy: true,
+      advantage: 'grpo',
+      stepWeight: 1,
+      gamma: 0.95,
     });
     expect(resolveGrpoConfig({ epsilon: 0.1, epsilonHigh: 0.28, samplerCorrection: null })).toMatchObject({
       epsilonLow: 0.1,
@@ -101,5 +104,9 @@ describe('GRPO config', () => {
     expect(() => resolveGrpoConfig({ numIterations: 0 })).toThrow(/numIterations must be an integer ≥ 1/);
     expect(() => resolveGrpoConfig({ beta: -1 })).toThrow(/beta must be ≥ 0/);
     expect(() => resolveGrpoConfig({ samplerCorrection: { min: 2, max: 1 } })).toThrow(/0 ≤ min < max/);
+    expect(() => resolveGrpoConfig({ advantage: 'ppo' as never })).toThrow(/advantage must be one of grpo, gigpo/);
+    expect(() => resolveGrpoConfig({ advantage: 'gigpo', stepWeight: -0.5 })).toThrow(/stepWeight must be ≥ 0/);
+    expect(() => resolveGrpoConfig({ advantage: 'gigpo', gamma: 1.5 })).toThrow(/gamma must be in \[0, 1\]/);
+    expect(() => resolveGrpoConfig({ advantage: 'gigpo', ratioLevel: 'sequence' })).toThrow(/use ratioLevel token/);
   });
 });

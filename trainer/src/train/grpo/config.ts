@@ -4,6 +4,8 @@ export type ScaleRewards = 'group' | 'batch' | 'none';
 export type GrpoLossType = 'grpo' | 'bnpo' | 'dr_grpo' | 'dapo';
 /** Token ratios, or one ratio per sequence from the mean log-ratio (GSPO). */
 export type RatioLevel = 'token' | 'sequence';
+/** One advantage per episode (GRPO), or per turn: the episode's plus a step-level one (GiGPO). */
+export type AdvantageEstimator = 'grpo' | 'gigpo';
 
 /**
  * The sampler → trainer importance correction (TRL's `vllm_importance_sampling_*`): weights
@@ -41,6 +43,12 @@ export interface GrpoOptions {
   samplerCorrection?: Partial<SamplerCorrection> | null;
   /** Log the policy entropy (one more softmax over the vocabulary per scored token). */
   logEntropy?: boolean;
+  /** gigpo: every sample carries per-token advantages (tokenAdvantages), one value per turn. */
+  advantage?: AdvantageEstimator;
+  /** gigpo: weight of the step-level advantage added to the episode's. */
+  stepWeight?: number;
+  /** gigpo: discount of the per-turn returns the step-level advantage compares. */
+  gamma?: number;
 }
 
 export interface GrpoConfig {
@@ -57,6 +65,9 @@ export interface GrpoConfig {
   maxCompletionLength: number | null;
   samplerCorrection: SamplerCorrection | null;
   logEntropy: boolean;
+  advantage: AdvantageEstimator;
+  stepWeight: number;
+  gamma: number;
 }
 
 export const DEFAULT_SAMPLER_CORRECTION: SamplerCorrection = { level: 'sequence', mode: 'mask', min: 0, max: 3 };
@@ -100,10 +111,20 @@ export function resolveGrpoConfig(options: GrpoOptions = {}): GrpoConfig {
     lossType !== 'dr_grpo' || maxCompletionLength !== null,
     `lossType dr_grpo needs maxCompletionLength (its normaliser)`,
   );
+  const ratioLevel = oneOf('ratioLevel', options.ratioLevel, ['token', 'sequence'], 'token');
+  const advantage = oneOf('advantage', options.advantage, ['grpo', 'gigpo'], 'grpo');
+  check(
+    advantage !== 'gigpo' || ratioLevel === 'token',
+    'advantage gigpo gives each turn its own advantage, which one ratio per sequence (ratioLevel sequence) does not fit; use ratioLevel token',
+  );
+  const stepWeight = options.stepWeight ?? 1;
+  check(Number.isFinite(stepWeight) && stepWeight >= 0, `stepWeight must be ≥ 0; got ${stepWeight}`);
+  const gamma = options.gamma ?? 0.95;
+  check(Number.isFinite(gamma) && gamma >= 0 && gamma <= 1, `gamma must be in [0, 1]; got ${gamma}`);
   return {
     scaleRewards: oneOf('scaleRewards', options.scaleRewards, ['group', 'batch', 'none'], 'group'),
     lossType,
-    ratioLevel: oneOf('ratioLevel', options.ratioLevel, ['token', 'sequence'], 'token'),
+    ratioLevel,
     epsilonLow,
     epsilonHigh,
     delta,
@@ -114,6 +135,9 @@ export function resolveGrpoConfig(options: GrpoOptions = {}): GrpoConfig {
     maxCompletionLength,
     samplerCorrection: options.samplerCorrection === null ? null : resolveCorrection(options.samplerCorrection ?? {}),
     logEntropy: options.logEntropy ?? true,
+    advantage,
+    stepWeight,
+    gamma,
   };
 }
 

@@ -9,6 +9,8 @@ export const ADVANTAGE = 'advantage';
 export const OLD_IS_CURRENT = 'old_is_current';
 /** Per-token inputs, aligned with the tokens like the mask (0 where the mask is 0). */
 export const OLD_LOGPROBS = 'old_logprobs';
+/** With advantage gigpo, the advantage per token (each turn's own) replaces the per-sequence ADVANTAGE. */
+export const TOKEN_ADVANTAGE = 'token_advantage';
 export const SAMPLER_LOGPROBS = 'sampler_logprobs';
 export const REF_LOGPROBS = 'ref_logprobs';
 
@@ -27,7 +29,8 @@ export const GRAPH_METRICS = [
  *   ℓ = −min(min(r, δ)·A, clip(r, 1−ε_low, 1+ε_high)·A) · w_sampler + β·k3(ref, lp);
  * then Σ ℓ·m normalised per `lossType`. lp_old is the current log-probs held constant when a
  * sequence's OLD_IS_CURRENT is 1 (the first pass over a batch, before any update), else the
- * OLD_LOGPROBS input: so `numIterations` replays need no extra forward pass.
+ * OLD_LOGPROBS input: so `numIterations` replays need no extra forward pass. A is one value per
+ * sequence, or with advantage gigpo one per token (TOKEN_ADVANTAGE: each turn's own).
  */
 export function grpoLoss(config: GrpoConfig): LossFn {
   return { name: `grpo-${config.lossType}`, build: (ctx) => buildGrpoLoss(ctx, config) };
@@ -35,7 +38,8 @@ export function grpoLoss(config: GrpoConfig): LossFn {
 
 function buildGrpoLoss(c: LossContext, cfg: GrpoConfig): LossOutput {
   const { logprobs: lp, mask: m } = c;
-  const advantage = o.unsqueeze(c.sequenceInput(ADVANTAGE), [1]);
+  const advantage =
+    cfg.advantage === 'gigpo' ? c.tokenInput(TOKEN_ADVANTAGE) : o.unsqueeze(c.sequenceInput(ADVANTAGE), [1]);
   const current = o.greater(o.unsqueeze(c.sequenceInput(OLD_IS_CURRENT), [1]), 0.5);
   const lpOld = o.where(current, o.stopGradient(lp), c.tokenInput(OLD_LOGPROBS));
   // Masked first: an unscored position's log-ratio is 0, never exp of a stray value times 0 (NaN).

@@ -1,6 +1,6 @@
 import type { TrainSequence } from '../batch.js';
 import { needsReference, type GrpoConfig } from './config.js';
-import { ADVANTAGE, OLD_IS_CURRENT, OLD_LOGPROBS, REF_LOGPROBS, SAMPLER_LOGPROBS } from './loss.js';
+import { ADVANTAGE, OLD_IS_CURRENT, OLD_LOGPROBS, REF_LOGPROBS, SAMPLER_LOGPROBS, TOKEN_ADVANTAGE } from './loss.js';
 
 /**
  * One tokenised completion, the trainer's view of a rollout (TRL's rollout_func shape: prompt
@@ -21,6 +21,8 @@ export interface GrpoSample {
   reward: number;
   /** Set on every sample to skip the group computation (e.g. one episode split into per-turn samples). */
   advantage?: number;
+  /** With advantage gigpo (required there): the advantage of each completion token, its turn's. */
+  tokenAdvantages?: readonly number[];
   /** Log-probs before the first update, aligned with completionIds; default: taken in the first pass. */
   oldLogprobs?: readonly number[];
   /** Adapter-free log-probs, aligned with completionIds; default: computed when β > 0. */
@@ -49,6 +51,9 @@ export function validateSample(s: GrpoSample, i: number, config: GrpoConfig): vo
   aligned('samplerLogprobs', s.samplerLogprobs, Number.isFinite, 'log-probs must be finite');
   aligned('oldLogprobs', s.oldLogprobs, Number.isFinite, 'log-probs must be finite');
   aligned('refLogprobs', s.refLogprobs, Number.isFinite, 'log-probs must be finite');
+  aligned('tokenAdvantages', s.tokenAdvantages, Number.isFinite, 'advantages must be finite');
+  if (config.advantage === 'gigpo' && !s.tokenAdvantages)
+    throw new RangeError(`${where}: tokenAdvantages are missing; advantage gigpo trains each turn with its own`);
   if (config.samplerCorrection && !s.samplerLogprobs)
     throw new RangeError(
       `${where}: samplerLogprobs are missing; the sampler correction needs them (or set samplerCorrection: null)`,
@@ -90,6 +95,7 @@ export function grpoSequence(s: GrpoSample, config: GrpoConfig, inputs: Sequence
     [OLD_IS_CURRENT]: inputs.oldLogprobs ? 0 : 1,
     [OLD_LOGPROBS]: inputs.oldLogprobs ?? new Array<number>(length).fill(0),
   };
+  if (config.advantage === 'gigpo') extras[TOKEN_ADVANTAGE] = alignToSequence(s, mask, s.tokenAdvantages);
   if (config.samplerCorrection) extras[SAMPLER_LOGPROBS] = alignToSequence(s, mask, s.samplerLogprobs);
   if (needsReference(config)) extras[REF_LOGPROBS] = inputs.refLogprobs ?? new Array<number>(length).fill(0);
   return { tokens: [...s.promptIds, ...s.completionIds], mask: [...s.promptIds.map(() => 0), ...mask], extras };
