@@ -1,40 +1,47 @@
-// SFT → GRPO benchmark on the built-in MiniWoB-style tasks, on the real stack: a seeded model
-// (`gauntlet-trainer init-tiny`, default hidden 256 × 4 layers), oracle trajectories
-// (`gauntlet-env collect --task miniwob…`), `gauntlet-trainer sft` on them, then
-// `gauntlet-trainer grpo` from the SFT adapter (in-process policy server, worker processes,
-// Redis). Success per task is measured by `gauntlet-worker eval` on held-out seeds for the
-// untrained model, after SFT and after GRPO, all at the sampling settings GRPO trains with.
+// The from-scratch recipe on the built-in MiniWoB-style tasks, every stage a real process:
+// `gauntlet-env collect` records the oracles' episodes (pruned observations), `gauntlet-trainer
+// init-tiny --vocab-from` sizes a model and learns its tokenizer from that data, `sft --train full`
+// trains every weight on it, and `grpo --train full` goes on from the SFT model with its
+// in-process policy server, an env server, Redis and rollout-worker processes. `gauntlet-worker
+// eval` measures closed-loop success per task on held-out seeds (greedy) for the random policy,
+// the untrained model, SFT and SFT+GRPO, and the oracle plays the same seeds: one table.
 //
-//   node bench/sft-grpo.mjs [--tasks a,b] [--minutes 10] [--episodes 10] [--help]
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+//   node bench/sft-grpo.mjs [--tasks a,b] [--sft-seeds 0-149] [--minutes 15] [--help]
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, startBin } from './support/processes.mjs';
+import { startBin } from './support/processes.mjs';
 import { runBin } from './support/run-bin.mjs';
-import { evaluatePolicies, runGrpo } from './support/sft-grpo-stages.mjs';
+import { builtinTasks, evaluateModels, oracleSuccess, runGrpo } from './support/sft-grpo-stages.mjs';
 import { dropQueues } from './support/queues.mjs';
 
 const OPTIONS = {
   tasks: { default: '', help: 'Comma list of built-in task names (default: every built-in MiniWoB task)' },
-  hidden: { default: '256', help: 'Model width (init-tiny --hidden-size)' },
-  layers: { default: '4', help: 'Decoder layers (init-tiny --layers)' },
+  'observation-format': { default: 'pruned', help: 'How every stage renders pages: pruned or axtree' },
+  hidden: { default: '128', help: 'Model width (init-tiny --hidden-size)' },
+  layers: { default: '3', help: 'Decoder layers (init-tiny --layers)' },
+  heads: { default: '4', help: 'Attention heads (init-tiny --heads)' },
+  'vocab-size': { default: '2048', help: 'Tokens of the BPE tokenizer learned from the collected data' },
   'model-seed': { default: '0', help: 'Seed of the random weights' },
-  'sft-seeds': { default: '0-19', help: 'Seeds whose oracle episodes are the SFT data' },
-  'sft-epochs': { default: '10', help: 'Passes over the SFT data' },
-  'sft-lr': { default: '3e-3', help: 'SFT learning rate' },
-  'max-length': { default: '2048', help: 'Tokens kept per SFT example (the tokenizer is byte-level)' },
-  minutes: { default: '10', help: 'Wall-clock budget of the GRPO run' },
+  'sft-seeds': { default: '0-149', help: 'Seeds whose oracle episodes are the SFT data' },
+  'sft-epochs': { default: '3', help: 'Passes over the SFT data' },
+  'sft-batch': { default: '8', help: 'SFT sequences per step' },
+  'sft-lr': { default: '2e-3', help: 'SFT peak learning rate (warmup 10 steps, then cosine)' },
+  'prompt-loss-weight': {
+    default: '0.1',
+    help: 'SFT loss weight of the prompt tokens (a model from scratch learns the page syntax from them)',
+  },
+  'max-length': { default: '640', help: 'Tokens kept per SFT example (oldest exchanges dropped first)' },
+  minutes: { default: '15', help: 'Wall-clock budget of the GRPO run' },
   'grpo-steps': { default: '1000', help: 'GRPO updates at most (the run also stops at --minutes)' },
-  'grpo-lr': { default: '2e-3', help: 'GRPO learning rate' },
-  'eval-temperature': { default: '0', help: 'Eval sampling temperature (0: greedy; GRPO samples at 1)' },
-  episodes: { default: '10', help: 'Eval episodes per task and model' },
+  'grpo-lr': { default: '5e-4', help: 'GRPO learning rate' },
+  episodes: { default: '20', help: 'Eval episodes per task and policy' },
   'eval-first-seed': { default: '1000', help: 'First eval seed (held out from --sft-seeds)' },
-  'max-turns': { default: '4', help: 'Turns per episode (eval and GRPO)' },
-  'max-tokens': { default: '32', help: 'Tokens per reply (eval and GRPO)' },
-  workers: { default: '2', help: 'Rollout-worker processes during GRPO' },
-  concurrency: { default: '2', help: 'Episodes each worker (and eval) plays at once' },
+  'max-turns': { default: '8', help: 'Turns per episode (eval and GRPO)' },
+  'max-tokens': { default: '24', help: 'Tokens per reply (eval and GRPO)' },
+  workers: { default: '1', help: 'Rollout-worker processes during GRPO' },
+  concurrency: { default: '4', help: 'Episodes each worker (and eval, and collect) plays at once' },
   threads: { default: '2', help: 'onnxruntime threads of the trainer processes' },
   out: { default: 'bench/results', help: 'Folder for sft-grpo.json' },
   redis: { default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', help: 'Redis URL' },
@@ -48,10 +55,10 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'Usage: node bench/sft-grpo.mjs [options]\n\nSFT then GRPO on the built-in MiniWoB tasks; prints success per task as JSON.\n',
+    'Usage: node bench/sft-grpo.mjs [options]\n\nThe from-scratch recipe (collect → init-tiny → full SFT → full GRPO) on the built-in\nMiniWoB tasks; prints closed-loop success per task and policy as JSON.\n',
   );
   for (const [name, o] of Object.entries(OPTIONS))
-    console.log(`  --${name.padEnd(16)} ${o.help}${o.type === 'boolean' ? '' : ` (default: ${o.default || 'all'})`}`);
+    console.log(`  --${name.padEnd(20)} ${o.help}${o.type === 'boolean' ? '' : ` (default: ${o.default || 'all'})`}`);
   process.exit(0);
 }
 const usage = (message) => {
@@ -66,8 +73,12 @@ const number = (name, min) => {
 for (const [name, min] of Object.entries({
   hidden: 8,
   layers: 1,
-  'sft-epochs': 1,
-  minutes: 0.1,
+  heads: 1,
+  'vocab-size': 260,
+  'sft-epochs': 0.01,
+  'sft-batch': 1,
+  'max-length': 64,
+  minutes: 0,
   'grpo-steps': 1,
   episodes: 1,
   'max-turns': 1,
@@ -77,52 +88,34 @@ for (const [name, min] of Object.entries({
   threads: 1,
 }))
   number(name, min);
-if (!/^\d+-\d+$/.test(values['sft-seeds'])) usage('--sft-seeds must be a range like 0-19');
+if (!['pruned', 'axtree'].includes(values['observation-format']))
+  usage('--observation-format must be pruned or axtree');
+if (!/^\d+-\d+$/.test(values['sft-seeds'])) usage('--sft-seeds must be a range like 0-149');
 const [sftFrom, sftTo] = values['sft-seeds'].split('-').map(Number);
 const evalFirst = number('eval-first-seed', 0);
-if (evalFirst <= sftTo && evalFirst + number('episodes', 1) - 1 >= sftFrom)
-  usage('--eval-first-seed: the eval seeds must not overlap --sft-seeds');
+const evalLast = evalFirst + number('episodes', 1) - 1;
+if (evalFirst <= sftTo && evalLast >= sftFrom) usage('--eval-first-seed: the eval seeds must not overlap --sft-seeds');
 
-const builtin = (await readdir(join(ROOT, 'env-server/src/tasks/miniwob'), { withFileTypes: true }))
-  .filter((e) => e.isDirectory() && existsSync(join(ROOT, 'env-server/src/tasks/miniwob', e.name, 'index.ts')))
-  .map((e) => e.name)
-  .sort();
+const builtin = await builtinTasks();
 const names = values.tasks ? values.tasks.split(',').map((t) => t.trim().replace(/^miniwob\./, '')) : builtin;
 const unknown = names.filter((n) => !builtin.includes(n));
 if (unknown.length) usage(`--tasks: not built-in: ${unknown.join(', ')} (built-in: ${builtin.join(', ')})`);
 const tasks = names.map((n) => `miniwob.${n}`);
+const format = ['--observation-format', values['observation-format']];
 
 const log = (line) => process.stderr.write(`[sft-grpo] ${line}\n`);
 const relay = (tag) => (line) => line.trim() && process.stderr.write(`[sft-grpo:${tag}] ${line}\n`);
 // Eval and GRPO play the same way: the action grammar with element arguments among the page's
-// bids (docs/rollout-worker.md), one action per reply. GRPO samples at temperature 1; eval at
-// --eval-temperature (greedy by default: what the policy has learnt, without sampling noise).
-const SAMPLING = [
+// bids, one action per reply, pages in the recipe's format. GRPO samples at temperature 1; eval is
+// greedy (what the policy has learnt, without sampling noise).
+const PLAY = [
   '--max-turns',
   values['max-turns'],
   '--max-tokens',
   values['max-tokens'],
   '--constrained',
   '--bid-choices',
-];
-const evalTemperature = String(number('eval-temperature', 0));
-
-// GRPO's groups: 2 groups of 8 episodes per update, at most one version stale; 2 sequences per
-// forward/backward pass (all 16 multi-turn episodes of ~4,000 byte tokens at once need over 20 GB
-// at hidden 128); a checkpoint every 5 updates so a run stopped by --minutes leaves a recent adapter.
-const GRPO_RECIPE = [
-  '--micro-batch',
-  '2',
-  '--group-size',
-  '8',
-  '--groups-per-update',
-  '2',
-  '--max-staleness',
-  '1',
-  '--checkpoint-every',
-  '5',
-  '--drain-ms',
-  '5000',
+  ...format,
 ];
 
 const work = await mkdtemp(join(tmpdir(), 'gauntlet-sft-grpo-'));
@@ -136,63 +129,55 @@ const stopAll = async () => {
 };
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 const timings = {};
-const timed = async (name, work) => {
+const timed = async (name, run) => {
   const t0 = Date.now();
   log(`${name}…`);
-  const result = await work();
+  const result = await run();
   timings[`${name}_s`] = Math.round((Date.now() - t0) / 100) / 10;
   log(`${name} done in ${timings[`${name}_s`]} s`);
   return result;
 };
 
 try {
+  const data = join(work, 'data');
+  const collectArgs = ['--task', tasks.join(','), '--concurrency', values.concurrency, ...format];
+  await timed('collect', () =>
+    runBin('env-server', ['collect', '--out', data, '--seeds', values['sft-seeds'], ...collectArgs], {
+      onLine: relay('collect'),
+    }),
+  );
+  const sftData = join(data, 'sft.jsonl');
+  const records = (await readFile(sftData, 'utf8')).split('\n').filter(Boolean).length;
+
   const model = join(work, 'model');
   await timed('init', () =>
     runBin('trainer', [
       'init-tiny',
       model,
-      '--hidden-size',
-      values.hidden,
-      '--layers',
-      values.layers,
-      '--seed',
-      values['model-seed'],
+      ...['--hidden-size', values.hidden, '--layers', values.layers, '--heads', values.heads],
+      ...['--tie-embeddings', 'false', '--seed', values['model-seed'], '--max-positions', '2048'],
+      ...['--vocab-from', sftData, '--vocab-size', values['vocab-size']],
     ]),
   );
-  const data = join(work, 'data');
-  await timed('collect', () =>
-    runBin(
-      'env-server',
-      ['collect', '--out', data, '--task', tasks.join(','), '--seeds', values['sft-seeds'], '--concurrency', '2'],
-      { onLine: relay('collect') },
-    ),
-  );
-  const sftLines = (await readFile(join(data, 'sft.jsonl'), 'utf8')).split('\n').filter(Boolean);
+
   const sftDir = join(work, 'sft');
-  const sftSteps = Math.ceil((sftLines.length * number('sft-epochs', 1)) / 8);
+  const sftSteps = Math.max(1, Math.ceil((records * number('sft-epochs', 0.01)) / number('sft-batch', 1)));
   await timed('sft', () =>
     runBin(
       'trainer',
       [
         'sft',
-        '--model',
-        model,
-        '--data',
-        join(data, 'sft.jsonl'),
-        '--out',
-        sftDir,
-        '--steps',
-        String(sftSteps),
-        '--batch-size',
-        '8',
-        '--lr',
-        values['sft-lr'],
-        '--max-length',
-        values['max-length'],
-        '--rank',
-        '16',
-        '--threads',
-        values.threads,
+        ...['--model', model, '--train', 'full', '--data', sftData, '--out', sftDir],
+        ...['--steps', String(sftSteps), '--batch-size', values['sft-batch'], '--lr', values['sft-lr']],
+        // Warmup: 10 steps, or a fifth of a short run (cosine needs steps past the warmup).
+        ...[
+          '--warmup',
+          String(Math.min(10, Math.floor(sftSteps / 5))),
+          '--schedule',
+          sftSteps > 1 ? 'cosine' : 'constant',
+        ],
+        ...['--max-length', values['max-length']],
+        ...['--prompt-loss-weight', values['prompt-loss-weight'], '--threads', values.threads],
       ],
       { onLine: relay('sft') },
     ),
@@ -208,15 +193,11 @@ try {
       '0',
       '--max-sessions',
       String(number('workers', 1) * number('concurrency', 1) + 4),
-      '--warm',
-      '2',
     ],
     /gRPC: (grpc:\/\/[^,\s)]+)/,
   );
   stops.push(env.stop);
   const grpc = env.match[1];
-
-  const stage = { model, grpc, tasks, threads: values.threads, log };
   const evalArgs = [
     '--episodes',
     values.episodes,
@@ -224,77 +205,116 @@ try {
     String(evalFirst),
     '--concurrency',
     values.concurrency,
-    '--temperature',
-    evalTemperature,
-    ...SAMPLING,
   ];
-  const before = await timed('eval_base_and_sft', () =>
-    evaluatePolicies({ ...stage, adapters: [['sft', sftDir]], base: true, evalArgs }),
+  const stage = { grpc, tasks, threads: values.threads, evalArgs: [...evalArgs, '--temperature', '0', ...PLAY], log };
+
+  const success = await timed('eval_random_untrained_sft', () =>
+    evaluateModels({
+      ...stage,
+      models: [
+        ['random', null],
+        ['untrained', model],
+        ['sft', sftDir],
+      ],
+    }),
+  );
+  success.oracle = await timed('eval_oracle', () =>
+    oracleSuccess({ tasks, seeds: `${evalFirst}-${evalLast}`, out: join(work, 'oracle'), args: collectArgs }),
   );
 
   const grpo = await timed('grpo', () =>
     runGrpo({
       grpc,
-      initAdapter: sftDir,
+      fallback: sftDir,
       outputDir: join(work, 'grpo'),
       trainerArgs: [
-        '--model',
-        model,
-        '--init-adapter',
-        sftDir,
+        ...['--model', sftDir, '--train', 'full', '--publish-dir', join(work, 'versions')],
         ...tasks.flatMap((t) => ['--task', t]),
-        '--max-steps',
-        values['grpo-steps'],
-        '--redis',
-        values.redis,
-        '--prefix',
-        prefix,
-        '--run-name',
-        'sftgrpo',
-        '--lr',
-        values['grpo-lr'],
-        '--threads',
-        values.threads,
-        '--temperature',
-        '1',
-        ...GRPO_RECIPE,
-        ...SAMPLING,
+        ...['--max-steps', values['grpo-steps'], '--redis', values.redis, '--prefix', prefix, '--run-name', 'sftgrpo'],
+        ...['--lr', values['grpo-lr'], '--threads', values.threads, '--temperature', '1'],
+        ...['--group-size', '8', '--groups-per-update', '2', '--max-staleness', '1', '--checkpoint-every', '5'],
+        ...['--drain-ms', '5000', ...PLAY],
       ],
       workers: number('workers', 1),
       workerArgs: ['--redis', values.redis, '--prefix', prefix, '--concurrency', values.concurrency],
-      minutes: number('minutes', 0.1),
+      minutes: number('minutes', 0),
       onLine: relay('grpo'),
       onProcess: (stop) => stops.push(stop),
     }),
   );
-  const after = await timed('eval_grpo', () =>
-    evaluatePolicies({ ...stage, adapters: [['grpo', grpo.adapter]], evalArgs }),
-  );
-  const success = { ...before, ...after };
+  Object.assign(success, await timed('eval_grpo', () => evaluateModels({ ...stage, models: [['grpo', grpo.model]] })));
 
   const rows = tasks.map((task) => ({
     task,
-    base: success.base?.[task] ?? null,
+    random: success.random?.[task] ?? null,
+    untrained: success.untrained?.[task] ?? null,
     sft: success.sft?.[task] ?? null,
-    grpo: success.grpo?.[task] ?? null,
+    sft_grpo: success.grpo?.[task] ?? null,
+    oracle: success.oracle?.[task] ?? null,
   }));
-  const mean = (key) => +(rows.reduce((s, r) => s + (r[key] ?? 0), 0) / rows.length).toFixed(3);
+  const mean = (key, of = rows) => +(of.reduce((s, r) => s + (r[key] ?? 0), 0) / Math.max(1, of.length)).toFixed(3);
+  const belowSft = rows.filter((r) => (r.sft ?? 0) < 0.9);
   const result = {
     bench: 'sft-grpo',
-    model: { hidden: number('hidden', 8), layers: number('layers', 1), seed: Number(values['model-seed']) },
-    sft: { records: sftLines.length, seeds: values['sft-seeds'], steps: sftSteps, lr: values['sft-lr'] },
-    grpo: { updates: grpo.updates, minutes: number('minutes', 0.1), lr: values['grpo-lr'], workers: values.workers },
+    recipe: {
+      observation_format: values['observation-format'],
+      model: {
+        hidden: number('hidden', 8),
+        layers: number('layers', 1),
+        heads: number('heads', 1),
+        vocab: number('vocab-size', 260),
+        seed: Number(values['model-seed']),
+      },
+      sft: {
+        train: 'full',
+        records,
+        seeds: values['sft-seeds'],
+        steps: sftSteps,
+        batch: number('sft-batch', 1),
+        lr: values['sft-lr'],
+        max_length: number('max-length', 64),
+      },
+      grpo: {
+        train: 'full',
+        updates: grpo.updates,
+        minutes: number('minutes', 0),
+        lr: values['grpo-lr'],
+        workers: number('workers', 1),
+      },
+    },
     eval: {
       episodes_per_task: number('episodes', 1),
-      first_seed: evalFirst,
-      sampling: `${SAMPLING.join(' ')} --temperature ${evalTemperature}`,
+      seeds: `${evalFirst}-${evalLast}`,
+      sampling: `greedy ${PLAY.join(' ')}`,
     },
-    mean_success: { base: mean('base'), sft: mean('sft'), grpo: mean('grpo') },
+    mean_success: Object.fromEntries(['random', 'untrained', 'sft', 'sft_grpo', 'oracle'].map((k) => [k, mean(k)])),
+    tasks_at_80: {
+      sft: rows.filter((r) => (r.sft ?? 0) >= 0.8).length,
+      sft_grpo: rows.filter((r) => (r.sft_grpo ?? 0) >= 0.8).length,
+    },
+    grpo_gain_where_sft_below_90: {
+      tasks: belowSft.length,
+      sft: mean('sft', belowSft),
+      sft_grpo: mean('sft_grpo', belowSft),
+    },
     tasks: rows,
-    timings,
+    timings: {
+      ...timings,
+      recipe_s: +(
+        (timings.collect_s ?? 0) +
+        (timings.init_s ?? 0) +
+        (timings.sft_s ?? 0) +
+        (timings.grpo_s ?? 0)
+      ).toFixed(1),
+    },
+    load_average: loadavg().map((l) => +l.toFixed(2)),
   };
   await mkdir(values.out, { recursive: true });
   await writeFile(join(values.out, 'sft-grpo.json'), `${JSON.stringify(result, null, 2)}\n`);
+  for (const r of rows)
+    log(
+      `${r.task.padEnd(28)} random ${r.random}  untrained ${r.untrained}  sft ${r.sft}  sft+grpo ${r.sft_grpo}  oracle ${r.oracle}`,
+    );
   console.log(JSON.stringify(result));
 } finally {
   await stopAll();

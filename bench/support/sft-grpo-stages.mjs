@@ -1,50 +1,70 @@
-// The stages of bench/sft-grpo.mjs that run services side by side: evaluating adapters behind a
-// policy server, and a GRPO run with its worker processes.
+// The stages of bench/sft-grpo.mjs that run services side by side: evaluating models behind a
+// policy server, the oracle on the same seeds, and a GRPO run with its worker processes.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startBin } from './processes.mjs';
+import { ROOT, startBin } from './processes.mjs';
 import { runBin } from './run-bin.mjs';
 
+/** The built-in MiniWoB-style task names (folders of env-server/src/tasks/miniwob with an index.ts). */
+export async function builtinTasks() {
+  const dir = join(ROOT, 'env-server/src/tasks/miniwob');
+  return (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'index.ts')))
+    .map((e) => e.name)
+    .sort();
+}
+
 /**
- * Serves `model` with `adapters` ([name, dir] pairs) and evaluates each (and first the
- * adapter-free model when `base`) with `gauntlet-worker eval`. Returns { row: { task: success } },
- * rows named `base` and after the adapters.
+ * Evaluates each of `models` ([name, model folder] pairs; a null folder is the random policy,
+ * which needs no server) with `gauntlet-worker eval`, each folder behind its own
+ * `gauntlet-trainer serve`. Returns { name: { task: success rate } }.
  */
-export async function evaluatePolicies({ model, adapters, base = false, grpc, tasks, evalArgs, threads, log }) {
-  const args = ['serve', '--model', model, '--served-model-name', 'tiny', '--port', '0', '--threads', threads];
-  for (const [name, dir] of adapters) args.push('--adapter', `${name}=${dir}`);
-  const server = await startBin('trainer', args, /serving .* at (http:\/\/\S+)/);
+export async function evaluateModels({ models, grpc, tasks, evalArgs, threads, log }) {
   const rows = {};
-  try {
-    for (const [name] of [...(base ? [[null]] : []), ...adapters]) {
-      const row = name ?? 'base';
-      const policy = ['--policy', server.match[1], '--model', 'tiny', ...(name ? ['--adapter', name] : [])];
-      const taskArgs = tasks.flatMap((t) => ['--task', t]);
+  const taskArgs = tasks.flatMap((t) => ['--task', t]);
+  for (const [name, dir] of models) {
+    const server = dir
+      ? await startBin(
+          'trainer',
+          ['serve', '--model', dir, '--served-model-name', 'tiny', '--port', '0', '--threads', threads],
+          /serving .* at (http:\/\/\S+)/,
+        )
+      : undefined;
+    try {
+      const policy = server ? ['--policy', server.match[1], '--model', 'tiny'] : ['--policy', 'random'];
       const report = JSON.parse(
         await runBin('rollout-worker', ['eval', '--env', grpc, ...policy, ...taskArgs, ...evalArgs, '--json']),
       );
-      rows[row] = Object.fromEntries(report.tasks.map((t) => [t.task, t.success_rate]));
-      log(`${row}: ${report.tasks.map((t) => `${t.task} ${t.success_rate}`).join(', ')}`);
+      rows[name] = Object.fromEntries(report.tasks.map((t) => [t.task, t.success_rate]));
+      log(`${name}: ${report.tasks.map((t) => `${t.task} ${t.success_rate}`).join(', ')}`);
+    } finally {
+      await server?.stop();
     }
-  } finally {
-    await server.stop();
   }
   return rows;
 }
 
+/** The oracle's success rate per task on `seeds` (a collect run into `out`: the same seeds the models play). */
+export async function oracleSuccess({ tasks, seeds, out, args }) {
+  await runBin('env-server', ['collect', '--out', out, '--seeds', seeds, ...args]);
+  const [run] = await readdir(join(out, 'runs'));
+  const metrics = JSON.parse(await readFile(join(out, 'runs', run, 'metrics.json'), 'utf8'));
+  return Object.fromEntries(tasks.map((task) => [task, metrics.per_task[task]?.success_rate ?? 0]));
+}
+
 /**
- * `gauntlet-trainer grpo` (trainerArgs) with its in-process policy server and `workers` worker
- * processes, until it finishes or `minutes` pass (then SIGTERM: the running update ends and a
- * checkpoint is saved). Returns the adapter it leaves (final/, else the newest checkpoint's, else
- * `initAdapter` when no update finished) and the number of updates. `onProcess(stop)` sees each
- * process it starts, so an interrupted bench can stop them.
+ * `gauntlet-trainer grpo --train full` (trainerArgs, with --publish-dir) with its in-process
+ * policy server and `workers` worker processes, until it finishes or `minutes` pass (then SIGTERM:
+ * the running update ends and a checkpoint is saved). Returns the model folder it leaves (final/,
+ * else the newest published version, else `fallback` when no update finished) and the number of
+ * updates. `onProcess(stop)` sees each process it starts, so an interrupted bench can stop them.
  */
 export async function runGrpo({
   grpc,
   trainerArgs,
   outputDir,
-  initAdapter,
+  fallback,
   workers,
   workerArgs,
   minutes,
@@ -55,10 +75,7 @@ export async function runGrpo({
     'trainer',
     ['grpo', ...trainerArgs, '--output-dir', outputDir, '--port', '0'],
     /policy server (http:\/\/\S+?);/,
-    {
-      onLine,
-      timeoutMs: 300_000,
-    },
+    { onLine, timeoutMs: 300_000 },
   );
   onProcess(trainer.stop);
   const running = [];
@@ -84,11 +101,12 @@ export async function runGrpo({
   const updates = (await readFile(join(outputDir, 'metrics.jsonl'), 'utf8').catch(() => ''))
     .split('\n')
     .filter(Boolean).length;
-  if (existsSync(join(outputDir, 'final', 'adapter_config.json')))
-    return { adapter: join(outputDir, 'final'), updates };
-  const checkpoints = (await readdir(join(outputDir, 'checkpoints')).catch(() => []))
-    .filter((c) => /^checkpoint-\d+$/.test(c))
-    .sort((a, b) => Number(a.slice(11)) - Number(b.slice(11)));
-  const last = checkpoints.at(-1);
-  return { adapter: last ? join(outputDir, 'checkpoints', last, 'adapter') : initAdapter, updates };
+  if (existsSync(join(outputDir, 'final', 'config.json'))) return { model: join(outputDir, 'final'), updates };
+  const publishDir = trainerArgs[trainerArgs.indexOf('--publish-dir') + 1];
+  const versions = (await readdir(publishDir).catch(() => []))
+    .map((name) => ({ name, version: Number(/@v(\d+)$/.exec(name)?.[1] ?? -1) }))
+    .filter((v) => v.version > 0)
+    .sort((a, b) => a.version - b.version);
+  const last = versions.at(-1);
+  return { model: last ? join(publishDir, last.name) : fallback, updates };
 }
