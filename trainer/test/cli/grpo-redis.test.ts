@@ -47,34 +47,38 @@ describe('grpo without Redis', () => {
     ]);
   }, 90_000);
 
-  it('stops on SIGINT while waiting for a Redis that never answers (exit 130)', async () => {
-    const sockets: Socket[] = [];
-    let connected!: () => void;
-    const first = new Promise<void>((resolve) => (connected = resolve));
-    const port = await listener((socket) => {
-      sockets.push(socket);
-      socket.on('error', () => undefined);
-      connected();
-    });
-    cleanups.push(() => sockets.forEach((s) => s.destroy()));
-    const run = startBin([
-      'grpo',
-      '--task',
-      'click-test',
-      '--redis',
-      `redis://127.0.0.1:${port}`,
-      '--redis-timeout-ms',
-      '600000',
-      '--output-dir',
-      outputDir(),
-    ]);
-    cleanups.push(() => run.child.exitCode === null && run.child.kill('SIGKILL'));
-    await first;
-    run.child.kill('SIGINT');
-    const result = await run.done;
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).not.toMatch(/^\s+at /m);
-  }, 90_000);
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'stops on %s while waiting for a Redis that never answers (exit 130)',
+    async (signal) => {
+      const sockets: Socket[] = [];
+      let connected!: () => void;
+      const first = new Promise<void>((resolve) => (connected = resolve));
+      const port = await listener((socket) => {
+        sockets.push(socket);
+        socket.on('error', () => undefined);
+        connected();
+      });
+      cleanups.push(() => sockets.forEach((s) => s.destroy()));
+      const run = startBin([
+        'grpo',
+        '--task',
+        'click-test',
+        '--redis',
+        `redis://127.0.0.1:${port}`,
+        '--redis-timeout-ms',
+        '600000',
+        '--output-dir',
+        outputDir(),
+      ]);
+      cleanups.push(() => run.child.exitCode === null && run.child.kill('SIGKILL'));
+      await first;
+      run.child.kill(signal);
+      const result = await run.done;
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    },
+    90_000,
+  );
 });
 
 /** A private redis-server with `flags` on a port of its own; `stop` and `start` take it down and up again there. */
