@@ -203,6 +203,7 @@ describe('GrpoLoop', () => {
     const counts = await s.loop.run(new AbortController().signal);
     expect(lateError).toBeUndefined();
     expect(counts.dropped).toBe(0);
+    expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
     expect(s.updates.map((u) => u.metrics['staleness/max'])).toEqual([0, 1]);
     expect(s.logs.filter((line) => line.includes('does not exist'))).toEqual([]);
     // The window moved on: version 0 is unloaded now that no admissible group can ask for it.
