@@ -23,11 +23,12 @@ async function serve(ports?: { port: number; grpcPort: number }, args: string[] 
   return server;
 }
 
-function connect(server: ServerProcess, transport: TransportName): EnvClient {
+/** A client on `transport`; it retries transient errors (40 tries) unless `attempts` says otherwise. */
+function connect(server: ServerProcess, transport: TransportName, attempts = 40): EnvClient {
   const url =
     transport === 'grpc' ? server.grpcUrl : transport === 'ws' ? server.url.replace(/^http/, 'ws') : server.url;
   const client = createEnvClient(url, {
-    retry: { attempts: 40, initialDelayMs: 50, maxDelayMs: 500, retryOnCapacity: false },
+    retry: { attempts, initialDelayMs: 50, maxDelayMs: 500, retryOnCapacity: false },
   });
   clients.push(client);
   return client;
@@ -139,6 +140,19 @@ describe('chaos mid-episode', () => {
     console.log(`[chaos] renderers killed → recovered in ${recovery.toFixed(0)} ms`);
     expect(recovery).toBeLessThan(30_000);
   });
+
+  it.each(['grpc', 'ws', 'http'] as TransportName[])(
+    '%s: every renderer killed just before a reset → that reset answers on a fresh page, with no retry by the client',
+    async (transport) => {
+      const server = await serve();
+      // One try: an INFRA_ERROR (503) the server answers for the racing crash would fail the test.
+      const client = connect(server, transport, 1);
+      await client.reset({ task_name: 'click-test', seed: 1 });
+      expect(killRenderers(browserPidOf(server.child.pid!)!)).toBeGreaterThan(0);
+      const reset = await client.reset({ task_name: 'click-test', seed: 2 });
+      expect(await client.step(`click('${clickMeBid(reset)}')`)).toMatchObject({ reward: 1, done: true });
+    },
+  );
 
   it.each(['grpc', 'ws', 'http'] as TransportName[])(
     '%s: the env server killed → a typed error; a restarted server on the same ports takes the client back',

@@ -81,6 +81,8 @@ describe('Redis unreachable', () => {
     ['status', 'SIGTERM'],
     ['status', 'SIGINT'],
     ['submit', 'SIGINT'],
+    ['submit', 'SIGTERM'],
+    ['run', 'SIGINT'],
     ['run', 'SIGTERM'],
   ] as const)(
     '%s waiting on a Redis that never answers stops on %s (exit 130)',

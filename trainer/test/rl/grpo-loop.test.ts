@@ -184,6 +184,44 @@ describe('GrpoLoop', () => {
     expect(s.updates).toHaveLength(0);
   }, 120_000);
 
+  it('an episode played late (re-run after a worker was killed or Redis was away) still finds its version while its group is admissible', async () => {
+    const opened = (count: number) => {
+      let open!: () => void;
+      let left = count;
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      const tick = () => {
+        if (--left === 0) open();
+      };
+      return { promise, tick };
+    };
+    const firstUpdate = opened(1);
+    const latePlayed = opened(2);
+    let lateError: Error | undefined;
+    const serial = (id: string) => Number(id.split('-').at(-1));
+    const s = await setup(
+      { maxStaleness: 1, maxInFlight: 2, maxSteps: 2, served: true },
+      {
+        // Group 1 (version 0) is played only once version 1 is out, as a stalled episode re-run
+        // later is; the groups after it wait for its two episodes, so the second update is its.
+        holds: (id) => (serial(id) === 1 ? firstUpdate.promise : serial(id) >= 2 ? latePlayed.promise : undefined),
+        played: (id, error) => {
+          if (serial(id) !== 1) return;
+          lateError ??= error;
+          latePlayed.tick();
+        },
+      },
+    );
+    s.onUpdate.push(() => firstUpdate.tick());
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(lateError).toBeUndefined();
+    expect(counts.dropped).toBe(0);
+    expect(counts.consumed + counts.dropped + counts.abandoned).toBe(counts.submitted);
+    expect(s.updates.map((u) => u.metrics['staleness/max'])).toEqual([0, 1]);
+    expect(s.logs.filter((line) => line.includes('does not exist'))).toEqual([]);
+    // The window moved on: version 0 is unloaded now that no admissible group can ask for it.
+    expect(s.registry.list().map((l) => l.name)).toEqual(['unit@v1', 'unit@v2']);
+  }, 120_000);
+
   it('a checkpoint keeps the earlier versions groups in flight may ask for; a resumed server serves them again', async () => {
     const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, {});
     await s.loop.run(new AbortController().signal);

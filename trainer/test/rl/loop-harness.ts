@@ -13,6 +13,7 @@ import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
 import { GrpoLoop, type GrpoLoopOptions, type LoopUpdate } from '../../src/rl/loop/grpo-loop.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../src/rl/serving/in-process.js';
+import { versionsToKeep } from '../../src/rl/serving/versions.js';
 import { AdapterRegistry } from '../../src/serve/adapters.js';
 import { GrpoLearner, type GrpoOptions } from '../../src/train/grpo/index.js';
 import { tinyModel } from '../support/tiny-models.js';
@@ -33,6 +34,8 @@ export interface Script {
    * Redis could (the real worker checks the schema; this skips it).
    */
   corrupt?(group: TrajectoryGroup): unknown;
+  /** Told when each episode of this group was played (or failed: `error`). */
+  played?(groupId: string, error?: Error): void;
 }
 
 export interface HarnessOptions {
@@ -48,6 +51,11 @@ export interface HarnessOptions {
   loaded?: { config: ModelConfig; weights: WeightMap };
   /** What the learner trains (default: a LoRA adapter). */
   train?: TrainSpec;
+  /**
+   * Episodes ask the policy server for their version when they are played, as the real worker
+   * does; one the server no longer holds fails for good (its 404), which drops the group.
+   */
+  served?: boolean;
   /** The policy server versions are published to (default: a registry of its own, no engine). */
   registry?: AdapterRegistry;
   /** Also called with each version published (a model folder per version). */
@@ -63,6 +71,14 @@ export type Cleanup = () => Promise<unknown>;
 
 export async function loopHarness(options: HarnessOptions, script: Script, cleanups: Cleanup[]) {
   const { config, weights } = options.loaded ?? tinyModel({ numLayers: 1, ...options.model });
+  const registry = options.registry ?? new AdapterRegistry('tiny', config);
+  const servedVersion = (adapter: string) => {
+    try {
+      registry.resolve(adapter);
+    } catch (error) {
+      throw new UnrecoverableError(`policy server: 404 ${(error as Error).message}`);
+    }
+  };
   const connection = queueConnection('redis://127.0.0.1:6379', `test-${randomUUID()}`);
   const base = { connection: connection.redis, prefix: connection.prefix };
   const trainerQueue = new Queue(QUEUES.trajectoryGroups, base);
@@ -71,7 +87,14 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     async (job: Job): Promise<Trajectory> => {
       const e = EpisodeJob.parse(job.data);
       await script.holds?.(e.group_id);
-      if (script.fails?.(e.group_id)) throw new UnrecoverableError('the env rejected this task');
+      try {
+        if (script.fails?.(e.group_id)) throw new UnrecoverableError('the env rejected this task');
+        if (options.served) servedVersion(e.policy.adapter!);
+      } catch (error) {
+        script.played?.(e.group_id, error as Error);
+        throw error;
+      }
+      script.played?.(e.group_id);
       const played = episode(
         e.group_id,
         e.index,
@@ -109,7 +132,6 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     runtime: { intraOpNumThreads: 1 },
     grpo: { samplerCorrection: null, ...options.grpo },
   });
-  const registry = options.registry ?? new AdapterRegistry('tiny', config);
   const updates: LoopUpdate[] = [];
   const onUpdate: ((u: LoopUpdate) => void | Promise<void>)[] = [];
   const logs: string[] = [];
@@ -120,7 +142,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     learner,
     sampler,
     publisher: new InProcessVersionPublisher(
-      new InProcessPublisher(registry, 'unit', options.maxStaleness + 1),
+      new InProcessPublisher(registry, 'unit', versionsToKeep(options.maxStaleness)),
       options.alsoWrite,
     ),
     model: 'tiny',

@@ -19,6 +19,12 @@ describe('redisOptions', () => {
     expect(redisOptions('redis://localhost').db).toBeUndefined();
   });
 
+  it('reconnects with exponential backoff, capped at 2 s, and never gives up', () => {
+    const { retryStrategy } = redisOptions('redis://127.0.0.1:6379');
+    const delays = [1, 2, 3, 4, 5, 6, 100, 10_000].map((times) => retryStrategy!(times));
+    expect(delays).toEqual([100, 200, 400, 800, 1_600, 2_000, 2_000, 2_000]);
+  });
+
   it('refuses what is not a Redis URL, saying what one looks like', () => {
     expect(() => redisOptions('http://127.0.0.1:6379')).toThrow(/must start with redis:\/\/ or rediss:\/\//);
     expect(() => redisOptions('not a url')).toThrow(/is not a URL \(e\.g\. redis:\/\/127\.0\.0\.1:6379\)/);

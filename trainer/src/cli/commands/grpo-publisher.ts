@@ -5,7 +5,7 @@ import { defaultProbe, ExternalPublisher, type ModelVersionSource } from '../../
 import { modelFolderWriter } from '../../rl/serving/model-folders.js';
 import { ExternalVersionPublisher } from '../../rl/serving/external.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../rl/serving/in-process.js';
-import { versionName } from '../../rl/serving/versions.js';
+import { versionName, versionsToKeep } from '../../rl/serving/versions.js';
 import { createServeContext } from '../../serve/create.js';
 import type { ServeContext } from '../../serve/context.js';
 import type { GrpoLearner } from '../../train/grpo/index.js';
@@ -35,7 +35,7 @@ export async function createPublisher(
     log: (line: string) => void;
   },
 ): Promise<{ publisher: VersionPublisher; ctx: ServeContext | null }> {
-  const keepVersions = s.maxStaleness + 1;
+  const keepVersions = versionsToKeep(s.maxStaleness);
   if (s.vllmUrls.length) {
     const external = new ExternalPublisher({
       targets: s.vllmUrls.map((url) => ({ url, ...(s.apiKey ? { apiKey: s.apiKey } : {}) })),

@@ -16,3 +16,13 @@ export function checkRunName(run: string): string {
     );
   return run;
 }
+
+/**
+ * How many versions a policy server keeps loaded: the current one and every one a group may be
+ * played by and still be admitted (up to `maxStaleness` behind). An episode re-run late (its
+ * worker killed, Redis away) finds its version for as long as its group can be trained on; a
+ * version is unloaded only once every group played by it would be refused as stale.
+ */
+export function versionsToKeep(maxStaleness: number): number {
+  return maxStaleness + 1;
+}
