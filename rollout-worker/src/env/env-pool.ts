@@ -3,6 +3,7 @@ import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
 import type { WorkerMetrics } from '../metrics/metrics.js';
 import { probeHealth, type HealthProbe } from './health.js';
 import { EnvLease, type EnvServer, type LeasablePool } from './env-lease.js';
+import { SessionQueue, type Handover } from './session-queue.js';
 
 export interface EnvPoolOptions {
   /** Bearer token for every server. */
@@ -14,6 +15,11 @@ export interface EnvPoolOptions {
   probeTimeoutMs?: number;
   /** Idle sessions kept for reuse across episodes (default 8); reset reuses a session's page. */
   maxIdle?: number;
+  /**
+   * How long an idle session is kept for the next episode (default 2 000 ms): past it the session
+   * closes, so that its slot on a shared server goes to whichever worker waits for one.
+   */
+  idleMs?: number;
   probe?: HealthProbe;
   /** Makes the client for one server (default: the SDK's createEnvClient). */
   connect?: (url: string) => EnvClient;
@@ -22,15 +28,17 @@ export interface EnvPoolOptions {
 
 /**
  * The env servers a worker plays on: health-checked, taken in round robin, with sessions kept
- * open between episodes. Each episode gets an EnvLease whose reset moves on to the next server
- * when one is full (CapacityError) or unreachable.
+ * open between episodes. Each episode gets an EnvLease, which moves on to the next server when
+ * one is full (CapacityError) or unreachable, and waits in this pool's line while all are full.
  */
 export class EnvPool implements LeasablePool {
   readonly servers: EnvServer[];
   private cursor = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly line = new SessionQueue();
+  private readonly expiry = new Map<EnvClient, NodeJS.Timeout>();
   private readonly options: Required<
-    Pick<EnvPoolOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'maxIdle' | 'probe' | 'connect'>
+    Pick<EnvPoolOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'maxIdle' | 'idleMs' | 'probe' | 'connect'>
   > &
     EnvPoolOptions;
 
@@ -43,6 +51,7 @@ export class EnvPool implements LeasablePool {
       probeIntervalMs: 5_000,
       probeTimeoutMs: 2_000,
       maxIdle: 8,
+      idleMs: 2_000,
       probe: probeHealth,
       // One try per server: the lease moves on to the next server instead of waiting on this one.
       connect: (url) =>
@@ -87,15 +96,47 @@ export class EnvPool implements LeasablePool {
   /** An open session on `server` if one is idle, else a new client. */
   take(server: EnvServer): EnvClient {
     server.leased += 1;
-    return server.idle.pop() ?? this.options.connect(server.url);
+    const idle = server.idle.pop();
+    if (!idle) return this.options.connect(server.url);
+    clearTimeout(this.expiry.get(idle));
+    this.expiry.delete(idle);
+    return idle;
   }
 
-  /** Back from an episode: kept for the next one when it ended cleanly, closed otherwise. */
+  /**
+   * Back from an episode: a clean session goes to the oldest episode waiting for one, else is
+   * kept for the next (until idleMs); a broken one is closed, which frees its slot for a waiter.
+   */
   giveBack(server: EnvServer, client: EnvClient, reusable: boolean): void {
+    if (reusable && this.line.handOver({ server, client })) return;
     server.leased -= 1;
     const idle = this.servers.reduce((n, s) => n + s.idle.length, 0);
-    if (reusable && idle < this.options.maxIdle) server.idle.push(client);
-    else closeQuietly(client);
+    if (reusable && idle < this.options.maxIdle) this.keepIdle(server, client);
+    else void closeQuietly(client).then(() => this.line.wake());
+  }
+
+  discard(server: EnvServer, client: EnvClient): void {
+    server.leased -= 1;
+    void closeQuietly(client);
+  }
+
+  /** Episodes of this worker waiting for a session now. */
+  get waiting(): number {
+    return this.line.length;
+  }
+
+  async waitForSession(pauseMs: number, signal?: AbortSignal): Promise<Handover | undefined> {
+    this.options.metrics?.envWaiting.inc();
+    try {
+      return await this.line.wait(pauseMs, signal);
+    } finally {
+      this.options.metrics?.envWaiting.dec();
+    }
+  }
+
+  waited(ms: number): void {
+    this.options.metrics?.envWaits.inc();
+    this.options.metrics?.envWaitSeconds.observe(ms / 1000);
   }
 
   markDown(server: EnvServer, reason: 'unreachable' | 'capacity'): void {
@@ -107,8 +148,23 @@ export class EnvPool implements LeasablePool {
   /** Stops probing and closes the idle sessions (leased ones close when their episodes end). */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    for (const timer of this.expiry.values()) clearTimeout(timer);
+    this.expiry.clear();
     const idle = this.servers.flatMap((s) => s.idle.splice(0));
     await Promise.all(idle.map(closeQuietly));
+  }
+
+  private keepIdle(server: EnvServer, client: EnvClient): void {
+    server.idle.push(client);
+    const timer = setTimeout(() => {
+      this.expiry.delete(client);
+      const at = server.idle.indexOf(client);
+      if (at < 0) return;
+      server.idle.splice(at, 1);
+      void closeQuietly(client).then(() => this.line.wake());
+    }, this.options.idleMs);
+    timer.unref();
+    this.expiry.set(client, timer);
   }
 }
 
