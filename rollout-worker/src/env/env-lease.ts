@@ -71,18 +71,20 @@ export class EnvLease {
     if (this.client) return;
     const started = Date.now();
     const waitMs = options.waitMs ?? 0;
+    let waited = false;
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(MAX_PAUSE_MS, pause * 2)) {
       const full = await this.tryServers(options);
       if (full === undefined) break;
       const left = started + waitMs - Date.now();
       if (left <= 0) throw waitMs > 0 ? new EnvBusyError(Date.now() - started, this.urls(), full) : full;
+      waited = true;
       const handover = await this.pool.waitForSession(Math.min(left, pause * (0.5 + Math.random())), options.signal);
       if (handover) {
         this.hold(handover.server, handover.client);
         break;
       }
     }
-    if (Date.now() > started) this.pool.waited(Date.now() - started);
+    if (waited) this.pool.waited(Date.now() - started);
   }
 
   async reset(request?: ResetInput, options?: CallOptions): Promise<StepResult> {

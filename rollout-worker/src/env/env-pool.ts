@@ -16,7 +16,7 @@ export interface EnvPoolOptions {
   /** Idle sessions kept for reuse across episodes (default 8); reset reuses a session's page. */
   maxIdle?: number;
   /**
-   * How long an idle session is kept for the next episode (default 2 000 ms): past it the session
+   * How long an idle session is kept for the next episode (default 500 ms): past it the session
    * closes, so that its slot on a shared server goes to whichever worker waits for one.
    */
   idleMs?: number;
@@ -51,7 +51,7 @@ export class EnvPool implements LeasablePool {
       probeIntervalMs: 5_000,
       probeTimeoutMs: 2_000,
       maxIdle: 8,
-      idleMs: 2_000,
+      idleMs: 500,
       probe: probeHealth,
       // One try per server: the lease moves on to the next server instead of waiting on this one.
       connect: (url) =>
