@@ -27,8 +27,8 @@ export interface LeasablePool {
   markDown(server: EnvServer, reason: 'unreachable' | 'capacity'): void;
   /** Waits in this worker's line for a session (see SessionQueue.wait). */
   waitForSession(pauseMs: number, signal?: AbortSignal): Promise<Handover | undefined>;
-  /** Counts a wait for capacity that ended with a session. */
-  waited(ms: number): void;
+  /** A session is held; `waitedMs` when it took a wait for capacity. */
+  acquired(waitedMs: number | undefined): void;
 }
 
 export interface AcquireOptions {
@@ -84,7 +84,7 @@ export class EnvLease {
         break;
       }
     }
-    if (waited) this.pool.waited(Date.now() - started);
+    this.pool.acquired(waited ? Date.now() - started : undefined);
   }
 
   async reset(request?: ResetInput, options?: CallOptions): Promise<StepResult> {

@@ -26,6 +26,15 @@ export interface EnvPoolOptions {
   metrics?: WorkerMetrics | undefined;
 }
 
+/** What an episode's lease just met, with this worker's sessions held and episodes waiting after it. */
+export interface Pressure {
+  event: 'wait' | 'acquired';
+  /** The episode waited for capacity (always, for a wait). */
+  waited: boolean;
+  held: number;
+  waiting: number;
+}
+
 /**
  * The env servers a worker plays on: health-checked, taken in round robin, with sessions kept
  * open between episodes. Each episode gets an EnvLease, which moves on to the next server when
@@ -37,6 +46,7 @@ export class EnvPool implements LeasablePool {
   private timer: NodeJS.Timeout | undefined;
   private readonly line = new SessionQueue();
   private readonly expiry = new Map<EnvClient, NodeJS.Timeout>();
+  private readonly listeners = new Set<(pressure: Pressure) => void>();
   private readonly options: Required<
     Pick<EnvPoolOptions, 'probeIntervalMs' | 'probeTimeoutMs' | 'maxIdle' | 'idleMs' | 'probe' | 'connect'>
   > &
@@ -128,15 +138,36 @@ export class EnvPool implements LeasablePool {
   async waitForSession(pauseMs: number, signal?: AbortSignal): Promise<Handover | undefined> {
     this.options.metrics?.envWaiting.inc();
     try {
-      return await this.line.wait(pauseMs, signal);
+      const handover = this.line.wait(pauseMs, signal);
+      this.report({ event: 'wait', waited: true });
+      return await handover;
     } finally {
       this.options.metrics?.envWaiting.dec();
     }
   }
 
-  waited(ms: number): void {
-    this.options.metrics?.envWaits.inc();
-    this.options.metrics?.envWaitSeconds.observe(ms / 1000);
+  acquired(waitedMs: number | undefined): void {
+    if (waitedMs !== undefined) {
+      this.options.metrics?.envWaits.inc();
+      this.options.metrics?.envWaitSeconds.observe(waitedMs / 1000);
+    }
+    this.report({ event: 'acquired', waited: waitedMs !== undefined });
+  }
+
+  /** Sessions held by this worker's episodes now. */
+  get held(): number {
+    return this.servers.reduce((n, s) => n + s.leased, 0);
+  }
+
+  /** Calls `listener` whenever an episode starts waiting for a session, or gets one. */
+  onPressure(listener: (pressure: Pressure) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private report(what: Pick<Pressure, 'event' | 'waited'>): void {
+    const pressure = { ...what, held: this.held, waiting: this.line.length };
+    for (const listener of this.listeners) listener(pressure);
   }
 
   markDown(server: EnvServer, reason: 'unreachable' | 'capacity'): void {
