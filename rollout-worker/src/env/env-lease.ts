@@ -1,7 +1,6 @@
 import { GauntletError, type StepResult } from '@gauntlet/proto';
 import type { ActionInput, CallOptions, EnvClient, ResetInput } from '@gauntlet/proto/client';
 import { EnvBusyError } from './env-busy.js';
-import type { Handover } from './session-queue.js';
 
 /** One env server as the pool sees it. */
 export interface EnvServer {
@@ -12,6 +11,12 @@ export interface EnvServer {
   leased: number;
   /** Open sessions waiting for the next episode. */
   readonly idle: EnvClient[];
+}
+
+/** An open session passed from an episode that ended to one waiting for it. */
+export interface Handover {
+  server: EnvServer;
+  client: EnvClient;
 }
 
 /**

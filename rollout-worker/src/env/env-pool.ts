@@ -2,8 +2,8 @@ import { ValidationError } from '@gauntlet/proto';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
 import type { WorkerMetrics } from '../metrics/metrics.js';
 import { probeHealth, type HealthProbe } from './health.js';
-import { EnvLease, type EnvServer, type LeasablePool } from './env-lease.js';
-import { SessionQueue, type Handover } from './session-queue.js';
+import { EnvLease, type EnvServer, type Handover, type LeasablePool } from './env-lease.js';
+import { SessionQueue } from './session-queue.js';
 
 export interface EnvPoolOptions {
   /** Bearer token for every server. */
@@ -44,7 +44,7 @@ export class EnvPool implements LeasablePool {
   readonly servers: EnvServer[];
   private cursor = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly line = new SessionQueue();
+  private readonly line = new SessionQueue<Handover>();
   private readonly expiry = new Map<EnvClient, NodeJS.Timeout>();
   private readonly listeners = new Set<(pressure: Pressure) => void>();
   private readonly options: Required<

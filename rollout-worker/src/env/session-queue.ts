@@ -1,14 +1,5 @@
-import type { EnvClient } from '@gauntlet/proto/client';
-import type { EnvServer } from './env-lease.js';
-
-/** An open session passed from an episode that ended to one waiting for it. */
-export interface Handover {
-  server: EnvServer;
-  client: EnvClient;
-}
-
-interface Waiter {
-  settle(handover: Handover | undefined): void;
+interface Waiter<T> {
+  settle(handover: T | undefined): void;
 }
 
 /**
@@ -17,8 +8,9 @@ interface Waiter {
  * a closed session wakes the oldest to ask the servers again. Each waiter also asks again after
  * its own pause, since another worker may have freed a slot.
  */
-export class SessionQueue {
-  private readonly waiters: Waiter[] = [];
+/** `T`: what a session handed over is (EnvPool's: the server and the client holding it). */
+export class SessionQueue<T> {
+  private readonly waiters: Waiter<T>[] = [];
 
   get length(): number {
     return this.waiters.length;
@@ -28,12 +20,12 @@ export class SessionQueue {
    * A session handed over, or undefined once `pauseMs` has passed or wake() chose this waiter
    * (ask the servers again). Rejects with the signal's reason when it fires first.
    */
-  wait(pauseMs: number, signal?: AbortSignal): Promise<Handover | undefined> {
+  wait(pauseMs: number, signal?: AbortSignal): Promise<T | undefined> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise((resolve, reject) => {
       const onAbort = () => finish(() => reject(signal!.reason as Error));
       const timer = setTimeout(() => finish(() => resolve(undefined)), pauseMs);
-      const waiter: Waiter = { settle: (handover) => finish(() => resolve(handover)) };
+      const waiter: Waiter<T> = { settle: (handover) => finish(() => resolve(handover)) };
       const finish = (then: () => void) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -47,7 +39,7 @@ export class SessionQueue {
   }
 
   /** Gives `handover` to the oldest waiter; false when nobody waits. */
-  handOver(handover: Handover): boolean {
+  handOver(handover: T): boolean {
     const oldest = this.waiters[0];
     oldest?.settle(handover);
     return oldest !== undefined;
