@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { GroupJob } from '../proto/dist/rollout/index.js';
-import { GroupSubmitter, GroupTracker, probeHealth, queueConnection } from '../rollout-worker/dist/index.js';
+import { GroupSubmitter, GroupTracker, queueConnection } from '../rollout-worker/dist/index.js';
+import { startEnvServer } from './support/env-server.mjs';
 import { startBin } from './support/processes.mjs';
 import { dropQueues } from './support/queues.mjs';
 
@@ -47,21 +48,6 @@ async function figure(url, name, label = '') {
   for (const [, labels = '', value] of text.matchAll(new RegExp(`^${name}(\\{.*\\})? (\\S+)$`, 'gm')))
     if (labels.includes(label)) sum += Number(value);
   return sum;
-}
-
-async function startEnv() {
-  const env = await startBin(
-    'env-server',
-    ['serve', '--port', '0', '--grpc-port', '0', '--host', '127.0.0.1', '--max-sessions', String(SESSIONS)],
-    /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/,
-  );
-  const grpc = env.match[2];
-  const until = Date.now() + 60_000;
-  while (!(await probeHealth(grpc, 1_000))) {
-    if (Date.now() > until) throw new Error(`env server ${grpc} never became healthy`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { grpc, stop: env.stop };
 }
 
 /** `workers` worker processes on a fresh prefix; `GROUPS` groups submitted at once, timed until all are done. */
@@ -128,7 +114,7 @@ async function run(workers, grpc) {
 }
 
 log(`env server of ${SESSIONS} sessions; 1 then ${values.workers} workers × ${CONCURRENCY} episodes at once …`);
-const env = await startEnv();
+const env = await startEnvServer(['--max-sessions', String(SESSIONS)]);
 try {
   const baseline = await run(1, env.grpc);
   const scaled = await run(Number(values.workers), env.grpc);

@@ -1,73 +1,9 @@
-import { CapacityError, InfraError, ValidationError, type StepResult } from '@gauntlet/proto';
-import type { EnvClient } from '@gauntlet/proto/client';
+import { CapacityError, InfraError, ValidationError } from '@gauntlet/proto';
 import { describe, expect, it, vi } from 'vitest';
+import { pool, slots } from '../../test/support/memory-envs.js';
 import { EnvBusyError } from './env-busy.js';
-import { EnvPool, type EnvPoolOptions } from './env-pool.js';
 
-// Unit test with in-memory clients; the real servers are exercised in test/queue.
-const OK = { done: false } as StepResult;
-
-interface Behaviour {
-  open?: () => Promise<void>;
-  reset?: () => Promise<StepResult>;
-  step?: () => Promise<StepResult>;
-}
-
-/** A server with `max` slots as the fakes see it: open takes one (CapacityError when none is left), close frees it. */
-function slots(max: number) {
-  let used = 0;
-  return {
-    get used() {
-      return used;
-    },
-    open: async () => {
-      if (used >= max) throw new CapacityError(used, max);
-      used += 1;
-    },
-    close: () => void (used -= 1),
-  };
-}
-
-function pool(
-  behaviour: Record<string, Behaviour & { slots?: ReturnType<typeof slots> }>,
-  healthy: Record<string, boolean> = {},
-  options: Partial<EnvPoolOptions> = {},
-) {
-  const made: string[] = [];
-  const closed: string[] = [];
-  const envs = new EnvPool(Object.keys(behaviour), {
-    probe: async (url) => healthy[url] ?? true,
-    connect: (url) => {
-      made.push(url);
-      const b = behaviour[url]!;
-      let opened = false;
-      return {
-        transport: 'grpc',
-        target: url,
-        sessionId: undefined,
-        open: async () => {
-          if (opened) return;
-          await (b.open ?? b.slots?.open)?.();
-          opened = true;
-        },
-        reset: b.reset ?? (async () => OK),
-        step: b.step ?? (async () => OK),
-        state: async () => {
-          throw new Error('unused');
-        },
-        record: async () => {
-          throw new Error('unused');
-        },
-        close: async () => {
-          if (opened) b.slots?.close();
-          closed.push(url);
-        },
-      } satisfies EnvClient;
-    },
-    ...options,
-  });
-  return { envs, made, closed };
-}
+// Unit test with in-memory clients (test/support/memory-envs.ts); the real servers are exercised in test/queue.
 
 describe('EnvLease', () => {
   it('takes servers in round robin, and reuses a cleanly released session', async () => {

@@ -6,9 +6,9 @@ interface Waiter<T> {
  * The episodes of one worker waiting for an env session, oldest first. A session given back goes
  * straight to the oldest waiter, so no other worker can take its slot in between; a slot freed by
  * a closed session wakes the oldest to ask the servers again. Each waiter also asks again after
- * its own pause, since another worker may have freed a slot.
+ * its own pause, since another worker may have freed a slot. `T` is what a handed-over session
+ * is (EnvPool's: the server and the client holding it).
  */
-/** `T`: what a session handed over is (EnvPool's: the server and the client holding it). */
 export class SessionQueue<T> {
   private readonly waiters: Waiter<T>[] = [];
 

@@ -1,36 +1,9 @@
-import { CapacityError, type StepResult } from '@gauntlet/proto';
-import type { EnvClient } from '@gauntlet/proto/client';
 import { describe, expect, it, vi } from 'vitest';
-import { EnvPool } from '../env/env-pool.js';
+import { pool, slots } from '../../test/support/memory-envs.js';
 import { followEnvCapacity } from './follow-env-capacity.js';
 
 // Unit test: in-memory env clients on one server of `max` slots; a plain object stands for the BullMQ worker.
-function server(max: number) {
-  let used = 0;
-  const envs = new EnvPool(['grpc://a:1'], {
-    probe: async () => true,
-    connect: (url) => {
-      let opened = false;
-      return {
-        transport: 'grpc',
-        target: url,
-        sessionId: undefined,
-        open: async () => {
-          if (opened) return;
-          if (used >= max) throw new CapacityError(used, max);
-          used += 1;
-          opened = true;
-        },
-        reset: async () => ({ done: false }) as StepResult,
-        step: async () => ({ done: true }) as StepResult,
-        state: () => Promise.reject(new Error('unused')),
-        record: () => Promise.reject(new Error('unused')),
-        close: async () => void (opened && (used -= 1)),
-      } satisfies EnvClient;
-    },
-  });
-  return envs;
-}
+const server = (max: number) => pool({ 'grpc://a:1': { slots: slots(max) } }).envs;
 
 describe('followEnvCapacity', () => {
   it('takes one job more than its sessions while an episode waits, and grows back one at a time when sessions come at once', async () => {
