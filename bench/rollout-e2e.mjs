@@ -18,10 +18,10 @@ import {
   GroupTracker,
   PolicyPool,
   playEpisode,
-  probeHealth,
   queueConnection,
 } from '../rollout-worker/dist/index.js';
 import { Queue } from 'bullmq';
+import { startEnvServer } from './support/env-server.mjs';
 import { startBin as start } from './support/processes.mjs';
 
 const SIZE = 8;
@@ -31,33 +31,6 @@ const median = (xs) => {
   return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
 };
 const round = (x, digits = 3) => (x === null ? null : +x.toFixed(digits));
-
-async function startEnvServer(maxSessions) {
-  const env = await start(
-    'env-server',
-    [
-      'serve',
-      '--port',
-      '0',
-      '--grpc-port',
-      '0',
-      '--host',
-      '127.0.0.1',
-      '--max-sessions',
-      String(maxSessions),
-      '--warm',
-      '2',
-    ],
-    /listening on (http:\/\/\S+) .*gRPC: (grpc:\/\/[^,\s]+)/,
-  );
-  const grpc = env.match[2];
-  const until = Date.now() + 60_000;
-  while (!(await probeHealth(grpc, 1_000))) {
-    if (Date.now() > until) throw new Error(`env server ${grpc} never became healthy`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { grpc, stop: env.stop };
-}
 
 async function startPolicyServer(extra) {
   const server = await start(
@@ -285,7 +258,7 @@ export async function endToEnd({ redis, quick, log }) {
   const counts = [1, 2, 4];
   log('end to end: starting an env server and two policy servers (prefix cache on / off) …');
   const [env, cached, uncached] = await Promise.all([
-    startEnvServer(Math.max(...counts) * plan.concurrency + 1),
+    startEnvServer(['--max-sessions', String(Math.max(...counts) * plan.concurrency + 1), '--warm', '2']),
     startPolicyServer([]),
     startPolicyServer(['--prefix-cache-tokens', '0']),
   ]);

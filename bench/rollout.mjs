@@ -55,6 +55,7 @@ const standInEnv = () => ({
   transport: 'http',
   target: 'memory',
   sessionId: 'memory',
+  open: async () => undefined,
   reset: async () => RESULT(false),
   step: async () => RESULT(true),
   state: async () => ({}),

@@ -150,9 +150,11 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
   });
 
   it("scales workers with KEDA on the Redis list of the episodes queue's waiting jobs", () => {
-    const [scaled] = byKind(objects, 'ScaledObject') as (K8sObject & {
-      spec: { scaleTargetRef: { name: string }; triggers: { type: string; metadata: Record<string, string> }[] };
-    })[];
+    const scaled = byKind(objects, 'ScaledObject').find((o) => o.metadata.name === 'rollout-worker') as
+      | (K8sObject & {
+          spec: { scaleTargetRef: { name: string }; triggers: { type: string; metadata: Record<string, string> }[] };
+        })
+      | undefined;
     expect(scaled!.spec.scaleTargetRef.name).toBe('rollout-worker');
     const worker = workload(objects, 'rollout-worker');
     expect(worker.object.kind).toBe('Deployment');

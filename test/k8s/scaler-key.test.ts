@@ -25,7 +25,7 @@ afterAll(async () => {
 
 it("counts a submitted group's episodes in the list the ScaledObject watches", async () => {
   const objects = renderKustomization(join(K8S, 'overlays', 'cpu'));
-  const scaled = objects.find((o) => o.kind === 'ScaledObject') as unknown as {
+  const scaled = objects.find((o) => o.kind === 'ScaledObject' && o.metadata.name === 'rollout-worker') as unknown as {
     spec: { triggers: { metadata: { listName: string } }[] };
   };
   const deployedPrefix = (objects.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> })

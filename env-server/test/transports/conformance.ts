@@ -95,11 +95,15 @@ export function describeEnvClientConformance(transport: TransportName): void {
       await expect(client.step('noop(0)')).rejects.toThrow(/episode is over/);
     });
 
-    it('a full server answers CapacityError with the counts; a freed slot can be taken', async () => {
+    it('a full server answers CapacityError with the counts (to open as to any call); a freed slot can be taken', async () => {
       const holders = [env.connect(), env.connect(), env.connect()];
-      for (const holder of holders) await holder.state();
+      for (const holder of holders) await holder.open();
+      const held = holders[0]!.sessionId;
+      await holders[0]!.open();
+      expect(holders[0]!.sessionId).toBe(held);
       const late = env.connect();
-      const refused = await late.state().catch((error: unknown) => error);
+      expect(await late.state().catch((error: unknown) => error)).toBeInstanceOf(CapacityError);
+      const refused = await late.open().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(CapacityError);
       expect((refused as CapacityError).details).toEqual({ active_sessions: 3, max_sessions: 3 });
       await holders[0]!.close();

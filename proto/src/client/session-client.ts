@@ -51,6 +51,10 @@ export class SessionEnvClient implements EnvClient {
     return this.channel && !this.channel.lost ? this.channel.sessionId : undefined;
   }
 
+  async open(options?: CallOptions): Promise<void> {
+    await this.run('open', options, (call) => this.channelFor(call, true));
+  }
+
   async reset(request: ResetInput = {}, options?: CallOptions): Promise<StepResult> {
     const parsed = parseOrThrow(ResetRequest, request);
     return this.run('reset', options, async (call) => {

@@ -34,6 +34,12 @@ export interface EnvClient {
   readonly target: string;
   /** The server's id for the session held, once one is open. */
   readonly sessionId: string | undefined;
+  /**
+   * Opens the session now, unless one is open (reset opens it on first use otherwise). Fails as
+   * reset would: CapacityError when the server is full. A caller that must not spend an episode's
+   * deadline waiting for a slot opens first, then resets.
+   */
+  open(options?: CallOptions): Promise<void>;
   reset(request?: ResetInput, options?: CallOptions): Promise<StepResult>;
   /** `action` is an action string such as `click('12')`, or `{action_str, metadata}`. */
   step(action: string | ActionInput, options?: CallOptions): Promise<StepResult>;

@@ -1,4 +1,4 @@
-import { runEpisode } from '@gauntlet/proto/agent';
+import { runEpisode, type EpisodeEnv } from '@gauntlet/proto/agent';
 import type { EpisodeSettings, PolicyRef, Trajectory } from '@gauntlet/proto/rollout';
 import type { EnvPool } from '../env/env-pool.js';
 import type { EpisodePolicyChoice } from '../policy/policy-pool.js';
@@ -23,12 +23,21 @@ export interface Players {
   policies: PolicySource;
   /** Deadline of each env call in ms (default 60 000). */
   callTimeoutMs?: number;
+  /**
+   * How long an episode waits for an env session while every server is full, before its clock
+   * starts (default 60 000; never past the episode's own deadline).
+   */
+  envWaitMs?: number;
 }
 
+export const DEFAULT_ENV_WAIT_MS = 60_000;
+
 /**
- * Plays one episode on the next env server and policy server in turn. Infrastructure failures
- * come back as an `infra_error` trajectory; a wrong job and a cancellation reject (runEpisode's
- * rules). The env session is kept for the next episode only when this one ended cleanly.
+ * Plays one episode on the next env server and policy server in turn. The env session is held
+ * first, waiting while every server is full, so the wait never eats the episode's deadline.
+ * Infrastructure failures come back as an `infra_error` trajectory (EnvBusyError when the wait
+ * ran out); a wrong job and a cancellation reject (runEpisode's rules). The env session is kept
+ * for the next episode only when this one ended cleanly.
  */
 export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: AbortSignal): Promise<Trajectory> {
   // First: a job naming a policy server this worker lacks fails before any env session opens.
@@ -37,7 +46,19 @@ export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: 
   let clean = false;
   try {
     const s = spec.settings;
-    const trajectory = await runEpisode(lease, policy, {
+    const waitMs = Math.min(players.envWaitMs ?? DEFAULT_ENV_WAIT_MS, s.deadline_ms);
+    const callTimeoutMs = players.callTimeoutMs ?? 60_000;
+    const unready = await lease.acquire({ signal, waitMs, timeoutMs: callTimeoutMs }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (signal?.aborted) throw signal.reason;
+    // What the wait met (a busy, unreachable or wrong env) is the reset's failure, as runEpisode reports it.
+    const env: EpisodeEnv =
+      unready === undefined
+        ? lease
+        : { reset: () => Promise.reject(unready), step: (action, options) => lease.step(action, options) };
+    const trajectory = await runEpisode(env, policy, {
       task: spec.task,
       seed: spec.seed,
       episodeId: spec.episode_id,
@@ -45,7 +66,7 @@ export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: 
       resetOptions: s.reset_options,
       maxTurns: s.max_turns,
       deadlineMs: s.deadline_ms,
-      callTimeoutMs: players.callTimeoutMs ?? 60_000,
+      callTimeoutMs,
       render: {
         format: s.observation_format,
         ...(s.observation_chars === null ? {} : { maxChars: s.observation_chars }),

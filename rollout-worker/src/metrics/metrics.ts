@@ -50,7 +50,8 @@ export class WorkerMetrics {
   });
   readonly handedBack = new Counter({
     name: 'gauntlet_worker_episodes_handed_back_total',
-    help: 'Episodes given back to the queue unfinished when the worker drained',
+    help: 'Episodes given back to the queue unplayed or unfinished, without spending a try: the worker drained, or no env session came free within --env-wait-ms',
+    labelNames: ['reason'],
     registers: this.r,
   });
   readonly groupsCompleted = new Counter({
@@ -65,8 +66,24 @@ export class WorkerMetrics {
   });
   readonly envFailovers = new Counter({
     name: 'gauntlet_worker_env_failovers_total',
-    help: 'Resets moved to another env server, by reason',
+    help: 'Sessions moved to another env server, by reason (capacity: this one was full, the next was tried)',
     labelNames: ['reason'],
+    registers: this.r,
+  });
+  readonly envWaits = new Counter({
+    name: 'gauntlet_worker_env_waits_total',
+    help: 'Episodes that waited for an env session while every server was full (back-pressure, not a failure)',
+    registers: this.r,
+  });
+  readonly envWaiting = new Gauge({
+    name: 'gauntlet_worker_env_waiting',
+    help: 'Episodes waiting for an env session now (every server full): a signal to add env servers',
+    registers: this.r,
+  });
+  readonly envWaitSeconds = new Histogram({
+    name: 'gauntlet_worker_env_wait_seconds',
+    help: 'How long those episodes waited for their env session',
+    buckets: WAIT_BUCKETS,
     registers: this.r,
   });
   readonly envServersHealthy = new Gauge({

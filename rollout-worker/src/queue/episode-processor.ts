@@ -22,7 +22,8 @@ export type EpisodeResult = Trajectory | null;
  * (UnrecoverableError, with the field at fault); an episode of a dropped group is skipped; an
  * `infra_error` is thrown so BullMQ retries it with backoff; a wrong job (unknown task, wrong
  * model) fails at once. When the worker drains past its deadline the episode is handed back
- * to the queue unfinished, for another worker to play from the start.
+ * to the queue unfinished, for another worker to play from the start; so is one that found no
+ * env session free within the wait (back-pressure: it spends no try, so capacity drops no group).
  */
 export function episodeProcessor(deps: EpisodeProcessorDeps) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<EpisodeResult> => {
@@ -34,22 +35,29 @@ export function episodeProcessor(deps: EpisodeProcessorDeps) {
     if (!parsed.success) throw badPayload('episode', job.id, parsed.error);
     const episode = parsed.data;
     const attempt = job.attemptsStarted;
-    if (attempt > 1) deps.metrics?.retries.inc();
-    else deps.metrics?.queueWaitSeconds.observe(Math.max(0, Date.now() - job.timestamp) / 1000);
+    // A try spent or a stall makes a retry; a hand-back (drain, busy env) spent neither.
+    if (job.attemptsMade > 0 || job.stalledCounter > 0) deps.metrics?.retries.inc();
+    else if (attempt === 1) deps.metrics?.queueWaitSeconds.observe(Math.max(0, Date.now() - job.timestamp) / 1000);
     // A sibling out of tries already dropped the group: its remaining episodes would be wasted work.
     const groupId = job.parent?.id;
     if (groupId && (await deps.groups.getJobState(groupId)) !== 'waiting-children') return null;
     deps.metrics?.episodesInFlight.inc();
     try {
       const trajectory = await playEpisode(episode, deps.players, signal);
+      if (trajectory.outcome === 'infra_error' && trajectory.error?.name === 'EnvBusyError') {
+        await job.moveToWait(token);
+        deps.metrics?.handedBack.inc({ reason: 'capacity' });
+        throw new WaitingError();
+      }
       deps.metrics?.episode(trajectory);
       deps.onEpisode?.(trajectory, attempt);
       if (trajectory.outcome === 'infra_error') throw new EpisodeInfraError(trajectory, `attempt ${attempt}`);
       return trajectory;
     } catch (error) {
+      if (error instanceof WaitingError) throw error;
       if (signal?.aborted && deps.draining()) {
         await job.moveToWait(token);
-        deps.metrics?.handedBack.inc();
+        deps.metrics?.handedBack.inc({ reason: 'drain' });
         throw new WaitingError();
       }
       if (isUnrecoverable(error))

@@ -5,12 +5,16 @@ import type { WorkerMetrics } from '../metrics/metrics.js';
 import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { episodeProcessor, type EpisodeResult } from './episode-processor.js';
 import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
+import { followEnvCapacity } from './follow-env-capacity.js';
 import { groupProcessor, type GroupSummary } from './group-processor.js';
 
 export interface RolloutWorkerOptions {
   connection: QueueConnection;
   players: Players;
-  /** Episodes played at once (each holds one env session). */
+  /**
+   * Episodes played at once at most (each holds one env session); fewer while the env servers are
+   * full (followEnvCapacity).
+   */
   concurrency: number;
   /** Shown by `gauntlet-worker status` (default: host and pid). */
   name?: string;
@@ -50,6 +54,7 @@ export class RolloutWorker {
   private readonly trainer: Queue;
   private isDraining = false;
   private readonly offError: () => void;
+  private readonly offCapacity: () => void;
 
   constructor(options: RolloutWorkerOptions) {
     const { connection, metrics } = options;
@@ -93,6 +98,7 @@ export class RolloutWorker {
         },
       ),
     );
+    this.offCapacity = followEnvCapacity(this.episodes, options.players.envs, options.concurrency);
     // Connection errors are the watch's (one line per outage); the others are reported here.
     this.offError = watch.onError((error) => events.error?.(error));
     this.episodes.on('failed', (job: Job | undefined, error: Error) => {
@@ -126,6 +132,7 @@ export class RolloutWorker {
     } finally {
       clearTimeout(timer);
       this.offError();
+      this.offCapacity();
       await Promise.allSettled([this.groupsQueue.close(), this.trainer.close()]);
     }
   }
@@ -134,6 +141,7 @@ export class RolloutWorker {
   async close(): Promise<void> {
     this.isDraining = true;
     this.offError();
+    this.offCapacity();
     await Promise.allSettled([
       this.episodes.close(true),
       this.groups.close(true),

@@ -1,11 +1,21 @@
 import { join } from 'node:path';
 import { ROOT, startProcess, type Started } from './process.js';
 
-/** `gauntlet-worker run` as its own process (the built bin), resolved once it says it is ready. */
-export function startWorker(args: string[]): Promise<Started> {
-  return startProcess(
+export interface WorkerProcess extends Started {
+  /** Its /metrics URL, when started with `metrics`. */
+  metricsUrl: string | undefined;
+}
+
+/**
+ * `gauntlet-worker run` as its own process (the built bin), resolved once it says it is ready;
+ * with `metrics`, it serves /metrics on a free port.
+ */
+export async function startWorker(args: string[], options: { metrics?: boolean } = {}): Promise<WorkerProcess> {
+  const metrics = options.metrics ? ['--metrics-port', '0'] : ['--no-metrics'];
+  const started = await startProcess(
     process.execPath,
-    [join(ROOT, 'rollout-worker/bin/cli.js'), 'run', '--no-metrics', '--policy', 'random', ...args],
-    /^worker ready/,
+    [join(ROOT, 'rollout-worker/bin/cli.js'), 'run', ...metrics, '--policy', 'random', ...args],
+    /^worker ready.*?(?:; metrics (http:\/\/\S+))?$/,
   );
+  return { ...started, metricsUrl: started.ready[1] };
 }

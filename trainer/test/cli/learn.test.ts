@@ -62,6 +62,43 @@ describe('gauntlet-trainer learn', () => {
     expect(result.stderr).toMatch(/every process it started has stopped$/);
   }, 300_000);
 
+  it('with grpo --stay-up, the finished run keeps serving its curves until stopped, then everything stops', async () => {
+    const out = join(await tempDir(), 'run');
+    const stop = new AbortController();
+    const served: { curves?: number; steps?: number[] } = {};
+    let url: string | undefined;
+    const result = await runInProcess(
+      [
+        'learn',
+        ...['--max-steps', '1', '--workers', '1', '--concurrency', '2', '--grpo-arg=--stay-up'],
+        ...['--redis', SHARED_REDIS, '--output-dir', out],
+      ],
+      {
+        signal: stop.signal,
+        onErr: (line) => {
+          const at = /still serving the finished run's curves at (http:\/\/\S+\/curves)/.exec(line)?.[1];
+          if (!at) return;
+          url = at;
+          // The run is over (its final output written); its curves answer until the stop.
+          void (async () => {
+            try {
+              served.curves = (await fetch(at)).status;
+              const json = (await (await fetch(`${at}.json`)).json()) as { updates?: { step: number }[] };
+              served.steps = (json.updates ?? []).map((update) => update.step);
+            } finally {
+              stop.abort();
+            }
+          })();
+        },
+      },
+    );
+    expect(url, result.stderr).toBeDefined();
+    expect(served).toEqual({ curves: 200, steps: [1] });
+    expect(result.stderr).toMatch(/trainer: grpo: finished version 1/);
+    expect(await listening(url!)).toBe(false);
+    expect(result.stderr).toMatch(/every process it started has stopped$/);
+  }, 300_000);
+
   it('with nothing at --redis, starts a private redis-server that keeps nothing on disk and stops with the run', async () => {
     const lines: string[] = [];
     const before = await learnTemps();

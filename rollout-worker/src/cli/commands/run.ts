@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { DockerEnvProvider } from '../../env/docker-provider.js';
 import { EnvPool } from '../../env/env-pool.js';
+import { DEFAULT_ENV_WAIT_MS } from '../../episode/play.js';
 import { WorkerMetrics } from '../../metrics/metrics.js';
 import { serveMetrics, type MetricsServer } from '../../metrics/server.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
@@ -14,9 +15,12 @@ export const runCommand: Command = {
   description: [
     'Plays episode jobs from the queue, --concurrency at a time, each on the next healthy env server',
     '(round robin; a full or unreachable server passes the episode on) with the next policy server (an',
-    "episode's turns all go to one server). Infra errors are retried with backoff, never scored; a group",
-    'whose episode runs out of tries is dropped whole. A group whose episodes are all done is handed to',
-    "the trainer's queue. A killed worker's episodes go back to the queue once their locks expire.",
+    "episode's turns all go to one server). While every env server is full an episode waits for a session",
+    '(--env-wait-ms, before its own deadline starts), then goes back to the queue unplayed: capacity never',
+    'costs a try, and the worker takes no more episodes than it has sessions for. Infra errors are',
+    'retried with backoff, never scored; a group whose episode runs out of tries is dropped whole. A',
+    "group whose episodes are all done is handed to the trainer's queue. A killed worker's episodes go",
+    'back to the queue once their locks expire.',
     'SIGTERM/SIGINT drains: no new episodes, the running ones get --drain-ms to finish and are then',
     'handed back to the queue; a second signal stops at once. Prometheus figures at /metrics.',
   ].join('\n'),
@@ -55,6 +59,13 @@ export const runCommand: Command = {
       valueName: 'N',
       description: 'Episodes played at once (each holds one env session)',
       defaultText: '4',
+    },
+    'env-wait-ms': {
+      type: 'string',
+      valueName: 'MS',
+      description:
+        "How long an episode waits for an env session while every server is full, then goes back to the queue (never past the job's deadline_ms)",
+      defaultText: '60000',
     },
     'metrics-port': {
       type: 'string',
@@ -136,6 +147,7 @@ export const runCommand: Command = {
     // Every flag is read before anything starts: a typo fails now, not at shutdown.
     const concurrency = intValue(values, 'concurrency', 4, 1);
     const callTimeoutMs = intValue(values, 'call-timeout-ms', 60_000, 1);
+    const envWaitMs = intValue(values, 'env-wait-ms', DEFAULT_ENV_WAIT_MS, 1);
     const probeIntervalMs = intValue(values, 'probe-interval-ms', 5_000, 100);
     const policyTimeoutMs = intValue(values, 'policy-timeout-ms', 120_000, 1);
     const metricsPort = values['no-metrics'] ? -1 : intValue(values, 'metrics-port', 9464, 0);
@@ -171,7 +183,7 @@ export const runCommand: Command = {
         concurrency,
         metrics,
         name: stringValue(values, 'name') ?? `${hostname()}:${process.pid}`,
-        players: { envs, policies, callTimeoutMs },
+        players: { envs, policies, callTimeoutMs, envWaitMs },
         lockMs,
         stalledIntervalMs,
         events: {

@@ -152,6 +152,9 @@ export const GRPO_OPTIONS: Record<string, OptionSpec> = {
   ),
   'api-key': s('KEY', 'API key of the --vllm-url servers, and of this server (env VLLM_API_KEY)'),
   'public-metrics': flag('Serve /metrics, /curves and /curves.json without the API key (scrapes inside a cluster)'),
+  'stay-up': flag(
+    "After the last update, keep serving the finished run's /curves, /metrics and policy until SIGTERM/SIGINT (then exit 0)",
+  ),
   'publish-dir': s(
     'DIR',
     'Where versions are written for --vllm-url servers (the same path on their side); with --train full, where each version is written as a model folder for external servers',

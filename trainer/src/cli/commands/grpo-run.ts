@@ -183,20 +183,26 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
         return EXIT_INTERRUPTED;
       }
       io.out(`grpo: groups ${JSON.stringify(counts)}`);
+      if (signal.aborted) {
+        io.out(`grpo: interrupted at version ${loop.version}; resume with --resume`);
+        return EXIT_INTERRUPTED;
+      }
+      await store.save(checkpointOf(loop, parts));
+      const final = join(s.outputDir, 'final');
+      await writeTrainedOutput(final, learner.trainer, { ...source, baseModel: s.modelDir ?? baseName });
+      io.out(
+        `grpo: finished version ${loop.version}; ${trainsBaseWeights(s.train) ? `model folder (--train ${formatTrainSpec(s.train)})` : 'adapter'} in ${final}`,
+      );
+      if (s.stayUp) {
+        io.out(`grpo: still serving the finished run's curves at ${server.url}/curves until stopped (--stay-up)`);
+        await new Promise<void>((resolve) =>
+          signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+      }
+      return EXIT_OK;
     } finally {
       await server.close();
     }
-    if (signal.aborted) {
-      io.out(`grpo: interrupted at version ${loop.version}; resume with --resume`);
-      return EXIT_INTERRUPTED;
-    }
-    await store.save(checkpointOf(loop, parts));
-    const final = join(s.outputDir, 'final');
-    await writeTrainedOutput(final, learner.trainer, { ...source, baseModel: s.modelDir ?? baseName });
-    io.out(
-      `grpo: finished version ${loop.version}; ${trainsBaseWeights(s.train) ? `model folder (--train ${formatTrainSpec(s.train)})` : 'adapter'} in ${final}`,
-    );
-    return EXIT_OK;
   } finally {
     await Promise.allSettled([learner?.release(), ctx?.close()]);
     if (tiny) await rm(tiny, { recursive: true, force: true });

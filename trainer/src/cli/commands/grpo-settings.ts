@@ -78,6 +78,8 @@ export interface GrpoSettings {
   resume: boolean;
   /** /metrics, /curves and /curves.json answer without the API key. */
   publicMetrics: boolean;
+  /** After the last update, serve the finished run until stopped. */
+  stayUp: boolean;
   drainMs: number;
   /** Finished groups left in Redis; older ones are removed. */
   keepGroups: number;
@@ -265,6 +267,7 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     ...(viewerUrl ? { viewerUrl } : {}),
     resume: context.options['resume'] === true,
     publicMetrics: context.options['public-metrics'] === true,
+    stayUp: context.options['stay-up'] === true,
     drainMs: int('drain-ms', 60_000, 0),
     keepGroups: int('keep-groups', DEFAULT_KEEP_GROUPS, 0),
     redisTimeoutMs: int('redis-timeout-ms', 5_000, 1),
