@@ -3,6 +3,7 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EPISODE_JOBS, GROUP_JOBS, GroupSubmitter, queueConnection, readJob } from '../src/rollout/queue/index.js';
 import { GroupJob, JOB_NAMES, QUEUES } from '../src/rollout/jobs.js';
+import { sampleGroupInput } from './samples.js';
 
 // Both sides of the queue contract on a real Redis (a fresh test-<uuid> prefix, removed after).
 const connection = queueConnection('redis://127.0.0.1:6379', `test-${randomUUID()}`);
@@ -17,16 +18,7 @@ afterAll(async () => {
   }
 });
 
-const group = (id: string) =>
-  GroupJob.parse({
-    group_id: id,
-    task: 'click-test',
-    seed: 4,
-    size: 2,
-    policy: { model: 'tiny', adapter: 'grpo', version: 3 },
-    settings: {},
-    submitted_at: new Date(0).toISOString(),
-  });
+const group = (id: string) => GroupJob.parse(sampleGroupInput(id, 2));
 
 describe('the consumer side of the queue contract', () => {
   it('a worker reading with readJob takes good jobs and fails the rest at their first attempt', async () => {

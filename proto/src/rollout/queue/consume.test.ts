@@ -3,16 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GroupJob, JOB_NAMES, QUEUES } from '../jobs.js';
 import { BadJobError, GROUP_JOBS, parsePayload, readJob } from './consume.js';
+import { sampleGroupInput } from '../../../test/samples.js';
 
-const group = GroupJob.parse({
-  group_id: 'step3-click-test-4',
-  task: 'click-test',
-  seed: 4,
-  size: 3,
-  policy: { model: 'tiny', adapter: 'grpo', version: 3 },
-  settings: {},
-  submitted_at: new Date(0).toISOString(),
-});
+const group = GroupJob.parse(sampleGroupInput());
 
 describe('readJob', () => {
   it('gives the payload of a job that keeps its queue contract', () => {
