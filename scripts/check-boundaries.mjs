@@ -20,7 +20,15 @@ const forbiddenPackages = { trainer: ['playwright', 'playwright-core'], agent: [
  * folder must be placed here before it may import or be imported. docs/layers.md says why.
  */
 export const layers = {
-  proto: [['errors', 'random'], ['wire'], ['grpc'], ['client'], ['policy', 'rollout', 'cli'], ['agent'], ['index']],
+  proto: [
+    ['errors', 'random'],
+    ['wire', 'deadline'],
+    ['grpc'],
+    ['client'],
+    ['policy', 'rollout', 'cli'],
+    ['agent'],
+    ['index'],
+  ],
   'env-server': [
     ['deadline', 'python', 'config'],
     ['observe', 'browser'],

@@ -64,3 +64,16 @@ export function sampleStepResult(): StepResult {
     metadata,
   };
 }
+
+/** A group job's input as a producer writes it: `size` episodes of click-test seed 4, under `groupId`. */
+export function sampleGroupInput(groupId = 'step3-click-test-4', size = 3) {
+  return {
+    group_id: groupId,
+    task: 'click-test',
+    seed: 4,
+    size,
+    policy: { model: 'tiny', adapter: 'grpo', version: 3 },
+    settings: {},
+    submitted_at: new Date(0).toISOString(),
+  };
+}

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Deadline } from '../deadline/deadline.js';
+import type { PageDeadline } from '../deadline/page-deadline.js';
 
 /**
  * What an action may touch while it runs. The session implements it; the executor only uses
@@ -33,5 +33,5 @@ export interface ActionContext {
    * only the reply; input commands go through `deadline.command` so a page that stops taking
    * input is noticed.
    */
-  readonly deadline: Deadline;
+  readonly deadline: PageDeadline;
 }

@@ -4,7 +4,7 @@ import { findAction } from './catalog/catalog.js';
 import { settleAfterAction, watchNavigations } from './settle/settle.js';
 import { ActionError, type BoundAction } from './types.js';
 import { frameChecksDone, nextNavigationRefusal, takeNavigationRefusal } from '../browser/navigation-guard.js';
-import { within } from '../deadline/deadline.js';
+import { within } from '@gauntlet/proto/deadline';
 
 /** Frame checks (file-frames.ts) take two round trips to the page; a stuck one must not hold the step. */
 const FRAME_CHECK_MS = 2_000;

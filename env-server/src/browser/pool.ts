@@ -12,7 +12,7 @@ import { installSiteRoutes } from './routes.js';
 import type { OriginPolicy } from './origin-policy.js';
 import { registeredSocketOrigins } from './socket-routes.js';
 import type { SiteMount, TaskDisplay, TaskSite } from './site.js';
-import { within } from '../deadline/deadline.js';
+import { within } from '@gauntlet/proto/deadline';
 
 /** A live page answers an evaluate in about a millisecond; a crashed one fails at once. */
 const PROBE_TIMEOUT_MS = 2_000;

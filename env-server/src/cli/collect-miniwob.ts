@@ -8,7 +8,8 @@ import { oracleSftRecords, runMiniwobOracleEpisode } from '../collect/miniwob.js
 import { episodeKey } from '../collect/records.js';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
 import { onPorts, openEnvPool } from './env-pool.js';
-import { observationFormat, parseSeeds, positiveInt, UsageError } from './gauntlet-args.js';
+import { parseSeeds, UsageError } from '@gauntlet/proto/cli';
+import { observationFormat, positiveInt } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
 import { Progress, rate, seconds } from './progress.js';
 

@@ -1,28 +1,6 @@
 import { OBSERVATION_FORMATS, type ObservationFormat } from '@gauntlet/proto';
+import { UsageError } from '@gauntlet/proto/cli';
 import { CHALLENGE_TYPES } from '../tasks/gauntlet/challenges/index.js';
-
-/** A command-line mistake: printed with a pointer to --help, exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** `0-99`, `7`, `1,5,10-12` → the seeds, in order, without repeats. */
-export function parseSeeds(spec: string): number[] {
-  const seeds = new Set<number>();
-  for (const part of spec
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const match = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!match) throw new UsageError(`--seeds: "${part}" is not a seed or a range like 0-99`);
-    const [from, to] = [Number(match[1]), Number(match[2] ?? match[1])];
-    if (to < from) throw new UsageError(`--seeds: range ${part} runs backwards`);
-    if (to - from > 1_000_000) throw new UsageError(`--seeds: range ${part} is too large`);
-    for (let s = from; s <= to; s++) seeds.add(s);
-  }
-  if (seeds.size === 0) throw new UsageError('--seeds: no seeds given');
-  return [...seeds];
-}
 
 /** `gauntlet`, `gauntlet:timer,gauntlet:audio`, or `gauntlet:*` (every challenge type). */
 export function parseTasks(spec: string): string[] {

@@ -1,4 +1,4 @@
-import { UsageError } from './gauntlet-args.js';
+import { UsageError } from '@gauntlet/proto/cli';
 
 /** The Gauntlet data commands, loaded only when used (they pull in the whole env). */
 const COMMANDS = {

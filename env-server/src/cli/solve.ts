@@ -6,7 +6,8 @@ import { runMetrics, type RunMetrics } from '../collect/gauntlet/metrics.js';
 import { progress, runOracleEpisode } from '../collect/gauntlet/rollout.js';
 import { onPorts, openEnvPool } from './env-pool.js';
 import { GAUNTLET_STEPS } from '../tasks/gauntlet/plan.js';
-import { COMMON_FLAGS_HELP, asUsage, parseSeeds, parseTasks, positiveInt, UsageError } from './gauntlet-args.js';
+import { parseSeeds, UsageError } from '@gauntlet/proto/cli';
+import { COMMON_FLAGS_HELP, asUsage, parseTasks, positiveInt } from './gauntlet-args.js';
 import { Progress } from './progress.js';
 
 export const SOLVE_HELP = `gauntlet-env solve — play Gauntlet tasks with the built-in oracle and report success

@@ -6,7 +6,7 @@ import { prunedHtml } from './html.js';
 import { markPage } from './mark.js';
 import { screenshotEncoded, screenshotRgb } from './screenshot.js';
 import { PartClock } from './part-clock.js';
-import { Deadline } from '../deadline/deadline.js';
+import { PageDeadline } from '../deadline/page-deadline.js';
 
 export interface ObserveOptions extends Partial<ObservationOptions> {
   /** BrowserGym's optional AXTree extras (visible, clickable, box, center, som); all off by default. */
@@ -14,7 +14,7 @@ export interface ObserveOptions extends Partial<ObservationOptions> {
   /** JPEG quality for `screenshot: 'jpeg'` (default 80). */
   jpegQuality?: number;
   /** Stops waiting (rejects with its reason) when the step's deadline passes or the step is cancelled. */
-  deadline?: Deadline;
+  deadline?: PageDeadline;
 }
 
 export interface PageObservation {
@@ -44,7 +44,7 @@ const DEFAULTS = ObservationOptions.parse({});
  * screenshot (which waits on the compositor, not on marking, so it starts right away).
  */
 export async function observePage(page: Page, options: ObserveOptions = {}): Promise<PageObservation> {
-  const deadline = options.deadline ?? new Deadline();
+  const deadline = options.deadline ?? new PageDeadline();
   for (let attempt = 1; ; attempt++) {
     try {
       return await observeOnce(page, options, deadline);
@@ -60,7 +60,7 @@ export async function observePage(page: Page, options: ObserveOptions = {}): Pro
 const NAVIGATED =
   /Execution context was destroyed|Frame was detached|frame got detached|Cannot find context with specified id/;
 
-async function observeOnce(page: Page, options: ObserveOptions, deadline: Deadline): Promise<PageObservation> {
+async function observeOnce(page: Page, options: ObserveOptions, deadline: PageDeadline): Promise<PageObservation> {
   const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const opts: ObserveOptions & ObservationOptions = { ...DEFAULTS, ...defined };
   const extras = opts.axtreeExtras ?? {};

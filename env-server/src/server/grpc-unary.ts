@@ -7,6 +7,7 @@ import {
   stepResultToMessage,
   type messages as pb,
 } from '@gauntlet/proto/grpc';
+import { abortOn, type EventSource } from '@gauntlet/proto/deadline';
 import type { ServerUnaryCall, handleUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
@@ -74,14 +75,8 @@ function unary<Req, Res>(
 }
 
 /** Aborts when the client cancels the call (or its deadline passes on its side): the work stops, not only the reply. */
-function cancelledBy(call: {
-  on(event: 'cancelled', listener: () => void): unknown;
-  cancelled?: boolean;
-}): AbortSignal {
-  const controller = new AbortController();
-  if (call.cancelled) controller.abort();
-  else call.on('cancelled', () => controller.abort());
-  return controller.signal;
+function cancelledBy(call: EventSource & { cancelled?: boolean }): AbortSignal {
+  return abortOn(call, 'cancelled', { already: call.cancelled === true });
 }
 
 /** The client's deadline as a step timeout (seconds); past it, the step is not started at all. */

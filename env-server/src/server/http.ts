@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SessionNotFoundError, UnauthorizedError, assertJsonTextDepth, type GauntletError } from '@gauntlet/proto';
+import { abortOn } from '@gauntlet/proto/deadline';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
 import { httpErrorBody, toGauntletError } from './errors.js';
@@ -130,11 +131,7 @@ function sendError(reply: FastifyReply, error: GauntletError, service: EnvServic
 
 /** Aborts when the client disconnects before its answer is written: the step or reset stops. */
 function cancelOnDisconnect(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
+  return abortOn(reply.raw, 'close', { when: () => !reply.raw.writableFinished });
 }
 
 function sessionIdOf(request: FastifyRequest): string | undefined {

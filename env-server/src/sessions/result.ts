@@ -1,6 +1,6 @@
 import type { BrowserGymObs, Observation, ObservationMetadata, StepResult } from '@gauntlet/proto';
 import { observePage, type PageObservation } from '../observe/observe.js';
-import type { Deadline } from '../deadline/deadline.js';
+import type { PageDeadline } from '../deadline/page-deadline.js';
 import type { Episode } from './episode.js';
 import { oracleHint } from './oracle-hint.js';
 import type { Tabs } from './tabs.js';
@@ -11,7 +11,7 @@ export async function buildResult(
   tabs: Tabs,
   reward: number,
   info: Record<string, unknown>,
-  deadline: Deadline,
+  deadline: PageDeadline,
 ): Promise<StepResult> {
   const page = tabs.active;
   const t0 = performance.now();

@@ -20,7 +20,8 @@ import type { TaskDefinition } from '../tasks/task.js';
 import { Episode } from './episode.js';
 import { SerialQueue } from './queue.js';
 import { Tabs } from './tabs.js';
-import { Deadline, within } from '../deadline/deadline.js';
+import { within } from '@gauntlet/proto/deadline';
+import { PageDeadline } from '../deadline/page-deadline.js';
 import { CancelledError } from '../deadline/cancelled.js';
 import { OVERRUN_GRACE_MS, supervise } from './supervise.js';
 import { resolveActionOptions } from './action-options.js';
@@ -47,7 +48,7 @@ const CRASHED = /Target crashed|Page crashed/;
 
 /**
  * One environment instance leased to one client: a browser context, its tabs and the current
- * episode. Calls run one at a time, each under its own Deadline. A crashed page or a dead browser
+ * episode. Calls run one at a time, each under its own PageDeadline. A crashed page or a dead browser
  * ends the running call with INFRA_ERROR at once and turns later steps into INFRA_ERROR until
  * the next reset, which moves the session to a fresh context. A step that runs past its
  * deadline is the policy's doing: it ends the episode as truncated (see overrun.ts), and a page
@@ -67,9 +68,9 @@ export class EnvSession {
   private closed = false;
   private readonly queue = new SerialQueue();
   /** Deadlines of the calls running or queued, so a close can end them. */
-  private readonly operations = new Set<Deadline>();
+  private readonly operations = new Set<PageDeadline>();
   /** Deadlines of the calls running now, so a crash can end them (a queued reset must still run: it recovers). */
-  private readonly running = new Set<Deadline>();
+  private readonly running = new Set<PageDeadline>();
   /** The pool the current context came from: the headless one, or the headed one. */
   private pool: BrowserPool;
   private recording: Recording | undefined;
@@ -199,13 +200,14 @@ export class EnvSession {
     what: 'step' | 'reset',
     ms: number,
     cancel: AbortSignal | undefined,
-    body: (deadline: Deadline) => Promise<T>,
+    body: (deadline: PageDeadline) => Promise<T>,
     overran?: () => T,
   ): Promise<T> {
-    const deadline = new Deadline(what, ms);
-    const onCancel = () => deadline.abort(new CancelledError(`the caller cancelled the ${what}`));
-    if (cancel?.aborted) onCancel();
-    cancel?.addEventListener('abort', onCancel, { once: true });
+    const deadline = new PageDeadline(what, {
+      ms,
+      signal: cancel,
+      cancelReason: () => new CancelledError(`the caller cancelled the ${what}`),
+    });
     this.operations.add(deadline);
     const work = this.queue
       .run(async () => {
@@ -218,7 +220,7 @@ export class EnvSession {
       })
       .finally(() => {
         this.operations.delete(deadline);
-        cancel?.removeEventListener('abort', onCancel);
+        deadline.dispose();
       });
     return deadline.race(work).catch((error: unknown) => {
       if (overran && deadline.isReason(error) && error instanceof DeadlineExceededError) return overran();
@@ -236,7 +238,7 @@ export class EnvSession {
   }
 
   /** Takes a context; one that arrives after the session closed or the reset gave up goes straight back. */
-  private async attach(deadline?: Deadline, display?: TaskDisplay, pool = this.pool): Promise<void> {
+  private async attach(deadline?: PageDeadline, display?: TaskDisplay, pool = this.pool): Promise<void> {
     const lease = await pool.acquire(display);
     if (this.closed || deadline?.aborted) {
       await pool.release(lease);
@@ -270,7 +272,7 @@ export class EnvSession {
     await this.detach();
   }
 
-  private async doReset(request: ResetRequest, task: TaskDefinition, deadline: Deadline): Promise<StepResult> {
+  private async doReset(request: ResetRequest, task: TaskDefinition, deadline: PageDeadline): Promise<StepResult> {
     this.assertOpen();
     this.recording?.stop();
     this.recording = undefined;
@@ -345,7 +347,7 @@ export class EnvSession {
     });
   }
 
-  private async doStep(actionText: string, deadline: Deadline): Promise<StepResult> {
+  private async doStep(actionText: string, deadline: PageDeadline): Promise<StepResult> {
     const episode = this.episode;
     const refusal = this.stepRefusal();
     if (refusal || !episode) throw refusal;

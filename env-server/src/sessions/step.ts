@@ -10,7 +10,7 @@ import type { ActionContext } from '../actions/context.js';
 import type { ContextLease } from '../browser/pool.js';
 import { navigationRefusal } from '../browser/navigation-policy.js';
 import type { ServerConfig } from '../config.js';
-import type { Deadline } from '../deadline/deadline.js';
+import type { PageDeadline } from '../deadline/page-deadline.js';
 import type { Episode } from './episode.js';
 import type { Tabs } from './tabs.js';
 import { buildResult } from './result.js';
@@ -22,7 +22,7 @@ export interface StepInput {
   lease: ContextLease;
   config: ServerConfig;
   actionText: string;
-  deadline: Deadline;
+  deadline: PageDeadline;
 }
 
 /**
@@ -60,7 +60,7 @@ export async function personsStep(
   episode: Episode,
   tabs: Tabs,
   actionText: string,
-  deadline: Deadline,
+  deadline: PageDeadline,
 ): Promise<StepResult> {
   const t0 = performance.now();
   await settleAfterAction(tabs.active, { deadline });
@@ -78,7 +78,7 @@ export async function finishStep(
   episode: Episode,
   tabs: Tabs,
   { t0, infeasible }: { t0: number; infeasible: boolean },
-  deadline: Deadline,
+  deadline: PageDeadline,
 ): Promise<StepResult> {
   const t1 = performance.now();
   const status = await deadline.race(episode.taskEpisode.status(tabs.active, episode.chat));
@@ -109,7 +109,7 @@ function makeActionContext(
   tabs: Tabs,
   episode: Episode,
   config: ServerConfig,
-  deadline: Deadline,
+  deadline: PageDeadline,
   onInfeasible: () => void,
 ): ActionContext {
   return {

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
 import type { TaskDisplay } from '../browser/site.js';
-import type { Deadline } from '../deadline/deadline.js';
+import type { PageDeadline } from '../deadline/page-deadline.js';
 
 /** What a task reports after every action. */
 export interface TaskStatus {
@@ -73,7 +73,7 @@ export interface TaskDefinition {
    * ValidationError. `deadline` ends when the reset's deadline passes (the Gauntlet's start_step
    * fast-forward plays many actions during setup).
    */
-  setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode>;
+  setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: PageDeadline): Promise<TaskEpisode>;
   /**
    * Next action of the task's oracle (its scripted oracle) given the current observation; throws OracleError
    * when it cannot tell (real MiniWoB++ pages without a built-in counterpart).

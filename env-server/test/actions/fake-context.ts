@@ -8,7 +8,7 @@ import { installNavigationProbe } from '../../src/browser/navigation-probe.js';
 import { installEffectsProbe } from '../../src/browser/effects-probe.js';
 import { launchTestBrowser } from '../support/browser.js';
 import { executeAction } from '../../src/actions/execute-actions.js';
-import { Deadline } from '../../src/deadline/deadline.js';
+import { PageDeadline } from '../../src/deadline/page-deadline.js';
 import { ActionError, type Literal } from '../../src/actions/types.js';
 
 /**
@@ -19,7 +19,7 @@ export class FakeContext implements ActionContext {
   readonly messages: string[] = [];
   readonly infeasible: string[] = [];
   /** The step deadline: tests end it with `deadline.abort(reason)`. */
-  readonly deadline = new Deadline('the test step');
+  readonly deadline = new PageDeadline('the test step');
   /** Files upload_file may use, by the name the agent gives. */
   readonly uploads = new Map<string, string>();
   actionTimeoutMs = 500;

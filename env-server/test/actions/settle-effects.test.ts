@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMART_HORIZON_MS, SMART_QUIET_MS, settleEffects } from '../../src/actions/settle/settle-effects.js';
 import { EFFECTS_PROBE_KEY } from '../../src/browser/effects-probe.js';
-import { Deadline } from '../../src/deadline/deadline.js';
+import { PageDeadline } from '../../src/deadline/page-deadline.js';
 import { useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
 
@@ -26,7 +26,7 @@ async function press(id: string) {
   const since = Date.now();
   await page.click(`#${id}`);
   const started = performance.now();
-  const reports = await settleEffects(page, since, new Deadline());
+  const reports = await settleEffects(page, since, new PageDeadline());
   const tookMs = performance.now() - started;
   const said = await page.evaluate(() => [...document.querySelectorAll('#out p')].map((p) => p.textContent));
   return { said, tookMs, outcome: reports[0]?.outcome };
@@ -59,7 +59,7 @@ describe('the smart settle waits for what the action set in motion', () => {
   it('a timer in a shadow tree, and the DOM change it makes there', async () => {
     const since = Date.now();
     await page.click('#shadow');
-    const [report] = await settleEffects(page, since, new Deadline());
+    const [report] = await settleEffects(page, since, new PageDeadline());
     expect(report?.outcome).toBe('quiet');
     expect(await page.locator('#host').evaluate((host) => host.shadowRoot!.textContent)).toContain('shadow done');
   });
@@ -115,7 +115,7 @@ describe('the smart settle waits for what the action set in motion', () => {
     const busy = await press('plain');
     expect(busy.outcome).toBe('bound');
     expect(busy.tookMs).toBeGreaterThanOrEqual(SMART_HORIZON_MS - 20);
-    const deadline = new Deadline('the step');
+    const deadline = new PageDeadline('the step');
     const since = Date.now();
     await page.click('#later');
     const settling = settleEffects(page, since, deadline);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle/settle.js';
 import { NAVIGATION_PROBE_KEY } from '../../src/browser/navigation-probe.js';
-import { Deadline } from '../../src/deadline/deadline.js';
+import { PageDeadline } from '../../src/deadline/page-deadline.js';
 import { FakeContext, useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
 
@@ -119,7 +119,7 @@ describe('settling after an action', () => {
   it('stops at once when the step deadline aborts it', async () => {
     const watch = watchNavigations(ctx.context);
     await page.locator('[bid="4"]').click({ noWaitAfter: true });
-    const deadline = new Deadline('the step');
+    const deadline = new PageDeadline('the step');
     const settling = settleAfterAction(page, { watch, deadline });
     const reason = new Error('step deadline');
     deadline.abort(reason);

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ElementProperties } from '@gauntlet/proto';
 import { launchTestBrowser } from '../support/browser.js';
 import { observePage } from '../../src/observe/observe.js';
-import { Deadline } from '../../src/deadline/deadline.js';
+import { PageDeadline } from '../../src/deadline/page-deadline.js';
 import { markPage, resetBidCounters } from '../../src/observe/mark.js';
 import { prunedHtml } from '../../src/observe/html.js';
 
@@ -112,7 +112,7 @@ describe('observePage', () => {
   });
 
   it('stops waiting when the deadline ends', async () => {
-    const deadline = new Deadline('the step');
+    const deadline = new PageDeadline('the step');
     deadline.abort(new Error('step deadline passed'));
     await expect(observePage(page, { deadline })).rejects.toThrow('step deadline passed');
   });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InfraError } from '@gauntlet/proto';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
-import { within } from '../../src/deadline/deadline.js';
+import { within } from '@gauntlet/proto/deadline';
 import { EnvService } from '../../src/server/env-service.js';
 import { killRenderers } from '../support/renderers.js';
 

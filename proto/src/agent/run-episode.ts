@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CallOptions, EnvClient, ResetInput } from '../client/types.js';
+import { Deadline } from '../deadline/deadline.js';
 import {
   EpisodeTimeoutError,
   isUnjudged,
@@ -77,20 +78,15 @@ export async function runEpisode(
   const started = performance.now();
   const episodeId = options.episodeId ?? randomUUID();
   const deadlineMs = options.deadlineMs ?? 600_000;
-  const deadline = new AbortController();
-  const timer = Number.isFinite(deadlineMs)
-    ? setTimeout(
-        () => deadline.abort(new EpisodeTimeoutError(`episode ${episodeId} did not finish within ${deadlineMs} ms`)),
-        deadlineMs,
-      )
-    : undefined;
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-  const ends = Date.now() + deadlineMs;
-  const call = (): CallOptions => ({
-    signal,
-    timeoutMs: Math.max(1, Math.min(options.callTimeoutMs ?? 60_000, ends - Date.now())),
+  const deadline = new Deadline(`episode ${episodeId}`, {
+    ms: deadlineMs,
+    signal: options.signal,
+    timeoutError: (message) => new EpisodeTimeoutError(message),
   });
-  const guard = <T>(work: Promise<T>) => guarded(work, signal);
+  const call = (): CallOptions => ({
+    signal: deadline.signal,
+    timeoutMs: Math.max(1, Math.min(options.callTimeoutMs ?? 60_000, deadline.remainingMs())),
+  });
   const maxTurns = options.maxTurns ?? 30;
   const multiAction = options.multiAction ?? options.actionSet?.multi_action ?? false;
   const turns: TrajectoryTurn[] = [];
@@ -99,7 +95,7 @@ export async function runEpisode(
   let outcome: EpisodeOutcome;
   let error: Trajectory['error'] = null;
   try {
-    result = await guard(
+    result = await deadline.race(
       env.reset(
         {
           task_name: options.task,
@@ -116,21 +112,21 @@ export async function runEpisode(
     options.onResult?.(result);
     let observation = renderObservation(result, options.render);
     const systemPrompt = options.systemPrompt ?? systemPromptFor(options.task);
-    const session = await guard(
+    const session = await deadline.race(
       policy.start({ task: options.task, seed: options.seed, episodeId, systemPrompt, observation, result }, call()),
     );
     promptIds = session.promptIds;
     while (!result.done && turns.length < maxTurns) {
       const before = result;
       const asked = performance.now();
-      const reply: PolicyReply = await guard(session.act({ index: turns.length, observation, result }, call()));
+      const reply: PolicyReply = await deadline.race(session.act({ index: turns.length, observation, result }, call()));
       const policyMs = performance.now() - asked;
       const parsed: ParsedAction =
         reply.action === undefined
           ? parseAction(reply.text, { multiAction })
           : { action: reply.action, fallback: false };
       const stepped = performance.now();
-      result = await guard(env.step(parsed.action, call()));
+      result = await deadline.race(env.step(parsed.action, call()));
       const stepMs = performance.now() - stepped;
       options.onResult?.(result);
       const turn: TrajectoryTurn = {
@@ -155,7 +151,7 @@ export async function runEpisode(
       turns.push(turn);
       if (!result.done && turns.length < maxTurns) {
         observation = renderObservation(result, { ...options.render, lastAction: parsed.action });
-        turn.env_ids = await guard(session.observe(observation, call()));
+        turn.env_ids = await deadline.race(session.observe(observation, call()));
       }
     }
     outcome =
@@ -168,12 +164,12 @@ export async function runEpisode(
             : 'fail';
   } catch (caught) {
     if (options.signal?.aborted) throw options.signal.reason;
-    if (isUnrecoverable(caught) && !deadline.signal.aborted) throw caught;
-    outcome = deadline.signal.aborted ? 'timeout' : outcomeFromError(caught);
-    const reason = deadline.signal.aborted ? deadline.signal.reason : caught;
+    if (isUnrecoverable(caught) && !deadline.expired) throw caught;
+    outcome = deadline.expired ? 'timeout' : outcomeFromError(caught);
+    const reason: unknown = deadline.expired ? deadline.signal.reason : caught;
     error = { name: (reason as Error)?.name ?? 'Error', message: (reason as Error)?.message ?? String(reason) };
   } finally {
-    clearTimeout(timer);
+    deadline.dispose();
   }
   return {
     episode_id: episodeId,
@@ -189,19 +185,6 @@ export async function runEpisode(
     started_at: startedAt.toISOString(),
     wall_ms: ms(performance.now() - started),
   };
-}
-
-/** Settles with `work`, or rejects with the abort reason as soon as `signal` fires (even if `work` ignores it). */
-function guarded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** The task's own facts in a reply's metadata (e.g. the Gauntlet's step, type, steps solved). */

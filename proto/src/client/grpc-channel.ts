@@ -140,7 +140,7 @@ class GrpcChannel implements SessionChannel {
     if (this.lost) return;
     this.stream.write({ close: {} });
     this.stream.end();
-    await call.guard(this.ended);
+    await call.race(this.ended);
   }
 
   private request(message: pb.SessionRequest): Promise<pb.SessionReplyOut> {

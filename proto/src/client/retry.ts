@@ -37,7 +37,7 @@ export async function withRetry<T>(policy: RetryPolicy, call: CallContext, attem
       if (tries >= policy.attempts || !isTransient(error, policy) || call.signal.aborted) throw error;
       const delay = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (tries - 1)) * (0.5 + Math.random() / 2);
       if (delay >= call.remainingMs()) throw error;
-      await call.wait(delay);
+      await call.sleep(delay);
     }
   }
 }

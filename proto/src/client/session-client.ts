@@ -114,7 +114,7 @@ export class SessionEnvClient implements EnvClient {
   ): Promise<T> {
     const call = new CallContext(what, options ?? {}, this.settings.callTimeoutMs);
     try {
-      return await call.guard(work(call));
+      return await call.race(work(call));
     } finally {
       call.dispose();
     }

@@ -70,7 +70,7 @@ class WsChannel implements SessionChannel {
         call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true });
       });
       const channel = new WsChannel(socket);
-      const state = await call.guard(channel.state());
+      const state = await call.race(channel.state());
       channel.sessionId = typeof state.session_id === 'string' ? state.session_id : '';
       return channel;
     } catch (error) {
@@ -106,7 +106,7 @@ class WsChannel implements SessionChannel {
   async close(call: CallContext): Promise<void> {
     if (this.lost) return;
     this.socket.send(JSON.stringify({ type: 'close' }));
-    await call.guard(this.closed);
+    await call.race(this.closed);
   }
 
   private request(frame: object): Promise<WsServerFrame> {

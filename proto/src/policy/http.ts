@@ -30,7 +30,7 @@ export interface Exchange<S extends z.ZodType> {
 export async function exchange<S extends z.ZodType>(http: HttpSettings, request: Exchange<S>): Promise<z.infer<S>> {
   const call = new CallContext(`policy ${request.what}`, request, http.timeoutMs);
   try {
-    return await withRetry(http.retry, call, () => call.guard(once(http, request, call)));
+    return await withRetry(http.retry, call, () => call.race(once(http, request, call)));
   } finally {
     call.dispose();
   }

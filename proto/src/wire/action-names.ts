@@ -1,7 +1,8 @@
 /**
- * The names of BrowserGym's high-level actions (0.14), in its documentation order. The env
- * server's action catalog defines them; this list is what an agent may emit (the parser looks
- * for these calls, the action regex allows them), and a parity test keeps the two in step.
+ * The names of BrowserGym's high-level actions (0.14), in its documentation order: the one list
+ * of them. It is what an agent may emit (the parser looks for these calls, the action regex
+ * allows them), and the env server's catalog is keyed by it, so the compiler refuses a catalog
+ * that misses, adds or misfiles a name.
  */
 export const ACTION_NAMES = [
   'noop',

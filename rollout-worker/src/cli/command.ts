@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { GauntletError } from '@gauntlet/proto';
+import { UsageError } from '@gauntlet/proto/cli';
 import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 
 export const TOOL = 'gauntlet-worker';
@@ -45,13 +45,8 @@ export interface Command {
   run(context: CommandContext): Promise<number>;
 }
 
-/** The command line is wrong (exit code 2); the message says how to fix it. */
-export class UsageError extends GauntletError {
-  static override readonly httpStatus = 400;
-  constructor(message: string) {
-    super('VALIDATION_ERROR', message);
-  }
-}
+/** The command line is wrong (exit code 2): the kit's one UsageError. */
+export { UsageError };
 
 /** Strict parsing: unknown flags, missing values and stray arguments are usage errors. Environment fallbacks applied. */
 export function parseCommandLine(

@@ -1,3 +1,4 @@
+import { Deadline } from '@gauntlet/proto/deadline';
 import { credentials, makeGenericClientConstructor, type Client, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 
@@ -28,16 +29,15 @@ function probeHttp(url: URL, timeoutMs: number): Promise<boolean> {
  * AbortSignal.timeout, which is unref'd) would leave nothing keeping the process alive.
  */
 export async function answers(url: string, timeoutMs: number): Promise<boolean> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const deadline = new Deadline(`health check of ${url}`, { ms: timeoutMs });
   try {
-    const response = await fetch(url, { signal: controller.signal });
+    const response = await fetch(url, { signal: deadline.signal });
     await response.body?.cancel();
     return response.ok;
   } catch {
     return false;
   } finally {
-    clearTimeout(timer);
+    deadline.dispose();
   }
 }
 

@@ -1,8 +1,9 @@
-import { isUnrecoverable, JOB_NAMES, QUEUES, EpisodeJob, type Trajectory } from '@gauntlet/proto/rollout';
+import { isUnrecoverable, type Trajectory } from '@gauntlet/proto/rollout';
+import { EPISODE_JOBS, readJob } from '@gauntlet/proto/rollout/queue';
 import { UnrecoverableError, WaitingError, type Job, type Queue } from 'bullmq';
 import { playEpisode, type Players } from '../episode/play.js';
 import type { WorkerMetrics } from '../metrics/metrics.js';
-import { badPayload, EpisodeInfraError } from './job-errors.js';
+import { EpisodeInfraError } from './job-errors.js';
 
 export interface EpisodeProcessorDeps {
   players: Players;
@@ -27,13 +28,7 @@ export type EpisodeResult = Trajectory | null;
  */
 export function episodeProcessor(deps: EpisodeProcessorDeps) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<EpisodeResult> => {
-    if (job.name !== JOB_NAMES.episode)
-      throw new UnrecoverableError(
-        `job ${job.id} on ${QUEUES.episodes} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.episode}" jobs run there`,
-      );
-    const parsed = EpisodeJob.safeParse(job.data);
-    if (!parsed.success) throw badPayload('episode', job.id, parsed.error);
-    const episode = parsed.data;
+    const episode = readJob(EPISODE_JOBS, job);
     const attempt = job.attemptsStarted;
     // A try spent or a stall makes a retry; a hand-back (drain, busy env) spent neither.
     if (job.attemptsMade > 0 || job.stalledCounter > 0) deps.metrics?.retries.inc();

@@ -1,7 +1,7 @@
-import { GroupJob, JOB_NAMES, QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { JOB_NAMES, TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { GROUP_JOBS, parsePayload, readJob } from '@gauntlet/proto/rollout/queue';
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { WorkerMetrics } from '../metrics/metrics.js';
-import { badPayload } from './job-errors.js';
 
 /** What a finished group job returns (the trajectories themselves go to the trainer's queue). */
 export interface GroupSummary {
@@ -26,13 +26,7 @@ export interface GroupProcessorDeps {
  */
 export function groupProcessor(deps: GroupProcessorDeps) {
   return async (job: Job): Promise<GroupSummary> => {
-    if (job.name !== JOB_NAMES.group)
-      throw new UnrecoverableError(
-        `job ${job.id} on ${QUEUES.groups} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.group}" jobs run there`,
-      );
-    const parsed = GroupJob.safeParse(job.data);
-    if (!parsed.success) throw badPayload('group', job.id, parsed.error);
-    const group = parsed.data;
+    const group = readJob(GROUP_JOBS, job);
     // TrajectoryGroup checks every trajectory below; here they are only put in episode order.
     const trajectories = Object.values(await job.getChildrenValues())
       .filter(
@@ -45,7 +39,7 @@ export function groupProcessor(deps: GroupProcessorDeps) {
         `group ${group.group_id} has ${trajectories.length} of its ${group.size} episodes; dropped whole (a group is never padded)`,
       );
     }
-    const assembled = TrajectoryGroup.safeParse({
+    const assembled = parsePayload(TrajectoryGroup, JOB_NAMES.group, job.id, {
       group_id: group.group_id,
       task: group.task,
       seed: group.seed,
@@ -53,20 +47,19 @@ export function groupProcessor(deps: GroupProcessorDeps) {
       trajectories,
       completed_at: new Date().toISOString(),
     });
-    if (!assembled.success) throw badPayload('group', job.id, assembled.error);
     const keep = { age: deps.keepSeconds };
-    await deps.trainer.add(JOB_NAMES.trajectoryGroup, assembled.data, {
+    await deps.trainer.add(JOB_NAMES.trajectoryGroup, assembled, {
       jobId: group.group_id,
       removeOnComplete: keep,
       removeOnFail: keep,
     });
     deps.metrics?.groupsCompleted.inc();
-    const successes = assembled.data.trajectories.filter((t) => t.outcome === 'success').length;
+    const successes = assembled.trajectories.filter((t) => t.outcome === 'success').length;
     return {
       group_id: group.group_id,
       episodes: trajectories.length,
       successes,
-      mean_reward: assembled.data.trajectories.reduce((s, t) => s + t.reward, 0) / trajectories.length,
+      mean_reward: assembled.trajectories.reduce((s, t) => s + t.reward, 0) / trajectories.length,
     };
   };
 }

@@ -127,7 +127,7 @@ describe('a group as a BullMQ flow', () => {
         events,
         name: 'mystery',
         data: valid,
-        reason: /named "mystery"; only "episode" jobs run there/,
+        reason: /named "mystery"; only "episode" jobs belong there/,
       },
       {
         queue: groups,

@@ -1,3 +1,5 @@
+import { Histogram } from 'prom-client';
+
 /** Running figures of a GenerationEngine, read by the server's /metrics. */
 export class EngineStats {
   queueDepth = 0;
@@ -9,11 +11,16 @@ export class EngineStats {
   /** Seconds spent in decode steps and in prefill steps. */
   decodeSeconds = 0;
   prefillSeconds = 0;
-  /** Time to first token, a Prometheus histogram (seconds). */
-  readonly ttftBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-  readonly ttftCounts = new Array<number>(this.ttftBuckets.length).fill(0);
-  ttftSum = 0;
-  ttftCount = 0;
+  /**
+   * Time to first token (seconds), kept as the Prometheus histogram the server's /metrics shows:
+   * a histogram cannot be rebuilt from figures at scrape time. In no registry of its own.
+   */
+  readonly ttft = new Histogram({
+    name: 'gauntlet:time_to_first_token_seconds',
+    help: 'Time from submission to the first sampled token.',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [],
+  });
 
   recordStep(rows: number, tokens: number, ms: number, prefill: boolean): void {
     this.steps++;
@@ -28,12 +35,7 @@ export class EngineStats {
   }
 
   recordFirstToken(ms: number): void {
-    const s = ms / 1000;
-    this.ttftSum += s;
-    this.ttftCount++;
-    this.ttftBuckets.forEach((b, i) => {
-      if (s <= b) this.ttftCounts[i]!++;
-    });
+    this.ttft.observe(ms / 1000);
   }
 
   /** Decode tokens per second of step time. */

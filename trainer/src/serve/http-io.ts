@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { assertJsonTextDepth } from '@gauntlet/proto';
+import { abortOn } from '@gauntlet/proto/deadline';
 import { BadRequestError, PayloadTooLargeError, toOpenAiError } from './http-errors.js';
 
 /**
@@ -138,9 +139,5 @@ export class EventStream {
 
 /** Aborts when the client goes away before the reply is complete. */
 export function disconnectSignal(res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+  return abortOn(res, 'close', { when: () => !res.writableFinished });
 }

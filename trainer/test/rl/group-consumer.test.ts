@@ -49,7 +49,7 @@ describe('GroupConsumer', () => {
       await allSettled;
       expect(received.map((g) => g.group_id)).toEqual(['good']);
       expect(bad.sort()).toEqual([
-        expect.stringMatching(/^broken: bad trajectory group broken: trajectories: /),
+        expect.stringMatching(/^broken: bad trajectory-group job broken: trajectories: /),
         expect.stringMatching(/^misnamed: .*only "trajectory-group" jobs belong/),
       ]);
       expect(await queue.getJobState('broken')).toBe('failed');

@@ -1,3 +1,4 @@
+import { ACTION_NAMES, type ActionName } from '@gauntlet/proto/agent';
 import { clear, fill, focus, press, selectOption } from './bid-input.js';
 import { click, dblclick, dragAndDrop, hover } from './bid-pointer.js';
 import { noop, reportInfeasible, sendMsgToUser } from './chat.js';
@@ -16,39 +17,48 @@ import { keyboardDown, keyboardInsertText, keyboardPress, keyboardType, keyboard
 import { goBack, goForward, goto, newTab, tabClose, tabFocus } from './nav.js';
 import { mouseUploadFile, uploadFile } from './upload.js';
 
-/** Every action BrowserGym 0.14 offers, in its documentation order. */
-export const ACTIONS: readonly ActionDefinition[] = [
+/**
+ * Every action BrowserGym 0.14 offers, by name. The names, and their order, are proto's
+ * ACTION_NAMES (what an agent may emit): the compiler refuses a catalog that misses a name, adds
+ * one, or files an action under another's name.
+ */
+export type ActionCatalog = { readonly [N in ActionName]: ActionDefinition & { readonly name: N } };
+
+export const CATALOG: ActionCatalog = {
   noop,
-  sendMsgToUser,
-  reportInfeasible,
+  send_msg_to_user: sendMsgToUser,
+  report_infeasible: reportInfeasible,
   click,
   dblclick,
   hover,
   fill,
-  selectOption,
+  select_option: selectOption,
   press,
   focus,
   clear,
-  dragAndDrop,
-  uploadFile,
+  drag_and_drop: dragAndDrop,
+  upload_file: uploadFile,
   scroll,
-  scrollAt,
-  mouseMove,
-  mouseDown,
-  mouseUp,
-  mouseClick,
-  mouseDblclick,
-  mouseDragAndDrop,
-  mouseUploadFile,
-  keyboardDown,
-  keyboardUp,
-  keyboardPress,
-  keyboardType,
-  keyboardInsertText,
-  goBack,
-  goForward,
+  scroll_at: scrollAt,
+  mouse_move: mouseMove,
+  mouse_down: mouseDown,
+  mouse_up: mouseUp,
+  mouse_click: mouseClick,
+  mouse_dblclick: mouseDblclick,
+  mouse_drag_and_drop: mouseDragAndDrop,
+  mouse_upload_file: mouseUploadFile,
+  keyboard_down: keyboardDown,
+  keyboard_up: keyboardUp,
+  keyboard_press: keyboardPress,
+  keyboard_type: keyboardType,
+  keyboard_insert_text: keyboardInsertText,
+  go_back: goBack,
+  go_forward: goForward,
   goto,
-  newTab,
-  tabClose,
-  tabFocus,
-];
+  new_tab: newTab,
+  tab_close: tabClose,
+  tab_focus: tabFocus,
+};
+
+/** The catalog in BrowserGym's documentation order (ACTION_NAMES'). */
+export const ACTIONS: readonly ActionDefinition[] = ACTION_NAMES.map((name) => CATALOG[name]);

@@ -1,3 +1,4 @@
+import type { ActionName } from '@gauntlet/proto/agent';
 import type { ActionContext } from '../context.js';
 import type { Literal } from '../types.js';
 import type { ActionSpec, ParamSpec, SubsetName } from './spec.js';
@@ -16,8 +17,9 @@ export interface ActionHandler {
 /** A catalog entry and its implementation in one object, so no action can exist without the other. */
 export interface ActionDefinition extends ActionSpec, ActionHandler {}
 
-export interface ActionDeclaration extends ActionHandler {
-  readonly name: string;
+export interface ActionDeclaration<N extends ActionName = ActionName> extends ActionHandler {
+  /** One of proto's ACTION_NAMES: the names an agent may emit are declared there. */
+  readonly name: N;
   /** Usually one; `scroll` is in both 'bid' and 'coord', as in BrowserGym. */
   readonly subsets: SubsetName | readonly SubsetName[];
   /** Types, defaults, allowed values and number ranges: the binder checks every argument against these. */
@@ -29,7 +31,9 @@ export interface ActionDeclaration extends ActionHandler {
 }
 
 /** Declares one action: what the agent may write (name, parameters, subsets, docs) and what running it does. */
-export function defineAction(declaration: ActionDeclaration): ActionDefinition {
+export function defineAction<const N extends ActionName>(
+  declaration: ActionDeclaration<N>,
+): ActionDefinition & { readonly name: N } {
   const subsets: readonly SubsetName[] =
     typeof declaration.subsets === 'string' ? [declaration.subsets] : declaration.subsets;
   return Object.freeze({ ...declaration, subsets, needsScript: declaration.needsScript ?? false });

@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+import { within } from '@gauntlet/proto/deadline';
 import { collectFacts } from './diagnose-facts.js';
 import { explain, type BidActionName, type Diagnosis } from './diagnose-explain.js';
 
@@ -23,12 +24,6 @@ export async function diagnose(
   const pointer = ['click', 'dblclick', 'hover', 'drag_and_drop', 'upload_file'].includes(request.action);
   // evaluateAll does not wait for the element (nor for a missing frame): zero matches means missing.
   const facts = target.evaluateAll(collectFacts, { scroll: pointer, controlSelector: CONTROLS }).catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, DIAGNOSE_BUDGET_MS, undefined)));
-  try {
-    const found = await Promise.race([facts, budget]);
-    return found && explain(found, request);
-  } finally {
-    clearTimeout(timer);
-  }
+  const found = await within(facts, DIAGNOSE_BUDGET_MS);
+  return found && explain(found, request);
 }

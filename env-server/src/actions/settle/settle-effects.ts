@@ -1,7 +1,8 @@
 import type { Frame, Page } from 'playwright-core';
 import { EFFECTS_PROBE_KEY, type EffectsProbe, type EffectsReport } from '../../browser/effects-probe.js';
 import type { SettleMode } from '../../config.js';
-import { Deadline, within } from '../../deadline/deadline.js';
+import { within } from '@gauntlet/proto/deadline';
+import { PageDeadline } from '../../deadline/page-deadline.js';
 
 /** BrowserGym's sleep after every step's actions, before it validates and observes. */
 export const BROWSERGYM_STEP_WAIT_MS = 500;
@@ -30,7 +31,7 @@ export async function settleStep(
   mode: SettleMode,
   page: Page,
   since: number,
-  deadline: Deadline,
+  deadline: PageDeadline,
 ): Promise<EffectsReport[]> {
   if (mode === 'browsergym') {
     await deadline.sleep(BROWSERGYM_STEP_WAIT_MS);
@@ -39,7 +40,7 @@ export async function settleStep(
   return settleEffects(page, since, deadline);
 }
 
-export async function settleEffects(page: Page, since: number, deadline: Deadline): Promise<EffectsReport[]> {
+export async function settleEffects(page: Page, since: number, deadline: PageDeadline): Promise<EffectsReport[]> {
   if (page.isClosed()) return [];
   const asked = Promise.all(page.frames().map((frame) => askFrame(frame, since)));
   const reports = await deadline.race(within(asked, SMART_HORIZON_MS + ANSWER_GRACE_MS));

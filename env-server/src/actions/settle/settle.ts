@@ -2,7 +2,8 @@ import type { Frame, Page } from 'playwright-core';
 import { NAVIGATION_PROBE_KEY } from '../../browser/navigation-probe.js';
 import { EFFECTS_PROBE_KEY, type EffectsProbe } from '../../browser/effects-probe.js';
 import { nextNavigationActivity, type NavigationWatch } from './settle-watch.js';
-import { Deadline, within } from '../../deadline/deadline.js';
+import { within } from '@gauntlet/proto/deadline';
+import { PageDeadline } from '../../deadline/page-deadline.js';
 
 export { watchNavigations, type NavigationWatch } from './settle-watch.js';
 
@@ -15,7 +16,7 @@ export interface SettleOptions {
   /** Navigations the action started (watchNavigations, begun before the action). */
   watch?: NavigationWatch;
   /** The step deadline: when it ends, settling rejects with its reason. */
-  deadline?: Deadline;
+  deadline?: PageDeadline;
   /** Also wait for the next animation frame (wheel scrolling applies there). */
   frame?: boolean;
   /** Longest wait for started navigations to reach DOMContentLoaded (default NAVIGATION_SETTLE_MS). */
@@ -29,7 +30,7 @@ export interface SettleOptions {
  * slow page is not an action error: when the budget runs out the observation shows the page as it is.
  */
 export async function settleAfterAction(page: Page, options: SettleOptions = {}): Promise<void> {
-  const { watch, deadline = new Deadline() } = options;
+  const { watch, deadline = new PageDeadline() } = options;
   const budgetEnd = Date.now() + (options.navigationBudgetMs ?? NAVIGATION_SETTLE_MS);
   const flushing = flushTasks(page, options.frame === true, watch?.since ?? Date.now());
   let navigating = await deadline.race(within(flushing, FRAME_FLUSH_MS));

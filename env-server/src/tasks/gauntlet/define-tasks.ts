@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { allowSocketOrigin } from '../../browser/socket-routes.js';
-import type { Deadline } from '../../deadline/deadline.js';
+import type { PageDeadline } from '../../deadline/page-deadline.js';
 import { resetBidCounters } from '../../observe/mark.js';
 import { TASK_ORIGIN } from '../../browser/site.js';
 import type { OracleView, TaskDefinition, TaskEpisode } from '../task.js';
@@ -53,7 +53,7 @@ function defineTask(
     // The fast-forward plays every skipped step through the browser: budget for it per step.
     setupTimeoutMs: (raw) =>
       30_000 + 2_000 * (typeof raw.start_step === 'number' ? Math.min(raw.start_step, GAUNTLET_STEPS) : 0),
-    async setup(page: Page, seed: number, raw: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode> {
+    async setup(page: Page, seed: number, raw: Record<string, unknown>, deadline?: PageDeadline): Promise<TaskEpisode> {
       if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
       const plan = planRun(seed, only);
       const options = parseGauntletOptions(raw, plan.steps.length, name);

@@ -6,7 +6,7 @@ import { executeActions } from '../../actions/execute-actions.js';
 import { parseActions } from '../../actions/language/parse.js';
 import { ActionError } from '../../actions/types.js';
 import { observePage } from '../../observe/observe.js';
-import { Deadline } from '../../deadline/deadline.js';
+import { PageDeadline } from '../../deadline/page-deadline.js';
 import { TASK_ORIGIN } from '../../browser/site.js';
 import { GauntletRun } from './run.js';
 import { gauntletOracle } from './oracle/policy.js';
@@ -19,7 +19,11 @@ const ACTIONS_PER_STEP = 40;
  * Plays steps until `startStep` is on screen, with the built-in oracle acting through the same
  * observation and action code as an agent (unseen: nothing is recorded in the episode).
  */
-export async function fastForward(page: Page, startStep: number, deadline: Deadline = new Deadline()): Promise<void> {
+export async function fastForward(
+  page: Page,
+  startStep: number,
+  deadline: PageDeadline = new PageDeadline(),
+): Promise<void> {
   const context = oracleContext(page, deadline);
   for (let actions = 0; ; actions++) {
     deadline.throwIfAborted();
@@ -53,7 +57,7 @@ export async function fastForward(page: Page, startStep: number, deadline: Deadl
   }
 }
 
-function oracleContext(page: Page, deadline: Deadline): ActionContext {
+function oracleContext(page: Page, deadline: PageDeadline): ActionContext {
   const refuse = (what: string) => () => {
     throw new ActionError('Error', `the fast-forward oracle does not ${what}`);
   };

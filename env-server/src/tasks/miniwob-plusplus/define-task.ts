@@ -1,6 +1,6 @@
 import { ValidationError } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
-import type { Deadline } from '../../deadline/deadline.js';
+import type { PageDeadline } from '../../deadline/page-deadline.js';
 import { OracleError } from '../policy/action-text.js';
 import type { TaskDisplay } from '../../browser/site.js';
 import type { OracleView, TaskDefinition, TaskEpisode, TaskStatus } from '../task.js';
@@ -35,7 +35,12 @@ export function realMiniwobTask(spec: RealTaskSpec): TaskDefinition {
     maxSteps: Number.POSITIVE_INFINITY,
     display: MINIWOB_DISPLAY,
     ...(spec.realtime ? { flags: ['realtime'] } : {}),
-    async setup(page: Page, seed: number, options: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode> {
+    async setup(
+      page: Page,
+      seed: number,
+      options: Record<string, unknown>,
+      deadline?: PageDeadline,
+    ): Promise<TaskEpisode> {
       rejectOptions(name, options);
       if (!Number.isInteger(seed) || seed < 0 || seed > MAX_BROWSERGYM_SEED)
         throw new ValidationError(`seed: MiniWoB++ seeds are 0..${MAX_BROWSERGYM_SEED}, as NumPy takes them`, [

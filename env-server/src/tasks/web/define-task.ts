@@ -4,7 +4,7 @@ import { NAVIGATION_TIMEOUT_MS } from '../../actions/catalog/nav.js';
 import { isPlaywrightError, playwrightFirstLine } from '../../actions/execute/execute-errors.js';
 import { clearNavigationRefusals, takeNavigationRefusal } from '../../browser/navigation-guard.js';
 import type { OriginPolicy } from '../../browser/origin-policy.js';
-import type { Deadline } from '../../deadline/deadline.js';
+import type { PageDeadline } from '../../deadline/page-deadline.js';
 import { OracleError } from '../policy/action-text.js';
 import type { TaskDefinition, TaskEpisode, TaskStatus } from '../task.js';
 import { goalSpecOf, judge, MAX_PAGE_TEXT_CHARS, type GoalSpec } from './judge.js';
@@ -27,7 +27,12 @@ export function webTask(policy: OriginPolicy): TaskDefinition {
     description:
       'Open web: starts on options.url (an origin the server allows), asks options.goal; ends on send_msg_to_user or report_infeasible; judged by the success_url / success_text / answer regexes, else unjudged.',
     maxSteps: WEB_MAX_STEPS,
-    async setup(page: Page, _seed: number, raw: Record<string, unknown>, deadline?: Deadline): Promise<TaskEpisode> {
+    async setup(
+      page: Page,
+      _seed: number,
+      raw: Record<string, unknown>,
+      deadline?: PageDeadline,
+    ): Promise<TaskEpisode> {
       const options = parseWebOptions(raw, { ...policy, allowDataUrls: false });
       await openStartPage(page, options.url, deadline);
       const spec = goalSpecOf(options);
@@ -46,7 +51,7 @@ export function webTask(policy: OriginPolicy): TaskDefinition {
 }
 
 /** Loads the start page; a hop the origin policy refused (a redirect) or a page that does not load is the url's fault. */
-async function openStartPage(page: Page, url: string, deadline: Deadline | undefined): Promise<void> {
+async function openStartPage(page: Page, url: string, deadline: PageDeadline | undefined): Promise<void> {
   const context = page.context();
   clearNavigationRefusals(context);
   const loading = page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS });

@@ -1,16 +1,9 @@
 import { JOB_NAMES, QUEUES } from '../jobs.js';
 import { describe, expect, it } from 'vitest';
 import { groupFlow } from './flow.js';
+import { sampleGroupInput } from '../../../test/samples.js';
 
-const input = {
-  group_id: 'step3-click-test-4',
-  task: 'click-test',
-  seed: 4,
-  size: 3,
-  policy: { model: 'tiny', adapter: 'grpo', version: 3 },
-  settings: {},
-  submitted_at: new Date(0).toISOString(),
-};
+const input = sampleGroupInput();
 
 describe('groupFlow', () => {
   it('is a group parent with G episode children whose job ids derive from the group id', () => {

@@ -1,5 +1,6 @@
-// The rollout queues on BullMQ, shared by the producers (the trainer, `gauntlet-worker submit`)
-// and the rollout workers: where they live, how a group becomes a flow, and how groups are watched.
+// The rollout queues on BullMQ, both sides of their contract: where they live, how a group becomes
+// a flow and is watched or removed (the producers: the trainer, `gauntlet-worker submit`), and how
+// a job taken off a queue is checked (the consumers: the rollout workers, the trainer).
 export {
   DEFAULT_PREFIX,
   DEFAULT_REDIS_URL,
@@ -18,3 +19,13 @@ export {
 export { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './flow.js';
 export { GroupTracker, type GroupFate } from './group-tracker.js';
 export { GroupSubmitter, type SubmitResult } from './submitter.js';
+export {
+  BadJobError,
+  EPISODE_JOBS,
+  GROUP_JOBS,
+  parsePayload,
+  readJob,
+  TRAJECTORY_GROUP_JOBS,
+  type JobContract,
+  type ReceivedJob,
+} from './consume.js';

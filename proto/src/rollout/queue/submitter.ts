@@ -11,7 +11,7 @@ export type SubmitResult = 'added' | 'exists';
  */
 export class GroupSubmitter {
   private readonly flows: FlowProducer;
-  readonly groups: Queue;
+  private readonly groups: Queue;
 
   constructor(
     connection: QueueConnection,
@@ -28,6 +28,18 @@ export class GroupSubmitter {
     if (await this.groups.getJob(group.group_id)) return 'exists';
     await this.flows.add(groupFlow(group, this.retry));
     return 'added';
+  }
+
+  /**
+   * Removes a group's job with its episode jobs: episodes not yet played never are. False when
+   * the group is not in Redis. A group whose episodes are being played is locked and rejects; it
+   * finishes on the trainer's queue instead.
+   */
+  async remove(groupId: string): Promise<boolean> {
+    const job = await this.groups.getJob(groupId);
+    if (!job) return false;
+    await job.remove({ removeChildren: true });
+    return true;
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
-import { JOB_NAMES, QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
-import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
+import { QUEUES, type TrajectoryGroup } from '@gauntlet/proto/rollout';
+import { BadJobError, readJob, TRAJECTORY_GROUP_JOBS, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 
 export interface ConsumerEvents {
@@ -37,25 +37,20 @@ export class GroupConsumer {
     this.worker = new Worker(
       QUEUES.trajectoryGroups,
       async (job: Job) => {
-        if (job.name !== JOB_NAMES.trajectoryGroup) {
-          const message = `job ${job.id} is named ${JSON.stringify(job.name)}; only "${JOB_NAMES.trajectoryGroup}" jobs belong on ${QUEUES.trajectoryGroups}`;
-          events.bad(String(job.id), message, null);
-          throw new UnrecoverableError(message);
+        let group: TrajectoryGroup;
+        try {
+          group = readJob(TRAJECTORY_GROUP_JOBS, job);
+        } catch (error) {
+          if (error instanceof BadJobError) events.bad(String(job.id), error.message, error.groupId);
+          throw error;
         }
-        const parsed = TrajectoryGroup.safeParse(job.data);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          const message = `bad trajectory group ${job.id}: ${issue.path.map(String).join('.') || '(payload)'}: ${issue.message}`;
-          events.bad(String(job.id), message, groupIdOf(job.data));
-          throw new UnrecoverableError(message);
-        }
-        const problem = checked(check, parsed.data);
+        const problem = checked(check, group);
         if (problem !== null) {
           const message = `untrainable trajectory group ${job.id}: ${problem}`;
-          events.bad(String(job.id), message, parsed.data.group_id);
+          events.bad(String(job.id), message, group.group_id);
           throw new UnrecoverableError(message);
         }
-        events.group(parsed.data);
+        events.group(group);
       },
       { connection: connection.redis, prefix: connection.prefix, concurrency: 8, name: 'trainer' },
     );
@@ -78,11 +73,6 @@ export class GroupConsumer {
     this.offError();
     await Promise.allSettled([this.worker.close(), this.queue.close()]);
   }
-}
-
-function groupIdOf(data: unknown): string | null {
-  const id = (data as { group_id?: unknown } | null)?.group_id;
-  return typeof id === 'string' ? id : null;
 }
 
 /** The check's verdict; a check that throws (a group it cannot even measure) refuses the group with its message. */

@@ -382,10 +382,9 @@ export class GrpoLoop {
       if (this.counts.consumed > before) this.unused();
     }
     for (const id of [...this.outstanding.keys()]) {
-      const job = await submitter.groups.getJob(id);
       // A group whose episodes are being played is locked: it finishes on the trainer's queue, unread.
-      await job
-        ?.remove({ removeChildren: true })
+      await submitter
+        .remove(id)
         .catch((error: Error) => this.o.log(`grpo: group ${id} left in the queues: ${error.message}`));
       this.outstanding.delete(id);
       this.counts.abandoned++;

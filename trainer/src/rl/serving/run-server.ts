@@ -54,7 +54,7 @@ export async function startRunServer(
         }
       }
       if (req.method === 'GET' && path === '/metrics') {
-        const text = (await routes.metrics()) + (ctx ? metricsText(ctx) : '');
+        const text = (await routes.metrics()) + (ctx ? await metricsText(ctx) : '');
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(text);
         return;
       }
