@@ -3,7 +3,6 @@ export * from './demo-states.js';
 export * from './ema.js';
 export * from './loss.js';
 export * from './step.js';
-export * from './student-sampler.js';
 export * from './teacher-prompt.js';
 export * from './distribution-scorer.js';
 export * from './top-k.js';

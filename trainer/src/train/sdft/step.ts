@@ -3,7 +3,6 @@ import type { TrainSequence } from '../batch.js';
 import type { LoraTrainer, StepResult } from '../trainer.js';
 import { emaUpdate } from './ema.js';
 import { TEACHER_IDS, TEACHER_LOGPROBS } from './loss.js';
-import type { StudentSampler, StudentSampling } from './student-sampler.js';
 import type { DistributionScorer } from './distribution-scorer.js';
 import { teacherTopK } from './top-k.js';
 
@@ -13,12 +12,29 @@ export interface EncodedState {
   teacher: readonly number[];
 }
 
+export interface StudentSampling {
+  temperature: number;
+  maxTokens: number;
+}
+
+/** Where the student's continuations come from (in-process generation now; rollouts later). */
+export interface ContinuationSampler {
+  /** One continuation per prompt, sampled with `adapter` (its token ids, the end token included when one ended it). */
+  sample(
+    prompts: readonly (readonly number[])[],
+    adapter: LoraAdapter,
+    sampling: StudentSampling,
+    seeds: readonly number[],
+    signal?: AbortSignal,
+  ): Promise<number[][]>;
+}
+
 export interface SdftParts {
   trainer: LoraTrainer;
   /** The teacher's adapter, an EMA of the student's (updated in place after every step). */
   teacher: LoraAdapter;
   scorer: DistributionScorer;
-  sampler: StudentSampler;
+  sampler: ContinuationSampler;
 }
 
 export interface SdftStepOptions {

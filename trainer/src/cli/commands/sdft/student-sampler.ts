@@ -1,16 +1,12 @@
-import type { RuntimeOptions } from '../../engine/runtime.js';
-import { kvAdapterFeeds } from '../../generate/adapter-feeds.js';
-import { GenerationEngine } from '../../generate/engine.js';
-import { KvModel } from '../../generate/kv-model.js';
-import { samplingParams } from '../../generate/sampling-params.js';
-import type { LoraAdapter } from '../../lora/adapter.js';
-import type { ModelConfig } from '../../model/config.js';
-import type { WeightMap } from '../../model/weights.js';
-
-export interface StudentSampling {
-  temperature: number;
-  maxTokens: number;
-}
+import type { RuntimeOptions } from '../../../engine/runtime.js';
+import { kvAdapterFeeds } from '../../../generate/adapter-feeds.js';
+import { GenerationEngine } from '../../../generate/engine.js';
+import { KvModel } from '../../../generate/kv-model.js';
+import { samplingParams } from '../../../generate/sampling-params.js';
+import type { LoraAdapter } from '../../../lora/adapter.js';
+import type { ModelConfig } from '../../../model/config.js';
+import type { WeightMap } from '../../../model/weights.js';
+import type { ContinuationSampler, StudentSampling } from '../../../train/sdft/step.js';
 
 /**
  * The student's own continuations, sampled in-process by the trainer's generation engine (the
@@ -18,7 +14,7 @@ export interface StudentSampling {
  * seed, so a step's samples are the same on a resumed run. The prefix cache is off: its keys would
  * outlive the adapter they were computed with.
  */
-export class StudentSampler {
+export class StudentSampler implements ContinuationSampler {
   private constructor(
     private readonly config: ModelConfig,
     private readonly model: KvModel,
