@@ -122,7 +122,7 @@ describe('SDFT steps on a tiny model (real onnxruntime)', () => {
       initLoraAdapter(config, lora, 0),
     );
     for (const topK of [undefined, 8]) {
-      const rows = sequences.map((s, k) => {
+      const rows = sequences.map((s, k): TrainSequence => {
         if (!topK) return { ...s, rows: { [TEACHER_LOGPROBS]: teacher[k]! } };
         const top = teacherTopK(teacher[k]!, V, topK);
         return { ...s, rows: { [TEACHER_LOGPROBS]: top.logprobs, [TEACHER_IDS]: top.ids } };

@@ -1,6 +1,9 @@
 import type { Command } from '../../command.js';
+import { sftCommand } from '../sft.js';
 import { runSdftJob } from './job.js';
 import { parseSdftSettings } from './settings.js';
+
+const sft = sftCommand.options;
 
 export const sdftCommand: Command = {
   name: 'sdft',
@@ -35,10 +38,8 @@ export const sdftCommand: Command = {
   positionals: [],
   options: {
     model: {
-      type: 'string',
-      valueName: 'DIR',
+      ...sft['model']!,
       description: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json with a chat template)',
-      defaultText: 'the built-in tiny model, recorded as base model "tiny"',
     },
     demo: {
       type: 'string',
@@ -70,12 +71,7 @@ export const sdftCommand: Command = {
     'batch-size': { type: 'string', valueName: 'N', description: 'Demo states per optimizer step', defaultText: '4' },
     'lora-rank': { type: 'string', valueName: 'R', description: 'LoRA rank of a fresh adapter', defaultText: '16' },
     'lora-alpha': { type: 'string', valueName: 'A', description: 'LoRA alpha (scale alpha / r)', defaultText: 'rank' },
-    targets: {
-      type: 'string',
-      valueName: 'LIST',
-      description: 'Modules to adapt: q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj',
-      defaultText: 'all seven',
-    },
+    targets: sft['targets']!,
     'top-k': {
       type: 'string',
       valueName: 'K',
@@ -124,9 +120,9 @@ export const sdftCommand: Command = {
       description: 'Seed for the adapter, the state order and the samples',
       defaultText: '0',
     },
-    threads: { type: 'string', valueName: 'N', description: 'onnxruntime threads per op', defaultText: 'one per core' },
-    device: { type: 'string', valueName: 'NAME', description: 'Execution provider: cpu or cuda', defaultText: 'cpu' },
-    force: { type: 'boolean', description: 'Write into an --out folder that already has files' },
+    threads: sft['threads']!,
+    device: sft['device']!,
+    force: sft['force']!,
   },
   examples: [
     'gauntlet-trainer sdft --model models/tiny --demo runs/demo/demo.jsonl --out runs/sdft --epochs 4 --lr 1e-3',
