@@ -5,6 +5,7 @@ import type { RunOptions, RuntimeOptions } from '../../engine/runtime.js';
 import { Runtime } from '../../engine/runtime.js';
 import { adapterFeeds } from '../../graph/graph.js';
 import type { LoraAdapter } from '../../lora/adapter.js';
+import type { LoraConfig } from '../../lora/config.js';
 import type { ModelConfig } from '../../model/config.js';
 import type { WeightMap } from '../../model/weights.js';
 import type { TrainSequence } from '../batch.js';
@@ -43,12 +44,13 @@ export class DistributionScorer {
   static async create(options: {
     config: ModelConfig;
     weights: WeightMap;
-    adapter: LoraAdapter;
+    /** The layout of the adapters it will score with. */
+    lora: LoraConfig;
     microBatchSize?: number | undefined;
     runtime?: RuntimeOptions | undefined;
   }): Promise<DistributionScorer> {
     const graph = buildTrainGraph(options.config, options.weights, {
-      lora: options.adapter.config,
+      lora: options.lora,
       loss: distribution,
       withGradients: false,
     });

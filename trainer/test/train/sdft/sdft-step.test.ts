@@ -52,7 +52,7 @@ const withContinuation = (prompt: readonly number[], tail: readonly number[]): T
 let scorer: DistributionScorer;
 let sampler: StudentSampler;
 beforeAll(async () => {
-  scorer = await DistributionScorer.create({ config, weights, adapter: initLoraAdapter(config, lora, 0), runtime });
+  scorer = await DistributionScorer.create({ config, weights, lora, runtime });
   sampler = await StudentSampler.create(config, weights, runtime);
 });
 afterAll(async () => {

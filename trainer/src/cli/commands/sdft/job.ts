@@ -53,7 +53,9 @@ export async function runSdftJob(s: SdftSettings, io: CommandIo, signal: AbortSi
   const sessions: { release(): Promise<void> }[] = [trainer];
   const open = <T extends { release(): Promise<void> }>(session: T) => (sessions.push(session), session);
   try {
-    const scorer = open(await DistributionScorer.create({ config, weights: model.weights, adapter: teacher, runtime }));
+    const scorer = open(
+      await DistributionScorer.create({ config, weights: model.weights, lora: teacher.config, runtime }),
+    );
     const sampler = open(await StudentSampler.create(config, model.weights, runtime));
     return await train(s, io, signal, model, { trainer, teacher, scorer, sampler }, { states, steps, run, resumed });
   } finally {
