@@ -20,3 +20,4 @@ export * from './composites/norm.js';
 export * from './composites/rope.js';
 export * from './composites/attention.js';
 export * from './composites/losses.js';
+export * from './composites/distill.js';

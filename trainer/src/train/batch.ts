@@ -1,7 +1,7 @@
 import type { HostTensor } from '../engine/host-tensor.js';
 import { hostTensor } from '../engine/host-tensor.js';
 import { ATTENTION_MASK, INPUT_IDS, POSITION_IDS } from '../graph/graph.js';
-import type { TrainGraph } from './train-graph.js';
+import type { RowInput, TrainGraph } from './train-graph.js';
 import { LOSS_MASK, SCORE_INDEX, TARGET_IDS, TOTAL_SEQUENCES, TOTAL_TOKENS } from './train-graph.js';
 
 /** One training sequence: prompt + completion ids, and which tokens are trained on. */
@@ -11,6 +11,11 @@ export interface TrainSequence {
   mask: readonly number[];
   /** Values the loss asked for: a number per sequence, or an array aligned with `tokens`. */
   extras?: Readonly<Record<string, number | readonly number[]>>;
+  /**
+   * Values per scored position the loss asked for with rowInput: `width` values for each position
+   * whose target is trained (mask ≠ 0), in token order, one after another.
+   */
+  rows?: Readonly<Record<string, Float32Array | Float64Array | BigInt64Array>>;
 }
 
 export interface BatchTotals {
@@ -42,7 +47,7 @@ export function validateSequence(s: TrainSequence, index: number, vocabSize: num
  */
 export function collate(
   rows: readonly TrainSequence[],
-  graph: TrainGraph,
+  graph: Pick<TrainGraph, 'tokenInputs' | 'sequenceInputs' | 'rowInputs' | 'totals' | 'scoreAll'>,
   totals: BatchTotals,
   dtype: 'float32' | 'float64' = 'float32',
 ): Record<string, HostTensor> {
@@ -81,7 +86,8 @@ export function collate(
   // Positions the LM head scores: trained ones (or all real ones); never empty, so shapes stay valid.
   const scored: bigint[] = [];
   for (let at = 0; at < n; at++) if (graph.scoreAll ? attention[at] : mask[at]) scored.push(BigInt(at));
-  if (scored.length === 0) scored.push(0n);
+  const placeholder = scored.length === 0;
+  if (placeholder) scored.push(0n);
   const feeds: Record<string, HostTensor> = {
     [SCORE_INDEX]: hostTensor('int64', [scored.length], BigInt64Array.from(scored)),
     [INPUT_IDS]: hostTensor('int64', dims, ids),
@@ -93,6 +99,7 @@ export function collate(
   for (const [name, data] of Object.entries(tokenExtras)) feeds[name] = hostTensor(dtype, dims, data as never);
   for (const [name, data] of Object.entries(sequenceExtras))
     feeds[name] = hostTensor(dtype, [rows.length], data as never);
+  for (const input of graph.rowInputs) feeds[input.name] = rowFeed(rows, input, scored.length, placeholder);
   const scalar = (v: number) =>
     hostTensor(dtype, [], (dtype === 'float64' ? Float64Array.of(v) : Float32Array.of(v)) as never);
   if (graph.totals.includes(TOTAL_TOKENS)) feeds[TOTAL_TOKENS] = scalar(totals.tokens);
@@ -114,4 +121,34 @@ export function rowLogprobs(all: HostTensor, row: number, length: number): Float
   const out = new Float32Array(length);
   out.set((all.data as Float32Array).subarray(row * seq, row * seq + length - 1), 1);
   return out;
+}
+
+/**
+ * One row input's feed, [scored, width]: each sequence's rows for its trained positions, in the
+ * order collate scores them (sequence by sequence, token order). A batch with no trained position
+ * scores one placeholder row (mask 0), fed zeros.
+ */
+function rowFeed(rows: readonly TrainSequence[], input: RowInput, scored: number, placeholder: boolean): HostTensor {
+  const { name, width, dtype } = input;
+  const data =
+    dtype === 'int64'
+      ? new BigInt64Array(scored * width)
+      : dtype === 'float64'
+        ? new Float64Array(scored * width)
+        : new Float32Array(scored * width);
+  let at = 0;
+  rows.forEach((row, b) => {
+    const trained = row.mask.slice(1).filter((m) => m !== 0).length;
+    const values = row.rows?.[name];
+    if (!values || values.length !== trained * width)
+      throw new RangeError(
+        `training sequence ${b}: rows.${name} must hold ${trained} × ${width} values (one row per trained position), got ${values?.length ?? 'none'}`,
+      );
+    if ((dtype === 'int64') !== values instanceof BigInt64Array)
+      throw new RangeError(`training sequence ${b}: rows.${name} must be ${dtype === 'int64' ? 'int64' : 'float'}`);
+    (data as Float32Array).set(values as Float32Array, at);
+    at += values.length;
+  });
+  if (!placeholder && at !== data.length) throw new RangeError(`rows.${name}: ${at / width} rows for ${scored} scored`);
+  return hostTensor(dtype, [scored, width], data as never);
 }

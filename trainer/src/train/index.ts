@@ -13,3 +13,4 @@ export * from './sft-data.js';
 export * from './sft-encode.js';
 export * from './grpo/index.js';
 export * from './dpo/index.js';
+export * from './sdft/index.js';

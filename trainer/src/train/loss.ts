@@ -24,6 +24,16 @@ export interface LossContext {
   sequenceInput(name: string): Tensor;
   /** A value per target position, [batch, seq], from `extras[name]` (an array aligned with the tokens). */
   tokenInput(name: string): Tensor;
+  /**
+   * The scored positions' next-token logits at the sampling temperature, [scored, vocab], with
+   * each row's loss mask, [scored]: a loss over whole distributions (distillation) reads these.
+   */
+  scoredRows(): { logits: Tensor; mask: Tensor };
+  /**
+   * `width` values per scored position, [scored, width], from each sequence's `rows[name]`
+   * (its scored positions' rows one after another, in token order).
+   */
+  rowInput(name: string, width: number, dtype?: 'float' | 'int64'): Tensor;
 }
 
 export interface LossOutput {
@@ -31,6 +41,8 @@ export interface LossOutput {
   loss: Tensor;
   /** Extra scalars to report, summed over micro-batches like the loss. */
   metrics?: Record<string, Tensor>;
+  /** Extra graph outputs by name, returned whole (a forward-only scorer reads a distribution). */
+  outputs?: Record<string, Tensor>;
 }
 
 export interface LossFn {

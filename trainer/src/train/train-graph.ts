@@ -46,9 +46,19 @@ export interface TrainGraph {
   /** Inputs the loss declared: per-sequence and per-token extras by name, and the totals it uses. */
   sequenceInputs: string[];
   tokenInputs: string[];
+  /** Per-scored-position inputs the loss declared (rowInput), with their widths. */
+  rowInputs: RowInput[];
   totals: string[];
   metrics: string[];
+  /** Extra outputs the loss named (LossOutput.outputs), read whole rather than summed. */
+  outputs: string[];
   scoreAll: boolean;
+}
+
+export interface RowInput {
+  name: string;
+  width: number;
+  dtype: 'float32' | 'float64' | 'int64';
 }
 
 /**
@@ -83,6 +93,17 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
     list.push(name);
     return t;
   };
+  const rowInputs: RowInput[] = [];
+  const declareRows = (name: string, width: number, kind: 'float' | 'int64' = 'float'): Tensor => {
+    const known = declared.get(name);
+    if (known) return known;
+    if (options.scoreAll) throw new RangeError(`buildTrainGraph: row input '${name}' needs scoreAll off`);
+    const rowType = kind === 'int64' ? 'int64' : dtype;
+    const t = graph.input(name, rowType, ['scored', width]);
+    declared.set(name, t);
+    rowInputs.push({ name, width, dtype: rowType });
+    return t;
+  };
   const index = graph.input(SCORE_INDEX, 'int64', ['scored']);
   const scored = graph.scope('logprobs', () => scoredLogProbs(model, targets, index, options.temperature ?? 1));
   const logprobs = scored.logprobs;
@@ -97,11 +118,14 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
     totalSequences: () => declare(TOTAL_SEQUENCES, [], totals),
     sequenceInput: (name) => declare(name, ['batch'], sequenceInputs),
     tokenInput: (name) => declare(name, ['batch', 'seq'], tokenInputs),
+    scoredRows: () => ({ logits: scored.logits, mask: o.gather(o.reshape(mask, [-1]), index, 0) }),
+    rowInput: declareRows,
   };
-  const { loss, metrics = {} } = graph.scope('loss', () => options.loss.build(ctx));
+  const { loss, metrics = {}, outputs = {} } = graph.scope('loss', () => options.loss.build(ctx));
   graph.output(loss, LOSS);
   graph.output(logprobs, LOGPROBS);
   for (const [name, t] of Object.entries(metrics)) graph.output(t, metricName(name));
+  for (const [name, t] of Object.entries(outputs)) graph.output(t, name);
   const parameters = [
     ...[...model.lora.keys()].flatMap((path) => [loraInputNames(path).a, loraInputNames(path).b]),
     ...trainable,
@@ -123,8 +147,10 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
     parameters,
     sequenceInputs,
     tokenInputs,
+    rowInputs,
     totals,
     metrics: Object.keys(metrics),
+    outputs: Object.keys(outputs),
     scoreAll: options.scoreAll ?? false,
   };
 }
@@ -133,22 +159,28 @@ export function buildTrainGraph(config: ModelConfig, weights: WeightMap, options
  * Log-probs [batch, seq] computed only at the flattened positions in `index` (0 elsewhere): the
  * LM head, the widest matrix of a small model, skips prompt and env tokens nobody trains on.
  * The entropy of the same rows is built only if a loss asks for it (a second pass over the vocabulary).
+ * `logits` are those rows' logits at the temperature, [scored, vocab].
  */
 function scoredLogProbs(
   model: ModelGraph,
   targets: Tensor,
   index: Tensor,
   temperature: number,
-): { logprobs: Tensor; entropy: () => Tensor } {
+): { logprobs: Tensor; logits: Tensor; entropy: () => Tensor } {
   const width = model.config.hiddenSize;
   const rows = o.gather(o.reshape(model.hidden, [-1, width]), index, 0);
   const logits = o.matmul(rows, o.transpose(model.head));
   const flatTargets = o.reshape(targets, [-1]);
-  const scored = tokenLogProbs(logits, o.gather(flatTargets, index, 0), temperature);
+  const scaled = temperature === 1 ? logits : o.div(logits, temperature);
+  const scored = tokenLogProbs(scaled, o.gather(flatTargets, index, 0));
   const spread = (values: Tensor) =>
     reshapeLike(
       o.scatterElements(zerosLike(o.cast(flatTargets, logits.dtype)), index, values, 0),
       o.cast(targets, logits.dtype),
     );
-  return { logprobs: spread(scored), entropy: () => spread(tokenEntropy(o.stopGradient(logits), temperature)) };
+  return {
+    logprobs: spread(scored),
+    logits: scaled,
+    entropy: () => spread(tokenEntropy(o.stopGradient(logits), temperature)),
+  };
 }

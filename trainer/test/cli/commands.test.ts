@@ -32,8 +32,8 @@ async function adapterDir(modelDir: string): Promise<string> {
 }
 
 describe('cli usage', () => {
-  it('serve, sft, dpo and grpo take --device cpu or cuda and refuse anything else with exit 2', async () => {
-    for (const command of ['serve', 'sft', 'dpo', 'grpo']) {
+  it('serve, sft, dpo, sdft and grpo take --device cpu or cuda and refuse anything else with exit 2', async () => {
+    for (const command of ['serve', 'sft', 'dpo', 'sdft', 'grpo']) {
       expect((await runInProcess(['help', command])).stdout, command).toMatch(/--device NAME/);
     }
     const wrong = await runInProcess(['serve', '--device', 'tpu']);

@@ -5,6 +5,7 @@ import {
   attentionWithPast,
   causalMaskBias,
 } from '../../src/engine/composites/attention.js';
+import { distillationKl } from '../../src/engine/composites/distill.js';
 import { tokenLogProbs } from '../../src/engine/composites/losses.js';
 import { rmsNorm, silu, swiglu } from '../../src/engine/composites/norm.js';
 import {
@@ -309,6 +310,25 @@ const compositeCases: GradcheckCase[] = [
       { name: 'y', dims: [2, 3], shape: ['B', 'T'], dtype: 'int64', values: [4, 0, 2, 1, 1, 3] },
     ],
     build: ([l, y]) => tokenLogProbs(l!, y!, 0.7),
+  },
+  ...[0, 0.3, 1].map((mix): GradcheckCase => ({
+    op: 'distillationKl',
+    label: `distillation KL, mix ${mix}, full vocabulary`,
+    inputs: [
+      { name: 'student', dims: [2, 3, 5], shape: ['B', 'T', 5], range: [-3, 3] },
+      { name: 'teacher', dims: [2, 3, 5], shape: ['B', 'T', 5], range: [-4, -0.5], differentiable: false },
+    ],
+    build: ([s, t]) => distillationKl(s!, t!, mix),
+  })),
+  {
+    op: 'distillationKl',
+    label: "distillation KL, mix 0.5, on the teacher's top 2",
+    inputs: [
+      { name: 'student', dims: [3, 4], shape: ['R', 4], range: [-3, 3] },
+      { name: 'teacher', dims: [3, 2], shape: ['R', 2], range: [-2, -0.2], differentiable: false },
+      { name: 'ids', dims: [3, 2], shape: ['R', 2], dtype: 'int64', values: [3, 0, 1, 2, 0, 1] },
+    ],
+    build: ([s, t, k]) => distillationKl(s!, t!, 0.5, k!),
   },
 ];
 

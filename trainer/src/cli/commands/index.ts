@@ -7,6 +7,7 @@ import { inspectCommand } from './inspect.js';
 import { learnCommand } from './learn/learn.js';
 import { serveCommand } from './serve.js';
 import { plotCommand } from './plot.js';
+import { sdftCommand } from './sdft/sdft.js';
 import { sftCommand } from './sft.js';
 
 /**
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   inspectCommand,
   sftCommand,
   dpoCommand,
+  sdftCommand,
   exportAdapterCommand,
   serveCommand,
   grpoCommand,

@@ -54,13 +54,15 @@ export async function writeTrainedOutput(
 /**
  * A checkpoint `--resume` continues bitwise: the trained tensors as they stand (an adapter, a
  * model folder, or a model folder with the adapter unmerged in adapter/), AdamW's moments for
- * every one of them, and the step. Written in a temporary sibling and renamed into place whole.
+ * every one of them, and the step. Written in a temporary sibling and renamed into place whole;
+ * `extra` writes what else a command keeps (sdft's teacher adapter) into the same folder first.
  */
 export async function saveSftCheckpoint(
   dir: string,
   trainer: LoraTrainer,
   model: TrainingModel,
   run: SftRunFields,
+  extra?: (folder: string) => Promise<void>,
 ): Promise<void> {
   const temporary = join(dirname(dir), `.${basename(dir)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
@@ -79,6 +81,7 @@ export async function saveSftCheckpoint(
       optimizerStep: state.optimizer.step,
     };
     await writeFile(join(temporary, TRAINER_STATE_FILE), `${JSON.stringify(fields, null, 2)}\n`);
+    await extra?.(temporary);
     await rm(dir, { recursive: true, force: true });
     await rename(temporary, dir);
   } catch (error) {
@@ -100,8 +103,9 @@ export async function loadSftCheckpoint(
   model: TrainingModel,
   spec: TrainSpec,
   run: SftRunFields,
+  command = 'sft',
 ): Promise<ResumedSft> {
-  const usage = (message: string) => new UsageError(`sft: --resume ${dir}: ${message}`, 'sft');
+  const usage = (message: string) => new UsageError(`${command}: --resume ${dir}: ${message}`, command);
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(join(dir, TRAINER_STATE_FILE), 'utf8'));

@@ -61,6 +61,12 @@ export function contextFrom(graph: Graph, lookup: (name: string, shape: (string 
     totalSequences: () => lookup('total_sequences', []),
     sequenceInput: (name) => lookup(name, ['batch']),
     tokenInput: (name) => lookup(name, ['batch', 'seq']),
+    scoredRows: () => {
+      throw new Error('the GRPO losses read no whole distributions');
+    },
+    rowInput: () => {
+      throw new Error('the GRPO losses read no row inputs');
+    },
   };
 }
 
