@@ -55,7 +55,7 @@ describe(`hostile trajectory groups (seed ${seed})`, () => {
     const failed = await s.trainerQueue.getJobs(['failed']);
     const reasons = new Map(failed.map((job) => [job.id!, job.failedReason]));
     for (const [id, name] of hostile) {
-      expect(reasons.get(id), `${name} (${id})`).toMatch(/^(bad|untrainable) trajectory group /);
+      expect(reasons.get(id), `${name} (${id})`).toMatch(/^(bad trajectory-group job|untrainable trajectory group) /);
       expect(
         s.logs.filter((line) => new RegExp(`${id}(?!\\d)`).test(line)),
         name,
