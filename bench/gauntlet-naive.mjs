@@ -14,7 +14,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runEpisode } from '@gauntlet/proto/agent';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
-import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
+import { sessionEnv } from '../env-server/dist/cli/in-process-envs.js';
 import { CHALLENGE_TYPES } from '../env-server/dist/tasks/gauntlet/challenges/index.js';
 import { naivePolicy } from '../env-server/dist/collect/gauntlet/naive-policy.js';
 import { gauntletOraclePolicy } from '../env-server/dist/collect/gauntlet/rollout.js';

@@ -7,9 +7,9 @@
 // Usage: node bench/gauntlet.mjs [--runs N] [--quick]
 import { parseArgs } from 'node:util';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
-import { progress, runOracleEpisode } from '../env-server/dist/tasks/gauntlet/oracle-runs/rollout.js';
-import { sessionEnv } from '../env-server/dist/cli/env-pool.js';
-import { attempts } from '../env-server/dist/tasks/gauntlet/oracle-runs/metrics.js';
+import { progress, runGauntletOracleEpisode } from '../env-server/dist/collect/gauntlet/rollout.js';
+import { sessionEnv } from '../env-server/dist/cli/in-process-envs.js';
+import { attempts } from '../env-server/dist/collect/gauntlet/metrics.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, quick: { type: 'boolean', default: false } },
@@ -31,12 +31,12 @@ const session = await service.openSession('inproc');
 const port = sessionEnv(service, session);
 
 // Warm the browser and the page once, outside the measurements.
-await runOracleEpisode(port, 'gauntlet:slider', 0);
+await runGauntletOracleEpisode(port, 'gauntlet:slider', 0);
 
 const runs = [];
 const perType = {};
 for (let seed = 1; seed <= RUNS; seed++) {
-  const episode = await runOracleEpisode(port, 'gauntlet', seed);
+  const episode = await runGauntletOracleEpisode(port, 'gauntlet', seed);
   const { solved, total } = progress(episode);
   log(
     `run seed ${seed}: ${solved}/${total} steps, ${episode.turns.length} actions, ${(episode.wall_ms / 1000).toFixed(1)} s`,

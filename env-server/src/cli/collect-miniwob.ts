@@ -7,7 +7,7 @@ import type { Trajectory } from '@gauntlet/proto/rollout';
 import { oracleSftRecords, runMiniwobOracleEpisode } from '../collect/miniwob.js';
 import { episodeKey } from '../collect/records.js';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
-import { onPorts, openEnvPool } from './env-pool.js';
+import { onPorts, openInProcessEnvs } from './in-process-envs.js';
 import { parseSeeds, UsageError } from '@gauntlet/proto/cli';
 import { observationFormat, positiveInt } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
@@ -34,8 +34,8 @@ export function parseMiniwobTasks(spec: string): string[] {
   return [...new Set(tasks)];
 }
 
-/** Plays one episode of `task` (`miniwob.<name>`) with its oracle. */
-function runOracleEpisode(env: EpisodeEnv, task: string, seed: number, format: ObservationFormat): Promise<Trajectory> {
+/** Plays one episode of `task` (`miniwob.<name>`) with its oracle, looking the task up by that name. */
+function runMiniwobOracleByName(env: EpisodeEnv, task: string, seed: number, format: ObservationFormat): Promise<Trajectory> {
   const name = task.replace(/^miniwob\./, '');
   const definition = miniwobTasks.find((t) => t.name === name);
   if (!definition) throw new UsageError(`no built-in MiniWoB task ${JSON.stringify(task)}`);
@@ -72,10 +72,10 @@ export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number
   if (jobs.length === 0) return 0;
   const perTask: Record<string, { attempts: number; solved: number; turns: number }> = {};
   let added = 0;
-  const pool = await openEnvPool(Math.min(concurrency, jobs.length), flags['chromium-path']);
+  const pool = await openInProcessEnvs(Math.min(concurrency, jobs.length), flags['chromium-path']);
   try {
     await onPorts(pool.ports, jobs, async (port, job) => {
-      const episode = await runOracleEpisode(port, job.task, job.seed, format);
+      const episode = await runMiniwobOracleByName(port, job.task, job.seed, format);
       const records = oracleSftRecords(episode);
       await appendRecords(file, records);
       added += records.length;

@@ -7,8 +7,8 @@ import { collectPreferencePairs } from '../collect/gauntlet/dpo-probe.js';
 import { runMetrics } from '../collect/gauntlet/metrics.js';
 import { sftRecords } from '../collect/gauntlet/records.js';
 import { episodeKey } from '../collect/records.js';
-import { runOracleEpisode } from '../collect/gauntlet/rollout.js';
-import { onPorts, openEnvPool } from './env-pool.js';
+import { runGauntletOracleEpisode } from '../collect/gauntlet/rollout.js';
+import { onPorts, openInProcessEnvs } from './in-process-envs.js';
 import { UsageError } from '@gauntlet/proto/cli';
 import { COMMON_FLAGS_HELP, asUsage, observationFormat, positiveInt } from './gauntlet-args.js';
 import { collectMiniwob, isMiniwobSpec } from './collect-miniwob.js';
@@ -90,13 +90,13 @@ export async function collectCommand(args: string[]): Promise<number> {
   const episodes: Trajectory[] = [];
   let sftLines = 0;
   let dpoLines = 0;
-  const pool = await openEnvPool(settings.concurrency, settings.chromiumPath);
+  const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
   try {
     await onPorts(pool.ports, jobs, async (port, job) => {
       const options = job.task === 'gauntlet' ? settings.options : {};
       let detail = '';
       if (!haveSft.has(job.key)) {
-        const episode = await runOracleEpisode(port, job.task, job.seed, options, format);
+        const episode = await runGauntletOracleEpisode(port, job.task, job.seed, options, format);
         episodes.push(episode);
         const records = sftRecords(episode, job.task === 'gauntlet' ? startStep : 1);
         await appendRecords(files.sft, records);

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Trajectory } from '@gauntlet/proto/rollout';
 import { runMetrics, type RunMetrics } from '../collect/gauntlet/metrics.js';
-import { progress, runOracleEpisode } from '../collect/gauntlet/rollout.js';
-import { onPorts, openEnvPool } from './env-pool.js';
+import { progress, runGauntletOracleEpisode } from '../collect/gauntlet/rollout.js';
+import { onPorts, openInProcessEnvs } from './in-process-envs.js';
 import { GAUNTLET_STEPS } from '../tasks/gauntlet/plan.js';
 import { parseSeeds, UsageError } from '@gauntlet/proto/cli';
 import { COMMON_FLAGS_HELP, asUsage, parseTasks, positiveInt } from './gauntlet-args.js';
@@ -68,10 +68,10 @@ export async function solveCommand(args: string[]): Promise<number> {
   const jobs = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed })));
   const tally = new Progress('solve', jobs.length);
   const episodes: Trajectory[] = [];
-  const pool = await openEnvPool(settings.concurrency, settings.chromiumPath);
+  const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
   try {
     await onPorts(pool.ports, jobs, async (port, { task, seed }) => {
-      const episode = await runOracleEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
+      const episode = await runGauntletOracleEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
       episodes.push(episode);
       tally.episode(episode.outcome === 'success', describe(episode));
     });

@@ -6,7 +6,7 @@ import { parseSftRecord } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectCommand } from '../../src/cli/collect.js';
 import { parseMiniwobTasks } from '../../src/cli/collect-miniwob.js';
-import { openEnvPool } from '../../src/cli/env-pool.js';
+import { openInProcessEnvs } from '../../src/cli/in-process-envs.js';
 import { runGauntletCommand } from '../../src/cli/gauntlet-commands.js';
 import { miniwobTasks } from '../../src/tasks/miniwob/index.js';
 
@@ -66,7 +66,7 @@ describe('gauntlet-env collect --task miniwob…', () => {
     }
 
     // A rollout of the same task and seed, replaying the recorded replies, renders the same user turns.
-    const pool = await openEnvPool(1, undefined);
+    const pool = await openInProcessEnvs(1, undefined);
     try {
       for (const record of sft) {
         const replies = record.messages.filter((m) => m.role === 'assistant').map((m) => m.content);
@@ -111,7 +111,7 @@ describe('gauntlet-env collect --task miniwob…', () => {
       expect(pruned[0]!.content).toMatch(/\[\d+\] checkbox '\w+', checked='false'/);
       expect(pruned[0]!.content.length).toBeLessThan(full[0]!.content.length);
 
-      const pool = await openEnvPool(1, undefined);
+      const pool = await openInProcessEnvs(1, undefined);
       try {
         const replies = (await read(join(dir, 'sft.jsonl'))).messages.filter((m) => m.role === 'assistant');
         const replay = await runEpisode(

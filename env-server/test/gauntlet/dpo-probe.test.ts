@@ -1,6 +1,6 @@
 import type { RecordMessage } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionEnv } from '../../src/cli/env-pool.js';
+import { sessionEnv } from '../../src/cli/in-process-envs.js';
 import type { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
 import { collectPreferencePairs } from '../../src/collect/gauntlet/dpo-probe.js';

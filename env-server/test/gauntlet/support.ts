@@ -2,7 +2,7 @@ import type { StepResult } from '@gauntlet/proto';
 import { runEpisode } from '@gauntlet/proto/agent';
 import type { Trajectory } from '@gauntlet/proto/rollout';
 import type { Frame, Page } from 'playwright-core';
-import { sessionEnv } from '../../src/cli/env-pool.js';
+import { sessionEnv } from '../../src/cli/in-process-envs.js';
 import { DEFAULTS } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';

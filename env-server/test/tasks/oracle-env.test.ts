@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepResult } from '@gauntlet/proto';
 import { runEpisode } from '@gauntlet/proto/agent';
-import { sessionEnv } from '../../src/cli/env-pool.js';
+import { sessionEnv } from '../../src/cli/in-process-envs.js';
 import { DEFAULTS } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';

@@ -37,7 +37,7 @@ export function gauntletOraclePolicy(): EpisodePolicy {
 }
 
 /** Plays one episode with the built-in oracle through `env`, recorded (observations in `format`) as any policy's episode is. */
-export function runOracleEpisode(
+export function runGauntletOracleEpisode(
   env: EpisodeEnv,
   task: string,
   seed: number,

@@ -3,7 +3,7 @@ import { DEFAULTS, resolveConfig } from '../config.js';
 import { EnvService } from '../server/env-service.js';
 import type { EnvSession } from '../sessions/session.js';
 
-export interface EnvPool {
+export interface InProcessEnvs {
   ports: EpisodeEnv[];
   close(): Promise<void>;
 }
@@ -25,8 +25,8 @@ export function sessionEnv(service: EnvService, session: EnvSession): EpisodeEnv
   };
 }
 
-/** An in-process env with `size` sessions, each exposed as an episode env. */
-export async function openEnvPool(size: number, chromiumPath: string | undefined): Promise<EnvPool> {
+/** An in-process env service with `size` sessions, each exposed as an episode env (not the worker's EnvPool of remote servers). */
+export async function openInProcessEnvs(size: number, chromiumPath: string | undefined): Promise<InProcessEnvs> {
   const config = {
     ...resolveConfig({}),
     idleTtlMs: 0,
