@@ -1,10 +1,6 @@
+import type { PromptMessage } from '@gauntlet/proto/agent';
 import type { CallOptions } from '@gauntlet/proto/client';
 import { ModelAuthError, ModelBusyError, ModelRequestError, ModelUnreachableError } from './model-errors.js';
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
 
 export interface ChatSettings {
   baseUrl: string;
@@ -54,7 +50,7 @@ export class ChatClient {
     return `${this.settings.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/chat/completions`;
   }
 
-  async complete(messages: ChatMessage[], call: CallOptions = {}): Promise<ChatReply> {
+  async complete(messages: PromptMessage[], call: CallOptions = {}): Promise<ChatReply> {
     const s = this.settings;
     const body = JSON.stringify({
       model: s.model,

@@ -1,5 +1,5 @@
 import { ContextBudgetError } from '@gauntlet/proto/rollout';
-import type { ChatMessage } from './chat-client.js';
+import type { PromptMessage } from '@gauntlet/proto/agent';
 
 /** Rough tokens of a text without a tokenizer: UTF-8 bytes / 4, rounded up, plus a few per message. */
 export const estimateTokens = (text: string): number => Math.ceil(Buffer.byteLength(text, 'utf8') / 4) + 4;
@@ -31,19 +31,19 @@ export class ChatHistory {
   trimmed = 0;
 
   /** The messages for the turn that sees `observation` (the first call: the first user message). */
-  prompt(observation: string): ChatMessage[] {
+  prompt(observation: string): PromptMessage[] {
     if (this.observations.length === 0) this.observations.push(observation);
     else if (this.observations.length === this.replies.length) this.observations.push(observation);
-    const head: ChatMessage[] = [
+    const head: PromptMessage[] = [
       { role: 'system', content: this.system },
       { role: 'user', content: this.observations[0]! },
     ];
     // Exchange i: the reply to observation i, then observation i + 1.
-    const exchanges: ChatMessage[][] = this.replies.map((reply, i) => [
+    const exchanges: PromptMessage[][] = this.replies.map((reply, i) => [
       { role: 'assistant', content: reply },
       { role: 'user', content: this.observations[i + 1]! },
     ]);
-    const cost = (messages: ChatMessage[]) => messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
+    const cost = (messages: PromptMessage[]) => messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
     const room = this.contextTokens - this.replyTokens - cost(head);
     let kept = exchanges.length;
     let used = 0;

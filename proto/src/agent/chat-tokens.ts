@@ -1,11 +1,10 @@
 import type { CallOptions } from '../client/types.js';
 import type { PolicyClient } from '../policy/client.js';
 import { GauntletError } from '../errors.js';
+import type { PromptMessage } from './prompt-message.js';
 
 /** What the template probes need from a policy server: its /tokenize. */
 export type Tokenizer = Pick<PolicyClient, 'tokenize'>;
-
-type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
 // Stand-in messages for the probes: plain ASCII that merges with no template token.
 const PROBE_USER = 'probe';
@@ -41,7 +40,7 @@ export class ChatTokens {
     variables?: Record<string, unknown>,
   ): Promise<ChatTokens> {
     let maxModelLen = Infinity;
-    const tokens = (messages: Message[], addGenerationPrompt: boolean) =>
+    const tokens = (messages: PromptMessage[], addGenerationPrompt: boolean) =>
       tokenizer
         .tokenize(
           {
@@ -101,7 +100,7 @@ export class ChatTokens {
 
   /** The env tokens after `completion`: the turn close it lacks, then `observation` as the next user turn and the generation prompt. */
   async envTokens(completion: readonly number[], observation: string, options: CallOptions = {}): Promise<number[]> {
-    const messages: Message[] = [
+    const messages: PromptMessage[] = [
       { role: 'user', content: PROBE_USER },
       { role: 'assistant', content: PROBE_REPLIES[0]! },
       { role: 'user', content: observation },

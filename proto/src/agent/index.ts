@@ -5,6 +5,7 @@ export { LlmPolicy, type LlmPolicyOptions } from './llm-policy.js';
 export { observationBids } from './observation-bids.js';
 export { parseAction, type ParseActionOptions, type ParsedAction } from './parse-action.js';
 export type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
+export type { PromptMessage } from './prompt-message.js';
 export { pruneTree, type PruneOptions } from './prune-tree.js';
 export { renderObservation, type RenderOptions } from './render.js';
 export { AGENT_OBSERVATION, runEpisode, taskInfo, type EpisodeEnv, type RunEpisodeOptions } from './run-episode.js';

@@ -26,6 +26,7 @@ export const ElementProperties = z.object({
 });
 export type ElementProperties = z.infer<typeof ElementProperties>;
 
+/** One message of the page's BrowserGym chat, as an observation carries it (a model prompt's message is PromptMessage). */
 export const ChatMessage = z.object({ role: z.string(), timestamp: z.number(), message: z.string() });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 

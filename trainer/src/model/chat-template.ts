@@ -4,7 +4,8 @@ import { ValidationError } from '@gauntlet/proto';
 import { ModelFileError } from './errors.js';
 import { describeValue, type JsonObjectReader } from './json-reader.js';
 
-export interface ChatMessage {
+/** A message as the model's chat template reads it: any role, and whatever extra fields the template uses (tool calls, names). */
+export interface TemplateMessage {
   role: string;
   content: string;
   [extra: string]: unknown;
@@ -34,7 +35,7 @@ export class ChatTemplate {
     }
   }
 
-  render(messages: ChatMessage[], options: ChatTemplateOptions = {}): string {
+  render(messages: TemplateMessage[], options: ChatTemplateOptions = {}): string {
     try {
       return this.template.render({
         ...this.specialTokens,

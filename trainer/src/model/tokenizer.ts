@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { ChatTemplate, chatTemplateSource, type ChatMessage, type ChatTemplateOptions } from './chat-template.js';
+import { ChatTemplate, chatTemplateSource, type TemplateMessage, type ChatTemplateOptions } from './chat-template.js';
 import { ModelFileError } from './errors.js';
 import { pathExists, readTextFile } from './files.js';
 import { JsonObjectReader, describeValue } from './json-reader.js';
@@ -144,7 +144,7 @@ export class ModelTokenizer {
     return this.eosTokenIds.includes(id);
   }
 
-  applyChatTemplate(messages: ChatMessage[], options: ChatTemplateOptions = {}): string {
+  applyChatTemplate(messages: TemplateMessage[], options: ChatTemplateOptions = {}): string {
     if (!this.chatTemplate)
       throw new Error(
         'this tokenizer has no chat template (no chat_template.jinja, no chat_template in tokenizer_config.json)',
@@ -152,7 +152,7 @@ export class ModelTokenizer {
     return this.chatTemplate.render(messages, options);
   }
 
-  encodeChat(messages: ChatMessage[], options: ChatTemplateOptions = {}): number[] {
+  encodeChat(messages: TemplateMessage[], options: ChatTemplateOptions = {}): number[] {
     return this.encode(this.applyChatTemplate(messages, options));
   }
 }

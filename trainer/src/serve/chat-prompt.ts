@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { chatMessage } from '@gauntlet/proto/policy';
-import type { ChatMessage } from '../model/chat-template.js';
+import type { TemplateMessage } from '../model/chat-template.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import { BadRequestError } from './http-errors.js';
 
@@ -25,7 +25,7 @@ export function renderChat(
 ): string {
   if (!tokenizer.chatTemplate)
     throw new BadRequestError('this model has no chat template; use /v1/completions with a prompt', 'messages');
-  const rendered: ChatMessage[] = messages.map((m) => ({
+  const rendered: TemplateMessage[] = messages.map((m) => ({
     ...m,
     content: typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text).join(''),
   }));

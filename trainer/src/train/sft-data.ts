@@ -1,5 +1,5 @@
 import { GauntletError, RECORD_ROLES, SftRecord } from '@gauntlet/proto';
-import type { ChatMessage } from '../model/chat-template.js';
+import type { TemplateMessage } from '../model/chat-template.js';
 import { readTextFile } from '../model/files.js';
 import { describeValue, isPlainObject } from '../model/json-reader.js';
 
@@ -29,7 +29,7 @@ export const SFT_ROLES = RECORD_ROLES;
  * completion, tokenised as they are (no template), trained on the completion.
  */
 export type SftLine =
-  | { line: number; kind: 'chat'; messages: ChatMessage[]; trained: boolean[] }
+  | { line: number; kind: 'chat'; messages: TemplateMessage[]; trained: boolean[] }
   | { line: number; kind: 'text'; prompt: string; completion: string };
 
 export async function readSftJsonl(file: string): Promise<SftLine[]> {
@@ -132,7 +132,7 @@ function parseLine(file: string, line: number, value: unknown): SftLine {
 export type Fail = (field: string | undefined, detail: string) => DataFileError;
 
 /** A non-empty list of {role, content} messages (roles system, user, assistant); other keys ride along. */
-export function parseMessages(value: unknown, field: string, fail: Fail): ChatMessage[] {
+export function parseMessages(value: unknown, field: string, fail: Fail): TemplateMessage[] {
   if (!Array.isArray(value) || value.length === 0)
     throw fail(field, `must be a non-empty list of {"role", "content"} objects (got ${describeValue(value)})`);
   return value.map((message, i) => {
@@ -150,7 +150,13 @@ export function parseMessages(value: unknown, field: string, fail: Fail): ChatMe
   });
 }
 
-function checkedChat(line: number, messages: ChatMessage[], trained: boolean[], field: string, fail: Fail): SftLine {
+function checkedChat(
+  line: number,
+  messages: TemplateMessage[],
+  trained: boolean[],
+  field: string,
+  fail: Fail,
+): SftLine {
   const first = trained.indexOf(true);
   if (first < 0) throw fail(field, 'has no assistant turn to train on');
   if (first === 0)

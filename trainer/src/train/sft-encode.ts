@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../model/chat-template.js';
+import type { TemplateMessage } from '../model/chat-template.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import type { TrainSequence } from './batch.js';
 import { DataFileError, type SftLine } from './sft-data.js';
@@ -124,7 +124,7 @@ function checkVocabulary(
 export function encodeChat(
   file: string,
   line: number,
-  messages: readonly ChatMessage[],
+  messages: readonly TemplateMessage[],
   trained: readonly boolean[],
   tokenizer: ModelTokenizer,
 ): TrainSequence {

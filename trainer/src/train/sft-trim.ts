@@ -1,8 +1,8 @@
-import type { ChatMessage } from '../model/chat-template.js';
+import type { TemplateMessage } from '../model/chat-template.js';
 
 /** A conversation and which of its messages are trained (parallel arrays, as SftLine holds them). */
 export interface Conversation {
-  messages: ChatMessage[];
+  messages: TemplateMessage[];
   trained: boolean[];
 }
 

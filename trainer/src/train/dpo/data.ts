@@ -1,5 +1,5 @@
 import { DpoRecord } from '@gauntlet/proto';
-import type { ChatMessage } from '../../model/chat-template.js';
+import type { TemplateMessage } from '../../model/chat-template.js';
 import { readTextFile } from '../../model/files.js';
 import { describeValue, isPlainObject } from '../../model/json-reader.js';
 import { DataFileError, parseJsonLines, parseMessages, type Fail, type SftLine } from '../sft-data.js';
@@ -71,8 +71,8 @@ function parseDpoLine(file: string, line: number, value: unknown): DpoLine {
     const side = (completion: string): SftLine => ({ line, kind: 'text', prompt: prompt as string, completion });
     return { line, chosen: side(chosen as string), rejected: side(rejected as string) };
   }
-  let before: ChatMessage[];
-  let sides: [ChatMessage[], ChatMessage[]];
+  let before: TemplateMessage[];
+  let sides: [TemplateMessage[], TemplateMessage[]];
   if (prompt === undefined) {
     const [c, r] = [parseMessages(chosen, 'chosen', fail), parseMessages(rejected, 'rejected', fail)];
     let shared = 0;
@@ -94,7 +94,12 @@ function parseDpoLine(file: string, line: number, value: unknown): DpoLine {
 }
 
 /** A conversational pair: the shared prompt, then each side's messages (their assistant turns trained). */
-function chatPair(line: number, before: ChatMessage[], sides: [ChatMessage[], ChatMessage[]], fail: Fail): DpoLine {
+function chatPair(
+  line: number,
+  before: TemplateMessage[],
+  sides: [TemplateMessage[], TemplateMessage[]],
+  fail: Fail,
+): DpoLine {
   if (before[0]!.role === 'assistant')
     throw fail('prompt[0]', 'is an assistant turn with nothing before it; start with a system or user message');
   const [chosenRecord, rejectedRecord] = (['chosen', 'rejected'] as const).map((field, k) => {
@@ -111,6 +116,6 @@ function chatPair(line: number, before: ChatMessage[], sides: [ChatMessage[], Ch
   return { line, chosen: chosenRecord!, rejected: rejectedRecord! };
 }
 
-function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+function sameMessage(a: TemplateMessage, b: TemplateMessage): boolean {
   return a.role === b.role && a.content === b.content;
 }

@@ -1,16 +1,16 @@
-import type { ChatMessage } from '../../model/chat-template.js';
+import type { TemplateMessage } from '../../model/chat-template.js';
 import { demonstrationText } from './teacher-prompt.js';
 
 /** One demonstration as a conversation: system prompt, then per action the observation (user) and the action (assistant). */
 export interface Demonstration {
   task: string;
-  messages: readonly ChatMessage[];
+  messages: readonly TemplateMessage[];
 }
 
 /** A state of a demonstration the student answers from: the conversation up to its observation. */
 export interface DemoState {
   /** The demonstration's conversation up to and including this state's user turn. */
-  prompt: ChatMessage[];
+  prompt: TemplateMessage[];
   /** What the demonstrator did here (reported, never trained on directly). */
   action: string;
   /** The whole demonstration as the teacher's template shows it. */

@@ -1,5 +1,5 @@
 import { ValidationError } from '@gauntlet/proto';
-import type { ChatMessage } from '../../model/chat-template.js';
+import type { TemplateMessage } from '../../model/chat-template.js';
 
 /**
  * How the teacher sees a state: the student's own prompt, with the demonstration written into the
@@ -31,7 +31,11 @@ export function demonstrationText(actions: readonly string[]): string {
 }
 
 /** The teacher's conversation for a state: its last user turn rewritten by the template. */
-export function teacherMessages(state: readonly ChatMessage[], demonstration: string, template: string): ChatMessage[] {
+export function teacherMessages(
+  state: readonly TemplateMessage[],
+  demonstration: string,
+  template: string,
+): TemplateMessage[] {
   const last = state.findLastIndex((m) => m.role === 'user');
   if (last < 0)
     throw new ValidationError('a demo state needs a user turn (the observation) to put the demonstration in');
