@@ -25,7 +25,7 @@ export const layers = {
     ['wire', 'deadline'],
     ['grpc'],
     ['client'],
-    ['policy', 'rollout', 'cli'],
+    ['policy-server', 'rollout', 'cli'],
     ['agent'],
     ['index'],
   ],

@@ -1,5 +1,5 @@
 import type { CallOptions } from '../client/types.js';
-import type { PolicyClient } from '../policy/client.js';
+import type { PolicyClient } from '../policy-server/client.js';
 import { GauntletError } from '../errors.js';
 import type { PromptMessage } from './prompt-message.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyClient } from '../policy/client.js';
-import { PolicyReplyError } from '../policy/errors.js';
+import type { PolicyClient } from '../policy-server/client.js';
+import { PolicyReplyError } from '../policy-server/errors.js';
 import { LlmPolicy } from './llm-policy.js';
 
 // A stand-in policy server (unit test only): one token per character, and a generate that

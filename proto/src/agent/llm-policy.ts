@@ -1,7 +1,7 @@
 import type { CallOptions } from '../client/types.js';
 import { ValidationError } from '../errors.js';
-import type { PolicyClient } from '../policy/client.js';
-import { PolicyReplyError } from '../policy/errors.js';
+import type { PolicyClient } from '../policy-server/client.js';
+import { PolicyReplyError } from '../policy-server/errors.js';
 import { TokenHistory } from '../rollout/token-history.js';
 import type { ChatTokens } from './chat-tokens.js';
 import type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';

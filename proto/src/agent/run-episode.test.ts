@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeEnv, stepResult } from '../../test/fake-env.js';
 import { InfraError, ValidationError } from '../errors.js';
-import { PolicyUnavailableError } from '../policy/errors.js';
+import { PolicyUnavailableError } from '../policy-server/errors.js';
 import { PolicyGaveUpError } from '../rollout/outcome.js';
 import { Trajectory } from '../rollout/trajectory.js';
 import type { EpisodePolicy } from './policy.js';

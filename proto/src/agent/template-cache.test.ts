@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallOptions } from '../client/types.js';
-import type { PolicyClient } from '../policy/client.js';
+import type { PolicyClient } from '../policy-server/client.js';
 import { LlmPolicy } from './llm-policy.js';
 
 // A stand-in policy server (unit test only): /tokenize renders ChatML one token per character and

@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../errors.js';
-import { PolicyReplyError, PolicyRequestError, PolicyUnavailableError } from '../policy/errors.js';
+import { PolicyReplyError, PolicyRequestError, PolicyUnavailableError } from '../policy-server/errors.js';
 import {
   ContextBudgetError,
   EpisodeTimeoutError,

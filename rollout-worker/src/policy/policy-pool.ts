@@ -8,7 +8,7 @@ import {
   type EpisodePolicy,
   type TurnInput,
 } from '@gauntlet/proto/agent';
-import { PolicyClient } from '@gauntlet/proto/policy';
+import { PolicyClient } from '@gauntlet/proto/policy-server';
 import {
   MAX_POLICY_SERVERS,
   parsePolicyServer,

@@ -1,5 +1,5 @@
 import { systemPromptFor } from '@gauntlet/proto/agent';
-import { PolicyClient } from '@gauntlet/proto/policy';
+import { PolicyClient } from '@gauntlet/proto/policy-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnvPool } from '../../src/env/env-pool.js';
 import { WorkerMetrics } from '../../src/metrics/metrics.js';

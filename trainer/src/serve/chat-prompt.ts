@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { chatMessage } from '@gauntlet/proto/policy';
+import type { chatMessage } from '@gauntlet/proto/policy-server';
 import type { TemplateMessage } from '../model/chat-template.js';
 import type { ModelTokenizer } from '../model/tokenizer.js';
 import { BadRequestError } from './http-errors.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { chatRequest } from '@gauntlet/proto/policy';
+import { chatRequest } from '@gauntlet/proto/policy-server';
 import type { TokenLogprob } from '../generate/sampler.js';
 import type { GenerationResult } from '../generate/sequence.js';
 import type { ServeContext } from './context.js';

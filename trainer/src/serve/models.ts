@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loadLoraRequest, unloadLoraRequest } from '@gauntlet/proto/policy';
+import { loadLoraRequest, unloadLoraRequest } from '@gauntlet/proto/policy-server';
 import type { ServeContext } from './context.js';
 import { sendJson, sendText } from './http-io.js';
 import { parseBody } from './parse.js';

@@ -1,4 +1,4 @@
-import type { WireStructured } from '@gauntlet/proto/policy';
+import type { WireStructured } from '@gauntlet/proto/policy-server';
 import type { StructuredSpec } from '../generate/structured.js';
 import { BadRequestError } from './http-errors.js';
 

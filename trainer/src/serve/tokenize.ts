@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { detokenizeRequest, tokenizeChatRequest, tokenizeTextRequest } from '@gauntlet/proto/policy';
+import { detokenizeRequest, tokenizeChatRequest, tokenizeTextRequest } from '@gauntlet/proto/policy-server';
 import type { ServeContext } from './context.js';
 import { BadRequestError } from './http-errors.js';
 import { sendJson, sendJsonText } from './http-io.js';

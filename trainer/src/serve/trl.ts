@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { generationKwargs, trlGenerateRequest } from '@gauntlet/proto/policy';
+import { generationKwargs, trlGenerateRequest } from '@gauntlet/proto/policy-server';
 import type { ServeContext } from './context.js';
 import { disconnectSignal, sendJson } from './http-io.js';
 import { parseBody } from './parse.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_REGEX, actionRegex, parseAction } from '@gauntlet/proto/agent';
-import { PolicyClient, PolicyRequestError, PolicyUnavailableError } from '@gauntlet/proto/policy';
+import { PolicyClient, PolicyRequestError, PolicyUnavailableError } from '@gauntlet/proto/policy-server';
 import { spawnPolicyServer, type Spawned } from './services.js';
 
 // proto's PolicyClient against a real `gauntlet-trainer serve` process: the same calls a rollout

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LlmPolicy, actionRegex, renderObservation, runEpisode } from '@gauntlet/proto/agent';
 import { createEnvClient, type EnvClient } from '@gauntlet/proto/client';
-import { PolicyClient } from '@gauntlet/proto/policy';
+import { PolicyClient } from '@gauntlet/proto/policy-server';
 import { Trajectory, rolloutSequence, turnPromptIds } from '@gauntlet/proto/rollout';
 import { initLoraAdapter } from '../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../src/lora/config.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { PolicyClient, PolicyRequestError } from '@gauntlet/proto/policy';
+import { PolicyClient, PolicyRequestError } from '@gauntlet/proto/policy-server';
 import { startTinyServer } from './server-support.js';
 
 let tiny: Awaited<ReturnType<typeof startTinyServer>>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detokenizeReply, tokenizeReply } from '@gauntlet/proto/policy';
+import { detokenizeReply, tokenizeReply } from '@gauntlet/proto/policy-server';
 import { post, startTinyServer } from './server-support.js';
 
 let tiny: Awaited<ReturnType<typeof startTinyServer>>;

@@ -1,4 +1,4 @@
-import { PolicyClient } from '@gauntlet/proto/policy';
+import { PolicyClient } from '@gauntlet/proto/policy-server';
 import { ServerVerificationError, type VerificationStage } from './errors.js';
 import type { ProbeExpectation } from './probe.js';
 
