@@ -1,7 +1,7 @@
 import type { ObservationFormat, SftRecord } from '@gauntlet/proto';
 import { runEpisode, systemPromptFor, type EpisodeEnv } from '@gauntlet/proto/agent';
 import type { Trajectory } from '@gauntlet/proto/rollout';
-import { oraclePolicy } from '../tasks/policy/oracle-policy.js';
+import { oraclePolicy } from '../tasks/oracle-helpers/oracle-policy.js';
 import type { TaskDefinition } from '../tasks/task.js';
 import { conversation, episodeKey } from './records.js';
 

@@ -6,9 +6,9 @@ import { sessionEnv } from '../../src/cli/in-process-envs.js';
 import { DEFAULTS } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
+import { oraclePolicy } from '../../src/tasks/oracle-helpers/oracle-policy.js';
 
-export { oracleView } from '../../src/tasks/policy/oracle-policy.js';
+export { oracleView } from '../../src/tasks/oracle-helpers/oracle-policy.js';
 
 /** What the oracle reads: the AXTree alone (the leak test reads pruned HTML and the DOM too). */
 export const ORACLE_OBSERVATION = { axtree: true, pruned_html: false, extra_properties: false } as const;

@@ -1,5 +1,5 @@
-import { act, type Actionable } from '../../src/tasks/policy/act.js';
-import { below } from '../../src/tasks/policy/ax-query.js';
+import { act, type Actionable } from '../../src/tasks/oracle-helpers/act.js';
+import { below } from '../../src/tasks/oracle-helpers/ax-query.js';
 import { readView } from '../../src/tasks/gauntlet/oracle/view.js';
 import { CODE_ALPHABET } from '../../src/tasks/gauntlet/codes.js';
 import type { Rng } from '../../src/tasks/gauntlet/rng.js';

@@ -5,7 +5,7 @@ import { sessionEnv } from '../../src/cli/in-process-envs.js';
 import { DEFAULTS, type ServerConfig } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
+import { oraclePolicy } from '../../src/tasks/oracle-helpers/oracle-policy.js';
 import type { TaskDefinition } from '../../src/tasks/task.js';
 
 export interface FamilyConformanceOptions {

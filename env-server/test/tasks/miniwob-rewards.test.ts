@@ -5,7 +5,7 @@ import { sessionEnv } from '../../src/cli/in-process-envs.js';
 import { DEFAULTS } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { oraclePolicy, oracleView } from '../../src/tasks/policy/oracle-policy.js';
+import { oraclePolicy, oracleView } from '../../src/tasks/oracle-helpers/oracle-policy.js';
 import { WRONG_MOVES } from './wrong-moves.js';
 
 // MiniWoB-style tasks through the real env (Chromium, reset/step, observations), beside the

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, type SettleMode } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
-import { oracleView } from '../../src/tasks/policy/oracle-policy.js';
+import { oracleView } from '../../src/tasks/oracle-helpers/oracle-policy.js';
 import type { TaskDefinition } from '../../src/tasks/task.js';
 import { miniwobPages } from './miniwob-plusplus-source.js';
 

@@ -1,5 +1,5 @@
 import type { OracleView } from '../../src/tasks/task.js';
-import { parseAxtree, type AxNode } from '../../src/tasks/policy/axtree-lines.js';
+import { parseAxtree, type AxNode } from '../../src/tasks/oracle-helpers/axtree-lines.js';
 import {
   act,
   find,

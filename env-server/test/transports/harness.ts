@@ -4,7 +4,7 @@ import { runEpisode } from '@gauntlet/proto/agent';
 import { createEnvClient, type EnvClient, type EnvClientOptions, type TransportName } from '@gauntlet/proto/client';
 import type { ServerConfig } from '../../src/config.js';
 import type { RunningServer } from '../../src/server/app.js';
-import { oraclePolicy } from '../../src/tasks/policy/oracle-policy.js';
+import { oraclePolicy } from '../../src/tasks/oracle-helpers/oracle-policy.js';
 import type { TaskDefinition } from '../../src/tasks/task.js';
 import { startTestServer } from '../support/server.js';
 

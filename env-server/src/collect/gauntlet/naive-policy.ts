@@ -1,6 +1,6 @@
 import { scriptedPolicy, type EpisodePolicy } from '@gauntlet/proto/agent';
-import { act, type Actionable } from '../../tasks/policy/act.js';
-import { below } from '../../tasks/policy/ax-query.js';
+import { act, type Actionable } from '../../tasks/oracle-helpers/act.js';
+import { below } from '../../tasks/oracle-helpers/ax-query.js';
 import { readView, type StepView } from '../../tasks/gauntlet/oracle/view.js';
 
 /** How long the naive policy waits once it has pressed everything (then it starts over). */

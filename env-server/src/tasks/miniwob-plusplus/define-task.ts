@@ -1,7 +1,7 @@
 import { ValidationError } from '@gauntlet/proto';
 import type { Page } from 'playwright-core';
 import type { PageDeadline } from '../../deadline/page-deadline.js';
-import { OracleError } from '../policy/action-text.js';
+import { OracleError } from '../oracle-helpers/action-text.js';
 import type { TaskDisplay } from '../../browser/site.js';
 import type { OracleView, TaskDefinition, TaskEpisode, TaskStatus } from '../task.js';
 import { MAX_BROWSERGYM_SEED, miniwobPageSeed } from './numpy-seed.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OracleView } from '../task.js';
-import { OracleError, pyString } from '../policy/action-text.js';
+import { OracleError, pyString } from '../oracle-helpers/action-text.js';
 import { bookFlightOracle } from './book-flight/oracle.js';
 import { chooseDateOracle } from './choose-date/oracle.js';
 import { clickCheckboxesOracle } from './click-checkboxes/oracle.js';

@@ -1,8 +1,8 @@
 import type { OracleView } from '../task.js';
-import { act, type Actionable } from '../policy/act.js';
-import { OracleError, pyString } from '../policy/action-text.js';
-import { find, findAll, hasState, must, quotedValues } from '../policy/ax-query.js';
-import { parseAxtree, type AxNode } from '../policy/axtree-lines.js';
+import { act, type Actionable } from '../oracle-helpers/act.js';
+import { OracleError, pyString } from '../oracle-helpers/action-text.js';
+import { find, findAll, hasState, must, quotedValues } from '../oracle-helpers/ax-query.js';
+import { parseAxtree, type AxNode } from '../oracle-helpers/axtree-lines.js';
 
 export { act, find, findAll, hasState, must, OracleError, parseAxtree, pyString, quotedValues };
 export type { Actionable, AxNode };

@@ -5,7 +5,7 @@ import { isPlaywrightError, playwrightFirstLine } from '../../actions/execute/ex
 import { clearNavigationRefusals, takeNavigationRefusal } from '../../browser/navigation-guard.js';
 import type { OriginPolicy } from '../../browser/origin-policy.js';
 import type { PageDeadline } from '../../deadline/page-deadline.js';
-import { OracleError } from '../policy/action-text.js';
+import { OracleError } from '../oracle-helpers/action-text.js';
 import type { TaskDefinition, TaskEpisode, TaskStatus } from '../task.js';
 import { goalSpecOf, judge, MAX_PAGE_TEXT_CHARS, type GoalSpec } from './judge.js';
 import { parseWebOptions } from './options.js';

@@ -1,7 +1,7 @@
 import type { ChallengeType } from '../categories.js';
 import { CODE_ALPHABET } from '../codes.js';
-import { act } from '../../policy/act.js';
-import { below, find, findAll, numberIn, quotedValues, region } from '../../policy/ax-query.js';
+import { act } from '../../oracle-helpers/act.js';
+import { below, find, findAll, numberIn, quotedValues, region } from '../../oracle-helpers/ax-query.js';
 import { oracleFor } from '../challenges/index.js';
 import type { StepView } from './view.js';
 

@@ -1,4 +1,4 @@
-import type { AxNode } from '../../policy/axtree-lines.js';
+import type { AxNode } from '../../oracle-helpers/axtree-lines.js';
 import type { ChallengeType } from '../categories.js';
 
 /**

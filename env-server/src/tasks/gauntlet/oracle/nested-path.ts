@@ -1,5 +1,5 @@
-import type { AxNode } from '../../policy/axtree-lines.js';
-import { below } from '../../policy/ax-query.js';
+import type { AxNode } from '../../oracle-helpers/axtree-lines.js';
+import { below } from '../../oracle-helpers/ax-query.js';
 
 /**
  * Shadow DOM panels and nested frames both read as a path of named containers; the AXTree

@@ -1,7 +1,7 @@
 import type { OracleView } from '../../task.js';
 import { CODE_PATTERN } from '../codes.js';
-import { act } from '../../policy/act.js';
-import { find, must, region, textOf } from '../../policy/ax-query.js';
+import { act } from '../../oracle-helpers/act.js';
+import { find, must, region, textOf } from '../../oracle-helpers/ax-query.js';
 import { oracleFor } from '../challenges/index.js';
 import type { Move } from './move.js';
 import { readView, type StepView } from './view.js';

@@ -1,10 +1,10 @@
-import { OracleError } from '../../policy/action-text.js';
-import { parseAxtree, type AxNode } from '../../policy/axtree-lines.js';
+import { OracleError } from '../../oracle-helpers/action-text.js';
+import { parseAxtree, type AxNode } from '../../oracle-helpers/axtree-lines.js';
 import type { ChallengeType } from '../categories.js';
 import { CODE_PATTERN } from '../codes.js';
 import { identifyPuzzle } from './identify.js';
-import type { Actionable } from '../../policy/act.js';
-import { find, must, region, textOf } from '../../policy/ax-query.js';
+import type { Actionable } from '../../oracle-helpers/act.js';
+import { find, must, region, textOf } from '../../oracle-helpers/ax-query.js';
 
 /** One Gauntlet step as the oracle reads it from the AXTree text (its type recognised from the puzzle). */
 export interface StepView {

@@ -1,5 +1,5 @@
-import { act } from '../../../policy/act.js';
-import { find, must, numberIn, quotedValues } from '../../../policy/ax-query.js';
+import { act } from '../../../oracle-helpers/act.js';
+import { find, must, numberIn, quotedValues } from '../../../oracle-helpers/ax-query.js';
 import { action, type ChallengeOracle } from '../../oracle/move.js';
 
 /** How far past the zone's start the wait aims, in seconds of sliding (the timer's reasoning: overhead only makes the click later). */

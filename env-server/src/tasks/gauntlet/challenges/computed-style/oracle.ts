@@ -1,7 +1,7 @@
-import { OracleError } from '../../../policy/action-text.js';
+import { OracleError } from '../../../oracle-helpers/action-text.js';
 import { CODE_PATTERN } from '../../codes.js';
-import type { AxNode } from '../../../policy/axtree-lines.js';
-import { below, must, region, textOf } from '../../../policy/ax-query.js';
+import type { AxNode } from '../../../oracle-helpers/axtree-lines.js';
+import { below, must, region, textOf } from '../../../oracle-helpers/ax-query.js';
 import { code, type ChallengeOracle } from '../../oracle/move.js';
 
 /**

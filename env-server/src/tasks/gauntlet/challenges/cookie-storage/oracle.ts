@@ -1,6 +1,6 @@
 import { CODE_PATTERN } from '../../codes.js';
-import { act } from '../../../policy/act.js';
-import { find, must, quotedValues, region, textOf } from '../../../policy/ax-query.js';
+import { act } from '../../../oracle-helpers/act.js';
+import { find, must, quotedValues, region, textOf } from '../../../oracle-helpers/ax-query.js';
 import { action, code, type ChallengeOracle } from '../../oracle/move.js';
 
 /** Settings, Stored data, then Show on the named entry; its value is the code. */

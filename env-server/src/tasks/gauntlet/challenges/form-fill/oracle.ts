@@ -1,5 +1,5 @@
-import { act } from '../../../policy/act.js';
-import { find, must, quotedValues } from '../../../policy/ax-query.js';
+import { act } from '../../../oracle-helpers/act.js';
+import { find, must, quotedValues } from '../../../oracle-helpers/ax-query.js';
 import { action, type ChallengeOracle } from '../../oracle/move.js';
 
 /**

@@ -1,5 +1,5 @@
-import { act } from '../../../policy/act.js';
-import { must, numberIn, region, textOf } from '../../../policy/ax-query.js';
+import { act } from '../../../oracle-helpers/act.js';
+import { must, numberIn, region, textOf } from '../../../oracle-helpers/ax-query.js';
 import { action, code, type ChallengeOracle } from '../../oracle/move.js';
 
 /** A half-known code in the code box: the known half, and `___` where the other half goes. */

@@ -1,6 +1,6 @@
-import { OracleError } from '../../../policy/action-text.js';
+import { OracleError } from '../../../oracle-helpers/action-text.js';
 import { CODE_ALPHABET } from '../../codes.js';
-import { must, textOf } from '../../../policy/ax-query.js';
+import { must, textOf } from '../../../oracle-helpers/ax-query.js';
 import { code, type ChallengeOracle } from '../../oracle/move.js';
 
 /** Applies the stated rule to the obfuscated string. */

@@ -1,4 +1,4 @@
-import { act } from '../../../policy/act.js';
+import { act } from '../../../oracle-helpers/act.js';
 import { action, type ChallengeOracle } from '../../oracle/move.js';
 
 /**
