@@ -39,7 +39,7 @@ export const layers = {
     ['cli'],
     ['index'],
   ],
-  'rollout-worker': [['metrics', 'policy'], ['env'], ['episode'], ['queue'], ['cli'], ['index']],
+  'rollout-worker': [['metrics', 'policies'], ['env'], ['episode'], ['queue'], ['cli'], ['index']],
   trainer: [['engine'], ['model'], ['lora'], ['graph'], ['generate', 'train'], ['serve'], ['rl'], ['cli']],
   agent: [['env', 'report'], ['policies', 'local', 'view', 'record'], ['cli'], ['index']],
 };

@@ -7,8 +7,8 @@ export { evaluate, type EvalPlan, type EvalReport, type TaskScore } from './epis
 export { playEpisode, type EpisodeSpec, type Players, type PolicySource } from './episode/play.js';
 export { WorkerMetrics } from './metrics/metrics.js';
 export { serveMetrics, type MetricsServer } from './metrics/server.js';
-export { PolicyPool, RANDOM_POLICY, type EpisodePolicyChoice, type PolicyPoolOptions } from './policy/policy-pool.js';
-export { randomPolicy } from './policy/random-policy.js';
+export { PolicyPool, RANDOM_POLICY, type EpisodePolicyChoice, type PolicyPoolOptions } from './policies/policy-pool.js';
+export { randomPolicy } from './policies/random-policy.js';
 export { RolloutWorker, type RolloutEvents, type RolloutWorkerOptions } from './queue/rollout-worker.js';
 export { rolloutStatus, type RolloutStatus } from './queue/status.js';
 // The queue plumbing producers share lives in proto; re-exported for existing callers.

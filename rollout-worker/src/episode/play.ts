@@ -1,7 +1,7 @@
 import { runEpisode, type EpisodeEnv } from '@gauntlet/proto/agent';
 import type { EpisodeSettings, PolicyRef, Trajectory } from '@gauntlet/proto/rollout';
 import type { EnvPool } from '../env/env-pool.js';
-import type { EpisodePolicyChoice } from '../policy/policy-pool.js';
+import type { EpisodePolicyChoice } from '../policies/policy-pool.js';
 
 /** One episode to play: what an episode job carries, or an evaluation's own. */
 export interface EpisodeSpec {

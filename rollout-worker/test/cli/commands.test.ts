@@ -3,7 +3,7 @@ import { QUEUES } from '@gauntlet/proto/rollout';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { EnvPool } from '../../src/env/env-pool.js';
-import { PolicyPool } from '../../src/policy/policy-pool.js';
+import { PolicyPool } from '../../src/policies/policy-pool.js';
 import { RolloutWorker } from '../../src/queue/rollout-worker.js';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
 import { freePort, freshConnection, removeQueues } from '../support/redis.js';

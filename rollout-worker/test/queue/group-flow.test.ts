@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Players } from '../../src/episode/play.js';
 import { EnvPool } from '../../src/env/env-pool.js';
 import { WorkerMetrics } from '../../src/metrics/metrics.js';
-import { PolicyPool } from '../../src/policy/policy-pool.js';
+import { PolicyPool } from '../../src/policies/policy-pool.js';
 import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { GroupTracker } from '@gauntlet/proto/rollout/queue';
 import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';

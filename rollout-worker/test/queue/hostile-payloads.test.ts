@@ -3,7 +3,7 @@ import { JOB_NAMES, QUEUES, episodeJobs, GroupJob, type EpisodeJob } from '@gaun
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnvPool } from '../../src/env/env-pool.js';
-import { PolicyPool } from '../../src/policy/policy-pool.js';
+import { PolicyPool } from '../../src/policies/policy-pool.js';
 import { RolloutWorker } from '../../src/queue/rollout-worker.js';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
 import { freshConnection, freePort, removeQueues } from '../support/redis.js';

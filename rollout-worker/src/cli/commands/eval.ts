@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { evaluate } from '../../episode/evaluate.js';
 import { EnvPool } from '../../env/env-pool.js';
-import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
+import { PolicyPool, RANDOM_POLICY } from '../../policies/policy-pool.js';
 import { UsageError, type Command } from '../command.js';
 import { EPISODE_OPTIONS, episodeSettings, intValue, listValue, policyRef, stringValue } from '../options.js';
 import { checkTaskNames, table } from '@gauntlet/proto/cli';

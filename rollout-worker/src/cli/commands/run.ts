@@ -4,7 +4,7 @@ import { EnvPool } from '../../env/env-pool.js';
 import { DEFAULT_ENV_WAIT_MS } from '../../episode/play.js';
 import { WorkerMetrics } from '../../metrics/metrics.js';
 import { serveMetrics, type MetricsServer } from '../../metrics/server.js';
-import { PolicyPool, RANDOM_POLICY } from '../../policy/policy-pool.js';
+import { PolicyPool, RANDOM_POLICY } from '../../policies/policy-pool.js';
 import { RolloutWorker } from '../../queue/rollout-worker.js';
 import { UsageError, type Command } from '../command.js';
 import { intValue, openConnection, listValue, QUEUE_OPTIONS, repeatedValue, stringValue } from '../options.js';

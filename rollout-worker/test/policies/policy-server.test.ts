@@ -3,7 +3,7 @@ import { PolicyClient } from '@gauntlet/proto/policy-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnvPool } from '../../src/env/env-pool.js';
 import { WorkerMetrics } from '../../src/metrics/metrics.js';
-import { PolicyPool } from '../../src/policy/policy-pool.js';
+import { PolicyPool } from '../../src/policies/policy-pool.js';
 import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
 import { RolloutWorker, type RolloutEvents } from '../../src/queue/rollout-worker.js';
 import { startEnvServer, type EnvServerProcess } from '../support/env-server.js';
