@@ -10,7 +10,7 @@
 //    figures are the server's own counters (prefilled and cached prompt tokens, time to first token).
 import { randomUUID } from 'node:crypto';
 import { LlmPolicy } from '../proto/dist/agent/index.js';
-import { PolicyClient } from '../proto/dist/policy/index.js';
+import { PolicyClient } from '../proto/dist/policy-server/index.js';
 import { EpisodeSettings, GroupJob, QUEUES, SEED_STRIDE } from '../proto/dist/rollout/index.js';
 import {
   EnvPool,

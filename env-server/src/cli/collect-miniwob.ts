@@ -35,7 +35,12 @@ export function parseMiniwobTasks(spec: string): string[] {
 }
 
 /** Plays one episode of `task` (`miniwob.<name>`) with its oracle, looking the task up by that name. */
-function runMiniwobOracleByName(env: EpisodeEnv, task: string, seed: number, format: ObservationFormat): Promise<Trajectory> {
+function runMiniwobOracleByName(
+  env: EpisodeEnv,
+  task: string,
+  seed: number,
+  format: ObservationFormat,
+): Promise<Trajectory> {
   const name = task.replace(/^miniwob\./, '');
   const definition = miniwobTasks.find((t) => t.name === name);
   if (!definition) throw new UsageError(`no built-in MiniWoB task ${JSON.stringify(task)}`);
