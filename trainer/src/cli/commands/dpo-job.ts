@@ -30,7 +30,6 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   if (s.maxLength !== undefined && s.maxLength > config.maxPositionEmbeddings)
     throw new UsageError(
       `dpo: --max-length ${s.maxLength} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
-      'dpo',
     );
   const maxLength = s.maxLength ?? config.maxPositionEmbeddings;
   const data = encodeDpoRecords(s.dataFile, await readDpoJsonl(s.dataFile), tokenizer, {
@@ -46,7 +45,6 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   if (s.schedule !== 'constant' && steps <= s.warmup)
     throw new UsageError(
       `dpo: ${steps} step(s) leave nothing after --warmup ${s.warmup} for the ${s.schedule} schedule; pass --steps or lower --warmup`,
-      'dpo',
     );
   const learner = await DpoLearner.create({
     config,

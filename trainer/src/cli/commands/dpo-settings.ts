@@ -29,7 +29,7 @@ export interface DpoSettings extends SftSettings {
 const LORA_SHAPE_FLAGS = ['rank', 'alpha', 'targets', 'rslora'] as const;
 
 export function parseDpoSettings(context: Pick<CommandContext, 'options'>): DpoSettings {
-  const usage = (message: string) => new UsageError(`dpo: ${message}`, 'dpo');
+  const usage = (message: string) => new UsageError(`dpo: ${message}`);
   const base = parseSftSettings(context, { name: 'dpo', lr: DPO_DEFAULT_LR });
   const path = (name: string) => {
     const value = stringOption(context, name);

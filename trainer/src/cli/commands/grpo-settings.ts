@@ -97,7 +97,7 @@ export interface GrpoSettings {
   device: ExecutionProvider;
 }
 
-const usage = (message: string) => new UsageError(`grpo: ${message}`, 'grpo');
+const usage = (message: string) => new UsageError(`grpo: ${message}`);
 
 /** Reads the flags (already merged with a --config file) into settings; every mistake is a usage error. */
 export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): GrpoSettings {

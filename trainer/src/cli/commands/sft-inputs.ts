@@ -12,7 +12,6 @@ export function sftMaxLength(flag: number | undefined, config: ModelConfig): num
   if (flag !== undefined && flag > config.maxPositionEmbeddings) {
     throw new UsageError(
       `sft: --max-length ${flag} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
-      'sft',
     );
   }
   return flag ?? config.maxPositionEmbeddings;

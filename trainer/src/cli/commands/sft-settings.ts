@@ -57,7 +57,7 @@ export function parseSftSettings(
   context: Pick<CommandContext, 'options'>,
   command: TrainingCommand = { name: 'sft', lr: 2e-4 },
 ): SftSettings {
-  const usage = (message: string) => new UsageError(`${command.name}: ${message}`, command.name);
+  const usage = (message: string) => new UsageError(`${command.name}: ${message}`);
   const required = (name: string, what: string): string => {
     const value = stringOption(context, name);
     if (value === undefined || value === '') throw usage(`--${name} ${what} is required`);

@@ -45,7 +45,7 @@ export interface SdftSettings {
   force: boolean;
 }
 
-const usage = (message: string) => new UsageError(`sdft: ${message}`, 'sdft');
+const usage = (message: string) => new UsageError(`sdft: ${message}`);
 
 /** A rate flag in [0, 1]. */
 function unitOption(context: Pick<CommandContext, 'options'>, name: string, fallback: number): number {
