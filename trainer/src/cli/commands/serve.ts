@@ -4,7 +4,7 @@ import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { DEFAULT_PREPARE_OPTIONS } from '../../serve/prepare-pool.js';
 import { UsageError, type Command, type CommandContext } from '../command.js';
-import { DEVICES } from './sft-settings.js';
+import { DEVICES } from './sft/settings.js';
 import {
   choiceOption,
   integerOption,

@@ -13,7 +13,7 @@ import {
   optionalIntegerOption,
   stringOption,
 } from '../../options.js';
-import { DEVICES } from '../sft-settings.js';
+import { DEVICES } from '../sft/settings.js';
 
 /** Everything `gauntlet-trainer sdft` was asked to do, checked; paths absolute. */
 export interface SdftSettings {

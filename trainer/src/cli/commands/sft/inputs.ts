@@ -1,8 +1,8 @@
-import type { ModelConfig } from '../../model/config.js';
-import type { ModelTokenizer } from '../../model/tokenizer.js';
-import { DataFileError, readSftJsonl } from '../../train/sft-data.js';
-import { encodeSftRecords, type SftEncoded } from '../../train/sft-encode.js';
-import { UsageError, type CommandIo } from '../command.js';
+import type { ModelConfig } from '../../../model/config.js';
+import type { ModelTokenizer } from '../../../model/tokenizer.js';
+import { DataFileError, readSftJsonl } from '../../../train/sft-data.js';
+import { encodeSftRecords, type SftEncoded } from '../../../train/sft-encode.js';
+import { UsageError, type CommandIo } from '../../command.js';
 
 /**
  * The longest sequence to train: --max-length, else the model's own limit

@@ -7,14 +7,14 @@ import {
   queueConnection,
   type QueueConnection,
 } from '@gauntlet/proto/rollout/queue';
-import type { ExecutionProvider } from '../../engine/runtime.js';
-import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
-import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../rl/curriculum/curriculum.js';
-import { parseTaskSpecs, type TaskSpec } from '../../rl/curriculum/task-spec.js';
-import { DEFAULT_KEEP_GROUPS } from '../../rl/loop/retention.js';
-import { checkRunName } from '../../rl/serving/versions.js';
-import { resolveGrpoConfig, type GrpoOptions } from '../../train/grpo/index.js';
-import { UsageError, type CommandContext } from '../command.js';
+import type { ExecutionProvider } from '../../../engine/runtime.js';
+import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
+import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../../rl/curriculum/curriculum.js';
+import { parseTaskSpecs, type TaskSpec } from '../../../rl/curriculum/task-spec.js';
+import { DEFAULT_KEEP_GROUPS } from '../../../rl/loop/retention.js';
+import { checkRunName } from '../../../rl/serving/versions.js';
+import { resolveGrpoConfig, type GrpoOptions } from '../../../train/grpo/index.js';
+import { UsageError, type CommandContext } from '../../command.js';
 import {
   choiceOption,
   integerOption,
@@ -23,9 +23,9 @@ import {
   numberOption,
   optionalIntegerOption,
   stringOption,
-} from '../options.js';
-import { formatTrainSpec, parseTrainSpec, trainsBaseWeights, type TrainSpec } from '../../train/trainable.js';
-import { DEVICES, SCHEDULES } from './sft-settings.js';
+} from '../../options.js';
+import { formatTrainSpec, parseTrainSpec, trainsBaseWeights, type TrainSpec } from '../../../train/trainable.js';
+import { DEVICES, SCHEDULES } from '../sft/settings.js';
 
 /** Everything `gauntlet-trainer grpo` was asked to do, checked; paths absolute. */
 export interface GrpoSettings {

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pathExists } from '../../model/files.js';
-import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
-import { UsageError, type Command } from '../command.js';
-import { describeAdapter, describeModel, describeSafetensorsFile, type Report } from './inspect-report.js';
+import { pathExists } from '../../../model/files.js';
+import { ADAPTER_CONFIG_FILE } from '../../../lora/peft-config.js';
+import { UsageError, type Command } from '../../command.js';
+import { describeAdapter, describeModel, describeSafetensorsFile, type Report } from './report.js';
 
 export const inspectCommand: Command = {
   name: 'inspect',

@@ -1,9 +1,9 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LoraAdapter } from '../../lora/adapter.js';
-import { saveAdapter } from '../../lora/peft.js';
-import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
-import { UsageError } from '../command.js';
+import type { LoraAdapter } from '../../../lora/adapter.js';
+import { saveAdapter } from '../../../lora/peft.js';
+import { ADAPTER_CONFIG_FILE } from '../../../lora/peft-config.js';
+import { UsageError } from '../../command.js';
 
 /**
  * Refuses, before any training, an --out that is a file or already holds files (unless --force):
