@@ -1,5 +1,3 @@
-import { GauntletError } from '@gauntlet/proto';
-
 /**
  * One subcommand of `gauntlet-trainer`. The option table is the single source for parsing
  * (node:util parseArgs) and for `--help`, so every flag is explained where it is declared.
@@ -50,18 +48,5 @@ export interface CommandContext {
   signal: AbortSignal;
 }
 
-/** The command line itself is wrong (exit code 2); the message says how to fix it. */
-export class UsageError extends GauntletError {
-  static override readonly httpStatus = 400;
-  constructor(
-    message: string,
-    readonly command?: string,
-  ) {
-    super('VALIDATION_ERROR', message);
-  }
-}
-
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_INTERRUPTED = 130;
+// One UsageError for every Gauntlet bin, so exit code 2 and the one-line message mean the same everywhere.
+export { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from '@gauntlet/proto/cli';

@@ -20,20 +20,19 @@ export function parseCommandLine(command: Command, args: string[]): ParsedComman
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(describeParseError(error as Error & { code?: string }), command.name);
+    throw new UsageError(describeParseError(error as Error & { code?: string }));
   }
   const { help, ...values } = parsed.values as Record<string, string | boolean | string[] | undefined>;
   if (help) return { options: values, positionals: parsed.positionals, help: true };
   const required = command.positionals.filter((p) => !p.optional);
   if (parsed.positionals.length < required.length) {
     const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
-    throw new UsageError(`${command.name}: missing ${missing.join(' ')}`, command.name);
+    throw new UsageError(`${command.name}: missing ${missing.join(' ')}`);
   }
   if (parsed.positionals.length > command.positionals.length && !command.positionals.at(-1)?.variadic) {
     const extra = parsed.positionals.slice(command.positionals.length);
     throw new UsageError(
       `${command.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')}`,
-      command.name,
     );
   }
   return { options: values, positionals: parsed.positionals, help: false };

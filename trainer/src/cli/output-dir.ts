@@ -5,12 +5,11 @@ import { UsageError } from './command.js';
 export async function prepareOutputDir(dir: string, force: boolean, commandName: string): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
-    if (error.code === 'ENOTDIR')
-      throw new UsageError(`${commandName}: ${dir} exists and is not a folder`, commandName);
+    if (error.code === 'ENOTDIR') throw new UsageError(`${commandName}: ${dir} exists and is not a folder`);
     throw error;
   });
   if (entries.length > 0 && !force) {
-    throw new UsageError(`${commandName}: ${dir} is not empty (pass --force to write into it anyway)`, commandName);
+    throw new UsageError(`${commandName}: ${dir} is not empty (pass --force to write into it anyway)`);
   }
   await mkdir(dir, { recursive: true });
 }

@@ -1,7 +1,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSftCheckpoint, writeTrainedOutput } from '../../src/cli/commands/sft-checkpoint.js';
+import { loadSftCheckpoint, writeTrainedOutput } from '../../src/cli/commands/sft/checkpoint.js';
 import { loadTrainingModel } from '../../src/cli/commands/training-model.js';
 import { makeLoraConfig } from '../../src/lora/config.js';
 import { writeTinyModel } from '../../src/model/tiny.js';

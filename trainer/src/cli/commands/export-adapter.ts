@@ -45,10 +45,7 @@ export const exportAdapterCommand: Command = {
     const modelDir = modelOption === undefined ? undefined : resolve(modelOption);
     const merge = context.options.merge === true;
     if (merge && !modelDir)
-      throw new UsageError(
-        'export-adapter: --merge needs --model DIR (the base weights to merge into)',
-        'export-adapter',
-      );
+      throw new UsageError('export-adapter: --merge needs --model DIR (the base weights to merge into)');
     const model = modelDir ? await loadModel(modelDir) : undefined;
     const adapter = await loadAdapter(adapterDir, model ? { model: model.config } : {});
     await prepareOutputDir(outDir, context.options.force === true, 'export-adapter');

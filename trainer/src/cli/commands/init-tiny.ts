@@ -115,15 +115,12 @@ export const initTinyCommand: Command = {
     const vocabFrom = stringOption(context, 'vocab-from');
     const vocabSize = integerOption(context, 'vocab-size', DEFAULT_VOCAB_SIZE, BYTE_VOCAB_SIZE + 1);
     if (vocabFrom === undefined && context.options['vocab-size'] !== undefined)
-      throw new UsageError(
-        'init-tiny: --vocab-size needs --vocab-from FILE (the text to learn merges from)',
-        'init-tiny',
-      );
+      throw new UsageError('init-tiny: --vocab-size needs --vocab-from FILE (the text to learn merges from)');
     try {
       tinyModelConfig(options);
     } catch (error) {
       // Inconsistent sizes are a command-line mistake; the parser's message names the config.json field.
-      throw new UsageError(`init-tiny: ${(error as Error).message}`, 'init-tiny');
+      throw new UsageError(`init-tiny: ${(error as Error).message}`);
     }
     const merges = vocabFrom === undefined ? undefined : await learnMergesFrom(context, vocabFrom, vocabSize);
     await prepareOutputDir(dir, context.options.force === true, 'init-tiny');

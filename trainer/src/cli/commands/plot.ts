@@ -32,15 +32,15 @@ export const plotCommand: Command = {
     );
     const jsonl = isFile ? given : join(given, METRICS_FILE);
     const out = resolve(stringOption(context, 'out') ?? join(isFile ? resolve(given, '..') : given, 'curves.html'));
-    if (!out.endsWith('.html')) throw new UsageError(`plot: --out ${out} must be an .html file`, 'plot');
+    if (!out.endsWith('.html')) throw new UsageError(`plot: --out ${out} must be an .html file`);
     const readable = await readFile(jsonl, 'utf8').then(
       () => true,
       () => false,
     );
-    if (!readable) throw new UsageError(`plot: ${given} holds no readable ${METRICS_FILE}`, 'plot');
+    if (!readable) throw new UsageError(`plot: ${given} holds no readable ${METRICS_FILE}`);
     const report = new RunReport({ jsonlPath: jsonl, log: (line) => context.io.err(`plot: ${line}`) });
     const updates = (await report.resume(), report.curves());
-    if (updates.length === 0) throw new UsageError(`plot: ${jsonl} has no updates to draw`, 'plot');
+    if (updates.length === 0) throw new UsageError(`plot: ${jsonl} has no updates to draw`);
     await writeFile(out, curvesPage({ name: basename(isFile ? resolve(given, '..') : given), updates }));
     context.io.out(
       `Wrote the curves of ${updates.length} updates (step ${updates[0]!.step} to ${updates.at(-1)!.step}) to ${out}`,

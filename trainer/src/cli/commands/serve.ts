@@ -4,7 +4,7 @@ import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { DEFAULT_PREPARE_OPTIONS } from '../../serve/prepare-pool.js';
 import { UsageError, type Command, type CommandContext } from '../command.js';
-import { DEVICES } from './sft-settings.js';
+import { DEVICES } from './sft/settings.js';
 import {
   choiceOption,
   integerOption,
@@ -183,17 +183,16 @@ export const serveCommand: Command = {
     if (context.positionals.length > 0 && repeatedOption(context, 'adapter').length === 0) {
       throw new UsageError(
         `serve: unexpected argument ${JSON.stringify(context.positionals[0])} (adapters go after --adapter)`,
-        'serve',
       );
     }
     const adapters = [...repeatedOption(context, 'adapter'), ...context.positionals].map((pair) => {
       const at = pair.indexOf('=');
       if (at <= 0 || at === pair.length - 1)
-        throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`, 'serve');
+        throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`);
       return { name: pair.slice(0, at), path: pair.slice(at + 1) };
     });
     const twice = adapters.find((a, i) => adapters.findIndex((b) => b.name === a.name) !== i);
-    if (twice) throw new UsageError(`--adapter: the name ${JSON.stringify(twice.name)} is given twice`, 'serve');
+    if (twice) throw new UsageError(`--adapter: the name ${JSON.stringify(twice.name)} is given twice`);
     const threads = optionalIntegerOption(context, 'threads');
     const prefixCacheTokens = optionalIntegerOption(context, 'prefix-cache-tokens', 0);
     const roots = multipleOption(context, 'adapter-root');

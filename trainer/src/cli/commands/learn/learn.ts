@@ -68,7 +68,7 @@ export const learnCommand: Command = {
   async run({ options, io, signal }) {
     const context = { options };
     const recipe = resolve(stringOption(context, 'recipe') ?? DEFAULT_RECIPE);
-    if (!existsSync(recipe)) throw new UsageError(`--recipe ${recipe}: no such file`, 'learn');
+    if (!existsSync(recipe)) throw new UsageError(`--recipe ${recipe}: no such file`);
     const workers = integerOption(context, 'workers', 2, 1);
     const concurrency = integerOption(context, 'concurrency', 4, 1);
     const outputDir = resolve(

@@ -20,11 +20,10 @@ export async function readDemonstrations(file: string): Promise<Demonstration[]>
     if (!(await pathExists(jsonl)))
       throw new UsageError(
         `sdft: --demo ${file}: no ${DEMO_JSONL} beside it (gauntlet-agent record writes both); pass a demo.jsonl`,
-        'sdft',
       );
   }
   const text = await readTextFile(jsonl).catch((error: Error) => {
-    throw new UsageError(`sdft: --demo ${jsonl}: ${error.message}`, 'sdft');
+    throw new UsageError(`sdft: --demo ${jsonl}: ${error.message}`);
   });
   return parseJsonLines(jsonl, text, (line, value) => {
     const fail = (field: string | undefined, detail: string) =>

@@ -5,7 +5,7 @@ import { readDemonstrations } from './demo-file.js';
 import { encodeDemoStates } from './encode-states.js';
 import type { SdftSettings } from './settings.js';
 
-const usage = (message: string) => new UsageError(`sdft: ${message}`, 'sdft');
+const usage = (message: string) => new UsageError(`sdft: ${message}`);
 
 export interface SdftInputs {
   states: EncodedState[];

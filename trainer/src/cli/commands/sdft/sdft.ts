@@ -1,5 +1,5 @@
 import type { Command } from '../../command.js';
-import { sftCommand } from '../sft.js';
+import { sftCommand } from '../sft/sft.js';
 import { runSdftJob } from './job.js';
 import { parseSdftSettings } from './settings.js';
 

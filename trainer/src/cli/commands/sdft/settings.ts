@@ -13,7 +13,7 @@ import {
   optionalIntegerOption,
   stringOption,
 } from '../../options.js';
-import { DEVICES } from '../sft-settings.js';
+import { DEVICES } from '../sft/settings.js';
 
 /** Everything `gauntlet-trainer sdft` was asked to do, checked; paths absolute. */
 export interface SdftSettings {
@@ -45,7 +45,7 @@ export interface SdftSettings {
   force: boolean;
 }
 
-const usage = (message: string) => new UsageError(`sdft: ${message}`, 'sdft');
+const usage = (message: string) => new UsageError(`sdft: ${message}`);
 
 /** A rate flag in [0, 1]. */
 function unitOption(context: Pick<CommandContext, 'options'>, name: string, fallback: number): number {

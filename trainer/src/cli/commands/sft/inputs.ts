@@ -1,8 +1,8 @@
-import type { ModelConfig } from '../../model/config.js';
-import type { ModelTokenizer } from '../../model/tokenizer.js';
-import { DataFileError, readSftJsonl } from '../../train/sft-data.js';
-import { encodeSftRecords, type SftEncoded } from '../../train/sft-encode.js';
-import { UsageError, type CommandIo } from '../command.js';
+import type { ModelConfig } from '../../../model/config.js';
+import type { ModelTokenizer } from '../../../model/tokenizer.js';
+import { DataFileError, readSftJsonl } from '../../../train/sft-data.js';
+import { encodeSftRecords, type SftEncoded } from '../../../train/sft-encode.js';
+import { UsageError, type CommandIo } from '../../command.js';
 
 /**
  * The longest sequence to train: --max-length, else the model's own limit
@@ -12,7 +12,6 @@ export function sftMaxLength(flag: number | undefined, config: ModelConfig): num
   if (flag !== undefined && flag > config.maxPositionEmbeddings) {
     throw new UsageError(
       `sft: --max-length ${flag} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
-      'sft',
     );
   }
   return flag ?? config.maxPositionEmbeddings;

@@ -1,18 +1,18 @@
 import { join } from 'node:path';
-import { loraScale } from '../../lora/config.js';
-import type { TrainSequence } from '../../train/batch.js';
-import { runSftSequences } from '../../train/sft.js';
-import { LoraTrainer } from '../../train/trainer.js';
-import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
-import { StepProgress } from '../progress.js';
-import { stepReport } from './step-report.js';
-import { loadSftData, sftMaxLength } from './sft-inputs.js';
-import { loadTrainingModel } from './training-model.js';
-import { checkAdapterOutDir } from './sft-output.js';
-import { loadSftCheckpoint, saveSftCheckpoint, writeTrainedOutput } from './sft-checkpoint.js';
-import { formatTrainSpec, trainsBaseWeights } from '../../train/trainable.js';
-import type { WeightMap } from '../../model/weights.js';
-import { defaultMicroBatch, type SftSettings } from './sft-settings.js';
+import { loraScale } from '../../../lora/config.js';
+import type { TrainSequence } from '../../../train/batch.js';
+import { runSftSequences } from '../../../train/sft.js';
+import { LoraTrainer } from '../../../train/trainer.js';
+import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../../command.js';
+import { StepProgress } from '../../progress.js';
+import { stepReport } from '../step-report.js';
+import { loadSftData, sftMaxLength } from './inputs.js';
+import { loadTrainingModel } from '../training-model.js';
+import { checkAdapterOutDir } from './output.js';
+import { loadSftCheckpoint, saveSftCheckpoint, writeTrainedOutput } from './checkpoint.js';
+import { formatTrainSpec, trainsBaseWeights } from '../../../train/trainable.js';
+import type { WeightMap } from '../../../model/weights.js';
+import { defaultMicroBatch, type SftSettings } from './settings.js';
 
 /**
  * Mean negative log-likelihood of the completion tokens alone, from a step's per-token log-probs:
@@ -52,7 +52,6 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   if (s.schedule !== 'constant' && steps <= s.warmup) {
     throw new UsageError(
       `sft: ${steps} step(s) leave nothing after --warmup ${s.warmup} for the ${s.schedule} schedule; pass --steps or lower --warmup`,
-      'sft',
     );
   }
   const run = {

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import type { ExecutionProvider } from '../../engine/runtime.js';
-import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
-import { UsageError, type CommandContext } from '../command.js';
-import { MICRO_BATCH_TOKENS } from '../../train/micro-batches.js';
-import { parseTrainSpec, type TrainSpec } from '../../train/trainable.js';
+import type { ExecutionProvider } from '../../../engine/runtime.js';
+import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
+import { UsageError, type CommandContext } from '../../command.js';
+import { MICRO_BATCH_TOKENS } from '../../../train/micro-batches.js';
+import { parseTrainSpec, type TrainSpec } from '../../../train/trainable.js';
 import {
   choiceOption,
   integerOption,
@@ -11,7 +11,7 @@ import {
   numberOption,
   optionalIntegerOption,
   stringOption,
-} from '../options.js';
+} from '../../options.js';
 
 export const SCHEDULES = ['constant', 'linear', 'cosine'] as const;
 export const DEVICES: readonly ExecutionProvider[] = ['cpu', 'cuda'];
@@ -57,7 +57,7 @@ export function parseSftSettings(
   context: Pick<CommandContext, 'options'>,
   command: TrainingCommand = { name: 'sft', lr: 2e-4 },
 ): SftSettings {
-  const usage = (message: string) => new UsageError(`${command.name}: ${message}`, command.name);
+  const usage = (message: string) => new UsageError(`${command.name}: ${message}`);
   const required = (name: string, what: string): string => {
     const value = stringOption(context, name);
     if (value === undefined || value === '') throw usage(`--${name} ${what} is required`);

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { readModelConfig } from '../../model/config.js';
-import { expectedWeightShapes } from '../../model/layout.js';
-import { JsonObjectReader } from '../../model/json-reader.js';
-import { readShardIndex, SHARD_INDEX, SINGLE_FILE } from '../../model/model-files.js';
-import { pathExists } from '../../model/files.js';
-import { readSafetensorsHeader } from '../../model/safetensors.js';
-import type { SafetensorsEntry } from '../../model/safetensors-header.js';
-import { elementCount, formatShape, sameShape } from '../../model/tensor.js';
-import { loraScale } from '../../lora/config.js';
-import { ADAPTER_CONFIG_FILE, parsePeftAdapterConfig } from '../../lora/peft-config.js';
-import { ADAPTER_WEIGHTS_FILE } from '../../lora/peft.js';
-import { formatCount, formatTable } from '../table.js';
+import { readModelConfig } from '../../../model/config.js';
+import { expectedWeightShapes } from '../../../model/layout.js';
+import { JsonObjectReader } from '../../../model/json-reader.js';
+import { readShardIndex, SHARD_INDEX, SINGLE_FILE } from '../../../model/model-files.js';
+import { pathExists } from '../../../model/files.js';
+import { readSafetensorsHeader } from '../../../model/safetensors.js';
+import type { SafetensorsEntry } from '../../../model/safetensors-header.js';
+import { elementCount, formatShape, sameShape } from '../../../model/tensor.js';
+import { loraScale } from '../../../lora/config.js';
+import { ADAPTER_CONFIG_FILE, parsePeftAdapterConfig } from '../../../lora/peft-config.js';
+import { ADAPTER_WEIGHTS_FILE } from '../../../lora/peft.js';
+import { formatCount, formatTable } from '../../table.js';
 
 export interface Report {
   lines: string[];

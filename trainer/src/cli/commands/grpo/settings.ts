@@ -7,14 +7,14 @@ import {
   queueConnection,
   type QueueConnection,
 } from '@gauntlet/proto/rollout/queue';
-import type { ExecutionProvider } from '../../engine/runtime.js';
-import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../lora/config.js';
-import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../rl/curriculum/curriculum.js';
-import { parseTaskSpecs, type TaskSpec } from '../../rl/curriculum/task-spec.js';
-import { DEFAULT_KEEP_GROUPS } from '../../rl/loop/retention.js';
-import { checkRunName } from '../../rl/serving/versions.js';
-import { resolveGrpoConfig, type GrpoOptions } from '../../train/grpo/index.js';
-import { UsageError, type CommandContext } from '../command.js';
+import type { ExecutionProvider } from '../../../engine/runtime.js';
+import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
+import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../../rl/curriculum/curriculum.js';
+import { parseTaskSpecs, type TaskSpec } from '../../../rl/curriculum/task-spec.js';
+import { DEFAULT_KEEP_GROUPS } from '../../../rl/loop/retention.js';
+import { checkRunName } from '../../../rl/serving/versions.js';
+import { resolveGrpoConfig, type GrpoOptions } from '../../../train/grpo/index.js';
+import { UsageError, type CommandContext } from '../../command.js';
 import {
   choiceOption,
   integerOption,
@@ -23,9 +23,9 @@ import {
   numberOption,
   optionalIntegerOption,
   stringOption,
-} from '../options.js';
-import { formatTrainSpec, parseTrainSpec, trainsBaseWeights, type TrainSpec } from '../../train/trainable.js';
-import { DEVICES, SCHEDULES } from './sft-settings.js';
+} from '../../options.js';
+import { formatTrainSpec, parseTrainSpec, trainsBaseWeights, type TrainSpec } from '../../../train/trainable.js';
+import { DEVICES, SCHEDULES } from '../sft/settings.js';
 
 /** Everything `gauntlet-trainer grpo` was asked to do, checked; paths absolute. */
 export interface GrpoSettings {
@@ -97,7 +97,7 @@ export interface GrpoSettings {
   device: ExecutionProvider;
 }
 
-const usage = (message: string) => new UsageError(`grpo: ${message}`, 'grpo');
+const usage = (message: string) => new UsageError(`grpo: ${message}`);
 
 /** Reads the flags (already merged with a --config file) into settings; every mistake is a usage error. */
 export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): GrpoSettings {

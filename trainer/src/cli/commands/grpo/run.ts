@@ -1,31 +1,31 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { KEPT_TRAJECTORIES_FILE } from '@gauntlet/proto/rollout';
-import { checkTaskNames, UsageError as TaskNameError } from '@gauntlet/proto/cli';
+import { checkTaskNames } from '@gauntlet/proto/cli';
 import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 import { join } from 'node:path';
-import type { LoraAdapter } from '../../lora/adapter.js';
-import { loadAdapter } from '../../lora/peft.js';
-import { writeTinyModel } from '../../model/tiny.js';
-import { ModelTokenizer } from '../../model/tokenizer.js';
-import { loadModel } from '../../model/weights.js';
-import { CheckpointStore, type JsonValue, type LoadedCheckpoint } from '../../rl/checkpoint/index.js';
-import { Curriculum } from '../../rl/curriculum/curriculum.js';
-import { TaskSampler } from '../../rl/curriculum/task-sampler.js';
-import { defaultTokenLimits } from '../../rl/admission/trainable.js';
-import { GrpoLoop } from '../../rl/loop/grpo-loop.js';
-import { checkpointOf, restoreRun } from '../../rl/loop/run-checkpoint.js';
-import { RunReport } from '../../rl/report/index.js';
-import { startRunServer, type RunRoute } from '../../rl/serving/run-server.js';
-import type { ServeContext } from '../../serve/context.js';
-import { GrpoLearner } from '../../train/grpo/index.js';
-import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
-import { createPublisher } from './grpo-publisher.js';
-import type { GrpoSettings } from './grpo-settings.js';
-import { writeTrainedOutput } from './sft-checkpoint.js';
-import { readTokenizerFiles } from '../../model/model-folder.js';
-import type { WeightMap } from '../../model/weights.js';
-import { formatTrainSpec, trainedWeightNames, trainsBaseWeights, type TrainSpec } from '../../train/trainable.js';
+import type { LoraAdapter } from '../../../lora/adapter.js';
+import { loadAdapter } from '../../../lora/peft.js';
+import { writeTinyModel } from '../../../model/tiny.js';
+import { ModelTokenizer } from '../../../model/tokenizer.js';
+import { loadModel } from '../../../model/weights.js';
+import { CheckpointStore, type JsonValue, type LoadedCheckpoint } from '../../../rl/checkpoint/index.js';
+import { Curriculum } from '../../../rl/curriculum/curriculum.js';
+import { TaskSampler } from '../../../rl/curriculum/task-sampler.js';
+import { defaultTokenLimits } from '../../../rl/admission/trainable.js';
+import { GrpoLoop } from '../../../rl/loop/grpo-loop.js';
+import { checkpointOf, restoreRun } from '../../../rl/loop/run-checkpoint.js';
+import { RunReport } from '../../../rl/report/index.js';
+import { startRunServer, type RunRoute } from '../../../rl/serving/run-server.js';
+import type { ServeContext } from '../../../serve/context.js';
+import { GrpoLearner } from '../../../train/grpo/index.js';
+import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../../command.js';
+import { createPublisher } from './publisher.js';
+import type { GrpoSettings } from './settings.js';
+import { writeTrainedOutput } from '../sft/checkpoint.js';
+import { readTokenizerFiles } from '../../../model/model-folder.js';
+import type { WeightMap } from '../../../model/weights.js';
+import { formatTrainSpec, trainedWeightNames, trainsBaseWeights, type TrainSpec } from '../../../train/trainable.js';
 
 /**
  * The grpo command's work: model, learner (from --init-adapter, or the latest checkpoint with
@@ -73,7 +73,6 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
     if (s.episode.sampling.max_tokens >= config.maxPositionEmbeddings)
       throw new UsageError(
         `grpo: --max-tokens (${s.episode.sampling.max_tokens}) must be below the model's context of ${config.maxPositionEmbeddings} tokens: the prompt needs room too`,
-        'grpo',
       );
     const runtime = { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) };
     const adapter: LoraAdapter | undefined =
@@ -225,7 +224,6 @@ async function startingPoint(
     if (entries.length > 0)
       throw new UsageError(
         `grpo: ${s.outputDir} already holds a run; pass --resume to continue it, or pick another --output-dir`,
-        'grpo',
       );
     return null;
   }
@@ -238,9 +236,8 @@ async function startingPoint(
   if (run !== s.run)
     throw new UsageError(
       `grpo: --resume: ${checkpoint.path} is of run ${JSON.stringify(run)}, not ${JSON.stringify(s.run)} (pass its --run-name)`,
-      'grpo',
     );
-  if (s.initAdapter) throw new UsageError('grpo: --resume continues from the checkpoint; drop --init-adapter', 'grpo');
+  if (s.initAdapter) throw new UsageError('grpo: --resume continues from the checkpoint; drop --init-adapter');
   return checkpoint;
 }
 
@@ -258,7 +255,7 @@ async function checkTasks(s: GrpoSettings, log: (line: string) => void): Promise
     );
     if (!check.checked) log(`grpo: task names not checked (${check.reason}); starting anyway`);
   } catch (error) {
-    if (error instanceof TaskNameError) throw new UsageError(`grpo: ${error.message}`, 'grpo');
+    if (error instanceof UsageError) throw new UsageError(`grpo: ${error.message}`);
     throw error;
   }
 }
@@ -282,7 +279,6 @@ function checkpointWeights(
   if (saved.join() !== [...names].sort().join() || !!checkpoint.adapter !== spec.has('lora'))
     throw new UsageError(
       `grpo: --resume: ${checkpoint.path} holds ${checkpoint.adapter ? 'an adapter and ' : ''}${saved.length} trained base weights; this run's --train ${formatTrainSpec(spec)} trains ${spec.has('lora') ? 'an adapter and ' : ''}${names.length}; pass the --train it was saved with`,
-      'grpo',
     );
   return checkpoint.weights;
 }

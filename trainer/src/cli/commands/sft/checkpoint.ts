@@ -2,19 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { LoraAdapter } from '../../lora/adapter.js';
-import { loadAdapter } from '../../lora/peft.js';
-import { mergeAdapter } from '../../lora/merge.js';
-import { writeModelFolder } from '../../model/model-folder.js';
-import { readSafetensors, writeSafetensors } from '../../model/safetensors.js';
-import { loadModel, validateWeights } from '../../model/weights.js';
-import { momentsFrom, momentTensors } from '../../rl/checkpoint/files.js';
-import type { TrainSpec } from '../../train/trainable.js';
-import { trainsBaseWeights } from '../../train/trainable.js';
-import type { LoraTrainer, TrainerState } from '../../train/trainer.js';
-import { UsageError } from '../command.js';
-import { writeAdapterFolder } from './sft-output.js';
-import type { TrainingModel } from './training-model.js';
+import type { LoraAdapter } from '../../../lora/adapter.js';
+import { loadAdapter } from '../../../lora/peft.js';
+import { mergeAdapter } from '../../../lora/merge.js';
+import { writeModelFolder } from '../../../model/model-folder.js';
+import { readSafetensors, writeSafetensors } from '../../../model/safetensors.js';
+import { loadModel, validateWeights } from '../../../model/weights.js';
+import { momentsFrom, momentTensors } from '../../../rl/checkpoint/files.js';
+import type { TrainSpec } from '../../../train/trainable.js';
+import { trainsBaseWeights } from '../../../train/trainable.js';
+import type { LoraTrainer, TrainerState } from '../../../train/trainer.js';
+import { UsageError } from '../../command.js';
+import { writeAdapterFolder } from './output.js';
+import type { TrainingModel } from '../training-model.js';
 
 export const OPTIMIZER_FILE = 'optimizer.safetensors';
 export const TRAINER_STATE_FILE = 'trainer_state.json';
@@ -105,7 +105,7 @@ export async function loadSftCheckpoint(
   run: SftRunFields,
   command = 'sft',
 ): Promise<ResumedSft> {
-  const usage = (message: string) => new UsageError(`${command}: --resume ${dir}: ${message}`, command);
+  const usage = (message: string) => new UsageError(`${command}: --resume ${dir}: ${message}`);
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(join(dir, TRAINER_STATE_FILE), 'utf8'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withPromptWeight } from '../../train/sft-encode.js';
-import { completionLoss } from './sft-job.js';
+import { withPromptWeight } from '../../../train/sft-encode.js';
+import { completionLoss } from './job.js';
 
 describe('completionLoss', () => {
   it('averages −log p over the completion tokens (mask 1) only, whatever the prompt tokens weigh', () => {

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { DPO_DEFAULTS, DPO_LOSS_TYPES, resolveDpoConfig, type DpoConfig } from '../../train/dpo/config.js';
-import { UsageError, type CommandContext } from '../command.js';
-import { choiceOption, integerOption, numberOption, stringOption } from '../options.js';
-import { parseSftSettings, type SftSettings } from './sft-settings.js';
-import { formatTrainSpec } from '../../train/trainable.js';
+import { DPO_DEFAULTS, DPO_LOSS_TYPES, resolveDpoConfig, type DpoConfig } from '../../../train/dpo/config.js';
+import { UsageError, type CommandContext } from '../../command.js';
+import { choiceOption, integerOption, numberOption, stringOption } from '../../options.js';
+import { parseSftSettings, type SftSettings } from '../sft/settings.js';
+import { formatTrainSpec } from '../../../train/trainable.js';
 
 /** LoRA adapters move less per step than a full model: a higher rate than TRL's full-model 1e-6. */
 export const DPO_DEFAULT_LR = 5e-5;
@@ -29,7 +29,7 @@ export interface DpoSettings extends SftSettings {
 const LORA_SHAPE_FLAGS = ['rank', 'alpha', 'targets', 'rslora'] as const;
 
 export function parseDpoSettings(context: Pick<CommandContext, 'options'>): DpoSettings {
-  const usage = (message: string) => new UsageError(`dpo: ${message}`, 'dpo');
+  const usage = (message: string) => new UsageError(`dpo: ${message}`);
   const base = parseSftSettings(context, { name: 'dpo', lr: DPO_DEFAULT_LR });
   const path = (name: string) => {
     const value = stringOption(context, name);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { UsageError, type CommandContext, type OptionSpec } from '../command.js';
+import { UsageError, type CommandContext, type OptionSpec } from '../../command.js';
 
 type Options = CommandContext['options'];
 

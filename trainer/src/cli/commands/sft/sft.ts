@@ -1,6 +1,6 @@
-import type { Command } from '../command.js';
-import { runSftJob } from './sft-job.js';
-import { parseSftSettings } from './sft-settings.js';
+import type { Command } from '../../command.js';
+import { runSftJob } from './job.js';
+import { parseSftSettings } from './settings.js';
 
 export const sftCommand: Command = {
   name: 'sft',

@@ -1,7 +1,7 @@
-import type { Command, OptionSpec } from '../command.js';
-import { runDpoJob } from './dpo-job.js';
-import { DPO_DEFAULT_LR, parseDpoSettings } from './dpo-settings.js';
-import { sftCommand } from './sft.js';
+import type { Command, OptionSpec } from '../../command.js';
+import { runDpoJob } from './job.js';
+import { DPO_DEFAULT_LR, parseDpoSettings } from './settings.js';
+import { sftCommand } from '../sft/sft.js';
 
 // The training flags are SFT's (one parser reads both); those whose meaning shifts say so here.
 const sft = sftCommand.options;

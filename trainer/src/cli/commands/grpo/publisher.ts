@@ -1,16 +1,16 @@
-import type { RuntimeOptions } from '../../engine/runtime.js';
-import { ModelTokenizer } from '../../model/tokenizer.js';
-import type { VersionPublisher } from '../../rl/loop/grpo-loop.js';
-import { defaultProbe, ExternalPublisher, type ModelVersionSource } from '../../rl/publish/index.js';
-import { modelFolderWriter } from '../../rl/serving/model-folders.js';
-import { ExternalVersionPublisher } from '../../rl/serving/external.js';
-import { InProcessPublisher, InProcessVersionPublisher } from '../../rl/serving/in-process.js';
-import { versionName, versionsToKeep } from '../../rl/serving/versions.js';
-import { createServeContext } from '../../serve/create.js';
-import type { ServeContext } from '../../serve/context.js';
-import type { GrpoLearner } from '../../train/grpo/index.js';
-import type { EarlierVersion } from '../../rl/checkpoint/state.js';
-import type { GrpoSettings } from './grpo-settings.js';
+import type { RuntimeOptions } from '../../../engine/runtime.js';
+import { ModelTokenizer } from '../../../model/tokenizer.js';
+import type { VersionPublisher } from '../../../rl/loop/grpo-loop.js';
+import { defaultProbe, ExternalPublisher, type ModelVersionSource } from '../../../rl/publish/index.js';
+import { modelFolderWriter } from '../../../rl/serving/model-folders.js';
+import { ExternalVersionPublisher } from '../../../rl/serving/external.js';
+import { InProcessPublisher, InProcessVersionPublisher } from '../../../rl/serving/in-process.js';
+import { versionName, versionsToKeep } from '../../../rl/serving/versions.js';
+import { createServeContext } from '../../../serve/create.js';
+import type { ServeContext } from '../../../serve/context.js';
+import type { GrpoLearner } from '../../../train/grpo/index.js';
+import type { EarlierVersion } from '../../../rl/checkpoint/state.js';
+import type { GrpoSettings } from './settings.js';
 
 /**
  * Where versions go: with --vllm-url, external servers (written under --publish-dir, loaded and

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pathExists } from '../../model/files.js';
-import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
-import { UsageError, type Command } from '../command.js';
-import { describeAdapter, describeModel, describeSafetensorsFile, type Report } from './inspect-report.js';
+import { pathExists } from '../../../model/files.js';
+import { ADAPTER_CONFIG_FILE } from '../../../lora/peft-config.js';
+import { UsageError, type Command } from '../../command.js';
+import { describeAdapter, describeModel, describeSafetensorsFile, type Report } from './report.js';
 
 export const inspectCommand: Command = {
   name: 'inspect',
@@ -35,19 +35,13 @@ export const inspectCommand: Command = {
 
 async function inspectPath(path: string): Promise<Report> {
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw new UsageError(`inspect: ${path} does not exist`, 'inspect');
+  if (!info) throw new UsageError(`inspect: ${path} does not exist`);
   if (info.isFile()) {
     if (!path.endsWith('.safetensors'))
-      throw new UsageError(
-        `inspect: ${path} is a file but not .safetensors; pass a model or adapter folder`,
-        'inspect',
-      );
+      throw new UsageError(`inspect: ${path} is a file but not .safetensors; pass a model or adapter folder`);
     return describeSafetensorsFile(path);
   }
   if (await pathExists(join(path, ADAPTER_CONFIG_FILE))) return describeAdapter(path);
   if (await pathExists(join(path, 'config.json'))) return describeModel(path);
-  throw new UsageError(
-    `inspect: ${path} has neither config.json (model) nor ${ADAPTER_CONFIG_FILE} (adapter)`,
-    'inspect',
-  );
+  throw new UsageError(`inspect: ${path} has neither config.json (model) nor ${ADAPTER_CONFIG_FILE} (adapter)`);
 }

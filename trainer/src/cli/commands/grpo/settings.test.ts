@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../options.js';
+import { parseCommandLine } from '../../options.js';
 import { grpoCommand } from './grpo.js';
-import { mergeOptions, readConfigFile } from './grpo-config-file.js';
-import { GRPO_OPTIONS } from './grpo-options.js';
-import { parseGrpoSettings } from './grpo-settings.js';
+import { mergeOptions, readConfigFile } from './config-file.js';
+import { GRPO_OPTIONS } from './options.js';
+import { parseGrpoSettings } from './settings.js';
 
 let dir = '';
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'gauntlet-grpo-config-'))));

@@ -1,9 +1,9 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LoraAdapter } from '../../lora/adapter.js';
-import { saveAdapter } from '../../lora/peft.js';
-import { ADAPTER_CONFIG_FILE } from '../../lora/peft-config.js';
-import { UsageError } from '../command.js';
+import type { LoraAdapter } from '../../../lora/adapter.js';
+import { saveAdapter } from '../../../lora/peft.js';
+import { ADAPTER_CONFIG_FILE } from '../../../lora/peft-config.js';
+import { UsageError } from '../../command.js';
 
 /**
  * Refuses, before any training, an --out that is a file or already holds files (unless --force):
@@ -13,14 +13,11 @@ import { UsageError } from '../command.js';
 export async function checkAdapterOutDir(dir: string, force: boolean, command = 'sft'): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
-    if (error.code === 'ENOTDIR') throw new UsageError(`${command}: --out ${dir} exists and is not a folder`, command);
+    if (error.code === 'ENOTDIR') throw new UsageError(`${command}: --out ${dir} exists and is not a folder`);
     throw error;
   });
   if (entries.length > 0 && !force)
-    throw new UsageError(
-      `${command}: --out ${dir} is not empty (pass --force to overwrite the adapter there)`,
-      command,
-    );
+    throw new UsageError(`${command}: --out ${dir} is not empty (pass --force to overwrite the adapter there)`);
 }
 
 /**

@@ -1,22 +1,22 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { LoraAdapter } from '../../lora/adapter.js';
-import { loraScale } from '../../lora/config.js';
-import { loadAdapter } from '../../lora/peft.js';
-import type { ModelConfig } from '../../model/config.js';
-import { readDpoJsonl } from '../../train/dpo/data.js';
-import { encodeDpoRecords } from '../../train/dpo/encode.js';
-import { DpoLearner, type DpoStepResult } from '../../train/dpo/learner.js';
-import { runDpo } from '../../train/dpo/run.js';
-import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../command.js';
-import { StepProgress } from '../progress.js';
-import { stepReport } from './step-report.js';
-import { reportDpoData } from './dpo-data-report.js';
-import type { DpoSettings, ReferenceChoice } from './dpo-settings.js';
-import { checkAdapterOutDir } from './sft-output.js';
-import { writeTrainedOutput } from './sft-checkpoint.js';
-import { formatTrainSpec, trainsBaseWeights } from '../../train/trainable.js';
-import { loadTrainingModel } from './training-model.js';
+import type { LoraAdapter } from '../../../lora/adapter.js';
+import { loraScale } from '../../../lora/config.js';
+import { loadAdapter } from '../../../lora/peft.js';
+import type { ModelConfig } from '../../../model/config.js';
+import { readDpoJsonl } from '../../../train/dpo/data.js';
+import { encodeDpoRecords } from '../../../train/dpo/encode.js';
+import { DpoLearner, type DpoStepResult } from '../../../train/dpo/learner.js';
+import { runDpo } from '../../../train/dpo/run.js';
+import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../../command.js';
+import { StepProgress } from '../../progress.js';
+import { stepReport } from '../step-report.js';
+import { reportDpoData } from './data-report.js';
+import type { DpoSettings, ReferenceChoice } from './settings.js';
+import { checkAdapterOutDir } from '../sft/output.js';
+import { writeTrainedOutput } from '../sft/checkpoint.js';
+import { formatTrainSpec, trainsBaseWeights } from '../../../train/trainable.js';
+import { loadTrainingModel } from '../training-model.js';
 
 /**
  * The dpo command's work: check the output folder, load model, adapters and pairs (failing before
@@ -30,7 +30,6 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   if (s.maxLength !== undefined && s.maxLength > config.maxPositionEmbeddings)
     throw new UsageError(
       `dpo: --max-length ${s.maxLength} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
-      'dpo',
     );
   const maxLength = s.maxLength ?? config.maxPositionEmbeddings;
   const data = encodeDpoRecords(s.dataFile, await readDpoJsonl(s.dataFile), tokenizer, {
@@ -46,7 +45,6 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   if (s.schedule !== 'constant' && steps <= s.warmup)
     throw new UsageError(
       `dpo: ${steps} step(s) leave nothing after --warmup ${s.warmup} for the ${s.schedule} schedule; pass --steps or lower --warmup`,
-      'dpo',
     );
   const learner = await DpoLearner.create({
     config,

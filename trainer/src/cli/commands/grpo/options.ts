@@ -1,4 +1,4 @@
-import type { OptionSpec } from '../command.js';
+import type { OptionSpec } from '../../command.js';
 
 const s = (valueName: string, description: string, defaultText?: string, multiple = false): OptionSpec => ({
   type: 'string',

@@ -1,6 +1,6 @@
-import type { DpoEncoded } from '../../train/dpo/encode.js';
-import { DataFileError } from '../../train/sft-data.js';
-import type { CommandIo } from '../command.js';
+import type { DpoEncoded } from '../../../train/dpo/encode.js';
+import { DataFileError } from '../../../train/sft-data.js';
+import type { CommandIo } from '../../command.js';
 
 const listed = (lines: readonly number[]) =>
   lines.length <= 10 ? lines.join(', ') : `${lines.slice(0, 10).join(', ')} and ${lines.length - 10} more`;

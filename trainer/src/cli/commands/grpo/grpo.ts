@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
-import { mergeOptions, readConfigFile } from './grpo-config-file.js';
-import { GRPO_OPTIONS } from './grpo-options.js';
-import { runGrpoJob } from './grpo-run.js';
-import { parseGrpoSettings } from './grpo-settings.js';
+import type { Command } from '../../command.js';
+import { mergeOptions, readConfigFile } from './config-file.js';
+import { GRPO_OPTIONS } from './options.js';
+import { runGrpoJob } from './run.js';
+import { parseGrpoSettings } from './settings.js';
 
 export const grpoCommand: Command = {
   name: 'grpo',
