@@ -67,7 +67,12 @@ it('address-bar URLs and back/forward become goto, go_back and go_forward; a lin
     'go_forward()',
   ]);
   // Each step carries the page before it: the order page before the typed URL and before forward.
-  expect(demo.steps.map((s) => s.observation.url)).toEqual([start, `${site.origin}/order`, counter, `${site.origin}/order`]);
+  expect(demo.steps.map((s) => s.observation.url)).toEqual([
+    start,
+    `${site.origin}/order`,
+    counter,
+    `${site.origin}/order`,
+  ]);
 
   const replay = await agent(['record', '--replay', join(out, 'demo.json'), '--env', headed.env.url]);
   expect(replay.code, replay.err.join('\n')).toBe(0);
