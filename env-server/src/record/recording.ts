@@ -100,6 +100,9 @@ export class Recording {
       this.stop();
       return;
     }
+    // What this step did to the history is its own (a played click that followed a link). Looked
+    // at before the step is handed out: once the client shows it, the person may navigate again.
+    await this.navigations?.changes().catch(() => []);
     this.ready.push({
       index: this.index++,
       action,
@@ -109,8 +112,6 @@ export class Recording {
       wall_time_s: at,
     });
     this.before = result;
-    // What this step did to the history is its own (a played click that followed a link).
-    await this.navigations?.changes().catch(() => []);
     if (result.done) this.end();
     this.wake();
   }
