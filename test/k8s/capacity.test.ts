@@ -1,7 +1,8 @@
 // The capacity arithmetic of k8s/: the trainer keeps at most max-in-flight groups of group-size
-// episodes queued, so KEDA may run no more workers than those episodes keep busy; the env servers
-// scale on the same backlog and must hold a session for every episode the workers play at once,
-// at every backlog KEDA can see. Rendered with kustomize, read from the rendered objects.
+// episodes queued, so KEDA may run no more workers than those episodes keep busy; both scale on the
+// backlog the workers serve (waiting + active episode jobs, summed by KEDA's scalingModifiers), and
+// the env servers must hold a session for every episode the workers play at once, at every backlog
+// KEDA can see. Rendered with kustomize, read from the rendered objects.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,14 +16,27 @@ interface Scaled {
     minReplicaCount: number;
     maxReplicaCount: number;
     cooldownPeriod: number;
-    triggers: { type: string; metadata: Record<string, string> }[];
+    advanced: { scalingModifiers: { formula: string; target: string; metricType: string } };
+    triggers: { type: string; name: string; metadata: Record<string, string> }[];
   };
 }
 
-/** The replicas KEDA asks for at `backlog` waiting episodes (a list-length trigger: ceil(backlog / listLength), clamped). */
+/** The replicas KEDA asks for at `backlog` episodes (a composite AverageValue metric: ceil(backlog / target), clamped). */
 function replicas(scaled: Scaled, backlog: number): number {
-  const per = Number(scaled.spec.triggers[0]!.metadata.listLength);
+  const per = Number(scaled.spec.advanced.scalingModifiers.target);
   return Math.min(scaled.spec.maxReplicaCount, Math.max(scaled.spec.minReplicaCount, Math.ceil(backlog / per)));
+}
+
+/** The Redis list each named trigger reads, and the formula that combines them. */
+function signal(scaled: Scaled) {
+  const { formula, metricType } = scaled.spec.advanced.scalingModifiers;
+  const lists = Object.fromEntries(
+    scaled.spec.triggers.map((t) => [
+      t.name,
+      { type: t.type, listName: t.metadata.listName, address: t.metadata.addressFromEnv },
+    ]),
+  );
+  return { formula, metricType, lists };
 }
 
 function flag(args: readonly string[], name: string): string | undefined {
@@ -62,6 +76,14 @@ describe.each(['cpu', 'gpu'])('k8s/overlays/%s capacity', (overlay) => {
   const env = workload(objects, 'env-server').pod.containers[0]!;
   const sessions = Number(env.env!.find((e) => e.name === 'MAX_CONCURRENT_ENVS')!.value);
 
+  it('counts the episodes the workers serve: waiting plus being played, one worker per --concurrency of them', () => {
+    const { formula, metricType, lists } = signal(workers);
+    expect({ formula, metricType }).toEqual({ formula: 'waiting + playing', metricType: 'AverageValue' });
+    expect(lists.waiting!.listName).toMatch(/:gauntlet-episodes:wait$/);
+    expect(lists.playing!.listName).toBe(lists.waiting!.listName!.replace(/:wait$/, ':active'));
+    expect(Number(workers.spec.advanced.scalingModifiers.target)).toBe(concurrency);
+  });
+
   it("caps the workers at what the trainer's in-flight episodes keep busy", () => {
     expect(concurrency).toBeGreaterThanOrEqual(1);
     const inFlight = episodesInFlight(objects);
@@ -73,13 +95,9 @@ describe.each(['cpu', 'gpu'])('k8s/overlays/%s capacity', (overlay) => {
   });
 
   it('scales the env servers on the same backlog, with a session for every episode the workers play at once', () => {
-    expect(envs.spec.triggers).toHaveLength(1);
-    expect(envs.spec.triggers[0]!.type).toBe('redis');
-    // The same list in the same Redis; only the episodes per replica differ.
-    const { listLength: envPer, ...envList } = envs.spec.triggers[0]!.metadata;
-    const { listLength: workerPer, ...workerList } = workers.spec.triggers[0]!.metadata;
-    expect(envList).toEqual(workerList);
-    expect(Number(envPer)).toBeGreaterThan(Number(workerPer));
+    // The same lists in the same Redis, summed the same way; only the episodes per replica differ.
+    expect(signal(envs)).toEqual(signal(workers));
+    expect(Number(envs.spec.advanced.scalingModifiers.target)).toBe(sessions);
     const short: { backlog: number; sessions: number; playing: number }[] = [];
     for (let backlog = 0; backlog <= 4 * episodesInFlight(objects); backlog++) {
       const playing = replicas(workers, backlog) * concurrency;

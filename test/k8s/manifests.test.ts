@@ -149,10 +149,13 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     expect(request).toBeLessThanOrEqual(2 * (ENV_BASE_BYTES + sessions * ENV_SESSION_BYTES));
   });
 
-  it("scales workers with KEDA on the Redis list of the episodes queue's waiting jobs", () => {
+  it("scales workers with KEDA on the Redis lists of the episodes queue's waiting and active jobs", () => {
     const scaled = byKind(objects, 'ScaledObject').find((o) => o.metadata.name === 'rollout-worker') as
       | (K8sObject & {
-          spec: { scaleTargetRef: { name: string }; triggers: { type: string; metadata: Record<string, string> }[] };
+          spec: {
+            scaleTargetRef: { name: string };
+            triggers: { type: string; name: string; metadata: Record<string, string> }[];
+          };
         })
       | undefined;
     expect(scaled!.spec.scaleTargetRef.name).toBe('rollout-worker');
@@ -161,11 +164,13 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     const container = worker.pod.containers[0]!;
     expect(container.args?.[0]).toBe('run');
     const env = environment(objects, container);
-    const [trigger] = scaled!.spec.triggers;
-    expect(trigger!.type).toBe('redis');
-    // The list BullMQ keeps waiting jobs in: <prefix>:<queue>:wait (test/k8s/scaler-key.test.ts
-    // checks this against the installed BullMQ), with the prefix the workers use.
+    const [trigger, playing] = scaled!.spec.triggers;
+    expect(scaled!.spec.triggers.map((t) => t.type)).toEqual(['redis', 'redis']);
+    // The lists BullMQ keeps waiting and taken jobs in: <prefix>:<queue>:wait and :active
+    // (test/k8s/scaler-key.test.ts checks this against the installed BullMQ), with the prefix the workers use.
     expect(trigger!.metadata.listName).toBe(`${env.get('GAUNTLET_QUEUE_PREFIX')}:${QUEUES.episodes}:wait`);
+    expect(playing!.metadata.listName).toBe(`${env.get('GAUNTLET_QUEUE_PREFIX')}:${QUEUES.episodes}:active`);
+    expect(playing!.metadata.addressFromEnv).toBe(trigger!.metadata.addressFromEnv);
     // KEDA reads Redis where the workers do. The KEDA operator resolves the address from its own
     // namespace, so it is the Service's fully-qualified name in the rendered namespace.
     const redisService = byKind(objects, 'Service').find((o) => o.metadata.name === 'redis')!;

@@ -1,8 +1,10 @@
-// The KEDA trigger counts the Redis list k8s/ names; this checks, on a real Redis with the
-// installed BullMQ, that submitted episode jobs wait in exactly that list (a BullMQ upgrade that
-// moved them would leave the workers unscaled).
+// The KEDA triggers count the Redis lists k8s/ names; this checks, on a real Redis with the
+// installed BullMQ, that submitted episode jobs wait in exactly the first and a job a worker takes
+// moves to the second, so their sum stays the backlog (a BullMQ upgrade that moved them would leave
+// the workers unscaled).
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { QUEUES } from '@gauntlet/proto/rollout';
@@ -23,19 +25,24 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-it("counts a submitted group's episodes in the list the ScaledObject watches", async () => {
+it("counts a submitted group's episodes in the lists the ScaledObject watches, waiting and taken", async () => {
   const objects = renderKustomization(join(K8S, 'overlays', 'cpu'));
   const scaled = objects.find((o) => o.kind === 'ScaledObject' && o.metadata.name === 'rollout-worker') as unknown as {
-    spec: { triggers: { metadata: { listName: string } }[] };
+    spec: { triggers: { name: string; metadata: { listName: string } }[] };
   };
   const deployedPrefix = (objects.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> })
     .data.GAUNTLET_QUEUE_PREFIX!;
-  const listName = scaled.spec.triggers[0]!.metadata.listName;
-  expect(listName.startsWith(`${deployedPrefix}:`)).toBe(true);
-  // The same list under this test's own prefix.
-  const key = `${prefix}${listName.slice(deployedPrefix.length)}`;
+  // The same lists under this test's own prefix.
+  const keyOf = (trigger: string) => {
+    const listName = scaled.spec.triggers.find((t) => t.name === trigger)!.metadata.listName;
+    expect(listName.startsWith(`${deployedPrefix}:`)).toBe(true);
+    return `${prefix}${listName.slice(deployedPrefix.length)}`;
+  };
+  const key = keyOf('waiting');
+  const activeKey = keyOf('playing');
 
-  const submitter = new GroupSubmitter(queueConnection(REDIS_URL, prefix));
+  const connection = queueConnection(REDIS_URL, prefix);
+  const submitter = new GroupSubmitter(connection);
   try {
     expect(await redis.llen(key)).toBe(0);
     await submitter.submit({
@@ -49,6 +56,18 @@ it("counts a submitted group's episodes in the list the ScaledObject watches", a
     });
     expect(await redis.llen(key)).toBe(3);
     expect(key).toBe(`${prefix}:${QUEUES.episodes}:wait`);
+
+    // A worker taking one: it leaves the waiting list for the active one, the sum unchanged.
+    const taker = new Worker(QUEUES.episodes, null, { connection: connection.redis, prefix, autorun: false });
+    try {
+      expect(await taker.getNextJob('scaler-key-test')).toBeDefined();
+      expect({ waiting: await redis.llen(key), playing: await redis.llen(activeKey) }).toEqual({
+        waiting: 2,
+        playing: 1,
+      });
+    } finally {
+      await taker.close(true);
+    }
   } finally {
     await submitter.close();
   }
