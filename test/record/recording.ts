@@ -57,9 +57,26 @@ export class Lines {
     return this.all.filter((l) => pattern.test(l)).length;
   }
   /** Resolves once `count` lines match (recorded actions print `#<n> <action> → reward …`). */
-  until(pattern: RegExp, count = 1): Promise<void> {
+  until(pattern: RegExp, count = 1, withinMs = 90_000): Promise<void> {
     if (this.count(pattern) >= count) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push({ pattern, count, resolve }));
+    return new Promise((resolve, reject) => {
+      // A line that never comes fails with what did come, not as the test's silent timeout.
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(entry), 1);
+        reject(
+          new Error(`no ${count} line(s) matching ${pattern} within ${withinMs} ms; printed:\n${this.all.join('\n')}`),
+        );
+      }, withinMs);
+      const entry = {
+        pattern,
+        count,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      this.waiting.push(entry);
+    });
   }
 }
 
