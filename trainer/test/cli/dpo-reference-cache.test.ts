@@ -27,7 +27,20 @@ describe('dpo reference log-probs cache', () => {
     const out = join(root, 'run');
     const cache = join(out, REFERENCE_CACHE_FILE);
     const dpo = () =>
-      runInProcess(['dpo', '--model', model, '--data', data, '--out', out, '--threads', '1', '--steps', '2', '--force']);
+      runInProcess([
+        'dpo',
+        '--model',
+        model,
+        '--data',
+        data,
+        '--out',
+        out,
+        '--threads',
+        '1',
+        '--steps',
+        '2',
+        '--force',
+      ]);
     const adapter = () => readFile(join(out, 'adapter_model.safetensors'));
 
     const first = await dpo();
@@ -47,7 +60,9 @@ describe('dpo reference log-probs cache', () => {
     await writeFile(data, jsonl([...PAIRS, { prompt: '2+2=', chosen: '4', rejected: 'five' }]));
     const changed = await dpo();
     expect(changed.code, changed.stderr).toBe(0);
-    expect(changed.stderr).toContain('dpo: reference log-probs: the cache was made for another model, reference or data; recomputing');
+    expect(changed.stderr).toContain(
+      'dpo: reference log-probs: the cache was made for another model, reference or data; recomputing',
+    );
     expect(changed.stderr).toMatch(/dpo: reference scored 4\/4 pairs/);
 
     await writeFile(cache, '{"format": 1, "key": ');

@@ -41,7 +41,8 @@ describe('gauntlet-trainer plot --out .svg / .png', () => {
     // Reward (reward), success by task (two tasks), loss: three panels, four series.
     for (const text of ['Training curves: ' + root.split('/').at(-1), 'Reward', 'Success rate by task', 'Loss'])
       expect(dom).toContain(`>${text}</text>`);
-    for (const series of ['click-test', 'gauntlet:click_sequence', 'reward', 'loss']) expect(dom).toContain(`>${series}</text>`);
+    for (const series of ['click-test', 'gauntlet:click_sequence', 'reward', 'loss'])
+      expect(dom).toContain(`>${series}</text>`);
     expect(dom.match(/<polyline/g)?.length).toBe(4);
     expect(dom).not.toContain('>Gradient norm</text>');
   }, 120_000);
@@ -50,7 +51,9 @@ describe('gauntlet-trainer plot --out .svg / .png', () => {
     const root = await grpoRun();
     const svgPlot = await runInProcess(['plot', root, '--out', join(root, 'c.svg')]);
     expect(svgPlot.code, svgPlot.stderr).toBe(0);
-    const [, width, height] = /<svg [^>]*width="(\d+)" height="(\d+)"/.exec(await readFile(join(root, 'c.svg'), 'utf8'))!;
+    const [, width, height] = /<svg [^>]*width="(\d+)" height="(\d+)"/.exec(
+      await readFile(join(root, 'c.svg'), 'utf8'),
+    )!;
     const file = join(root, 'curves.png');
     const plot = await runInProcess(['plot', root, '--out', file]);
     expect(plot.code, plot.stderr).toBe(0);

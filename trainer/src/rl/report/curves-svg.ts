@@ -7,7 +7,11 @@ import type { RecordedUpdate } from './update.js';
  * the /curves page runs in the browser (CURVES_SCRIPT), run here against a minimal DOM that only
  * builds element trees, so the two never draw differently; this file only lays the panels out.
  */
-export function curvesSvg(run: { name: string; updates: readonly RecordedUpdate[] }): { svg: string; width: number; height: number } {
+export function curvesSvg(run: { name: string; updates: readonly RecordedUpdate[] }): {
+  svg: string;
+  width: number;
+  height: number;
+} {
   const byId = new Map<string, FakeNode>([
     ['panels', new FakeNode('div')],
     ['status', new FakeNode('p')],

@@ -40,7 +40,12 @@ export function referenceCacheKey(id: ReferenceIdentity): string {
   return hash.digest('hex');
 }
 
-function tensor(hash: Hash, text: (v: unknown) => void, name: string, t: { shape: number[]; data: Float32Array }): void {
+function tensor(
+  hash: Hash,
+  text: (v: unknown) => void,
+  name: string,
+  t: { shape: number[]; data: Float32Array },
+): void {
   text([name, t.shape]);
   hash.update(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
 }
