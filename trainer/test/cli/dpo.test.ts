@@ -141,6 +141,7 @@ describe('gauntlet-trainer dpo', () => {
       'adapter_model.safetensors',
       'checkpoint-4',
       'metrics.jsonl',
+      'reference-logprobs.json',
     ]);
     // The run's own metrics.jsonl: the same metrics per step, in the run report's shape (grpo's).
     const report = (await readFile(join(out, 'metrics.jsonl'), 'utf8'))
@@ -185,8 +186,9 @@ describe('gauntlet-trainer dpo', () => {
     );
     expect(stderr).toMatch(/dpo: interrupted after \d+ of 1000 steps/);
     expect(code).toBe(130);
-    // No adapter: only the rows of the steps it took (the curves outlive the run).
-    expect(await readdir(out)).toEqual(['metrics.jsonl']);
+    // No adapter: only the rows of the steps it took (the curves outlive the run) and the
+    // reference log-probs, which a rerun into the folder reuses.
+    expect((await readdir(out)).sort()).toEqual(['metrics.jsonl', 'reference-logprobs.json']);
   });
 });
 

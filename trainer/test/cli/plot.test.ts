@@ -64,7 +64,7 @@ describe('gauntlet-trainer plot', () => {
     expect(dom.match(/<polyline/g)?.length).toBe(3);
   }, 120_000);
 
-  it('a folder without metrics.jsonl, or --out that is not .html, is a usage error (exit 2)', async () => {
+  it('a folder without metrics.jsonl, or --out that is not .html, .svg or .png, is a usage error (exit 2)', async () => {
     const root = await tempDir();
     const missing = await runInProcess(['plot', root]);
     expect([missing.code, missing.stderr]).toEqual([
@@ -74,7 +74,7 @@ describe('gauntlet-trainer plot', () => {
     await writeFile(join(root, 'metrics.jsonl'), '');
     const empty = await runInProcess(['plot', root]);
     expect([empty.code, empty.stderr]).toEqual([2, expect.stringContaining('has no updates to draw')]);
-    const svg = await runInProcess(['plot', root, '--out', join(root, 'x.svg')]);
-    expect([svg.code, svg.stderr]).toEqual([2, expect.stringContaining('must be an .html file')]);
+    const pdf = await runInProcess(['plot', root, '--out', join(root, 'x.pdf')]);
+    expect([pdf.code, pdf.stderr]).toEqual([2, expect.stringContaining('must end in .html, .svg or .png')]);
   });
 });

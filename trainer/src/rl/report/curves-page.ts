@@ -8,7 +8,8 @@ import type { RecordedUpdate } from './update.js';
  */
 export const CURVES_REFRESH_MS = 3000;
 
-const SCRIPT = String.raw`
+/** The chart code: the live page, the plotted page and the SVG file (curves-svg.ts) all run it. */
+export const CURVES_SCRIPT = String.raw`
 const PANELS = [
   { title: 'Reward', pick: (u) => ({ reward: u.metrics.reward, 'reward_std': u.metrics.reward_std }) },
   { title: 'Success rate by task', pick: (u) => Object.assign({}, u.successByTask) },
@@ -155,7 +156,7 @@ svg { border: 1px solid #eee; background: #fff; font-size: 11px; }
 <p id="status">loading…</p>
 <!--viewer-->
 <div id="panels"></div>
-<script>${SCRIPT}${script}</script>
+<script>${CURVES_SCRIPT}${script}</script>
 </body>
 </html>
 `;

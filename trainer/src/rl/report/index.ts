@@ -5,3 +5,5 @@ export * from './prometheus.js';
 export * from './progress.js';
 export * from './curves-page.js';
 export * from './run-report.js';
+export * from './curves-svg.js';
+export * from './curves-png.js';

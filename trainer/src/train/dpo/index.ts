@@ -6,3 +6,5 @@ export * from './learner.js';
 export * from './run.js';
 export * from './data.js';
 export * from './encode.js';
+export * from './reference-cache.js';
+export * from './cached-scoring.js';

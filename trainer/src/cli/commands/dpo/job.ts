@@ -8,6 +8,7 @@ import { readDpoJsonl } from '../../../train/dpo/data.js';
 import { encodeDpoRecords } from '../../../train/dpo/encode.js';
 import { DpoLearner, type DpoStepResult } from '../../../train/dpo/learner.js';
 import { runDpo } from '../../../train/dpo/run.js';
+import { REFERENCE_CACHE_FILE, scorePairsCached } from '../../../train/dpo/index.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../../command.js';
 import { StepProgress } from '../../progress.js';
 import { stepReport } from '../step-report.js';
@@ -78,7 +79,14 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   const recordStep = await stepReport(s.outDir);
   const history: DpoStepResult[] = [];
   try {
-    const pairs = await learner.scorePairs(data.pairs, reference, { signal }, scoringProgress(io));
+    const pairs = await scorePairsCached(learner, data.pairs, reference, {
+      file: join(s.outDir, REFERENCE_CACHE_FILE),
+      config,
+      weights,
+      signal,
+      onProgress: scoringProgress(io),
+      log: (line) => io.err(`dpo: ${line}`),
+    });
     await runDpo(learner, pairs, {
       steps,
       batchSize: perStep,

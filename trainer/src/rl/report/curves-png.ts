@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+/** No Chromium to render with: the message names what to install. */
+export class NoChromiumError extends Error {
+  override readonly name = 'NoChromiumError';
+}
+
+/** A headless Chromium: CHROMIUM_PATH, else Debian's chromium-headless-shell or chromium packages. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return [
+    env['CHROMIUM_PATH'],
+    '/usr/bin/chromium-headless-shell',
+    '/usr/lib/chromium/chromium-headless-shell',
+    '/usr/bin/chromium',
+  ].find((path): path is string => !!path && existsSync(path));
+}
+
+/**
+ * An SVG rendered to PNG at its own width and height by a spawned headless Chromium (the trainer
+ * has no browser library; one screenshot needs none).
+ */
+export async function svgToPng(
+  svg: string,
+  size: { width: number; height: number },
+  chromium: string | null = findChromium() ?? null,
+): Promise<Buffer> {
+  if (!chromium)
+    throw new NoChromiumError(
+      'no Chromium to render the PNG: install chromium-headless-shell (apt) or set CHROMIUM_PATH; .svg and .html need none',
+    );
+  const dir = await mkdtemp(join(tmpdir(), 'gauntlet-plot-'));
+  try {
+    const source = join(dir, 'curves.svg');
+    const png = join(dir, 'curves.png');
+    await writeFile(source, svg);
+    await promisify(execFile)(
+      chromium,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--hide-scrollbars',
+        '--force-device-scale-factor=1',
+        `--user-data-dir=${join(dir, 'profile')}`,
+        `--window-size=${size.width},${size.height}`,
+        `--screenshot=${png}`,
+        pathToFileURL(source).href,
+      ],
+      { timeout: 60_000 },
+    );
+    return await readFile(png);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
