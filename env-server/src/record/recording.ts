@@ -6,12 +6,6 @@ import { INTERCEPTED, type PageInput, type PlayingInput } from './record-in-page
 /** `played`: the input the page stopped, which the env plays now; absent when the page already acted. */
 export type PlayRecorded = (action: string, played?: PlayingInput) => Promise<StepResult>;
 
-/** What the browser itself did to the page since the last look (see HistoryWatch), and its release. */
-export interface BrowserNavigations {
-  changes(): Promise<string[]>;
-  close(): Promise<void>;
-}
-
 /**
  * One recording episode: the person's inputs arrive from the page (in order), each becomes a
  * BrowserGym action whose outcome the session computes, and the steps wait here until the client
@@ -30,7 +24,6 @@ export class Recording {
     private before: StepResult,
     private readonly startedAt: number,
     private readonly play: PlayRecorded,
-    private readonly navigations?: BrowserNavigations,
   ) {}
 
   /** An input reported by the page's recorder (untrusted data: anything it cannot map is dropped). */
@@ -42,21 +35,6 @@ export class Recording {
     const played = INTERCEPTED.has(kind) ? ({ kind, bid, key } as PlayingInput) : undefined;
     const at = (performance.now() - this.startedAt) / 1000;
     this.chain = this.chain.then(() => this.take(action, played, at));
-  }
-
-  /**
-   * The main frame navigated. Queued behind the inputs before it: a navigation the env's step
-   * made is absorbed by that step's look at the history, so only what the person did in the
-   * browser itself (address bar, back/forward) is left to record here, with no input of its own.
-   */
-  onNavigated(): void {
-    const navigations = this.navigations;
-    if (this.ended || !navigations) return;
-    const at = (performance.now() - this.startedAt) / 1000;
-    this.chain = this.chain.then(async () => {
-      const actions = await navigations.changes().catch(() => []);
-      for (const action of actions) await this.take(action, undefined, at);
-    });
   }
 
   /** The next recorded step, waiting up to `waitMs` (or until `cancel`) for one. */
@@ -80,13 +58,8 @@ export class Recording {
 
   /** The client or a new reset ended it: inputs from now on are not recorded. */
   stop(): void {
-    this.end();
-    this.wake();
-  }
-
-  private end(): void {
-    if (!this.ended) void this.navigations?.close();
     this.ended = true;
+    this.wake();
   }
 
   private async take(action: string, played: PlayingInput | undefined, at: number): Promise<void> {
@@ -100,9 +73,6 @@ export class Recording {
       this.stop();
       return;
     }
-    // What this step did to the history is its own (a played click that followed a link). Looked
-    // at before the step is handed out: once the client shows it, the person may navigate again.
-    await this.navigations?.changes().catch(() => []);
     this.ready.push({
       index: this.index++,
       action,
@@ -112,7 +82,7 @@ export class Recording {
       wall_time_s: at,
     });
     this.before = result;
-    if (result.done) this.end();
+    if (result.done) this.ended = true;
     this.wake();
   }
 
