@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,38 @@ describe('gauntlet-trainer plot --out .svg / .png', () => {
       expect(dom).toContain(`>${series}</text>`);
     expect(dom.match(/<polyline/g)?.length).toBe(4);
     expect(dom).not.toContain('>Gradient norm</text>');
+  }, 120_000);
+
+  it('draws every legend outside the plot area, one row per series, so no label covers a line', async () => {
+    const root = await grpoRun();
+    const file = join(root, 'c.svg');
+    expect((await runInProcess(['plot', root, '--out', file])).code).toBe(0);
+    const svg = (await readFile(file, 'utf8')).replace(/^<\?xml[^>]*>\n/, '');
+    // Chromium lays the text out; the page writes what it measured where --dump-dom prints it.
+    const page = join(root, 'measure.html');
+    await writeFile(
+      page,
+      `<!doctype html><body>${svg}<pre id="out"></pre><script>
+      const boxes = (nodes) => [...nodes].map((n) => n.getBBox());
+      const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      const panels = [...document.querySelectorAll('svg svg')].filter((p) => p.querySelector('.plot-area'));
+      const found = panels.map((p) => {
+        const area = p.querySelector('.plot-area').getBBox();
+        const legends = boxes(p.querySelectorAll('.legend'));
+        return { legends: legends.length, onArea: legends.filter((b) => meets(b, area)).length,
+          onEachOther: legends.filter((b, i) => legends.some((c, j) => j !== i && meets(b, c))).length };
+      });
+      document.getElementById('out').textContent = JSON.stringify(found);
+      </script></body>`,
+    );
+    const dom = await renderedDom(pathToFileURL(page).href);
+    const found = JSON.parse(/<pre id="out">(.*?)<\/pre>/.exec(dom)![1]!.replaceAll('&quot;', '"'));
+    // Reward (1 series), success by task (2), loss (1).
+    expect(found).toEqual([
+      { legends: 1, onArea: 0, onEachOther: 0 },
+      { legends: 2, onArea: 0, onEachOther: 0 },
+      { legends: 1, onArea: 0, onEachOther: 0 },
+    ]);
   }, 120_000);
 
   it('writes a PNG of the SVG at its size', async () => {

@@ -54,7 +54,10 @@ function panel({ title, pick, missing }, updates) {
   for (const u of updates)
     for (const [name, y] of Object.entries(pick(u)))
       if (typeof y === 'number') (series.get(name) || series.set(name, []).get(name)).push([u.step, y]);
-  const [W, H, L, R, T, B] = [460, 220, 48, 10, 24, 34];
+  // The legend has a row per series above the plot area, so it never covers a line.
+  const [W, L, R, B, PLOT_H] = [460, 48, 10, 34, 162];
+  const T = 26 + 14 * series.size;
+  const H = T + PLOT_H + B;
   const svg = el('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H });
   svg.append(el('text', { x: L, y: 16, 'font-weight': 'bold' }, title));
   const points = [...series.values()].flat();
@@ -70,7 +73,7 @@ function panel({ title, pick, missing }, updates) {
   if (y1 === y0) [y0, y1] = [y0 - 0.5, y1 + 0.5];
   const sx = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
   const sy = (y) => H - B - ((y - y0) / (y1 - y0)) * (H - T - B);
-  svg.append(el('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: '#ccc' }));
+  svg.append(el('rect', { class: 'plot-area', x: L, y: T, width: W - L - R, height: PLOT_H, fill: 'none', stroke: '#ccc' }));
   const fmt = (v) => (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3));
   svg.append(el('text', { x: L - 4, y: T + 10, 'text-anchor': 'end' }, fmt(y1)));
   svg.append(el('text', { x: L - 4, y: H - B, 'text-anchor': 'end' }, fmt(y0)));
@@ -80,7 +83,7 @@ function panel({ title, pick, missing }, updates) {
     const color = COLORS[i % COLORS.length];
     const d = pts.map((p) => sx(p[0]).toFixed(1) + ',' + sy(p[1]).toFixed(1)).join(' ');
     svg.append(el('polyline', { points: d, fill: 'none', stroke: color, 'stroke-width': 1.5 }));
-    svg.append(el('text', { x: W - R - 4, y: T + 12 + i * 12, fill: color, 'text-anchor': 'end' }, name));
+    svg.append(el('text', { class: 'legend', x: W - R, y: 34 + i * 14, fill: color, 'text-anchor': 'end' }, name));
   });
   return svg;
 }

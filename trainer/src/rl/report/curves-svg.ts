@@ -24,15 +24,20 @@ export function curvesSvg(run: { name: string; updates: readonly RecordedUpdate[
   const updates = JSON.parse(JSON.stringify(run.updates)) as unknown;
   runInNewContext(`${CURVES_SCRIPT}\ndraw(updates, true);`, { document, updates, Date, Math, Object, String });
   const panels = byId.get('panels')!.children;
-  const [W, H, GAP, HEAD, COLS] = [460, 220, 12, 48, 2];
-  const rows = Math.ceil(panels.length / COLS);
+  const [W, GAP, HEAD, COLS] = [460, 12, 48, 2];
   const width = COLS * W + (COLS + 1) * GAP;
-  const height = HEAD + rows * (H + GAP);
-  const placed = panels.map((svg, i) => {
-    svg.attrs.set('x', String(GAP + (i % COLS) * (W + GAP)));
-    svg.attrs.set('y', String(HEAD + Math.floor(i / COLS) * (H + GAP)));
-    return svg.xml();
-  });
+  // Panels grow with their legend rows: each row of the grid is as tall as its tallest panel.
+  let height = HEAD;
+  const placed: string[] = [];
+  for (let first = 0; first < panels.length; first += COLS) {
+    const row = panels.slice(first, first + COLS);
+    row.forEach((svg, col) => {
+      svg.attrs.set('x', String(GAP + col * (W + GAP)));
+      svg.attrs.set('y', String(height));
+      placed.push(svg.xml());
+    });
+    height += Math.max(...row.map((svg) => Number(svg.attrs.get('height')))) + GAP;
+  }
   const svg = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
