@@ -79,6 +79,30 @@ describe('gauntlet-trainer plot --out .svg / .png', () => {
     ]);
   }, 120_000);
 
+  it('never draws a running total on the axis of per-update values', async () => {
+    const root = await tempDir();
+    const report = new RunReport({ jsonlPath: join(root, 'metrics.jsonl') });
+    for (const step of [1, 2, 3]) {
+      const totals = { 'groups/submitted': 40 * step, 'groups/stale': 5 * step, 'groups/in_flight': 8 };
+      await report.record({
+        step,
+        version: step,
+        metrics: { 'staleness/mean': 0.5, 'staleness/max': 1, ...totals },
+        successByTask: {},
+      });
+    }
+    const file = join(root, 'c.svg');
+    expect((await runInProcess(['plot', root, '--out', file])).code).toBe(0);
+    const panels = (await readFile(file, 'utf8')).split('<svg ').slice(2);
+    const legends = (title: string) =>
+      [...panels.find((p) => p.includes(`>${title}</text>`))!.matchAll(/class="legend"[^>]*>([^<]+)</g)].map(
+        (m) => m[1],
+      );
+    expect(legends('Staleness (versions behind)')).toEqual(['staleness/mean', 'staleness/max']);
+    expect(legends('Groups, run totals')).toEqual(['groups/submitted', 'groups/stale']);
+    expect(legends('Groups in flight')).toEqual(['in_flight']);
+  });
+
   it('writes a PNG of the SVG at its size', async () => {
     const root = await grpoRun();
     const svgPlot = await runInProcess(['plot', root, '--out', join(root, 'c.svg')]);

@@ -5,6 +5,7 @@ import { ConsumedGroup, QUEUES, type TrajectoryGroup } from '@gauntlet/proto/rol
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
+import { runTotals } from '../../src/rl/loop/loop-counters.js';
 import { checkpointOf } from '../../src/rl/loop/run-checkpoint.js';
 import { InProcessPublisher } from '../../src/rl/serving/in-process.js';
 import { AdapterRegistry } from '../../src/serve/adapters.js';
@@ -150,6 +151,18 @@ describe('GrpoLoop', () => {
     const job = (await s.trainerQueue.getJobs(['failed'])).find((j) => j.id!.endsWith('-0'));
     expect(job?.failedReason).toMatch(/outside the vocabulary/);
     expect(s.updates.at(-1)!.metrics['groups/bad']).toBe(2);
+  }, 120_000);
+
+  it("a resumed run's curves go on from its checkpoint's running totals, never from 0", async () => {
+    const before = { submitted: 40, dropped: 3, stale: 2, bad: 1, foreign: 0, rejected: 0, failed: 1 };
+    const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2, totalsBefore: before }, {});
+    const counts = await s.loop.run(new AbortController().signal);
+    const last = s.updates.at(-1)!.metrics;
+    expect(counts.submitted).toBeGreaterThan(0);
+    expect(last['groups/submitted']).toBe(40 + counts.submitted);
+    expect(last['groups/dropped']).toBe(3 + counts.dropped);
+    expect(last['groups/failed']).toBe(1 + counts.failed);
+    expect(s.loop.totals()).toEqual(runTotals(counts, before));
   }, 120_000);
 
   it('an engine error on one batch drops that batch, logged once with the reason, and the run goes on', async () => {

@@ -65,6 +65,8 @@ export interface HarnessOptions {
   checkpointEvery?: number;
   /** GRPO knobs on top of the default (no sampler correction). */
   grpo?: GrpoOptions;
+  /** A checkpoint's running totals, as a resumed run is handed them. */
+  totalsBefore?: GrpoLoopOptions['totalsBefore'];
 }
 
 export type Cleanup = () => Promise<unknown>;
@@ -167,6 +169,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     ...(options.maxFailedUpdates ? { maxFailedUpdates: options.maxFailedUpdates } : {}),
     keep: options.keep,
     ...(options.keepGroups === undefined ? {} : { keepGroups: options.keepGroups }),
+    totalsBefore: options.totalsBefore,
     onUpdate: async (u) => {
       updates.push(u);
       for (const f of onUpdate) await f(u);

@@ -7,7 +7,7 @@ import { makeLoraConfig } from '../../src/lora/config.js';
 import { CheckpointStore } from '../../src/rl/checkpoint/index.js';
 import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
-import { zeroCounts } from '../../src/rl/loop/loop-counters.js';
+import { runTotals, zeroCounts } from '../../src/rl/loop/loop-counters.js';
 import { checkpointOf, restoreRun } from '../../src/rl/loop/run-checkpoint.js';
 import { grpoStep, GrpoLearner, type GrpoSample } from '../../src/train/grpo/index.js';
 import { tinyModel, withRandomB } from '../support/tiny-models.js';
@@ -59,15 +59,20 @@ describe('checkpointOf / restoreRun', () => {
       const counts = { ...zeroCounts(), submitted: 4, consumed: 4, admitted: 4 };
       const parts = { learner: first, sampler, config: { run: 'r' }, baseModel: 'tiny' };
       const pending = { outstanding: [['r-abc-7', null]] as [string, number | null][], batch: [] };
-      await store.save(checkpointOf({ version: 2, counts, pending: () => pending }, parts));
+      // This process went on from an earlier one's totals: the checkpoint keeps the sum for the next.
+      const totals = runTotals(counts, { submitted: 10, dropped: 2 });
+      await store.save(checkpointOf({ version: 2, counts, totals: () => totals, pending: () => pending }, parts));
 
       const checkpoint = (await store.latest())!;
       expect(checkpoint.version).toBe(2);
-      expect(checkpoint.counters).toEqual({ counts, pending });
+      expect(checkpoint.counters).toEqual({ counts, totals, pending });
       resumed = await learnerFrom(checkpoint.adapter!);
       const resumedSampler = new TaskSampler(tasks, new Curriculum(curriculum), 0);
-      // The groups in flight at the checkpoint are handed to the resumed loop.
-      expect(restoreRun(checkpoint, { learner: resumed, sampler: resumedSampler })).toEqual(pending);
+      // The groups in flight at the checkpoint and the run's totals are handed to the resumed loop.
+      expect(restoreRun(checkpoint, { learner: resumed, sampler: resumedSampler })).toEqual({
+        pending,
+        totals,
+      });
 
       expect([resumedSampler.next(), resumedSampler.next()]).toEqual([sampler.next(), sampler.next()]);
       expect(resumedSampler.curriculum.resetOptions('gauntlet.gauntlet')).toEqual({ start_step: 4 });
@@ -90,9 +95,13 @@ describe('checkpointOf / restoreRun', () => {
     const pending = () => ({ outstanding: [], batch: [] });
     try {
       await grpoStep(learner, batch(0));
-      await store.save(checkpointOf({ version: 1, counts: zeroCounts(), pending }, parts));
+      await store.save(
+        checkpointOf({ version: 1, counts: zeroCounts(), totals: () => runTotals(zeroCounts()), pending }, parts),
+      );
       await grpoStep(learner, batch(1));
-      const second = await store.save(checkpointOf({ version: 2, counts: zeroCounts(), pending }, parts));
+      const second = await store.save(
+        checkpointOf({ version: 2, counts: zeroCounts(), totals: () => runTotals(zeroCounts()), pending }, parts),
+      );
       // The optimizer step drives the learning-rate schedule: an edit would resume on another rate.
       const file = join(second, 'state.json');
       const json = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;

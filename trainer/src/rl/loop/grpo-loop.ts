@@ -14,7 +14,14 @@ import { DropLog } from './drop-log.js';
 import { EventQueue } from './event-queue.js';
 import { GroupRetention } from './retention.js';
 import { GroupConsumer } from './group-consumer.js';
-import { batchSummary, zeroCounts, type BatchSummary, type GroupCounts } from './loop-counters.js';
+import {
+  batchSummary,
+  runTotals,
+  zeroCounts,
+  type BatchSummary,
+  type GroupCounts,
+  type RunTotals,
+} from './loop-counters.js';
 
 /** Where new versions go: the in-process server, or external vLLM servers (verified). */
 export interface VersionPublisher {
@@ -43,6 +50,8 @@ export interface GrpoLoopOptions {
   startVersion?: number;
   /** A checkpoint's groups in flight and admitted-but-untrained groups, taken over on resume. */
   resume?: PendingGroups | undefined;
+  /** A checkpoint's running totals (the processes before this one), which the curves go on from. */
+  totalsBefore?: Partial<RunTotals> | undefined;
   /** A checkpoint's earlier versions (CheckpointState.earlier), kept for the next checkpoint. */
   earlierVersions?: EarlierVersion[] | undefined;
   /** After the last update, how long groups still in flight may finish before they are removed. */
@@ -121,6 +130,11 @@ export class GrpoLoop {
     this.counts.adopted = this.outstanding.size + this.batch.length;
     this.counts.consumed = this.counts.admitted = this.batch.length;
     this.keeper = o.keep ? new TrajectoryKeeper({ ...o.keep, log: o.log }) : null;
+  }
+
+  /** The run's running totals: the checkpoint's it resumed from plus this process's. */
+  totals(): RunTotals {
+    return runTotals(this.counts, this.o.totalsBefore);
   }
 
   /** The groups a checkpoint must keep for a resumed run to go on exactly. */
@@ -310,6 +324,7 @@ export class GrpoLoop {
     const t2 = performance.now();
     const staleness = taken.map((t) => t.staleness);
     const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
+    const totals = this.totals();
     const metrics: Record<string, number> = {
       ...rewardMetrics,
       ...anchorMetrics,
@@ -317,11 +332,11 @@ export class GrpoLoop {
       ...summary.metrics,
       'staleness/mean': staleness.reduce((a, b) => a + b, 0) / staleness.length,
       'staleness/max': Math.max(...staleness),
-      'groups/submitted': this.counts.submitted,
-      'groups/dropped': this.counts.dropped,
-      'groups/stale': this.counts.stale,
-      'groups/bad': this.counts.bad + this.counts.foreign + this.counts.rejected,
-      'groups/failed': this.counts.failed,
+      'groups/submitted': totals.submitted,
+      'groups/dropped': totals.dropped,
+      'groups/stale': totals.stale,
+      'groups/bad': totals.bad + totals.foreign + totals.rejected,
+      'groups/failed': totals.failed,
       'groups/in_flight': this.outstanding.size,
       'episodes/skipped': skippedEpisodes,
       'episodes/split': splitEpisodes,

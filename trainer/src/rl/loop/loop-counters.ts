@@ -38,6 +38,15 @@ export interface GroupCounts {
   failed: number;
 }
 
+/** The counts the curves show as running totals: a resumed run goes on from its checkpoint's, never from 0. */
+export const RUN_TOTAL_KEYS = ['submitted', 'dropped', 'stale', 'bad', 'foreign', 'rejected', 'failed'] as const;
+export type RunTotals = Record<(typeof RUN_TOTAL_KEYS)[number], number>;
+
+/** The run's totals: those of the processes before this one (a checkpoint's) plus this process's counts. */
+export function runTotals(counts: GroupCounts, before?: Partial<RunTotals>): RunTotals {
+  return Object.fromEntries(RUN_TOTAL_KEYS.map((k) => [k, (before?.[k] ?? 0) + counts[k]])) as RunTotals;
+}
+
 export const zeroCounts = (): GroupCounts => ({
   submitted: 0,
   adopted: 0,

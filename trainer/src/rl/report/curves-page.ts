@@ -19,7 +19,13 @@ const PANELS = [
     missing: 'not computed: β = 0 (grpo --kl-metric logs it without a KL term in the loss)',
   },
   { title: 'Clip ratios', pick: (u) => only(u.metrics, (k) => k.startsWith('clip_ratio/')) },
-  { title: 'Staleness', pick: (u) => only(u.metrics, (k) => /stale/.test(k)) },
+  // Per-update values and running totals never share an axis: a total dwarfs the values beside it.
+  { title: 'Staleness (versions behind)', pick: (u) => only(u.metrics, (k) => k.startsWith('staleness/')) },
+  {
+    title: 'Groups, run totals',
+    pick: (u) => only(u.metrics, (k) => k.startsWith('groups/') && k !== 'groups/in_flight'),
+  },
+  { title: 'Groups in flight', pick: (u) => ({ in_flight: u.metrics['groups/in_flight'] }) },
   {
     title: 'Anchor groups (GiGPO)',
     pick: (u) => ({

@@ -95,7 +95,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
     });
     const source = { config, tokenizerFiles: await readTokenizerFiles(modelDir) };
     const sampler = new TaskSampler(s.tasks, new Curriculum(s.curriculum), s.seed);
-    const pending = checkpoint ? restoreRun(checkpoint, { learner, sampler }) : undefined;
+    const restored = checkpoint ? restoreRun(checkpoint, { learner, sampler }) : undefined;
     const published = await createPublisher(s, {
       learner,
       modelDir,
@@ -153,7 +153,8 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
           ? { path: kept, groups: s.keepTrajectories, tokenText: (id) => tokenizer.decode([id]) }
           : undefined,
       startVersion: checkpoint?.version ?? 0,
-      resume: pending,
+      resume: restored?.pending,
+      totalsBefore: restored?.totals,
       earlierVersions: checkpoint?.earlier,
       checkpointEvery: s.checkpointEvery,
       onUpdate: async (update) => void (await report.record({ ...update })),
