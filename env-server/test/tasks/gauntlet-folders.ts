@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CHALLENGE_CATEGORIES } from '../../src/tasks/gauntlet/categories.js';
 import { CHALLENGE_SPECS } from '../../src/tasks/gauntlet/challenges/index.js';
 import { discoverChallengeTypes } from '../../src/tasks/gauntlet/discover.js';
-import { RECOGNISED_TYPES } from '../../src/tasks/gauntlet/oracle/identify.js';
 
 /** A folder's index as plain JS (discovery loads index.js first), with the pieces given. */
 function plantIndex(root: string, folder: string, pieces: Record<string, string>): void {
@@ -32,24 +31,30 @@ export function describeChallengeFolders(): void {
       root = undefined;
     });
 
-    it('every folder gives its pieces; orders run 1..N; every category is used; the oracle recognises each type', () => {
+    it('every folder gives its pieces; orders run 1..N; every category is used; each type has its own recognition rank', () => {
       expect(CHALLENGE_SPECS.map((spec) => spec.order)).toEqual(CHALLENGE_SPECS.map((_, i) => i + 1));
       expect(new Set(CHALLENGE_SPECS.map((spec) => spec.category))).toEqual(new Set(CHALLENGE_CATEGORIES));
-      const types = CHALLENGE_SPECS.map((spec) => spec.challenge.type);
-      expect([...RECOGNISED_TYPES].sort()).toEqual([...types].sort());
+      const ranks = CHALLENGE_SPECS.map((spec) => spec.recognise.rank);
+      expect(new Set(ranks).size).toBe(CHALLENGE_SPECS.length);
     });
 
     it('a folder without its oracle is a clear error naming the folder and the piece', async () => {
       root = mkdtempSync(join(tmpdir(), 'gauntlet-challenges-'));
       plantIndex(root, 'planted-type', { order: '1', category: "'navigation'", challenge: CHALLENGE });
       await expect(discoverChallengeTypes(pathToFileURL(`${root}/`))).rejects.toThrow(
-        'tasks/gauntlet/challenges/planted-type lacks its oracle: a challenge type gives order, category, challenge, oracle',
+        'tasks/gauntlet/challenges/planted-type lacks its oracle, recognise: a challenge type gives order, category, challenge, oracle, recognise',
       );
     });
 
-    it('a complete planted folder is found; one named unlike its type, or taking a used order, is refused', async () => {
+    it('a complete planted folder is found; one named unlike its type, or taking a used order or recognition rank, is refused', async () => {
       root = mkdtempSync(join(tmpdir(), 'gauntlet-challenges-'));
-      const complete = { order: '2', category: "'media'", challenge: CHALLENGE, oracle: '() => ({ code: "AAAAAA" })' };
+      const complete = {
+        order: '2',
+        category: "'media'",
+        challenge: CHALLENGE,
+        oracle: '() => ({ code: "AAAAAA" })',
+        recognise: '{ rank: 5, matches: () => false }',
+      };
       plantIndex(root, 'planted-type', complete);
       const [found] = await discoverChallengeTypes(pathToFileURL(`${root}/`));
       expect(found).toMatchObject({ order: 2, category: 'media', challenge: { type: 'planted_type' } });
@@ -61,6 +66,16 @@ export function describeChallengeFolders(): void {
       plantIndex(root, 'planted-two', { ...complete, challenge: CHALLENGE.replace('planted_type', 'planted_two') });
       await expect(discoverChallengeTypes(pathToFileURL(`${root}/`))).rejects.toThrow(
         'tasks/gauntlet/challenges/planted-type has order 2, already taken by tasks/gauntlet/challenges/planted-two',
+      );
+      // A new folder name: the module cache would hand back planted-two's first index.
+      rmSync(join(root, 'planted-two'), { recursive: true });
+      plantIndex(root, 'planted-three', {
+        ...complete,
+        order: '3',
+        challenge: CHALLENGE.replace('planted_type', 'planted_three'),
+      });
+      await expect(discoverChallengeTypes(pathToFileURL(`${root}/`))).rejects.toThrow(
+        'tasks/gauntlet/challenges/planted-type has recognition rank 5, already taken by tasks/gauntlet/challenges/planted-three',
       );
     });
   });

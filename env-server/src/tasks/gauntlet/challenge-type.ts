@@ -1,6 +1,18 @@
 import type { ChallengeCategory } from './categories.js';
 import type { AnyChallenge } from './challenge.js';
 import type { ChallengeOracle } from './oracle/move.js';
+import type { AxNode } from '../oracle-helpers/axtree-lines.js';
+
+/**
+ * How the oracle tells this puzzle from the others: the page never names its type, so the rule
+ * reads the step's instructions (and, where they are not enough, the puzzle area). Rules are tried
+ * by rank, lowest first, and the first that matches wins: a rule that another type's instructions
+ * could also satisfy takes a higher rank than that type's.
+ */
+export interface Recognition {
+  readonly rank: number;
+  matches(instructions: string, puzzle: readonly AxNode[]): boolean;
+}
 
 /**
  * Everything one challenge type is, exported by `challenges/<type>/index.ts`: nothing else lists
@@ -17,6 +29,8 @@ export interface ChallengeTypeSpec {
   readonly challenge: AnyChallenge;
   /** How the oracle solves it, from the step's observation. */
   readonly oracle: ChallengeOracle;
+  /** How the oracle recognises it on the page. */
+  readonly recognise: Recognition;
 }
 
 /** Declares a folder's type (typed here, so a missing piece is a compile error before discovery's check). */
@@ -25,4 +39,4 @@ export function defineChallengeType(spec: ChallengeTypeSpec): ChallengeTypeSpec 
 }
 
 /** The pieces every folder gives (the conformance suite fails without any of them). */
-export const CHALLENGE_TYPE_PIECES = ['order', 'category', 'challenge', 'oracle'] as const;
+export const CHALLENGE_TYPE_PIECES = ['order', 'category', 'challenge', 'oracle', 'recognise'] as const;

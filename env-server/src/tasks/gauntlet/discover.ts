@@ -8,7 +8,7 @@ import { CHALLENGE_TYPE_PIECES, type ChallengeTypeSpec } from './challenge-type.
  * Finds the challenge types under `root`: every subfolder's `index` module exports one
  * ChallengeTypeSpec for the type named like the folder (`scroll-to-find` → `scroll_to_find`).
  * Adding a type is adding its folder; nothing lists them. A folder that lacks a piece, or
- * takes another folder's `order`, is an error naming the folder and the piece. The result is
+ * takes another folder's `order` or recognition rank, is an error naming the folder and the piece. The result is
  * in `order` (the spec's order, which seeded plans depend on), not the folders' names.
  */
 export async function discoverChallengeTypes(root: URL): Promise<ChallengeTypeSpec[]> {
@@ -19,6 +19,7 @@ export async function discoverChallengeTypes(root: URL): Promise<ChallengeTypeSp
     .sort();
   const specs: ChallengeTypeSpec[] = [];
   const byOrder = new Map<number, string>();
+  const byRank = new Map<number, string>();
   for (const folder of folders) {
     const where = `tasks/gauntlet/challenges/${folder}`;
     // Built: index.js; run from source (tests): index.ts.
@@ -42,6 +43,13 @@ export async function discoverChallengeTypes(root: URL): Promise<ChallengeTypeSp
     const taken = byOrder.get(spec.order);
     if (taken) throw new Error(`${where} has order ${spec.order}, already taken by tasks/gauntlet/challenges/${taken}`);
     byOrder.set(spec.order, folder);
+    // Two rules of one rank would leave which type a page is to the folders' names.
+    const rivals = byRank.get(spec.recognise.rank);
+    if (rivals)
+      throw new Error(
+        `${where} has recognition rank ${spec.recognise.rank}, already taken by tasks/gauntlet/challenges/${rivals}`,
+      );
+    byRank.set(spec.recognise.rank, folder);
     specs.push(spec);
   }
   return specs.sort((a, b) => a.order - b.order);
@@ -64,4 +72,8 @@ const PIECE_OK: Record<(typeof CHALLENGE_TYPE_PIECES)[number], (value: unknown) 
     return typeof c?.type === 'string' && typeof c.generate === 'function' && typeof c.render === 'function';
   },
   oracle: (v) => typeof v === 'function',
+  recognise: (v) => {
+    const r = v as Record<string, unknown> | undefined;
+    return Number.isFinite(r?.rank) && typeof r?.matches === 'function';
+  },
 };

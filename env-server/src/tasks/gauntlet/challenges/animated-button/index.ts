@@ -7,4 +7,5 @@ export const animatedButtonType = defineChallengeType({
   category: 'timing',
   challenge: animatedButton,
   oracle: solveAnimatedButton,
+  recognise: { rank: 180, matches: (t) => /slides right/.test(t) },
 });

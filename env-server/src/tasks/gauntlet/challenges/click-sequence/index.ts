@@ -7,4 +7,5 @@ export const clickSequenceType = defineChallengeType({
   category: 'navigation',
   challenge: clickSequence,
   oracle: solveClickSequence,
+  recognise: { rank: 80, matches: (t) => /Click the buttons in this order/.test(t) },
 });

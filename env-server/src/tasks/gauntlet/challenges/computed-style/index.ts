@@ -7,4 +7,5 @@ export const computedStyleType = defineChallengeType({
   category: 'hidden_content',
   challenge: computedStyle,
   oracle: solveComputedStyle,
+  recognise: { rank: 130, matches: (t) => /CSS draws/.test(t) },
 });

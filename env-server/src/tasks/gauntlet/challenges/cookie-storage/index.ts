@@ -7,4 +7,5 @@ export const cookieStorageType = defineChallengeType({
   category: 'advanced',
   challenge: cookieStorage,
   oracle: solveCookieStorage,
+  recognise: { rank: 30, matches: (t) => /"Stored data"/.test(t) },
 });

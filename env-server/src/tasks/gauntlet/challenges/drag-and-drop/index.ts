@@ -7,4 +7,5 @@ export const dragAndDropType = defineChallengeType({
   category: 'input',
   challenge: dragAndDrop,
   oracle: solveDragAndDrop,
+  recognise: { rank: 70, matches: (t) => /drop zone/.test(t) },
 });

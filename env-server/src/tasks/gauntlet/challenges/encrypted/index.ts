@@ -7,4 +7,5 @@ export const encryptedType = defineChallengeType({
   category: 'advanced',
   challenge: encrypted,
   oracle: solveEncrypted,
+  recognise: { rank: 200, matches: (t) => /encrypted/.test(t) },
 });

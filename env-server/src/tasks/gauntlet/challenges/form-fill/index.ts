@@ -7,4 +7,5 @@ export const formFillType = defineChallengeType({
   category: 'input',
   challenge: formFill,
   oracle: solveFormFill,
+  recognise: { rank: 60, matches: (t) => /^Fill in the form/.test(t) },
 });

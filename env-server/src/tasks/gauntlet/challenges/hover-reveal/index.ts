@@ -7,4 +7,5 @@ export const hoverRevealType = defineChallengeType({
   category: 'navigation',
   challenge: hoverReveal,
   oracle: solveHoverReveal,
+  recognise: { rank: 90, matches: (t) => /^Hover over/.test(t) },
 });

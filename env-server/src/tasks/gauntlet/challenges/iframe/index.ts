@@ -7,4 +7,5 @@ export const iframeType = defineChallengeType({
   category: 'hidden_content',
   challenge: iframe,
   oracle: solveIframe,
+  recognise: { rank: 120, matches: (t) => /frame "/.test(t) },
 });

@@ -7,4 +7,5 @@ export const modalDecoyType = defineChallengeType({
   category: 'advanced',
   challenge: modalDecoy,
   oracle: solveModalDecoy,
+  recognise: { rank: 40, matches: (t) => /popups? (are|is) open/i.test(t) },
 });

@@ -7,4 +7,5 @@ export const multiStepType = defineChallengeType({
   category: 'advanced',
   challenge: multiStep,
   oracle: solveMultiStep,
+  recognise: { rank: 50, matches: (t) => /^Three stages/.test(t) },
 });

@@ -7,4 +7,5 @@ export const mutationObserverType = defineChallengeType({
   category: 'hidden_content',
   challenge: mutationObserver,
   oracle: solveMutationObserver,
+  recognise: { rank: 140, matches: (t) => /flash in the box/.test(t) },
 });

@@ -7,4 +7,5 @@ export const obfuscatedType = defineChallengeType({
   category: 'advanced',
   challenge: obfuscated,
   oracle: solveObfuscated,
+  recognise: { rank: 190, matches: (t) => /Rule:/.test(t) },
 });

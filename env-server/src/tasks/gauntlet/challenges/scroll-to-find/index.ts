@@ -7,4 +7,5 @@ export const scrollToFindType = defineChallengeType({
   category: 'navigation',
   challenge: scrollToFind,
   oracle: solveScrollToFind,
+  recognise: { rank: 210, matches: (_t, puzzle) => puzzle.some((n) => n.role === 'region' && n.name === 'Code block') },
 });

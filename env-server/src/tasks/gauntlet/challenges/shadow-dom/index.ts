@@ -7,4 +7,5 @@ export const shadowDomType = defineChallengeType({
   category: 'hidden_content',
   challenge: shadowDom,
   oracle: solveShadowDom,
+  recognise: { rank: 110, matches: (t) => /nested panels/.test(t) },
 });

@@ -2,4 +2,10 @@ import { defineChallengeType } from '../../challenge-type.js';
 import { timer } from './challenge.js';
 import { solveTimer } from './oracle.js';
 
-export const timerType = defineChallengeType({ order: 11, category: 'timing', challenge: timer, oracle: solveTimer });
+export const timerType = defineChallengeType({
+  order: 11,
+  category: 'timing',
+  challenge: timer,
+  oracle: solveTimer,
+  recognise: { rank: 20, matches: (t) => /page clock/.test(t) },
+});

@@ -7,4 +7,5 @@ export const websocketType = defineChallengeType({
   category: 'timing',
   challenge: websocket,
   oracle: solveWebsocket,
+  recognise: { rank: 10, matches: (t) => /code server/.test(t) },
 });
