@@ -1,5 +1,6 @@
 import type { ChallengeCategory } from './categories.js';
 import type { AnyChallenge } from './challenge.js';
+import type { Decoy, Misreading } from './oracle/decoy.js';
 import type { ChallengeOracle } from './oracle/move.js';
 import type { AxNode } from '../oracle-helpers/axtree-lines.js';
 
@@ -31,6 +32,10 @@ export interface ChallengeTypeSpec {
   readonly oracle: ChallengeOracle;
   /** How the oracle recognises it on the page. */
   readonly recognise: Recognition;
+  /** Optional: a plausible wrong move in its puzzle, for DPO pairs (see oracle/decoy.ts). */
+  readonly decoy?: Decoy;
+  /** Optional: wrong codes a careless reader of its puzzle would enter. */
+  readonly misreading?: Misreading;
 }
 
 /** Declares a folder's type (typed here, so a missing piece is a compile error before discovery's check). */

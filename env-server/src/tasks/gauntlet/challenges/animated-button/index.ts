@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { animatedButtonDecoy } from './decoy.js';
 import { animatedButton } from './challenge.js';
 import { solveAnimatedButton } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const animatedButtonType = defineChallengeType({
   challenge: animatedButton,
   oracle: solveAnimatedButton,
   recognise: { rank: 180, matches: (t) => /slides right/.test(t) },
+  decoy: animatedButtonDecoy,
 });

@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { clickSequenceDecoy } from './decoy.js';
 import { clickSequence } from './challenge.js';
 import { solveClickSequence } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const clickSequenceType = defineChallengeType({
   challenge: clickSequence,
   oracle: solveClickSequence,
   recognise: { rank: 80, matches: (t) => /Click the buttons in this order/.test(t) },
+  decoy: clickSequenceDecoy,
 });

@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { computedStyleMisreading } from './misreading.js';
 import { computedStyle } from './challenge.js';
 import { solveComputedStyle } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const computedStyleType = defineChallengeType({
   challenge: computedStyle,
   oracle: solveComputedStyle,
   recognise: { rank: 130, matches: (t) => /CSS draws/.test(t) },
+  misreading: computedStyleMisreading,
 });

@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { dragAndDropDecoy } from './decoy.js';
 import { dragAndDrop } from './challenge.js';
 import { solveDragAndDrop } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const dragAndDropType = defineChallengeType({
   challenge: dragAndDrop,
   oracle: solveDragAndDrop,
   recognise: { rank: 70, matches: (t) => /drop zone/.test(t) },
+  decoy: dragAndDropDecoy,
 });

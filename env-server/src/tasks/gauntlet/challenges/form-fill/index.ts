@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { formFillDecoy } from './decoy.js';
 import { formFill } from './challenge.js';
 import { solveFormFill } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const formFillType = defineChallengeType({
   challenge: formFill,
   oracle: solveFormFill,
   recognise: { rank: 60, matches: (t) => /^Fill in the form/.test(t) },
+  decoy: formFillDecoy,
 });

@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { iframeDecoy } from './decoy.js';
 import { iframe } from './challenge.js';
 import { solveIframe } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const iframeType = defineChallengeType({
   challenge: iframe,
   oracle: solveIframe,
   recognise: { rank: 120, matches: (t) => /frame "/.test(t) },
+  decoy: iframeDecoy,
 });

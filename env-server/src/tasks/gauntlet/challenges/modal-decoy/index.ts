@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { modalDecoyWrongClose } from './decoy.js';
 import { modalDecoy } from './challenge.js';
 import { solveModalDecoy } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const modalDecoyType = defineChallengeType({
   challenge: modalDecoy,
   oracle: solveModalDecoy,
   recognise: { rank: 40, matches: (t) => /popups? (are|is) open/i.test(t) },
+  decoy: modalDecoyWrongClose,
 });

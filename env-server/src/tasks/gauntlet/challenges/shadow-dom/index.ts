@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { shadowDomDecoy } from './decoy.js';
 import { shadowDom } from './challenge.js';
 import { solveShadowDom } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const shadowDomType = defineChallengeType({
   challenge: shadowDom,
   oracle: solveShadowDom,
   recognise: { rank: 110, matches: (t) => /nested panels/.test(t) },
+  decoy: shadowDomDecoy,
 });

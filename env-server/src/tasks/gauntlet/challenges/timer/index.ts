@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { timerDecoy } from './decoy.js';
 import { timer } from './challenge.js';
 import { solveTimer } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const timerType = defineChallengeType({
   challenge: timer,
   oracle: solveTimer,
   recognise: { rank: 20, matches: (t) => /page clock/.test(t) },
+  decoy: timerDecoy,
 });

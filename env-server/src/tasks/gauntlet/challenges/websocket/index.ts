@@ -1,4 +1,5 @@
 import { defineChallengeType } from '../../challenge-type.js';
+import { websocketDecoy } from './decoy.js';
 import { websocket } from './challenge.js';
 import { solveWebsocket } from './oracle.js';
 
@@ -8,4 +9,5 @@ export const websocketType = defineChallengeType({
   challenge: websocket,
   oracle: solveWebsocket,
   recognise: { rank: 10, matches: (t) => /code server/.test(t) },
+  decoy: websocketDecoy,
 });
