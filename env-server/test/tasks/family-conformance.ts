@@ -136,10 +136,18 @@ function seen(result: StepResult) {
   return { goal: o.goal, url: o.url, axtree_txt: unblob(o.axtree_txt), pruned_html: unblob(o.pruned_html) };
 }
 
-/** For timed tasks: goal, url, and every element's bid and role, in order. */
+/**
+ * For timed tasks: goal, url, and every element's bid and role, in order, but live regions (ARIA
+ * `live`, HTML `<output>`): those are what a page updates on its own clock, so whether one is
+ * shown at the moment of the look is the clock's, not the seed's.
+ */
 function skeleton(result: StepResult) {
   const o = result.observation;
-  const elements = [...o.axtree_txt.matchAll(/^\t*\[(\w+)\] (\S+)/gm)].map((m) => `${m[1]} ${m[2]}`);
-  const bids = [...o.pruned_html.matchAll(/<(\w+) bid="(\w+)"/g)].map((m) => `${m[2]} ${m[1]}`);
+  const elements = [...o.axtree_txt.matchAll(/^\t*\[(\w+)\] (\S+)(.*)$/gm)]
+    .filter((m) => !/\blive=/.test(m[3]!))
+    .map((m) => `${m[1]} ${m[2]}`);
+  const bids = [...o.pruned_html.matchAll(/<(\w+) bid="(\w+)"([^>]*)>/g)]
+    .filter((m) => m[1] !== 'output' && !/role="(status|log|timer|marquee|alert)"|aria-live=/.test(m[3]!))
+    .map((m) => `${m[2]} ${m[1]}`);
   return { goal: o.goal, url: o.url, elements, bids };
 }

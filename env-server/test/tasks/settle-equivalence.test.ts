@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, type SettleMode } from '../../src/config.js';
 import { EnvService } from '../../src/server/env-service.js';
 import type { EnvSession } from '../../src/sessions/session.js';
+import { onWallClock } from '../../src/tasks/gauntlet/challenges/index.js';
 import { oracleView } from '../../src/tasks/oracle-helpers/oracle-policy.js';
 import type { TaskDefinition } from '../../src/tasks/task.js';
 import { miniwobPages } from './miniwob-plusplus-source.js';
@@ -62,15 +63,12 @@ const FIXTURE_SCRIPTS: Record<string, (result: StepResult, turn: number) => stri
 };
 
 /**
- * Gauntlet challenges whose page moves on its own clock from the moment it renders (a page
- * clock, a sliding button, halves flashing on a cycle, playing media): two runs differ by when
- * they look, under any settle, so they are left out here (the Gauntlet's own suites play their
- * oracles, under smart now). The full run chains them all.
+ * Gauntlet challenges whose page moves on its own clock from the moment it renders (their spec's
+ * `wallClock`): two runs differ by when they look, under any settle, so they are left out here
+ * (the Gauntlet's own suites play their oracles, under smart now). The full run chains them all.
  */
-const WALL_CLOCK = ['timer', 'animated_button', 'mutation_observer', 'audio', 'video'];
 const wallClock = (task: TaskDefinition): boolean =>
-  task.benchmark === 'gauntlet' &&
-  (task.name === 'gauntlet' || WALL_CLOCK.includes(task.name.replace(/^gauntlet:/, '')));
+  task.benchmark === 'gauntlet' && (task.name === 'gauntlet' || onWallClock(task.name.replace(/^gauntlet:/, '')));
 
 function policyFor(name: string, task: TaskDefinition): (result: StepResult, turn: number) => string {
   const real = name.startsWith('miniwob.') && !name.startsWith('miniwob-builtin');

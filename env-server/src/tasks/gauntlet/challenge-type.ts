@@ -30,6 +30,12 @@ export interface ChallengeTypeSpec {
   readonly challenge: AnyChallenge;
   /** How the oracle solves it, from the step's observation. */
   readonly oracle: ChallengeOracle;
+  /**
+   * Its page moves on its own clock from the moment it renders (a page clock, a sliding button,
+   * halves flashing on a cycle, playing media): two looks at the same seed differ by when they
+   * look, so tests that compare observations compare only what the clock cannot change.
+   */
+  readonly wallClock?: boolean;
   /** How the oracle recognises it on the page. */
   readonly recognise: Recognition;
   /** Optional: a plausible wrong move in its puzzle, for DPO pairs (see oracle/decoy.ts). */

@@ -42,3 +42,6 @@ export const categoryOf = (type: ChallengeType): ChallengeCategory => challengeT
 export function typesIn(category: ChallengeCategory): ChallengeType[] {
   return CHALLENGE_SPECS.filter((spec) => spec.category === category).map((spec) => spec.challenge.type);
 }
+
+/** Whether the type's page moves on its own clock (ChallengeTypeSpec.wallClock); false for a name that is no type. */
+export const onWallClock = (type: string): boolean => BY_TYPE.get(type)?.wallClock === true;

@@ -8,6 +8,7 @@ export const animatedButtonType = defineChallengeType({
   category: 'timing',
   challenge: animatedButton,
   oracle: solveAnimatedButton,
+  wallClock: true,
   recognise: { rank: 180, matches: (t) => /slides right/.test(t) },
   decoy: animatedButtonDecoy,
 });

@@ -7,5 +7,6 @@ export const audioType = defineChallengeType({
   category: 'media',
   challenge: audio,
   oracle: solveAudio,
+  wallClock: true,
   recognise: { rank: 160, matches: (t) => /\bclip\b/.test(t) && !/video/i.test(t) },
 });

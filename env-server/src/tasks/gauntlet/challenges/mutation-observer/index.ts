@@ -7,5 +7,6 @@ export const mutationObserverType = defineChallengeType({
   category: 'hidden_content',
   challenge: mutationObserver,
   oracle: solveMutationObserver,
+  wallClock: true,
   recognise: { rank: 140, matches: (t) => /flash in the box/.test(t) },
 });

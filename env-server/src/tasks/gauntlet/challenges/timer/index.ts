@@ -8,6 +8,7 @@ export const timerType = defineChallengeType({
   category: 'timing',
   challenge: timer,
   oracle: solveTimer,
+  wallClock: true,
   recognise: { rank: 20, matches: (t) => /page clock/.test(t) },
   decoy: timerDecoy,
 });

@@ -7,5 +7,6 @@ export const videoType = defineChallengeType({
   category: 'media',
   challenge: video,
   oracle: solveVideo,
+  wallClock: true,
   recognise: { rank: 170, matches: (t) => /video/i.test(t) },
 });
