@@ -50,7 +50,11 @@ function describe(spec: OptionSpec): string {
   const fallback = spec.defaultText ?? (spec.default === undefined ? undefined : String(spec.default));
   const extras = [
     spec.choices ? `one of ${spec.choices.join(', ')}` : '',
-    spec.repeatable ? 'repeatable' : '',
+    spec.repeatable && !/\brepeat/i.test(spec.help)
+      ? spec.noSplit
+        ? 'repeatable'
+        : 'repeatable, or comma-separated'
+      : '',
     fallback !== undefined && fallback !== '' && spec.default !== false ? `default: ${fallback}` : '',
     spec.env ? `env ${spec.env}` : '',
   ].filter(Boolean);
