@@ -19,4 +19,13 @@ describe('commandHelp', () => {
     expect(help).toMatch(/--adapter A,B +An adapter; repeat it for more$/m);
     expect(help).toMatch(/--model VALUE +Base model \(default: tiny\)$/m);
   });
+
+  it("lists the kit's --config unless the command declares its own", () => {
+    expect(commandHelp({ name: 'tool' }, command)).toContain('--config FILE');
+    const own = defineCommand({
+      ...command,
+      options: defineOptions({ config: { kind: 'string', help: 'YAML file', valueName: 'FILE' } }),
+    });
+    expect(commandHelp({ name: 'tool' }, own).match(/--config/g)).toHaveLength(1);
+  });
 });

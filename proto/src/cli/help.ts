@@ -1,13 +1,21 @@
 import type { OptionSpec, OptionTable, PositionalSpec } from './option-table.js';
 import type { AnyCommand, Tool } from './command.js';
+import { ownsConfig } from './parse.js';
 
-/** `--help` of one command, written from its option table. */
-export function commandHelp(tool: Pick<Tool, 'name'>, command: AnyCommand): string {
+/** `--help` of one command, written from its option table (a runner of its own may pass any command shape). */
+export function commandHelp(
+  tool: Pick<Tool, 'name'>,
+  command: Pick<AnyCommand, 'name' | 'description' | 'options' | 'positionals' | 'examples'>,
+): string {
   const positionals = command.positionals ?? [];
   const rows = Object.entries(command.options as OptionTable).map(
     ([name, spec]) => [flagLabel(name, spec), describe(spec)] as const,
   );
-  rows.push(['    --config FILE', 'Read flag values from a JSON object ({"flag-name": value}); flags given here win']);
+  if (!ownsConfig(command.options as OptionTable))
+    rows.push([
+      '    --config FILE',
+      'Read flag values from a JSON object ({"flag-name": value}); flags given here win',
+    ]);
   rows.push(['-h, --help', 'Show this help']);
   const width = Math.max(...[...positionals.map((p) => positionalLabel(p).length), ...rows.map(([f]) => f.length)]);
   return [

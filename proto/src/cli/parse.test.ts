@@ -98,6 +98,12 @@ describe('parseOptions', () => {
     expect(parseOptions({}, { args: ['a', 'b', 'c'], positionals }).positionals).toEqual(['a', 'b', 'c']);
   });
 
+  it('leaves --config to a table that declares its own config flag', () => {
+    const own = defineOptions({ config: { kind: 'string', help: 'YAML file of these options' } });
+    const { values } = parseOptions(own, { args: ['--config', 'run.yaml'] });
+    expect(values).toEqual({ config: 'run.yaml' });
+  });
+
   it('stops at --help without validating the rest', () => {
     expect(parseOptions(table, { args: ['--mode', 'psychic', '--help'] }).help).toBe(true);
   });

@@ -1,50 +1,24 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from '@gauntlet/proto/cli';
 import { UsageError, type Command, type CommandContext } from './command.js';
 
 export type ParsedCommandLine = Pick<CommandContext, 'options' | 'positionals'> & { help: boolean };
 
-/** Parses a subcommand's arguments strictly: unknown flags, missing values and wrong positional counts are usage errors. */
+/**
+ * The kit parses a command's arguments strictly (unknown flags, missing values, wrong positional
+ * counts are usage errors); its messages are prefixed with the command, as the trainer's own are
+ * (`init-tiny: missing <dir>`).
+ */
 export function parseCommandLine(command: Command, args: string[]): ParsedCommandLine {
-  const options = Object.fromEntries(
-    Object.entries(command.options).map(([name, spec]) => [
-      name,
-      { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) },
-    ]),
-  );
-  let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({
-      args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const parsed = parseOptions(command.options, { args, positionals: command.positionals });
+    return { options: parsed.values, positionals: parsed.positionals, help: parsed.help };
   } catch (error) {
-    throw new UsageError(describeParseError(error as Error & { code?: string }));
+    if (error instanceof UsageError) throw new UsageError(`${command.name}: ${error.message}`, error.flag);
+    throw error;
   }
-  const { help, ...values } = parsed.values as Record<string, string | boolean | string[] | undefined>;
-  if (help) return { options: values, positionals: parsed.positionals, help: true };
-  const required = command.positionals.filter((p) => !p.optional);
-  if (parsed.positionals.length < required.length) {
-    const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
-    throw new UsageError(`${command.name}: missing ${missing.join(' ')}`);
-  }
-  if (parsed.positionals.length > command.positionals.length && !command.positionals.at(-1)?.variadic) {
-    const extra = parsed.positionals.slice(command.positionals.length);
-    throw new UsageError(
-      `${command.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')}`,
-    );
-  }
-  return { options: values, positionals: parsed.positionals, help: false };
 }
 
-function describeParseError(error: Error & { code?: string }): string {
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const flag = /'([^']+)'/.exec(error.message)?.[1] ?? 'option';
-    return `unknown option ${flag}`;
-  }
-  return error.message;
-}
+// Readers of the string values that commands convert themselves (ranges, choices, lists).
 
 /** An integer flag value within bounds, else a usage error naming the flag. */
 export function integerOption(
