@@ -116,15 +116,23 @@ export function convert(name: string, spec: OptionSpec, raw: string | boolean | 
       throw bad('true or false');
     case 'integer':
     case 'number': {
-      const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
       const integer = spec.kind === 'integer';
+      // An integer is written in digits: `1.5`, `1e3` and `0x10` are refused, not rounded or read as hex.
+      const text = typeof raw === 'string' && (integer ? /^\s*-?\d+\s*$/.test(raw) : raw.trim() !== '');
+      const value = typeof raw === 'number' ? raw : text ? Number(raw) : NaN;
       const range = [
         spec.min === undefined ? '' : `≥ ${spec.min}`,
+        spec.above === undefined ? '' : `> ${spec.above}`,
         spec.max === undefined ? '' : `≤ ${spec.max}`,
       ].filter(Boolean);
       const want = `${integer ? 'an integer' : 'a number'}${range.length ? ` ${range.join(' and ')}` : ''}`;
       if (!Number.isFinite(value) || (integer && !Number.isSafeInteger(value))) throw bad(want);
-      if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) throw bad(want);
+      if (
+        (spec.min !== undefined && value < spec.min) ||
+        (spec.above !== undefined && value <= spec.above) ||
+        (spec.max !== undefined && value > spec.max)
+      )
+        throw bad(want);
       return value;
     }
     case 'list': {

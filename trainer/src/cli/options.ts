@@ -1,4 +1,4 @@
-import { parseOptions } from '@gauntlet/proto/cli';
+import { convertOption, parseOptions, type OptionSpec } from '@gauntlet/proto/cli';
 import { UsageError, type Command, type CommandContext } from './command.js';
 
 export type ParsedCommandLine = Pick<CommandContext, 'options' | 'positionals'> & { help: boolean };
@@ -20,20 +20,14 @@ export function parseCommandLine(command: Command, args: string[]): ParsedComman
 
 // Readers of the string values that commands convert themselves (ranges, choices, lists).
 
-/** An integer flag value within bounds, else a usage error naming the flag. */
+/** An integer flag value within bounds, else a usage error naming the flag (the kit's check). */
 export function integerOption(
   context: Pick<CommandContext, 'options'>,
   name: string,
   fallback: number,
   min = 0,
 ): number {
-  const raw = context.options[name];
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min) {
-    throw new UsageError(`--${name} must be an integer ≥ ${min} (got ${JSON.stringify(raw)})`);
-  }
-  return value;
+  return read(context, name, fallback, { kind: 'integer', min });
 }
 
 export function optionalIntegerOption(
@@ -51,11 +45,7 @@ export function choiceOption<T extends string>(
   choices: readonly T[],
   fallback: T,
 ): T {
-  const raw = context.options[name];
-  if (raw === undefined) return fallback;
-  if (!choices.includes(raw as T))
-    throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got ${JSON.stringify(raw)})`);
-  return raw as T;
+  return read(context, name, fallback, { kind: 'string', choices });
 }
 
 export function stringOption(context: Pick<CommandContext, 'options'>, name: string): string | undefined {
@@ -71,13 +61,18 @@ export function numberOption(
   min = 0,
   inclusive = false,
 ): number {
+  return read(context, name, fallback, { kind: 'number', ...(inclusive ? { min } : { above: min }) });
+}
+
+/** The flag's value checked and converted by the kit as `spec` says, or `fallback` when absent. */
+function read<T>(
+  context: Pick<CommandContext, 'options'>,
+  name: string,
+  fallback: T,
+  spec: Omit<OptionSpec, 'help'>,
+): T {
   const raw = context.options[name];
-  if (raw === undefined) return fallback;
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-  if (!Number.isFinite(value) || value < min || (!inclusive && value === min)) {
-    throw new UsageError(`--${name} must be a number ${inclusive ? '≥' : '>'} ${min} (got ${JSON.stringify(raw)})`);
-  }
-  return value;
+  return raw === undefined ? fallback : (convertOption(name, { ...spec, help: '' }, raw) as T);
 }
 
 /**
