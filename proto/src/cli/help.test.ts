@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineCommand } from './command.js';
-import { commandHelp } from './help.js';
+import { commandHelp, toolHelp } from './help.js';
 import { defineOptions } from './option-table.js';
 
 const options = defineOptions({
@@ -27,5 +27,19 @@ describe('commandHelp', () => {
       options: defineOptions({ config: { kind: 'string', help: 'YAML file', valueName: 'FILE' } }),
     });
     expect(commandHelp({ name: 'tool' }, own).match(/--config/g)).toHaveLength(1);
+  });
+
+  it("lists the tool's own flags and its exit codes when it has its own", () => {
+    const tool = {
+      name: 'tool',
+      description: 'Does things.',
+      commands: [command],
+      toolOptions: [['-v, --version', 'Print the version']] as const,
+      exitCodes: 'Exit codes: 0 done, 1 failed.',
+    };
+    const help = toolHelp(tool);
+    expect(help).toMatch(/^Options:\n {2}-v, --version {2}Print the version$/m);
+    expect(help.split('\n').at(-1)).toBe('Exit codes: 0 done, 1 failed.');
+    expect(toolHelp({ ...tool, toolOptions: undefined, exitCodes: undefined })).not.toContain('Options:');
   });
 });

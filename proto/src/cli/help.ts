@@ -32,9 +32,15 @@ export function commandHelp(
   ].join('\n');
 }
 
-/** The tool's own `--help`: its commands and the exit codes. */
-export function toolHelp(tool: Tool): string {
+/** The tool's own `--help`: its commands, its own flags (when it has any) and the exit codes. */
+export function toolHelp(
+  tool: Pick<Tool, 'name' | 'description' | 'toolOptions' | 'exitCodes'> & {
+    commands: readonly Pick<AnyCommand, 'name' | 'summary'>[];
+  },
+): string {
   const width = Math.max(...tool.commands.map((c) => c.name.length));
+  const options = tool.toolOptions ?? [];
+  const optionWidth = Math.max(0, ...options.map(([flag]) => flag.length));
   return [
     `Usage: ${tool.name} <command> [options]`,
     '',
@@ -42,9 +48,12 @@ export function toolHelp(tool: Tool): string {
     '',
     'Commands:',
     ...tool.commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...(options.length
+      ? ['', 'Options:', ...options.map(([flag, text]) => `  ${flag.padEnd(optionWidth)}  ${text}`)]
+      : []),
     '',
     `Run '${tool.name} <command> --help' for a command's flags.`,
-    'Exit codes: 0 success, 1 failure, 2 bad command line, 130 interrupted.',
+    tool.exitCodes ?? 'Exit codes: 0 success, 1 failure, 2 bad command line, 130 interrupted.',
   ].join('\n');
 }
 
