@@ -22,7 +22,7 @@ const forbiddenPackages = { trainer: ['playwright', 'playwright-core'], agent: [
 export const layers = {
   proto: [
     ['errors', 'random'],
-    ['wire', 'deadline'],
+    ['wire', 'deadline', 'chromium'],
     ['grpc'],
     ['client'],
     ['policy-server', 'rollout', 'cli'],

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { findChromium as findAnyChromium, type ChromiumChoice } from '@gauntlet/proto/chromium';
 import { chromium } from 'playwright-core';
 import { TASK_ORIGIN } from './site.js';
 
@@ -26,46 +26,11 @@ export const CHROMIUM_FLAGS = [
   `--unsafely-treat-insecure-origin-as-secure=${TASK_ORIGIN}`,
 ];
 
-// The real binaries first: Debian's /usr/bin wrappers are shell scripts that fork without exec,
-// so the browser would outlive a kill of the process Playwright started.
-const DEBIAN_BINARIES = [
-  '/usr/lib/chromium/chromium-headless-shell',
-  '/usr/bin/chromium-headless-shell',
-  '/usr/lib/chromium/chromium',
-  '/usr/bin/chromium',
-];
-
-export interface ExecutableChoice {
-  path: string | undefined;
-  source: 'playwright' | 'CHROMIUM_PATH' | 'debian';
-}
-
 /**
  * Playwright's own browser when installed, else `CHROMIUM_PATH`, else Debian's headless shell or
- * chromium. Throws a message telling the user how to install one when none is found.
+ * chromium (proto's one lookup, with Playwright asked first). Throws NoChromiumError saying how to
+ * install one when none is found.
  */
-export function findChromium(env: NodeJS.ProcessEnv = process.env, headless = true): ExecutableChoice {
-  const bundled = safeBundledPath();
-  if (bundled && existsSync(bundled)) return { path: bundled, source: 'playwright' };
-  const fromEnv = env.CHROMIUM_PATH;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
-    return { path: fromEnv, source: 'CHROMIUM_PATH' };
-  }
-  // The headless shell cannot show a window: prefer full chromium when headed.
-  const candidates = headless ? DEBIAN_BINARIES : [...DEBIAN_BINARIES].reverse();
-  const found = candidates.find((p) => existsSync(p));
-  if (found) return { path: found, source: 'debian' };
-  throw new Error(
-    'No Chromium found. Install one with `apt-get install -y chromium-headless-shell` (Debian/Ubuntu), ' +
-      'run `npx playwright install chromium`, or set CHROMIUM_PATH to a Chromium binary.',
-  );
-}
-
-function safeBundledPath(): string | undefined {
-  try {
-    return chromium.executablePath();
-  } catch {
-    return undefined;
-  }
+export function findChromium(env: NodeJS.ProcessEnv = process.env, headless = true): ChromiumChoice {
+  return findAnyChromium({ env, headless, bundled: () => chromium.executablePath() });
 }

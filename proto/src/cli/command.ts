@@ -35,4 +35,8 @@ export interface Tool {
   name: string;
   description: string;
   commands: readonly AnyCommand[];
+  /** Flags of the tool itself (before any command), as `[flag, help]` rows of its `--help`. */
+  toolOptions?: readonly (readonly [string, string])[];
+  /** The exit-code line of the tool's `--help`, when the tool says more than the kit's. */
+  exitCodes?: string;
 }

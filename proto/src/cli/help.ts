@@ -1,13 +1,21 @@
 import type { OptionSpec, OptionTable, PositionalSpec } from './option-table.js';
 import type { AnyCommand, Tool } from './command.js';
+import { ownsConfig } from './parse.js';
 
-/** `--help` of one command, written from its option table. */
-export function commandHelp(tool: Pick<Tool, 'name'>, command: AnyCommand): string {
+/** `--help` of one command, written from its option table (a runner of its own may pass any command shape). */
+export function commandHelp(
+  tool: Pick<Tool, 'name'>,
+  command: Pick<AnyCommand, 'name' | 'description' | 'options' | 'positionals' | 'examples'>,
+): string {
   const positionals = command.positionals ?? [];
   const rows = Object.entries(command.options as OptionTable).map(
     ([name, spec]) => [flagLabel(name, spec), describe(spec)] as const,
   );
-  rows.push(['    --config FILE', 'Read flag values from a JSON object ({"flag-name": value}); flags given here win']);
+  if (!ownsConfig(command.options as OptionTable))
+    rows.push([
+      '    --config FILE',
+      'Read flag values from a JSON object ({"flag-name": value}); flags given here win',
+    ]);
   rows.push(['-h, --help', 'Show this help']);
   const width = Math.max(...[...positionals.map((p) => positionalLabel(p).length), ...rows.map(([f]) => f.length)]);
   return [
@@ -24,9 +32,15 @@ export function commandHelp(tool: Pick<Tool, 'name'>, command: AnyCommand): stri
   ].join('\n');
 }
 
-/** The tool's own `--help`: its commands and the exit codes. */
-export function toolHelp(tool: Tool): string {
+/** The tool's own `--help`: its commands, its own flags (when it has any) and the exit codes. */
+export function toolHelp(
+  tool: Pick<Tool, 'name' | 'description' | 'toolOptions' | 'exitCodes'> & {
+    commands: readonly Pick<AnyCommand, 'name' | 'summary'>[];
+  },
+): string {
   const width = Math.max(...tool.commands.map((c) => c.name.length));
+  const options = tool.toolOptions ?? [];
+  const optionWidth = Math.max(0, ...options.map(([flag]) => flag.length));
   return [
     `Usage: ${tool.name} <command> [options]`,
     '',
@@ -34,9 +48,12 @@ export function toolHelp(tool: Tool): string {
     '',
     'Commands:',
     ...tool.commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...(options.length
+      ? ['', 'Options:', ...options.map(([flag, text]) => `  ${flag.padEnd(optionWidth)}  ${text}`)]
+      : []),
     '',
     `Run '${tool.name} <command> --help' for a command's flags.`,
-    'Exit codes: 0 success, 1 failure, 2 bad command line, 130 interrupted.',
+    tool.exitCodes ?? 'Exit codes: 0 success, 1 failure, 2 bad command line, 130 interrupted.',
   ].join('\n');
 }
 
@@ -50,7 +67,11 @@ function describe(spec: OptionSpec): string {
   const fallback = spec.defaultText ?? (spec.default === undefined ? undefined : String(spec.default));
   const extras = [
     spec.choices ? `one of ${spec.choices.join(', ')}` : '',
-    spec.repeatable ? 'repeatable' : '',
+    spec.repeatable && !/\brepeat/i.test(spec.help)
+      ? spec.noSplit
+        ? 'repeatable'
+        : 'repeatable, or comma-separated'
+      : '',
     fallback !== undefined && fallback !== '' && spec.default !== false ? `default: ${fallback}` : '',
     spec.env ? `env ${spec.env}` : '',
   ].filter(Boolean);

@@ -16,7 +16,7 @@ export {
   type OptionValues,
   type PositionalSpec,
 } from './option-table.js';
-export { parseOptions, type ParseInput, type Parsed } from './parse.js';
+export { convert as convertOption, parseOptions, type ParseInput, type Parsed } from './parse.js';
 export { consoleIo, progressTo, type CommandIo, type Progress } from './progress.js';
 export { parseSeeds } from './seeds.js';
 export { checkTaskNames, type TaskNameCheck, type TaskNameCheckOptions } from './task-names.js';

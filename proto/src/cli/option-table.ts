@@ -18,6 +18,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** Lowest allowed value of a number or integer flag (inclusive). */
   min?: number;
+  /** A number flag's value must be above this (exclusive), e.g. a learning rate above 0. */
+  above?: number;
   /** Highest allowed value of a number or integer flag (inclusive). */
   max?: number;
   short?: string;

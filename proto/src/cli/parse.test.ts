@@ -66,6 +66,24 @@ describe('parseOptions', () => {
     expect(usage(() => parseOptions(table, { args: ['stray'] })).message).toMatch(/unexpected argument "stray"/);
   });
 
+  it('reads integers only as digits and checks exclusive and inclusive bounds', () => {
+    const bounds = defineOptions({
+      seed: { kind: 'integer', help: 'seed', min: 0 },
+      lr: { kind: 'number', help: 'learning rate', above: 0 },
+      frac: { kind: 'number', help: 'a fraction', above: 0, max: 1 },
+    });
+    const parse = (...args: string[]) => parseOptions(bounds, { args }).values;
+    expect(parse('--seed', '7', '--lr', '1e-4', '--frac', '1')).toEqual({ seed: 7, lr: 1e-4, frac: 1 });
+    for (const seed of ['1.5', '1e3', '0x10', '-1'])
+      expect(usage(() => parse(`--seed=${seed}`))).toMatchObject({
+        flag: 'seed',
+        message: `--seed must be an integer ≥ 0 (got "${seed}")`,
+      });
+    expect(usage(() => parse('--lr', '0')).message).toBe('--lr must be a number > 0 (got "0")');
+    expect(usage(() => parse('--lr', 'fast')).message).toBe('--lr must be a number > 0 (got "fast")');
+    expect(usage(() => parse('--frac', '1.5')).message).toBe('--frac must be a number > 0 and ≤ 1 (got "1.5")');
+  });
+
   it('rejects a config file with unknown keys or bad JSON, naming --config', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));
     writeFileSync(join(dir, 'a.json'), '{"colour": 1}');
@@ -96,6 +114,12 @@ describe('parseOptions', () => {
     expect(values).toEqual({ adapter: ['a=x', 'b=y', 'c=z'], folder: ['one,two', 'three'] });
     const positionals = [{ name: 'FILE', help: 'files', variadic: true }];
     expect(parseOptions({}, { args: ['a', 'b', 'c'], positionals }).positionals).toEqual(['a', 'b', 'c']);
+  });
+
+  it('leaves --config to a table that declares its own config flag', () => {
+    const own = defineOptions({ config: { kind: 'string', help: 'YAML file of these options' } });
+    const { values } = parseOptions(own, { args: ['--config', 'run.yaml'] });
+    expect(values).toEqual({ config: 'run.yaml' });
   });
 
   it('stops at --help without validating the rest', () => {

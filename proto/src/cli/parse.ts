@@ -18,11 +18,13 @@ export interface Parsed<T extends OptionTable> {
 /**
  * Strict parsing of one command's arguments. Each value comes from the first that sets it:
  * the flag, the `--config` JSON file, the environment variable, the default. Unknown flags,
- * missing values, bad numbers and stray arguments are UsageErrors naming the flag.
+ * missing values, bad numbers and stray arguments are UsageErrors naming the flag. A table that
+ * declares its own `config` row reads its config files itself (e.g. YAML): the kit leaves it be.
  */
 export function parseOptions<T extends OptionTable>(table: T, input: ParseInput): Parsed<T> {
   const positionals = input.positionals ?? [];
   const specs = Object.entries(table);
+  const ownConfig = ownsConfig(table);
   const nodeOptions = Object.fromEntries([
     ...specs.map(([name, spec]) => [
       name,
@@ -33,7 +35,7 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
       },
     ]),
     ['help', { type: 'boolean', short: 'h' }],
-    ['config', { type: 'string' }],
+    ...(ownConfig ? [] : [['config', { type: 'string' }]]),
   ]) as NonNullable<ParseArgsConfig['options']>;
   let parsed: ReturnType<typeof parseArgs>;
   try {
@@ -41,7 +43,9 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
   } catch (error) {
     throw parseFailure(error as Error & { code?: string });
   }
-  const { help, config, ...flags } = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const { help, ...flags } = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const config = ownConfig ? undefined : flags.config;
+  if (!ownConfig) delete flags.config;
   if (help) return { values: {} as OptionValues<T>, positionals: parsed.positionals, help: true };
   checkPositionals(parsed.positionals, positionals);
   const fromFile = typeof config === 'string' ? readConfig(config, table) : {};
@@ -52,6 +56,11 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
     values[name] = raw === undefined ? defaultOf(spec) : convert(name, spec, raw);
   }
   return { values: values as OptionValues<T>, positionals: parsed.positionals, help: false };
+}
+
+/** The table has its own `config` flag, so `--config` is the command's, not the kit's JSON file. */
+export function ownsConfig(table: OptionTable): boolean {
+  return Object.hasOwn(table, 'config');
 }
 
 function parseFailure(error: Error & { code?: string }): UsageError {
@@ -107,15 +116,23 @@ export function convert(name: string, spec: OptionSpec, raw: string | boolean | 
       throw bad('true or false');
     case 'integer':
     case 'number': {
-      const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
       const integer = spec.kind === 'integer';
+      // An integer is written in digits: `1.5`, `1e3` and `0x10` are refused, not rounded or read as hex.
+      const text = typeof raw === 'string' && (integer ? /^\s*-?\d+\s*$/.test(raw) : raw.trim() !== '');
+      const value = typeof raw === 'number' ? raw : text ? Number(raw) : NaN;
       const range = [
         spec.min === undefined ? '' : `≥ ${spec.min}`,
+        spec.above === undefined ? '' : `> ${spec.above}`,
         spec.max === undefined ? '' : `≤ ${spec.max}`,
       ].filter(Boolean);
       const want = `${integer ? 'an integer' : 'a number'}${range.length ? ` ${range.join(' and ')}` : ''}`;
       if (!Number.isFinite(value) || (integer && !Number.isSafeInteger(value))) throw bad(want);
-      if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) throw bad(want);
+      if (
+        (spec.min !== undefined && value < spec.min) ||
+        (spec.above !== undefined && value <= spec.above) ||
+        (spec.max !== undefined && value > spec.max)
+      )
+        throw bad(want);
       return value;
     }
     case 'list': {

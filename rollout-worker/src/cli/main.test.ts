@@ -72,7 +72,7 @@ describe('gauntlet-worker', () => {
     );
     expect(await cli(['run', '--bogus'])).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/Unknown option '--bogus'/),
+      err: expect.stringMatching(/unknown flag --bogus/),
     });
   });
 });

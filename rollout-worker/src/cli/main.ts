@@ -1,12 +1,18 @@
 import { GauntletError } from '@gauntlet/proto';
+import {
+  commandHelp,
+  consoleIo,
+  parseOptions,
+  progressTo,
+  toolHelp,
+  UsageError,
+  type CommandIo,
+} from '@gauntlet/proto/cli';
 import type { RedisWatch } from '@gauntlet/proto/rollout/queue';
 import { COMMANDS } from './commands/index.js';
-import { commandHelp, parseCommandLine, TOOL, toolHelp, UsageError, type CommandIo } from './command.js';
+import { TOOL, workerTool } from './command.js';
 
-export const consoleIo: CommandIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+const WORKER = workerTool(COMMANDS);
 
 /**
  * Runs one command line and returns the exit code (never exits itself). SIGINT / SIGTERM abort
@@ -17,7 +23,7 @@ export async function main(argv: string[], io: CommandIo = consoleIo, signal?: A
   const [name, ...rest] = argv;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     const command = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    io.out(command ? commandHelp(command) : toolHelp(COMMANDS));
+    io.out(command ? commandHelp(WORKER, command) : toolHelp(WORKER));
     return name === undefined ? 2 : 0;
   }
   const command = COMMANDS.find((c) => c.name === name);
@@ -48,15 +54,14 @@ export async function main(argv: string[], io: CommandIo = consoleIo, signal?: A
     signal.addEventListener('abort', stop, { once: true });
   }
   try {
-    const { values, help } = parseCommandLine(command, rest);
-    if (help) {
-      io.out(commandHelp(command));
+    const parsed = parseOptions(command.options, { args: rest, positionals: command.positionals });
+    if (parsed.help) {
+      io.out(commandHelp(WORKER, command));
       return 0;
     }
-    const outcome = await Promise.race([
-      command.run({ values, io, signal: controller.signal, watches }).then((code) => ({ code })),
-      forced.then((line) => ({ line })),
-    ]);
+    const progress = progressTo(io, `${TOOL} ${command.name}`);
+    const run = command.run({ ...parsed, io, progress, signal: controller.signal, watches });
+    const outcome = await Promise.race([run.then((code) => ({ code })), forced.then((line) => ({ line }))]);
     if ('line' in outcome) {
       io.err(outcome.line);
       return 130;

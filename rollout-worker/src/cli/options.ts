@@ -5,112 +5,123 @@ import {
   queueConnection,
   type QueueConnection,
 } from '@gauntlet/proto/rollout/queue';
-import { UsageError, type CommandContext, type OptionSpec, type Values } from './command.js';
+import { defineOptions, UsageError, type CommandIo, type OptionValues } from '@gauntlet/proto/cli';
+import type { CommandContext } from './command.js';
 
 /** How long a command waits for Redis at start, by default. */
 export const DEFAULT_REDIS_TIMEOUT_MS = 5_000;
 
-export const QUEUE_OPTIONS: Record<string, OptionSpec> = {
+export const QUEUE_OPTIONS = defineOptions({
   redis: {
-    type: 'string',
+    kind: 'string',
+    default: DEFAULT_REDIS_URL,
     valueName: 'URL',
-    description: 'Redis holding the queues',
-    defaultText: DEFAULT_REDIS_URL,
+    help: 'Redis holding the queues',
     env: 'REDIS_URL',
   },
   prefix: {
-    type: 'string',
+    kind: 'string',
+    default: DEFAULT_PREFIX,
     valueName: 'NAME',
-    description: 'Queue key prefix: workers, producers and the trainer of one deployment share it',
-    defaultText: DEFAULT_PREFIX,
+    help: 'Queue key prefix: workers, producers and the trainer of one deployment share it',
     env: 'GAUNTLET_QUEUE_PREFIX',
   },
   'redis-timeout-ms': {
-    type: 'string',
+    kind: 'integer',
+    min: 1,
+    default: DEFAULT_REDIS_TIMEOUT_MS,
     valueName: 'MS',
-    description:
-      'How long to wait for Redis at start before exiting 1 with the reason (later outages are waited out, one line each way)',
-    defaultText: String(DEFAULT_REDIS_TIMEOUT_MS),
+    help: 'How long to wait for Redis at start before exiting 1 with the reason (later outages are waited out, one line each way)',
   },
-};
+});
 
 /** How each episode is played: shared by submit (carried in the group's jobs) and eval. */
-export const EPISODE_OPTIONS: Record<string, OptionSpec> = {
+export const EPISODE_OPTIONS = defineOptions({
   'max-turns': {
-    type: 'string',
+    kind: 'integer',
+    min: 1,
     valueName: 'N',
-    description: 'Turns before an episode ends as timeout',
+    help: 'Turns before an episode ends as timeout',
     defaultText: '30',
   },
   'deadline-ms': {
-    type: 'string',
+    kind: 'integer',
+    min: 1,
     valueName: 'MS',
-    description: 'Wall-clock budget of one episode',
+    help: 'Wall-clock budget of one episode',
     defaultText: '600000',
   },
-  temperature: { type: 'string', valueName: 'T', description: 'Sampling temperature', defaultText: '1' },
-  'top-p': { type: 'string', valueName: 'P', description: 'Nucleus sampling', defaultText: '1' },
-  'top-k': { type: 'string', valueName: 'K', description: 'Top-k sampling (-1 = off)', defaultText: '-1' },
-  'max-tokens': { type: 'string', valueName: 'N', description: 'Tokens per reply', defaultText: '64' },
+  temperature: { kind: 'number', valueName: 'T', help: 'Sampling temperature', defaultText: '1' },
+  'top-p': { kind: 'number', valueName: 'P', help: 'Nucleus sampling', defaultText: '1' },
+  'top-k': { kind: 'integer', min: -1, valueName: 'K', help: 'Top-k sampling (-1 = off)', defaultText: '-1' },
+  'max-tokens': { kind: 'integer', min: 1, valueName: 'N', help: 'Tokens per reply', defaultText: '64' },
   'sampling-seed': {
-    type: 'string',
+    kind: 'integer',
+    min: 0,
     valueName: 'N',
-    description: 'Base sampling seed (episode i of a group and turn k add to it); absent: unseeded',
+    help: 'Base sampling seed (episode i of a group and turn k add to it); absent: unseeded',
   },
   'context-tokens': {
-    type: 'string',
+    kind: 'integer',
+    min: 1,
     valueName: 'N',
-    description: 'Prompt + reply tokens per turn; older exchanges are trimmed to fit',
+    help: 'Prompt + reply tokens per turn; older exchanges are trimmed to fit',
     defaultText: 'no budget',
   },
   'observation-chars': {
-    type: 'string',
+    kind: 'integer',
+    min: 1,
     valueName: 'N',
-    description: 'Characters per rendered observation (the AXTree is cut first)',
+    help: 'Characters per rendered observation (the AXTree is cut first)',
     defaultText: 'no budget',
   },
   'observation-format': {
-    type: 'string',
+    kind: 'string',
     valueName: 'F',
-    description: "axtree (BrowserGym's tree as the env sends it) or pruned (interactive elements and nearby text)",
+    help: "axtree (BrowserGym's tree as the env sends it) or pruned (interactive elements and nearby text)",
     defaultText: 'axtree',
   },
-  constrained: { type: 'boolean', description: 'Constrain replies to the action grammar (structured outputs)' },
+  constrained: { kind: 'boolean', help: 'Constrain replies to the action grammar (structured outputs)' },
   'action-names': {
-    type: 'string',
+    kind: 'list',
     valueName: 'A,B,…',
-    description: 'With --constrained: only these actions (comma-separated, e.g. click,fill)',
+    help: 'With --constrained: only these actions (comma-separated, e.g. click,fill)',
     defaultText: 'every action',
   },
   'bid-choices': {
-    type: 'boolean',
-    description: 'With --constrained: element arguments only name bids the current page shows',
+    kind: 'boolean',
+    help: 'With --constrained: element arguments only name bids the current page shows',
   },
-  model: { type: 'string', valueName: 'NAME', description: "The policy's base model as served", defaultText: 'tiny' },
+  model: { kind: 'string', valueName: 'NAME', help: "The policy's base model as served", defaultText: 'tiny' },
   adapter: {
-    type: 'string',
+    kind: 'string',
     valueName: 'NAME',
-    description: 'LoRA adapter to sample from (the name the policy server serves it as)',
+    help: 'LoRA adapter to sample from (the name the policy server serves it as)',
   },
   'policy-version': {
-    type: 'string',
+    kind: 'integer',
+    min: 0,
     valueName: 'N',
-    description: 'Training step of the adapter, recorded on every turn',
+    help: 'Training step of the adapter, recorded on every turn',
   },
-};
+});
+
+type QueueValues = OptionValues<typeof QUEUE_OPTIONS>;
+type EpisodeValues = OptionValues<typeof EPISODE_OPTIONS>;
 
 /**
  * The queues' connection, once Redis answers: a command that cannot reach it in --redis-timeout-ms
  * fails (exit 1, one line naming the URL). From then on, each outage prints one line when Redis goes
  * down and one when it is back. The caller closes `connection.watch` when done.
  */
-export async function openConnection(context: CommandContext): Promise<QueueConnection> {
+export async function openConnection(
+  context: Pick<CommandContext<typeof QUEUE_OPTIONS>, 'values' | 'signal' | 'watches'> & { io: CommandIo },
+): Promise<QueueConnection> {
   const { values, io, signal } = context;
-  const timeoutMs = intValue(values, 'redis-timeout-ms', DEFAULT_REDIS_TIMEOUT_MS, 1);
   const connection = connectionFrom(values);
   context.watches.add(connection.watch);
   try {
-    await connection.watch.reachable(timeoutMs, signal);
+    await connection.watch.reachable(values['redis-timeout-ms'], signal);
   } catch (error) {
     await connection.watch.close();
     throw error;
@@ -119,94 +130,47 @@ export async function openConnection(context: CommandContext): Promise<QueueConn
   return connection;
 }
 
-export function connectionFrom(values: Values): QueueConnection {
-  return queueConnection(
-    stringValue(values, 'redis') ?? DEFAULT_REDIS_URL,
-    stringValue(values, 'prefix') ?? DEFAULT_PREFIX,
-  );
-}
-
-export function stringValue(values: Values, name: string): string | undefined {
-  const raw = values[name];
-  return typeof raw === 'string' ? raw : undefined;
-}
-
-/** Every value of a repeatable flag, as given (no comma splitting). */
-export function repeatedValue(values: Values, name: string): string[] {
-  const raw = values[name];
-  return Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
-}
-
-/** Every value of a repeatable flag, split at commas. */
-export function listValue(values: Values, name: string): string[] {
-  const raw = values[name];
-  const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
-  return items
-    .flatMap((item) => item.split(','))
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-export function intValue(values: Values, name: string, fallback: number, min = 0): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)) || Number(raw) < min)
-    throw new UsageError(`--${name} must be an integer ≥ ${min} (got ${JSON.stringify(raw)})`);
-  return Number(raw);
-}
-
-function optionalInt(values: Values, name: string, min = 0): number | undefined {
-  return values[name] === undefined ? undefined : intValue(values, name, 0, min);
-}
-
-function numberValue(values: Values, name: string): number | undefined {
-  const raw = values[name];
-  if (raw === undefined) return undefined;
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-  if (!Number.isFinite(value)) throw new UsageError(`--${name} must be a number (got ${JSON.stringify(raw)})`);
-  return value;
+export function connectionFrom(values: Pick<QueueValues, 'redis' | 'prefix'>): QueueConnection {
+  return queueConnection(values.redis, values.prefix);
 }
 
 /** `0-9,20,30-31` → [0…9, 20, 30, 31]. */
-export function seedsValue(values: Values, name: string, fallback: string): number[] {
-  const text = stringValue(values, name) ?? fallback;
+export function seedsValue(text: string, name: string): number[] {
   const seeds: number[] = [];
   for (const part of text
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
     const range = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!range) throw new UsageError(`--${name}: ${JSON.stringify(part)} is not a seed or a range like 0-9`);
+    if (!range) throw new UsageError(`--${name}: ${JSON.stringify(part)} is not a seed or a range like 0-9`, name);
     const from = Number(range[1]);
     const to = range[2] === undefined ? from : Number(range[2]);
-    if (to < from || to - from > 100_000) throw new UsageError(`--${name}: the range ${part} is empty or too large`);
+    if (to < from || to - from > 100_000)
+      throw new UsageError(`--${name}: the range ${part} is empty or too large`, name);
     for (let seed = from; seed <= to; seed++) seeds.push(seed);
   }
-  if (seeds.length === 0) throw new UsageError(`--${name} lists no seed`);
+  if (seeds.length === 0) throw new UsageError(`--${name} lists no seed`, name);
   return seeds;
 }
 
 /** The episode settings the flags describe, checked against the job schema (its message names the field). */
-export function episodeSettings(values: Values): EpisodeSettings {
+export function episodeSettings(values: EpisodeValues): EpisodeSettings {
   const candidate = {
-    max_turns: optionalInt(values, 'max-turns', 1),
-    deadline_ms: optionalInt(values, 'deadline-ms', 1),
+    max_turns: values['max-turns'],
+    deadline_ms: values['deadline-ms'],
     sampling: {
-      temperature: numberValue(values, 'temperature'),
-      top_p: numberValue(values, 'top-p'),
-      top_k: values['top-k'] === undefined ? undefined : intValue(values, 'top-k', 0, -1),
-      max_tokens: optionalInt(values, 'max-tokens', 1),
-      seed: optionalInt(values, 'sampling-seed'),
+      temperature: values.temperature,
+      top_p: values['top-p'],
+      top_k: values['top-k'],
+      max_tokens: values['max-tokens'],
+      seed: values['sampling-seed'],
     },
-    context_tokens: optionalInt(values, 'context-tokens', 1),
-    observation_chars: optionalInt(values, 'observation-chars', 1),
-    observation_format: stringValue(values, 'observation-format'),
-    constrained: values.constrained === true ? true : undefined,
-    action_names: stringValue(values, 'action-names')
-      ?.split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-    bid_choices: values['bid-choices'] === true ? true : undefined,
+    context_tokens: values['context-tokens'],
+    observation_chars: values['observation-chars'],
+    observation_format: values['observation-format'],
+    constrained: values.constrained ? true : undefined,
+    action_names: values['action-names'],
+    bid_choices: values['bid-choices'] ? true : undefined,
   };
   const parsed = EpisodeSettings.safeParse(JSON.parse(JSON.stringify(candidate)));
   if (!parsed.success) {
@@ -217,18 +181,21 @@ export function episodeSettings(values: Values): EpisodeSettings {
 }
 
 export function policyRef(
-  values: Values,
+  values: Pick<EpisodeValues, 'model' | 'adapter' | 'policy-version'>,
   fallbackModel = 'tiny',
 ): { model: string; adapter: string | null; version: number | null } {
   return {
-    model: stringValue(values, 'model') ?? fallbackModel,
-    adapter: stringValue(values, 'adapter') ?? null,
-    version: optionalInt(values, 'policy-version') ?? null,
+    model: values.model ?? fallbackModel,
+    adapter: values.adapter ?? null,
+    version: values['policy-version'] ?? null,
   };
 }
 
 export function checkId(kind: string, id: string): string {
   if (!RolloutId.safeParse(id).success)
-    throw new UsageError(`${kind} ${JSON.stringify(id)} must be letters, digits, "_", "-" or "." (no ":")`);
+    throw new UsageError(
+      `${kind} ${JSON.stringify(id)} must be letters, digits, "_", "-" or "." (no ":")`,
+      kind.startsWith('--') ? kind.slice(2) : undefined,
+    );
   return id;
 }

@@ -10,14 +10,9 @@ import {
   type Command,
   type CommandIo,
 } from './command.js';
-import { closestName } from '@gauntlet/proto/cli';
-import { commandHelp, TOOL, toolHelp } from './help.js';
+import { closestName, commandHelp, consoleIo } from '@gauntlet/proto/cli';
 import { parseCommandLine } from './options.js';
-
-export const consoleIo: CommandIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+import { TOOL, toolHelp } from './help.js';
 
 /**
  * Runs one command line and returns the exit code; never calls process.exit, so tests can run it
@@ -42,7 +37,7 @@ export async function main(
   try {
     if (!command) throw unknownCommand(first, commands);
     const parsed = parseCommandLine(command, rest);
-    if (parsed.help) return print(io, commandHelp(command));
+    if (parsed.help) return print(io, commandHelp(TRAINER, command));
     const code = (await command.run({ ...parsed, io, signal })) ?? EXIT_OK;
     return signal.aborted ? EXIT_INTERRUPTED : code;
   } catch (error) {
@@ -59,8 +54,10 @@ function helpFor(name: string | undefined, io: CommandIo, commands: readonly Com
   if (name === undefined) return print(io, toolHelp(commands));
   const command = commands.find((c) => c.name === name);
   if (!command) return reportError(unknownCommand(name, commands), io, undefined);
-  return print(io, commandHelp(command));
+  return print(io, commandHelp(TRAINER, command));
 }
+
+const TRAINER = { name: TOOL };
 
 function unknownCommand(name: string, commands: readonly Command[]): UsageError {
   if (name.startsWith('-')) return new UsageError(`unknown option ${name} (options go after the command name)`);

@@ -1,65 +1,33 @@
-import { parseArgs } from 'node:util';
+import { convertOption, parseOptions, type OptionSpec } from '@gauntlet/proto/cli';
 import { UsageError, type Command, type CommandContext } from './command.js';
 
 export type ParsedCommandLine = Pick<CommandContext, 'options' | 'positionals'> & { help: boolean };
 
-/** Parses a subcommand's arguments strictly: unknown flags, missing values and wrong positional counts are usage errors. */
+/**
+ * The kit parses a command's arguments strictly (unknown flags, missing values, wrong positional
+ * counts are usage errors); its messages are prefixed with the command, as the trainer's own are
+ * (`init-tiny: missing <dir>`).
+ */
 export function parseCommandLine(command: Command, args: string[]): ParsedCommandLine {
-  const options = Object.fromEntries(
-    Object.entries(command.options).map(([name, spec]) => [
-      name,
-      { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) },
-    ]),
-  );
-  let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({
-      args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const parsed = parseOptions(command.options, { args, positionals: command.positionals });
+    return { options: parsed.values, positionals: parsed.positionals, help: parsed.help };
   } catch (error) {
-    throw new UsageError(describeParseError(error as Error & { code?: string }));
+    if (error instanceof UsageError) throw new UsageError(`${command.name}: ${error.message}`, error.flag);
+    throw error;
   }
-  const { help, ...values } = parsed.values as Record<string, string | boolean | string[] | undefined>;
-  if (help) return { options: values, positionals: parsed.positionals, help: true };
-  const required = command.positionals.filter((p) => !p.optional);
-  if (parsed.positionals.length < required.length) {
-    const missing = required.slice(parsed.positionals.length).map((p) => `<${p.name}>`);
-    throw new UsageError(`${command.name}: missing ${missing.join(' ')}`);
-  }
-  if (parsed.positionals.length > command.positionals.length && !command.positionals.at(-1)?.variadic) {
-    const extra = parsed.positionals.slice(command.positionals.length);
-    throw new UsageError(
-      `${command.name}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')}`,
-    );
-  }
-  return { options: values, positionals: parsed.positionals, help: false };
 }
 
-function describeParseError(error: Error & { code?: string }): string {
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const flag = /'([^']+)'/.exec(error.message)?.[1] ?? 'option';
-    return `unknown option ${flag}`;
-  }
-  return error.message;
-}
+// Readers of the string values that commands convert themselves (ranges, choices, lists).
 
-/** An integer flag value within bounds, else a usage error naming the flag. */
+/** An integer flag value within bounds, else a usage error naming the flag (the kit's check). */
 export function integerOption(
   context: Pick<CommandContext, 'options'>,
   name: string,
   fallback: number,
   min = 0,
 ): number {
-  const raw = context.options[name];
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min) {
-    throw new UsageError(`--${name} must be an integer ≥ ${min} (got ${JSON.stringify(raw)})`);
-  }
-  return value;
+  return read(context, name, fallback, { kind: 'integer', min });
 }
 
 export function optionalIntegerOption(
@@ -77,11 +45,7 @@ export function choiceOption<T extends string>(
   choices: readonly T[],
   fallback: T,
 ): T {
-  const raw = context.options[name];
-  if (raw === undefined) return fallback;
-  if (!choices.includes(raw as T))
-    throw new UsageError(`--${name} must be one of ${choices.join(', ')} (got ${JSON.stringify(raw)})`);
-  return raw as T;
+  return read(context, name, fallback, { kind: 'string', choices });
 }
 
 export function stringOption(context: Pick<CommandContext, 'options'>, name: string): string | undefined {
@@ -97,13 +61,18 @@ export function numberOption(
   min = 0,
   inclusive = false,
 ): number {
+  return read(context, name, fallback, { kind: 'number', ...(inclusive ? { min } : { above: min }) });
+}
+
+/** The flag's value checked and converted by the kit as `spec` says, or `fallback` when absent. */
+function read<T>(
+  context: Pick<CommandContext, 'options'>,
+  name: string,
+  fallback: T,
+  spec: Omit<OptionSpec, 'help'>,
+): T {
   const raw = context.options[name];
-  if (raw === undefined) return fallback;
-  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-  if (!Number.isFinite(value) || value < min || (!inclusive && value === min)) {
-    throw new UsageError(`--${name} must be a number ${inclusive ? '≥' : '>'} ${min} (got ${JSON.stringify(raw)})`);
-  }
-  return value;
+  return raw === undefined ? fallback : (convertOption(name, { ...spec, help: '' }, raw) as T);
 }
 
 /**

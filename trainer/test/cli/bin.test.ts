@@ -61,7 +61,7 @@ describe('gauntlet-trainer bin (spawned node process)', () => {
     expect(unknown.stderr).toContain('unknown command "trian"');
     const badFlag = runBin(['init-tiny', 'x', '--sed', '3']);
     expect(badFlag.code).toBe(2);
-    expect(badFlag.stderr).toContain('gauntlet-trainer: unknown option --sed');
+    expect(badFlag.stderr).toContain('gauntlet-trainer: init-tiny: unknown flag --sed');
     expect(badFlag.stderr).toContain("Run 'gauntlet-trainer init-tiny --help' for usage.");
   });
 

@@ -50,7 +50,8 @@ describe('cli usage', () => {
   it.each([
     [['init-tiny'], 'init-tiny: missing <dir>'],
     [['init-tiny', 'a', 'b'], 'init-tiny: unexpected argument "b"'],
-    [['init-tiny', 'a', '--seed'], "Option '--seed <value>' argument missing"],
+    [['init-tiny', 'a', '--seed'], 'init-tiny: --seed needs a value'],
+    [['init-tiny', 'a', '--sed', '3'], 'init-tiny: unknown flag --sed'],
     [['init-tiny', 'a', '--seed=-1'], '--seed must be an integer ≥ 0 (got "-1")'],
     [['init-tiny', 'a', '--seed', '1.5'], '--seed must be an integer ≥ 0 (got "1.5")'],
     [['init-tiny', 'a', '--arch', 'gpt2'], '--arch must be one of llama, qwen2, qwen3 (got "gpt2")'],
@@ -72,8 +73,9 @@ describe('cli usage', () => {
       const { code, stdout } = await runInProcess([name, '--help']);
       expect(code).toBe(0);
       for (const [flag, spec] of Object.entries(command.options)) {
-        expect(stdout).toContain(`--${flag}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}  `);
-        expect(stdout).toContain(spec.description);
+        expect(stdout).toContain(`--${flag}${spec.kind === 'boolean' ? '' : ` ${spec.valueName ?? 'VALUE'}`}  `);
+        expect(stdout).toContain(spec.help);
+        if (spec.defaultText) expect(stdout).toContain(`default: ${spec.defaultText}`);
       }
     },
   );

@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findChromium, NoChromiumError, RunReport, svgToPng } from '../../src/rl/report/index.js';
+import { findChromium } from '@gauntlet/proto/chromium';
+import { NoChromiumError, RunReport, svgToPng } from '../../src/rl/report/index.js';
 import { renderedDom } from '../support/chromium.js';
 import { useTempDirs } from '../support/temp-dir.js';
 import { runInProcess } from './run-cli.js';
@@ -126,6 +127,6 @@ describe('gauntlet-trainer plot --out .svg / .png', () => {
         'no Chromium to render the PNG: install chromium-headless-shell (apt) or set CHROMIUM_PATH; .svg and .html need none',
       ),
     );
-    expect(findChromium({ CHROMIUM_PATH: '/usr/bin/chromium' })).toBe('/usr/bin/chromium');
+    expect(findChromium({ env: { CHROMIUM_PATH: '/usr/bin/chromium' } }).path).toBe('/usr/bin/chromium');
   });
 });

@@ -2,11 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { evaluate } from '../../episode/evaluate.js';
 import { EnvPool } from '../../env/env-pool.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policies/policy-pool.js';
-import { UsageError, type Command } from '../command.js';
-import { EPISODE_OPTIONS, episodeSettings, intValue, listValue, policyRef, stringValue } from '../options.js';
+import { defineCommand, UsageError } from '../command.js';
+import { EPISODE_OPTIONS, episodeSettings, policyRef } from '../options.js';
 import { checkTaskNames, table } from '@gauntlet/proto/cli';
 
-export const evalCommand: Command = {
+export const evalCommand = defineCommand({
   name: 'eval',
   summary: 'Play N episodes per task with a policy; print a success-rate table and JSON',
   description: [
@@ -20,48 +20,50 @@ export const evalCommand: Command = {
   ].join('\n'),
   options: {
     env: {
-      type: 'string',
+      kind: 'list',
       valueName: 'URL',
-      description: 'Env server (grpc://, http://, ws://)',
-      multiple: true,
+      help: 'Env server (grpc://, http://, ws://)',
+      repeatable: true,
       env: 'GAUNTLET_ENV_URLS',
     },
     policy: {
-      type: 'string',
+      kind: 'list',
       valueName: 'URL',
-      description: `Policy server, or "${RANDOM_POLICY}"`,
-      multiple: true,
+      help: `Policy server, or "${RANDOM_POLICY}"`,
+      repeatable: true,
       env: 'GAUNTLET_POLICY_URLS',
     },
-    task: { type: 'string', valueName: 'NAME', description: 'Task to evaluate', multiple: true },
-    episodes: { type: 'string', valueName: 'N', description: 'Episodes per task', defaultText: '10' },
+    task: { kind: 'list', valueName: 'NAME', help: 'Task to evaluate', repeatable: true },
+    episodes: { kind: 'integer', min: 1, default: 10, valueName: 'N', help: 'Episodes per task' },
     'first-seed': {
-      type: 'string',
+      kind: 'integer',
+      min: 0,
+      default: 0,
       valueName: 'N',
-      description: "Seed of each task's first episode",
-      defaultText: '0',
+      help: "Seed of each task's first episode",
     },
-    concurrency: { type: 'string', valueName: 'N', description: 'Episodes played at once', defaultText: '4' },
+    concurrency: { kind: 'integer', min: 1, default: 4, valueName: 'N', help: 'Episodes played at once' },
     attempts: {
-      type: 'string',
+      kind: 'integer',
+      min: 1,
+      default: 3,
       valueName: 'N',
-      description: 'Tries per episode while it hits infrastructure errors',
-      defaultText: '3',
+      help: 'Tries per episode while it hits infrastructure errors',
     },
     'env-token': {
-      type: 'string',
+      kind: 'string',
       valueName: 'TOKEN',
-      description: 'Bearer token of the env servers',
+      help: 'Bearer token of the env servers',
       env: 'GAUNTLET_TOKEN',
     },
     'policy-api-key': {
-      type: 'string',
+      kind: 'string',
       valueName: 'KEY',
-      description: 'API key of the policy servers',
+      help: 'API key of the policy servers',
       env: 'VLLM_API_KEY',
     },
-    json: { type: 'boolean', description: 'Print the JSON report instead of the table' },
-    out: { type: 'string', valueName: 'FILE', description: 'Also write the JSON report here' },
+    json: { kind: 'boolean', help: 'Print the JSON report instead of the table' },
+    out: { kind: 'string', valueName: 'FILE', help: 'Also write the JSON report here' },
     ...EPISODE_OPTIONS,
   },
   examples: [
@@ -69,30 +71,31 @@ export const evalCommand: Command = {
     'gauntlet-worker eval --env grpc://127.0.0.1:50051 --policy http://127.0.0.1:8001 --adapter grpo --task click-test --out eval.json',
   ],
   async run({ values, io, signal }) {
-    const tasks = listValue(values, 'task');
-    if (tasks.length === 0) throw new UsageError('--task is required (e.g. --task click-test)');
-    const envUrls = listValue(values, 'env');
-    if (envUrls.length === 0) throw new UsageError('--env is required (e.g. --env grpc://127.0.0.1:50051)');
-    const policyUrls = listValue(values, 'policy');
-    if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
-    const concurrency = intValue(values, 'concurrency', 4, 1);
-    const token = stringValue(values, 'env-token');
+    const tasks = values.task ?? [];
+    if (tasks.length === 0) throw new UsageError('--task is required (e.g. --task click-test)', 'task');
+    const envUrls = values.env ?? [];
+    if (envUrls.length === 0) throw new UsageError('--env is required (e.g. --env grpc://127.0.0.1:50051)', 'env');
+    const policyUrls = values.policy ?? [];
+    if (policyUrls.length === 0)
+      throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`, 'policy');
+    const concurrency = values.concurrency;
+    const token = values['env-token'];
     const check = await checkTaskNames(tasks, envUrls, { token });
     if (!check.checked) io.err(`eval: task names not checked (${check.reason})`);
     const envs = new EnvPool(envUrls, { token, maxIdle: concurrency });
-    const policies = new PolicyPool(policyUrls, { apiKey: stringValue(values, 'policy-api-key') });
+    const policies = new PolicyPool(policyUrls, { apiKey: values['policy-api-key'] });
     const policy = policyRef(values, policyUrls[0] === RANDOM_POLICY ? RANDOM_POLICY : 'tiny');
     await envs.start();
     try {
       const report = await evaluate(
         {
           tasks,
-          episodesPerTask: intValue(values, 'episodes', 10, 1),
-          firstSeed: intValue(values, 'first-seed', 0, 0),
+          episodesPerTask: values.episodes,
+          firstSeed: values['first-seed'],
           policy,
           settings: episodeSettings(values),
           concurrency,
-          attempts: intValue(values, 'attempts', 3, 1),
+          attempts: values.attempts,
         },
         { envs, policies },
         (done, total, t) =>
@@ -102,7 +105,7 @@ export const evalCommand: Command = {
         signal,
       );
       const json = JSON.stringify(report, null, 2);
-      if (stringValue(values, 'out')) await writeFile(stringValue(values, 'out')!, `${json}\n`);
+      if (values.out) await writeFile(values.out, `${json}\n`);
       if (values.json) {
         io.out(json);
       } else {
@@ -148,4 +151,4 @@ export const evalCommand: Command = {
       await envs.close();
     }
   },
-};
+});

@@ -6,10 +6,10 @@ import { WorkerMetrics } from '../../metrics/metrics.js';
 import { serveMetrics, type MetricsServer } from '../../metrics/server.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policies/policy-pool.js';
 import { RolloutWorker } from '../../queue/rollout-worker.js';
-import { UsageError, type Command } from '../command.js';
-import { intValue, openConnection, listValue, QUEUE_OPTIONS, repeatedValue, stringValue } from '../options.js';
+import { defineCommand, UsageError } from '../command.js';
+import { openConnection, QUEUE_OPTIONS } from '../options.js';
 
-export const runCommand: Command = {
+export const runCommand = defineCommand({
   name: 'run',
   summary: 'Run a worker: play episodes from the queue and assemble finished groups for the trainer',
   description: [
@@ -27,108 +27,115 @@ export const runCommand: Command = {
   options: {
     ...QUEUE_OPTIONS,
     env: {
-      type: 'string',
+      kind: 'list',
       valueName: 'URL',
-      description: 'Env server (grpc://host:50051 recommended, http://, ws://)',
-      multiple: true,
+      help: 'Env server (grpc://host:50051 recommended, http://, ws://)',
+      repeatable: true,
       env: 'GAUNTLET_ENV_URLS',
     },
     docker: {
-      type: 'string',
+      kind: 'string',
       valueName: 'IMAGE',
-      description:
-        'Start env servers as containers of this image (Dockerfile.env), labelled and removed on exit; orphans of a crashed worker are removed first',
+      help: 'Start env servers as containers of this image (Dockerfile.env), labelled and removed on exit; orphans of a crashed worker are removed first',
     },
-    replicas: { type: 'string', valueName: 'N', description: 'Containers to start with --docker', defaultText: '1' },
+    replicas: { kind: 'integer', min: 1, default: 1, valueName: 'N', help: 'Containers to start with --docker' },
     'docker-env': {
-      type: 'string',
+      kind: 'list',
       valueName: 'KEY=VALUE',
-      description:
-        'Environment of the --docker containers (e.g. MAX_CONCURRENT_ENVS=16); repeat it for more (values may hold commas)',
-      multiple: true,
+      help: 'Environment of the --docker containers (e.g. MAX_CONCURRENT_ENVS=16); repeat it for more (values may hold commas)',
+      repeatable: true,
+      noSplit: true,
     },
     policy: {
-      type: 'string',
+      kind: 'list',
       valueName: 'NAME=URL',
-      description: `Policy server (gauntlet-trainer serve or vLLM), named NAME (jobs name servers, never give URLs) or, as a bare URL, by its host:port; or "${RANDOM_POLICY}" for the random-click baseline`,
-      multiple: true,
+      help: `Policy server (gauntlet-trainer serve or vLLM), named NAME (jobs name servers, never give URLs) or, as a bare URL, by its host:port; or "${RANDOM_POLICY}" for the random-click baseline`,
+      repeatable: true,
       env: 'GAUNTLET_POLICY_URLS',
     },
     concurrency: {
-      type: 'string',
+      kind: 'integer',
+      min: 1,
+      default: 4,
       valueName: 'N',
-      description: 'Episodes played at once (each holds one env session)',
-      defaultText: '4',
+      help: 'Episodes played at once (each holds one env session)',
     },
     'env-wait-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 1,
+      default: DEFAULT_ENV_WAIT_MS,
       valueName: 'MS',
-      description:
-        "How long an episode waits for an env session while every server is full, then goes back to the queue (never past the job's deadline_ms)",
-      defaultText: '60000',
+      help: "How long an episode waits for an env session while every server is full, then goes back to the queue (never past the job's deadline_ms)",
     },
     'metrics-port': {
-      type: 'string',
+      kind: 'integer',
+      min: 0,
+      default: 9464,
       valueName: 'N',
-      description: 'Port of /metrics and /health (0 = any free port)',
-      defaultText: '9464',
+      help: 'Port of /metrics and /health (0 = any free port)',
     },
-    'no-metrics': { type: 'boolean', description: 'Serve no /metrics' },
+    'no-metrics': { kind: 'boolean', help: 'Serve no /metrics' },
     'metrics-host': {
-      type: 'string',
+      kind: 'string',
+      default: '127.0.0.1',
       valueName: 'ADDR',
-      description: 'Address /metrics binds',
-      defaultText: '127.0.0.1',
+      help: 'Address /metrics binds',
     },
     'drain-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 0,
+      default: 30_000,
       valueName: 'MS',
-      description: 'On SIGTERM, how long running episodes may finish before they are handed back',
-      defaultText: '30000',
+      help: 'On SIGTERM, how long running episodes may finish before they are handed back',
     },
     'lock-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 100,
+      default: 30_000,
       valueName: 'MS',
-      description: "Job lock lifetime: a killed worker's episodes are re-run about this long after it died",
-      defaultText: '30000',
+      help: "Job lock lifetime: a killed worker's episodes are re-run about this long after it died",
     },
     'stalled-interval-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 100,
+      default: 30_000,
       valueName: 'MS',
-      description: 'How often this worker looks for episodes of dead workers',
-      defaultText: '30000',
+      help: 'How often this worker looks for episodes of dead workers',
     },
     'call-timeout-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 1,
+      default: 60_000,
       valueName: 'MS',
-      description: 'Deadline of each env call',
-      defaultText: '60000',
+      help: 'Deadline of each env call',
     },
     'policy-timeout-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 1,
+      default: 120_000,
       valueName: 'MS',
-      description: 'Deadline of each policy call, retries included',
-      defaultText: '120000',
+      help: 'Deadline of each policy call, retries included',
     },
     'probe-interval-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 100,
+      default: 5_000,
       valueName: 'MS',
-      description: 'How often env servers are health-checked',
-      defaultText: '5000',
+      help: 'How often env servers are health-checked',
     },
     'env-token': {
-      type: 'string',
+      kind: 'string',
       valueName: 'TOKEN',
-      description: 'Bearer token of the env servers',
+      help: 'Bearer token of the env servers',
       env: 'GAUNTLET_TOKEN',
     },
     'policy-api-key': {
-      type: 'string',
+      kind: 'string',
       valueName: 'KEY',
-      description: 'API key of the policy servers (vLLM --api-key)',
+      help: 'API key of the policy servers (vLLM --api-key)',
       env: 'VLLM_API_KEY',
     },
-    name: { type: 'string', valueName: 'NAME', description: 'Worker name shown by status', defaultText: 'host:pid' },
+    name: { kind: 'string', valueName: 'NAME', help: 'Worker name shown by status', defaultText: 'host:pid' },
   },
   examples: [
     'gauntlet-worker run --env grpc://127.0.0.1:50051 --policy http://127.0.0.1:8001 --concurrency 8',
@@ -136,32 +143,32 @@ export const runCommand: Command = {
   ],
   async run(context) {
     const { values, io, signal } = context;
-    const envUrls = listValue(values, 'env');
-    const policyUrls = listValue(values, 'policy');
-    const image = stringValue(values, 'docker');
+    const envUrls = values.env ?? [];
+    const policyUrls = values.policy ?? [];
+    const image = values.docker;
     if (envUrls.length === 0 && !image)
       throw new UsageError(
         '--env is required: the env servers to play on (e.g. --env grpc://127.0.0.1:50051), or --docker IMAGE',
+        'env',
       );
-    if (policyUrls.length === 0) throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`);
-    // Every flag is read before anything starts: a typo fails now, not at shutdown.
-    const concurrency = intValue(values, 'concurrency', 4, 1);
-    const callTimeoutMs = intValue(values, 'call-timeout-ms', 60_000, 1);
-    const envWaitMs = intValue(values, 'env-wait-ms', DEFAULT_ENV_WAIT_MS, 1);
-    const probeIntervalMs = intValue(values, 'probe-interval-ms', 5_000, 100);
-    const policyTimeoutMs = intValue(values, 'policy-timeout-ms', 120_000, 1);
-    const metricsPort = values['no-metrics'] ? -1 : intValue(values, 'metrics-port', 9464, 0);
-    const drainMs = intValue(values, 'drain-ms', 30_000, 0);
-    const lockMs = intValue(values, 'lock-ms', 30_000, 100);
-    const stalledIntervalMs = intValue(values, 'stalled-interval-ms', 30_000, 100);
-    const replicas = intValue(values, 'replicas', 1, 1);
+    if (policyUrls.length === 0)
+      throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`, 'policy');
+    // The kit checked every flag before anything starts: a typo fails now, not at shutdown.
+    const concurrency = values.concurrency;
+    const callTimeoutMs = values['call-timeout-ms'];
+    const envWaitMs = values['env-wait-ms'];
+    const probeIntervalMs = values['probe-interval-ms'];
+    const policyTimeoutMs = values['policy-timeout-ms'];
+    const metricsPort = values['no-metrics'] ? -1 : values['metrics-port'];
+    const drainMs = values['drain-ms'];
+    const lockMs = values['lock-ms'];
+    const stalledIntervalMs = values['stalled-interval-ms'];
+    const replicas = values.replicas;
     const policies = new PolicyPool(policyUrls, {
-      apiKey: stringValue(values, 'policy-api-key'),
+      apiKey: values['policy-api-key'],
       timeoutMs: policyTimeoutMs,
     });
-    const docker = image
-      ? new DockerEnvProvider({ image, replicas, env: repeatedValue(values, 'docker-env') })
-      : undefined;
+    const docker = image ? new DockerEnvProvider({ image, replicas, env: values['docker-env'] ?? [] }) : undefined;
     const connection = await openConnection(context);
     try {
       if (docker) {
@@ -170,7 +177,7 @@ export const runCommand: Command = {
       }
       const metrics = new WorkerMetrics();
       const envs = new EnvPool(envUrls, {
-        token: stringValue(values, 'env-token'),
+        token: values['env-token'],
         callTimeoutMs,
         probeIntervalMs,
         maxIdle: concurrency,
@@ -182,7 +189,7 @@ export const runCommand: Command = {
         connection,
         concurrency,
         metrics,
-        name: stringValue(values, 'name') ?? `${hostname()}:${process.pid}`,
+        name: values.name ?? `${hostname()}:${process.pid}`,
         players: { envs, policies, callTimeoutMs, envWaitMs },
         lockMs,
         stalledIntervalMs,
@@ -204,15 +211,10 @@ export const runCommand: Command = {
       try {
         await worker.waitUntilReady();
         if (metricsPort >= 0)
-          server = await serveMetrics(
-            metrics.registry,
-            metricsPort,
-            stringValue(values, 'metrics-host') ?? '127.0.0.1',
-            {
-              // A worker that cannot reach its queues plays nothing: not healthy.
-              unhealthy: () => (connection.watch.up ? null : `Redis at ${connection.watch.url} is unreachable`),
-            },
-          );
+          server = await serveMetrics(metrics.registry, metricsPort, values['metrics-host'], {
+            // A worker that cannot reach its queues plays nothing: not healthy.
+            unhealthy: () => (connection.watch.up ? null : `Redis at ${connection.watch.url} is unreachable`),
+          });
         const healthy = envs.servers.filter((s) => s.healthy).length;
         io.out(
           `worker ready: ${concurrency} episodes at once; queues ${connection.prefix} on ${connection.redis.host}:${connection.redis.port}; env servers ${envUrls.join(', ')} (${healthy} healthy); policy ${policies.names.join(', ') || RANDOM_POLICY}${server ? `; metrics ${server.url}/metrics` : ''}`,
@@ -240,4 +242,4 @@ export const runCommand: Command = {
       await connection.watch.close();
     }
   },
-};
+});

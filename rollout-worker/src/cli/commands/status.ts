@@ -1,10 +1,10 @@
 import { QUEUES } from '@gauntlet/proto/rollout';
 import { rolloutStatus, type RolloutStatus } from '../../queue/status.js';
-import type { Command } from '../command.js';
+import { defineCommand } from '../command.js';
 import { openConnection, QUEUE_OPTIONS } from '../options.js';
 import { table } from '@gauntlet/proto/cli';
 
-export const statusCommand: Command = {
+export const statusCommand = defineCommand({
   name: 'status',
   summary: 'Show queue depths, connected workers, and groups done or dropped',
   description: [
@@ -12,7 +12,7 @@ export const statusCommand: Command = {
     'groups, episodes and trainer queues, the workers connected to the episodes queue, and how many',
     'groups completed or were dropped (dropped groups stay listed as failed jobs until they expire).',
   ].join('\n'),
-  options: { ...QUEUE_OPTIONS, json: { type: 'boolean', description: 'Print JSON instead of tables' } },
+  options: { ...QUEUE_OPTIONS, json: { kind: 'boolean', help: 'Print JSON instead of tables' } },
   examples: ['gauntlet-worker status', 'gauntlet-worker status --redis redis://queue:6379 --json'],
   async run(context) {
     const { values, io } = context;
@@ -51,4 +51,4 @@ export const statusCommand: Command = {
     );
     return 0;
   },
-};
+});

@@ -3,21 +3,18 @@ import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
 import { GroupTracker, type GroupFate } from '@gauntlet/proto/rollout/queue';
 import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
 import { checkTaskNames } from '@gauntlet/proto/cli';
-import { UsageError, type Command } from '../command.js';
+import { defineCommand, UsageError } from '../command.js';
 import {
   checkId,
   EPISODE_OPTIONS,
   episodeSettings,
-  intValue,
-  listValue,
   openConnection,
   policyRef,
   QUEUE_OPTIONS,
   seedsValue,
-  stringValue,
 } from '../options.js';
 
-export const submitCommand: Command = {
+export const submitCommand = defineCommand({
   name: 'submit',
   summary: 'Enqueue GRPO groups (tasks × seeds, G episodes each), as the trainer does',
   description: [
@@ -33,56 +30,59 @@ export const submitCommand: Command = {
   options: {
     ...QUEUE_OPTIONS,
     task: {
-      type: 'string',
+      kind: 'list',
       valueName: 'NAME',
-      description: 'Task to play (e.g. click-test, gauntlet)',
-      multiple: true,
+      help: 'Task to play (e.g. click-test, gauntlet)',
+      repeatable: true,
     },
     seeds: {
-      type: 'string',
+      kind: 'string',
+      default: '0',
       valueName: 'LIST',
-      description: 'Task seeds: numbers and ranges (0-9,20)',
-      defaultText: '0',
+      help: 'Task seeds: numbers and ranges (0-9,20)',
     },
-    'group-size': { type: 'string', valueName: 'G', description: 'Episodes per group', defaultText: '8' },
+    'group-size': { kind: 'integer', min: 1, default: 8, valueName: 'G', help: 'Episodes per group' },
     'id-prefix': {
-      type: 'string',
+      kind: 'string',
+      default: 'g',
       valueName: 'TEXT',
-      description: 'Start of every group id (e.g. the training step: step12)',
-      defaultText: 'g',
+      help: 'Start of every group id (e.g. the training step: step12)',
     },
     'max-in-flight': {
-      type: 'string',
+      kind: 'integer',
+      min: 0,
+      default: 0,
       valueName: 'N',
-      description: 'Most groups unfinished at once before submit waits (0 = no cap)',
-      defaultText: '0',
+      help: 'Most groups unfinished at once before submit waits (0 = no cap)',
     },
     attempts: {
-      type: 'string',
+      kind: 'integer',
+      min: 1,
+      default: DEFAULT_RETRY_POLICY.attempts,
       valueName: 'N',
-      description: 'Tries per episode before its group is dropped',
-      defaultText: String(DEFAULT_RETRY_POLICY.attempts),
+      help: 'Tries per episode before its group is dropped',
     },
     'backoff-ms': {
-      type: 'string',
+      kind: 'integer',
+      min: 0,
+      default: DEFAULT_RETRY_POLICY.backoffMs,
       valueName: 'MS',
-      description: 'First retry delay (doubles per retry)',
-      defaultText: String(DEFAULT_RETRY_POLICY.backoffMs),
+      help: 'First retry delay (doubles per retry)',
     },
     env: {
-      type: 'string',
+      kind: 'list',
       valueName: 'URL',
-      description: 'Env servers of the workers (ws://, http://): --task names are checked against their task lists',
-      multiple: true,
+      help: 'Env servers of the workers (ws://, http://): --task names are checked against their task lists',
+      repeatable: true,
       env: 'GAUNTLET_ENV_URLS',
     },
     'env-token': {
-      type: 'string',
+      kind: 'string',
       valueName: 'TOKEN',
-      description: 'Bearer token of the env servers',
+      help: 'Bearer token of the env servers',
       env: 'GAUNTLET_TOKEN',
     },
-    wait: { type: 'boolean', description: 'Wait for every group to complete or be dropped; print a JSON summary' },
+    wait: { kind: 'boolean', help: 'Wait for every group to complete or be dropped; print a JSON summary' },
     ...EPISODE_OPTIONS,
   },
   examples: [
@@ -91,17 +91,17 @@ export const submitCommand: Command = {
   ],
   async run(context) {
     const { values, io, signal } = context;
-    const tasks = listValue(values, 'task');
-    if (tasks.length === 0) throw new UsageError('--task is required (e.g. --task click-test)');
-    const seeds = seedsValue(values, 'seeds', '0');
-    const size = intValue(values, 'group-size', 8, 1);
-    const prefix = checkId('--id-prefix', stringValue(values, 'id-prefix') ?? 'g');
-    const cap = intValue(values, 'max-in-flight', 0, 0);
+    const tasks = values.task ?? [];
+    if (tasks.length === 0) throw new UsageError('--task is required (e.g. --task click-test)', 'task');
+    const seeds = seedsValue(values.seeds, 'seeds');
+    const size = values['group-size'];
+    const prefix = checkId('--id-prefix', values['id-prefix']);
+    const cap = values['max-in-flight'];
     const settings = episodeSettings(values);
     const policy = policyRef(values);
-    const envUrls = listValue(values, 'env');
+    const envUrls = values.env ?? [];
     if (envUrls.length > 0) {
-      const check = await checkTaskNames(tasks, envUrls, { token: stringValue(values, 'env-token') });
+      const check = await checkTaskNames(tasks, envUrls, { token: values['env-token'] });
       if (!check.checked) io.err(`submit: task names not checked (${check.reason})`);
     }
     const groups = tasks.flatMap((task) =>
@@ -122,11 +122,12 @@ export const submitCommand: Command = {
     if (twice)
       throw new UsageError(
         `--task: two groups would share the id ${twice.group_id} (a task given twice, or names that differ only in ':' and '/' against '.')`,
+        'task',
       );
     const retry = {
       ...DEFAULT_RETRY_POLICY,
-      attempts: intValue(values, 'attempts', DEFAULT_RETRY_POLICY.attempts, 1),
-      backoffMs: intValue(values, 'backoff-ms', DEFAULT_RETRY_POLICY.backoffMs, 0),
+      attempts: values.attempts,
+      backoffMs: values['backoff-ms'],
     };
     const connection = await openConnection(context);
     const submitter = new GroupSubmitter(connection, retry);
@@ -184,7 +185,7 @@ export const submitCommand: Command = {
       await connection.watch.close();
     }
   },
-};
+});
 
 /** A task name inside a group id: job ids may not hold ':' or '/', which Gauntlet types (`gauntlet:timer`) and BrowserGym names have. */
 function idPart(task: string): string {

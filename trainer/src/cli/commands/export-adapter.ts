@@ -17,23 +17,23 @@ export const exportAdapterCommand: Command = {
     '(W + scale·B·A, float32), for servers that do not support LoRA.',
   ].join('\n'),
   positionals: [
-    { name: 'adapter-dir', description: "The adapter folder to export (e.g. a training checkpoint's adapter)" },
-    { name: 'out-dir', description: 'Folder to write' },
+    { name: 'adapter-dir', help: "The adapter folder to export (e.g. a training checkpoint's adapter)" },
+    { name: 'out-dir', help: 'Folder to write' },
   ],
   options: {
     model: {
-      type: 'string',
+      kind: 'string',
       valueName: 'DIR',
-      description: 'Base model folder: the adapter is checked against its shapes; required with --merge',
+      help: 'Base model folder: the adapter is checked against its shapes; required with --merge',
     },
     'base-model': {
-      type: 'string',
+      kind: 'string',
       valueName: 'NAME',
-      description: 'base_model_name_or_path to record (e.g. a hub id the server can resolve)',
+      help: 'base_model_name_or_path to record (e.g. a hub id the server can resolve)',
       defaultText: "the adapter's own, else --model",
     },
-    merge: { type: 'boolean', description: 'Write a full model folder with the adapter merged into the weights' },
-    force: { type: 'boolean', description: 'Write into a folder that already has files, overwriting them' },
+    merge: { kind: 'boolean', help: 'Write a full model folder with the adapter merged into the weights' },
+    force: { kind: 'boolean', help: 'Write into a folder that already has files, overwriting them' },
   },
   examples: [
     'gauntlet-trainer export-adapter runs/step-200/adapter exports/click-test --base-model Qwen/Qwen2.5-0.5B-Instruct',

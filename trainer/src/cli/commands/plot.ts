@@ -16,12 +16,12 @@ export const plotCommand: Command = {
     'as one SVG file; .png renders that SVG with a headless Chromium (CHROMIUM_PATH, else the',
     'chromium-headless-shell or chromium package).',
   ].join('\n'),
-  positionals: [{ name: 'run-dir', description: 'The run folder holding metrics.jsonl (or the .jsonl file itself)' }],
+  positionals: [{ name: 'run-dir', help: 'The run folder holding metrics.jsonl (or the .jsonl file itself)' }],
   options: {
     out: {
-      type: 'string',
+      kind: 'string',
       valueName: 'FILE.html|.svg|.png',
-      description: 'Where to write the curves; the extension picks the format',
+      help: 'Where to write the curves; the extension picks the format',
       defaultText: 'RUN_DIR/curves.html',
     },
   },

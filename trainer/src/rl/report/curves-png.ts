@@ -1,25 +1,15 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { findChromium, NoChromiumError } from '@gauntlet/proto/chromium';
 
-/** No Chromium to render with: the message names what to install. */
-export class NoChromiumError extends Error {
-  override readonly name = 'NoChromiumError';
-}
+export { NoChromiumError };
 
-/** A headless Chromium: CHROMIUM_PATH, else Debian's chromium-headless-shell or chromium packages. */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return [
-    env['CHROMIUM_PATH'],
-    '/usr/bin/chromium-headless-shell',
-    '/usr/lib/chromium/chromium-headless-shell',
-    '/usr/bin/chromium',
-  ].find((path): path is string => !!path && existsSync(path));
-}
+const NO_CHROMIUM_FOR_PNG =
+  'no Chromium to render the PNG: install chromium-headless-shell (apt) or set CHROMIUM_PATH; .svg and .html need none';
 
 /**
  * An SVG rendered to PNG at its own width and height by a spawned headless Chromium (the trainer
@@ -28,12 +18,9 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | und
 export async function svgToPng(
   svg: string,
   size: { width: number; height: number },
-  chromium: string | null = findChromium() ?? null,
+  chromium: string | null = findChromium({ missing: NO_CHROMIUM_FOR_PNG }).path,
 ): Promise<Buffer> {
-  if (!chromium)
-    throw new NoChromiumError(
-      'no Chromium to render the PNG: install chromium-headless-shell (apt) or set CHROMIUM_PATH; .svg and .html need none',
-    );
+  if (!chromium) throw new NoChromiumError(NO_CHROMIUM_FOR_PNG);
   const dir = await mkdtemp(join(tmpdir(), 'gauntlet-plot-'));
   try {
     const source = join(dir, 'curves.svg');

@@ -40,7 +40,10 @@ export function parseDpoSettings(context: Pick<CommandContext, 'options'>): DpoS
   const refAdapter = path('ref-adapter');
   const refBase = context.options['ref-base'] === true;
   if (initAdapter) {
-    const given = LORA_SHAPE_FLAGS.find((flag) => context.options[flag] !== undefined);
+    // A boolean reads false when absent.
+    const given = LORA_SHAPE_FLAGS.find(
+      (flag) => context.options[flag] !== undefined && context.options[flag] !== false,
+    );
     if (given)
       throw usage(`--${given} cannot be combined with --init-adapter (the adapter's own LoRA shape is trained)`);
   }

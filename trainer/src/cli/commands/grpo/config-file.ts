@@ -35,10 +35,10 @@ export async function readConfigFile(path: string, specs: Record<string, OptionS
     const where = `--config ${path}: ${rawKey}`;
     if (!spec || key === 'config') throw new UsageError(`${where}: unknown option (see --help for the names)`);
     if (value === null || value === undefined) continue;
-    if (spec.type === 'boolean') {
+    if (spec.kind === 'boolean') {
       if (typeof value !== 'boolean') throw new UsageError(`${where}: must be true or false`);
       out[key] = value;
-    } else if (spec.multiple) {
+    } else if (spec.repeatable) {
       const items = Array.isArray(value) ? value : [value];
       out[key] = items.map((item) => scalar(item, where));
     } else out[key] = scalar(value, where);
@@ -52,9 +52,12 @@ function scalar(value: unknown, where: string): string {
   throw new UsageError(`${where}: must be a string or a number`);
 }
 
-/** File options under flags: a flag given on the command line replaces the file's value. */
+/**
+ * File options under flags: a flag given on the command line replaces the file's value. A boolean
+ * flag reads false when absent (it has no --no- form), so false leaves the file's value.
+ */
 export function mergeOptions(fromFile: Options, flags: Options): Options {
   const merged: Options = { ...fromFile };
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined && value !== false) merged[key] = value;
   return merged;
 }

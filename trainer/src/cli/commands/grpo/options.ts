@@ -1,13 +1,14 @@
 import type { OptionSpec } from '../../command.js';
 
-const s = (valueName: string, description: string, defaultText?: string, multiple = false): OptionSpec => ({
-  type: 'string',
+// A repeatable flag's values are taken whole (task names, URLs and keys are never split at commas).
+const s = (valueName: string, help: string, defaultText?: string, multiple = false): OptionSpec => ({
+  kind: multiple ? 'list' : 'string',
   valueName,
-  description,
+  help,
   ...(defaultText === undefined ? {} : { defaultText }),
-  ...(multiple ? { multiple: true } : {}),
+  ...(multiple ? { repeatable: true, noSplit: true } : {}),
 });
-const flag = (description: string): OptionSpec => ({ type: 'boolean', description });
+const flag = (help: string): OptionSpec => ({ kind: 'boolean', help });
 
 /** Every knob of `gauntlet-trainer grpo`: flags, and the keys of a --config file (same names). */
 export const GRPO_OPTIONS: Record<string, OptionSpec> = {

@@ -191,7 +191,7 @@ describe('grpo settings', () => {
 
   it('--help lists every knob with its default', () => {
     for (const [name, spec] of Object.entries(GRPO_OPTIONS))
-      if (spec.type === 'string' && !spec.multiple && name !== 'config' && name !== 'api-key')
+      if (spec.kind === 'string' && name !== 'config' && name !== 'api-key')
         expect(spec.defaultText, `--${name} has no default shown`).toBeDefined();
   });
 });

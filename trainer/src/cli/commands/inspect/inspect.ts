@@ -14,11 +14,9 @@ export const inspectCommand: Command = {
     'implies. For a PEFT adapter folder: rank, alpha, scale, targets and the lora_A/lora_B tensors.',
     'A single .safetensors file prints its tensor table. Exits 1 when a check fails.',
   ].join('\n'),
-  positionals: [
-    { name: 'path', description: 'Model folder, adapter folder (adapter_config.json), or a .safetensors file' },
-  ],
+  positionals: [{ name: 'path', help: 'Model folder, adapter folder (adapter_config.json), or a .safetensors file' }],
   options: {
-    json: { type: 'boolean', description: 'Print one JSON object instead of text' },
+    json: { kind: 'boolean', help: 'Print one JSON object instead of text' },
   },
   examples: ['gauntlet-trainer inspect ./models/tiny', 'gauntlet-trainer inspect ./runs/step-100/adapter --json'],
   async run(context) {
