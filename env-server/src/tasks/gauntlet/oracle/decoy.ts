@@ -1,6 +1,6 @@
 import { act } from '../../oracle-helpers/act.js';
 import { find } from '../../oracle-helpers/ax-query.js';
-import type { StepView } from './view.js';
+import type { StepView } from './step-view.js';
 
 /**
  * A plausible wrong move in a step, for preference data: what a careless agent would do here. It

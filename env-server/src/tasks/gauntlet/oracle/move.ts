@@ -1,4 +1,4 @@
-import type { StepView } from './view.js';
+import type { StepView } from './step-view.js';
 
 /** What a challenge oracle decides: the next action, or the code once it knows it. */
 export type Move = { action: string } | { code: string };
