@@ -3,7 +3,8 @@
 // copy of the repository's, so the checkout is left alone), then plain `docker compose` commands
 // build and bring the stack up with a bearer token, click-test is played against the env container
 // over HTTP and gRPC from the host, the trainer publishes adapter versions that the workers record
-// on their turns, workers are scaled to 2, and `docker compose down -v` leaves nothing behind.
+// on their turns, a trainer killed before its first checkpoint restarts and starts its run afresh,
+// workers are scaled to 2, and `docker compose down -v` leaves nothing behind.
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEnvClient } from '@gauntlet/proto/client';
 import { QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
 import { ComposeProject } from './compose.js';
-import { DockerResources, REPO, playClickTest, run, tail, waitHealthy } from './docker.js';
+import { DockerResources, REPO, docker, playClickTest, run, tail, waitHealthy } from './docker.js';
 
 const BUILD_MS = 30 * 60_000;
 const runId = `${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -23,6 +24,43 @@ const scratch = mkdtempSync(join(tmpdir(), 'gauntlet-compose-'));
 const envFile = join(scratch, '.env');
 let compose: ComposeProject;
 let redisPort: number;
+
+/** The trainer's metrics.jsonl rows (one per update, in file order): version and time (ms). */
+async function trainerUpdates(): Promise<{ version: number; time: number }[]> {
+  const lines = await compose.run(['exec', '-T', 'trainer', 'cat', '/data/runs/metrics.jsonl']);
+  return lines
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { version: number; time: number });
+}
+
+async function trainerVersions(): Promise<number[]> {
+  return (await trainerUpdates()).map((update) => update.version);
+}
+
+/** The running containers of a service. */
+async function containers(service: string): Promise<string[]> {
+  return (await compose.run(['ps', '--quiet', '--status', 'running', service])).split('\n').filter(Boolean);
+}
+
+/**
+ * Run inside the trainer container: SIGKILLs the grpo process (not tini, PID 1, nor this
+ * script, whose own text names grpo) while no checkpoint exists yet, and prints what it saw.
+ * `docker kill` would not do: Docker counts it as a stop, and `restart: on-failure` ignores it.
+ */
+const KILL_GRPO_BEFORE_CHECKPOINT = `
+const fs = require('node:fs');
+let checkpoints = [];
+try { checkpoints = fs.readdirSync('/data/runs/checkpoints'); } catch {}
+const grpo = fs.readdirSync('/proc').filter((pid) => {
+  if (!/^\\d+$/.test(pid) || pid === '1' || Number(pid) === process.pid) return false;
+  try { return fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').join(' ').includes(' grpo '); }
+  catch { return false; }
+});
+const updates = fs.readFileSync('/data/runs/metrics.jsonl', 'utf8').split('\\n').filter(Boolean).length;
+if (checkpoints.length === 0 && grpo.length === 1) process.kill(Number(grpo[0]), 'SIGKILL');
+console.log(JSON.stringify({ checkpoints, grpo, updates }));
+`;
 
 beforeAll(
   async () => {
@@ -98,6 +136,48 @@ describe('docker compose up', () => {
     await playClickTest(createEnvClient(grpc, { token, validateReplies: true }));
     expect((await fetch(`${http}/tasks`)).status).toBe(401);
   }, 120_000);
+
+  it(
+    'restarts a trainer killed between its first update and its first checkpoint, which starts the run afresh',
+    async () => {
+      const [trainer] = await containers('trainer');
+      await compose.waitFor(
+        'the first update',
+        async () => ((await trainerVersions()).length >= 1 ? true : undefined),
+        8 * 60_000,
+      );
+      // The compose recipe checkpoints every 10 updates (grpo's default): the kill comes well before.
+      const killed = JSON.parse(
+        await compose.run(['exec', '-T', 'trainer', 'node', '-e', KILL_GRPO_BEFORE_CHECKPOINT]),
+      ) as { checkpoints: string[]; grpo: string[]; updates: number };
+      expect({ checkpoints: killed.checkpoints, grpo: killed.grpo.length }).toEqual({ checkpoints: [], grpo: 1 });
+      expect(killed.updates).toBeGreaterThanOrEqual(1);
+
+      // restart: on-failure brings it back once; --resume finds no checkpoint and starts afresh.
+      await compose.waitFor(
+        'the restart',
+        async () => ((await docker(['inspect', '--format', '{{.RestartCount}}', trainer!])) === '1' ? true : undefined),
+        120_000,
+      );
+      await waitHealthy(trainer!, 180_000);
+      const restartedAt = Date.parse(await docker(['inspect', '--format', '{{.State.StartedAt}}', trainer!]));
+      const afresh = await compose.waitFor(
+        'two updates of the restarted run',
+        async () => {
+          const updates = await trainerUpdates();
+          return updates.filter((update) => update.time >= restartedAt).length >= 2 ? updates : undefined;
+        },
+        8 * 60_000,
+      );
+      // The restarted run rewrote metrics.jsonl: versions 1..n, in order, none twice, all its own.
+      expect(afresh.map((update) => update.version)).toEqual(afresh.map((_, i) => i + 1));
+      expect(afresh.filter((update) => update.time < restartedAt)).toEqual([]);
+      const logs = await compose.run(['logs', '--no-color', 'trainer']);
+      expect(logs.split('\n').filter((line) => line.includes('--resume: no checkpoint in'))).toHaveLength(2);
+      expect(await docker(['inspect', '--format', '{{.RestartCount}}', trainer!])).toBe('1');
+    },
+    15 * 60_000,
+  );
 
   it(
     'trains: the trainer publishes adapter versions and the workers play with them',
