@@ -97,7 +97,9 @@ export class HistoryWatch {
    * there yet), take it for the new baseline and never see the navigation. Polled (no CDP event
    * says the history committed) and bounded: a page whose URL the history never shows (Chromium's
    * error page) is read as it is after CATCH_UP_MS. A read that fails or does not answer within
-   * READ_MS is tried again on a fresh CDP session, so one lost reply never stops the recording.
+   * READ_MS is tried again on a fresh CDP session: right after a back/forward, Chromium can answer
+   * "Not attached to an active page" (the session still on the frame host it left), and a look
+   * that gave up there would lose that navigation for good.
    */
   private async caughtUp(): Promise<NavigationHistory> {
     const until = performance.now() + CATCH_UP_MS;
