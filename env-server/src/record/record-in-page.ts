@@ -143,7 +143,8 @@ export function recordInPage({ binding, playing }: { binding: string; playing: s
   on('focusout', (event) => flushFill(targetOf(event)));
   on('keydown', (event) => {
     const e = event as KeyboardEvent;
-    if (!KEYS.has(e.key)) return;
+    // Alt/Meta with an arrow is the browser's back/forward: left to the browser (recorded from its history).
+    if (!KEYS.has(e.key) || e.altKey || e.metaKey) return;
     const target = targetOf(e);
     if (isEnvs('press', null, e.key)) return;
     flushFill(target);

@@ -64,4 +64,47 @@ describe('Recording', () => {
     taken.onInput({ kind: 'click', bid: '1' });
     await expect(taken.next(5_000)).rejects.toThrow('The episode is over');
   });
+
+  it("the browser's own navigations become steps; one a played click caused is absorbed by that click", async () => {
+    // What the history shows at each look; every step looks once after it (absorbing what it did).
+    const looks = [[], ["goto('http://site/b')"], [], ['go_back()'], []];
+    let closed = 0;
+    const navigations = { changes: async () => looks.shift() ?? [], close: async () => void closed++ };
+    const played: string[] = [];
+    const taken = new Recording(
+      page('start'),
+      performance.now(),
+      async (action) => (played.push(action), page(`after ${action}`)),
+      navigations,
+    );
+    taken.onInput({ kind: 'click', bid: '2' });
+    taken.onNavigated();
+    taken.onNavigated();
+    const steps = [await taken.next(5_000), await taken.next(5_000), await taken.next(5_000)];
+    expect(steps.map((s) => s.step?.action)).toEqual(["click('2')", "goto('http://site/b')", 'go_back()']);
+    expect(steps[2]!.step!.before.observation.url).toBe("after goto('http://site/b')");
+    expect(played).toEqual(["click('2')", "goto('http://site/b')", 'go_back()']);
+    taken.stop();
+    taken.stop();
+    expect(closed).toBe(1);
+  });
+
+  it("a step's own look keeps a URL typed meanwhile and absorbs a back/forward (the page's script)", async () => {
+    const looks = [['go_back()'], ["goto('http://site/c')"], []];
+    const navigations = { changes: async () => looks.shift() ?? [], close: async () => undefined };
+    const played: string[] = [];
+    const taken = new Recording(
+      page('start'),
+      performance.now(),
+      async (action) => (played.push(action), page(`after ${action}`)),
+      navigations,
+    );
+    taken.onInput({ kind: 'click', bid: '2' });
+    taken.onInput({ kind: 'click', bid: '3' });
+    const steps = [await taken.next(5_000), await taken.next(5_000), await taken.next(5_000)];
+    expect(steps.map((s) => s.step?.action)).toEqual(["click('2')", "click('3')", "goto('http://site/c')"]);
+    expect(steps[2]!.step!.before.observation.url).toBe("after click('3')");
+    expect(played).toEqual(["click('2')", "click('3')", "goto('http://site/c')"]);
+    taken.stop();
+  });
 });

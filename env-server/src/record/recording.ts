@@ -1,10 +1,17 @@
 import { EpisodeStateError, type RecordedStep, type RecordReply, type StepResult } from '@gauntlet/proto';
 import { actionFor } from './record-actions.js';
+import { isGoto } from './outside-navigation.js';
 import { INTERCEPTED, type PageInput, type PlayingInput } from './record-in-page.js';
 
 /** How the session turns one recorded action into its outcome (task status, next observation). */
 /** `played`: the input the page stopped, which the env plays now; absent when the page already acted. */
 export type PlayRecorded = (action: string, played?: PlayingInput) => Promise<StepResult>;
+
+/** What the browser itself did to the page since the last look (see HistoryWatch), and its release. */
+export interface BrowserNavigations {
+  changes(): Promise<string[]>;
+  close(): Promise<void>;
+}
 
 /**
  * One recording episode: the person's inputs arrive from the page (in order), each becomes a
@@ -24,6 +31,7 @@ export class Recording {
     private before: StepResult,
     private readonly startedAt: number,
     private readonly play: PlayRecorded,
+    private readonly navigations?: BrowserNavigations,
   ) {}
 
   /** An input reported by the page's recorder (untrusted data: anything it cannot map is dropped). */
@@ -35,6 +43,21 @@ export class Recording {
     const played = INTERCEPTED.has(kind) ? ({ kind, bid, key } as PlayingInput) : undefined;
     const at = (performance.now() - this.startedAt) / 1000;
     this.chain = this.chain.then(() => this.take(action, played, at));
+  }
+
+  /**
+   * The main frame navigated. Queued behind the inputs before it: a navigation the env's step
+   * made is absorbed by that step's look at the history, so only what the person did in the
+   * browser itself (address bar, back/forward) is left to record here, with no input of its own.
+   */
+  onNavigated(): void {
+    const navigations = this.navigations;
+    if (this.ended || !navigations) return;
+    const at = (performance.now() - this.startedAt) / 1000;
+    this.chain = this.chain.then(async () => {
+      const actions = await navigations.changes().catch(() => []);
+      for (const action of actions) await this.take(action, undefined, at);
+    });
   }
 
   /** The next recorded step, waiting up to `waitMs` (or until `cancel`) for one. */
@@ -58,8 +81,13 @@ export class Recording {
 
   /** The client or a new reset ended it: inputs from now on are not recorded. */
   stop(): void {
-    this.ended = true;
+    this.end();
     this.wake();
+  }
+
+  private end(): void {
+    if (!this.ended) void this.navigations?.close();
+    this.ended = true;
   }
 
   private async take(action: string, played: PlayingInput | undefined, at: number): Promise<void> {
@@ -73,6 +101,11 @@ export class Recording {
       this.stop();
       return;
     }
+    // What this step did to the history is its own (a played click that followed a link, a page
+    // script's history.back()). Looked at before the step is handed out: once the client shows
+    // it, the person may navigate again. A URL typed meanwhile is still the person's: no page
+    // makes an address-bar entry.
+    const typed = ((await this.navigations?.changes().catch(() => [])) ?? []).filter(isGoto);
     this.ready.push({
       index: this.index++,
       action,
@@ -82,8 +115,9 @@ export class Recording {
       wall_time_s: at,
     });
     this.before = result;
-    if (result.done) this.ended = true;
+    if (result.done) this.end();
     this.wake();
+    for (const goto of typed) await this.take(goto, undefined, (performance.now() - this.startedAt) / 1000);
   }
 
   private wake(): void {

@@ -10,7 +10,7 @@ import {
   type State,
   type StepResult,
 } from '@gauntlet/proto';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { sameDisplay, type BrowserPool, type ContextLease } from '../browser/pool.js';
 import { clearNavigationRefusals } from '../browser/navigation-guard.js';
 import type { EnvConfig } from '../tasks/task-settings.js';
@@ -31,6 +31,7 @@ import { overrunResult, stepWorkMs } from './overrun.js';
 import { resetBidCounters } from '../observe/mark.js';
 import type { HeadedBrowser } from '../browser/headed.js';
 import { Recording } from '../record/recording.js';
+import { HistoryWatch } from '../record/outside-navigation.js';
 import type { PlayingInput } from '../record/record-in-page.js';
 import { hasRecorder, installRecorder, whilePlaying } from '../record/install-recorder.js';
 
@@ -315,10 +316,32 @@ export class EnvSession {
     const episode = this.episode;
     const result = await this.guardInfra(() => buildResult(episode, tabs, 0, info, deadline));
     if (recording) {
-      const taken = new Recording(result, episode.startedAt, (action, played) =>
-        this.playRecorded(episode, action, played),
+      const page = tabs.active;
+      const history = await this.guardInfra(() => deadline.race(HistoryWatch.open(page)));
+      const navigations = {
+        changes: () => history.changes(),
+        close: async () => {
+          page.off('framenavigated', navigated);
+          await history.close();
+        },
+      };
+      const taken = new Recording(
+        result,
+        episode.startedAt,
+        (action, played) => this.playRecorded(episode, action, played),
+        navigations,
       );
-      await this.guardInfra(() => deadline.race(installRecorder(tabs.active, (input) => taken.onInput(input))));
+      // The address bar and back/forward leave no input in the page: the history tells them.
+      const navigated = (frame: Frame) => {
+        if (frame === page.mainFrame()) taken.onNavigated();
+      };
+      page.on('framenavigated', navigated);
+      try {
+        await this.guardInfra(() => deadline.race(installRecorder(page, (input) => taken.onInput(input))));
+      } catch (error) {
+        taken.stop();
+        throw error;
+      }
       this.recording = taken;
     }
     return result;
