@@ -1,7 +1,6 @@
 import type { Frame, Page } from 'playwright-core';
 import { EFFECTS_PROBE_KEY, type EffectsProbe, type EffectsReport } from '../../browser/effects-probe.js';
 import type { SettleMode } from '../../config.js';
-import { within } from '@gauntlet/proto/deadline';
 import { PageDeadline } from '../../deadline/page-deadline.js';
 
 /** BrowserGym's sleep after every step's actions, before it validates and observes. */
@@ -18,8 +17,6 @@ export const SMART_HORIZON_MS = BROWSERGYM_STEP_WAIT_MS;
  * frame and jQuery's 13 ms animation tick, so an animation that mutates every frame holds it.
  */
 export const SMART_QUIET_MS = 30;
-/** A document busy in a long task cannot answer; it must not hold the step much past the horizon. */
-const ANSWER_GRACE_MS = 250;
 
 /**
  * Waits, after a step's actions, for what they set in motion on the active page: `browsergym`
@@ -40,11 +37,18 @@ export async function settleStep(
   return settleEffects(page, since, deadline);
 }
 
+/**
+ * Each frame's probe bounds its own wait (the horizon, from when it is asked); here only the step
+ * deadline bounds the answer. A limit on this side would count the time the question waits for a
+ * loaded renderer and give up on a page that is only slow: the observation's evaluates that follow
+ * are then served before the page's overdue timers run (the browser answers the debugger first),
+ * so the step sees the page before what it was waiting for. A frame that cannot answer at all
+ * cannot be observed either, and the deadline ends that step.
+ */
 export async function settleEffects(page: Page, since: number, deadline: PageDeadline): Promise<EffectsReport[]> {
   if (page.isClosed()) return [];
-  const asked = Promise.all(page.frames().map((frame) => askFrame(frame, since)));
-  const reports = await deadline.race(within(asked, SMART_HORIZON_MS + ANSWER_GRACE_MS));
-  return (reports ?? []).filter((report): report is EffectsReport => report !== undefined);
+  const reports = await deadline.race(Promise.all(page.frames().map((frame) => askFrame(frame, since))));
+  return reports.filter((report): report is EffectsReport => report !== undefined);
 }
 
 async function askFrame(frame: Frame, since: number): Promise<EffectsReport | undefined> {
