@@ -23,8 +23,11 @@ describe('commandHelp', () => {
   it("lists the kit's --config unless the command declares its own", () => {
     expect(commandHelp({ name: 'tool' }, command)).toContain('--config FILE');
     const own = defineCommand({
-      ...command,
+      name: 'go',
+      summary: 's',
+      description: 'd',
       options: defineOptions({ config: { kind: 'string', help: 'YAML file', valueName: 'FILE' } }),
+      run: async () => 0,
     });
     expect(commandHelp({ name: 'tool' }, own).match(/--config/g)).toHaveLength(1);
   });
