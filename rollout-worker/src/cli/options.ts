@@ -134,25 +134,6 @@ export function connectionFrom(values: Pick<QueueValues, 'redis' | 'prefix'>): Q
   return queueConnection(values.redis, values.prefix);
 }
 
-/** `0-9,20,30-31` → [0…9, 20, 30, 31]. */
-export function seedsValue(text: string, name: string): number[] {
-  const seeds: number[] = [];
-  for (const part of text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const range = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!range) throw new UsageError(`--${name}: ${JSON.stringify(part)} is not a seed or a range like 0-9`, name);
-    const from = Number(range[1]);
-    const to = range[2] === undefined ? from : Number(range[2]);
-    if (to < from || to - from > 100_000)
-      throw new UsageError(`--${name}: the range ${part} is empty or too large`, name);
-    for (let seed = from; seed <= to; seed++) seeds.push(seed);
-  }
-  if (seeds.length === 0) throw new UsageError(`--${name} lists no seed`, name);
-  return seeds;
-}
-
 /** The episode settings the flags describe, checked against the job schema (its message names the field). */
 export function episodeSettings(values: EpisodeValues): EpisodeSettings {
   const candidate = {

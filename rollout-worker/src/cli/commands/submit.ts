@@ -2,17 +2,9 @@ import { GroupJob } from '@gauntlet/proto/rollout';
 import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
 import { GroupTracker, type GroupFate } from '@gauntlet/proto/rollout/queue';
 import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
-import { checkTaskNames } from '@gauntlet/proto/cli';
+import { checkTaskNames, parseSeeds } from '@gauntlet/proto/cli';
 import { defineCommand, UsageError } from '../command.js';
-import {
-  checkId,
-  EPISODE_OPTIONS,
-  episodeSettings,
-  openConnection,
-  policyRef,
-  QUEUE_OPTIONS,
-  seedsValue,
-} from '../options.js';
+import { checkId, EPISODE_OPTIONS, episodeSettings, openConnection, policyRef, QUEUE_OPTIONS } from '../options.js';
 
 export const submitCommand = defineCommand({
   name: 'submit',
@@ -93,7 +85,7 @@ export const submitCommand = defineCommand({
     const { values, io, signal } = context;
     const tasks = values.task ?? [];
     if (tasks.length === 0) throw new UsageError('--task is required (e.g. --task click-test)', 'task');
-    const seeds = seedsValue(values.seeds, 'seeds');
+    const seeds = parseSeeds(values.seeds);
     const size = values['group-size'];
     const prefix = checkId('--id-prefix', values['id-prefix']);
     const cap = values['max-in-flight'];
