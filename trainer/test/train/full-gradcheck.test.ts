@@ -1,7 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { compareGradients, numericGradient } from '../../src/engine/gradcheck.js';
-import type { HostTensor } from '../../src/engine/host-tensor.js';
-import { hostTensor } from '../../src/engine/host-tensor.js';
 import { seededRandom } from '../../src/engine/random.js';
 import { Runtime } from '../../src/engine/runtime.js';
 import { makeLoraConfig } from '../../src/lora/config.js';
@@ -11,6 +8,7 @@ import { sftLoss } from '../../src/train/loss.js';
 import { FULL, parseTrainSpec, trainedWeightNames } from '../../src/train/trainable.js';
 import { buildTrainGraph, gradName, LOSS } from '../../src/train/train-graph.js';
 import { LoraTrainer } from '../../src/train/trainer.js';
+import { checkFullGradients, float64Weights } from '../support/full-gradcheck.js';
 
 /**
  * Full-parameter training: every base weight is a graph input with a gradient, checked against
@@ -34,14 +32,6 @@ const configOf = (architecture: 'qwen3' | 'llama' | 'qwen2') =>
     tieWordEmbeddings: architecture !== 'llama',
   });
 
-const float64 = (weights: ReturnType<typeof tinyModelWeights>, names: readonly string[]) =>
-  Object.fromEntries(
-    names.map((name) => {
-      const w = weights.get(name)!;
-      return [name, hostTensor('float64', w.shape, Float64Array.from(w.data), name)];
-    }),
-  );
-
 describe('full-parameter training graph', () => {
   test.each(['qwen3', 'llama', 'qwen2'] as const)(
     '%s: gradients of every base weight match finite differences',
@@ -49,34 +39,22 @@ describe('full-parameter training graph', () => {
       const config = configOf(architecture);
       const weights = tinyModelWeights(config, 5);
       const trainable = trainedWeightNames(config, FULL);
-      const options = { trainable, loss: sftLoss, temperature: 0.8, dtype: 'float64' as const };
-      const withGrads = buildTrainGraph(config, weights, options);
-      const lossOnly = buildTrainGraph(config, weights, { ...options, withGradients: false });
-      const feeds: Record<string, HostTensor> = {
-        ...collate(rows, withGrads, batchTotals(rows), 'float64'),
-        ...float64(weights, trainable),
-      };
-      const analytic = await (await Runtime.create(withGrads.graph, { intraOpNumThreads: 1 })).run(feeds);
-      const forward = await Runtime.create(lossOnly.graph, { intraOpNumThreads: 1 });
-      const loss = async (f: Record<string, HostTensor>) => (await forward.run(f))[LOSS]!.data[0] as number;
-      const pick = seededRandom(8);
-      let worst = 0;
-      for (const name of withGrads.parameters) {
-        const n = feeds[name]!.data.length;
-        const indices = [...new Set(Array.from({ length: 3 }, () => Math.floor(pick() * n)))];
-        // Embedding rows of the tokens fed get a gradient; most rows get none, so check one that does.
-        if (name === 'model.embed_tokens.weight') indices.push(10 * config.hiddenSize + 3);
-        const numeric = await numericGradient(loss, feeds, name, indices, 1e-6);
-        const diff = compareGradients(name, analytic[gradName(name)]!.data as Float64Array, indices, numeric, {
-          atol: 1e-7,
-          rtol: 1e-5,
-        });
-        worst = Math.max(worst, diff.worstRatio);
-      }
+      const random = seededRandom(8);
+      const { worst, parameters } = await checkFullGradients(
+        config,
+        weights,
+        rows,
+        { trainable, loss: sftLoss, temperature: 0.8 },
+        (name, n) => {
+          const indices = [...new Set(Array.from({ length: 3 }, () => Math.floor(random() * n)))];
+          // Embedding rows of the tokens fed get a gradient; most rows get none, so check one that does.
+          if (name === 'model.embed_tokens.weight') indices.push(10 * config.hiddenSize + 3);
+          return indices;
+        },
+      );
       // Every weight the checkpoint holds is trained (a tied head is the embedding itself).
-      expect(withGrads.parameters.sort()).toEqual([...weights.keys()].sort());
+      expect(parameters.sort()).toEqual([...weights.keys()].sort());
       expect(worst).toBeLessThanOrEqual(1);
-      await forward.release();
     },
   );
 
@@ -87,7 +65,7 @@ describe('full-parameter training graph', () => {
     const reference = buildTrainGraph(config, weights, { trainable, loss: sftLoss, dtype: 'float64' });
     const expected = await (
       await Runtime.create(reference.graph, { intraOpNumThreads: 1 })
-    ).run({ ...collate(rows, reference, batchTotals(rows), 'float64'), ...float64(weights, trainable) });
+    ).run({ ...collate(rows, reference, batchTotals(rows), 'float64'), ...float64Weights(weights, trainable) });
     let squares = 0;
     for (const name of trainable) for (const g of expected[gradName(name)]!.data as Float64Array) squares += g * g;
 

@@ -1,6 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { compareGradients, numericGradient } from '../../src/engine/gradcheck.js';
-import type { HostTensor } from '../../src/engine/host-tensor.js';
 import { hostTensor } from '../../src/engine/host-tensor.js';
 import { seededRandom } from '../../src/engine/random.js';
 import { Runtime } from '../../src/engine/runtime.js';
@@ -12,6 +10,7 @@ import { batchTotals, collate, type TrainSequence } from '../../src/train/batch.
 import { sftLoss } from '../../src/train/loss.js';
 import { FULL, trainedWeightNames } from '../../src/train/trainable.js';
 import { buildTrainGraph, gradName, LOSS } from '../../src/train/train-graph.js';
+import { checkFullGradients, float64Weights } from '../support/full-gradcheck.js';
 import { referenceLogits } from '../support/reference-forward.js';
 
 /**
@@ -33,14 +32,6 @@ function sharpWeights(seed: number): WeightMap {
 function randomTokens(random: () => number, n: number): number[] {
   return Array.from({ length: n }, () => 40 + Math.floor(random() * 60));
 }
-
-const float64 = (weights: WeightMap, names: readonly string[]) =>
-  Object.fromEntries(
-    names.map((name) => {
-      const w = weights.get(name)!;
-      return [name, hostTensor('float64', w.shape, Float64Array.from(w.data), name)];
-    }),
-  );
 
 describe('long contexts, padded batches', () => {
   test('float64 logits of a padded batch (lengths 96 and 57) match the plain reference row by row', async () => {
@@ -83,7 +74,7 @@ describe('long contexts, padded batches', () => {
       const runtime = await Runtime.create(graph.graph, { intraOpNumThreads: 1 });
       const params =
         dtype === 'float64'
-          ? float64(weights, trainable)
+          ? float64Weights(weights, trainable)
           : Object.fromEntries(
               trainable.map((n) => [n, hostTensor('float32', weights.get(n)!.shape, weights.get(n)!.data, n)]),
             );
@@ -117,7 +108,7 @@ describe('long contexts, padded batches', () => {
       mask: Array.from({ length: n }, (_, t) => (t >= n - 3 ? 1 : 0)),
     }));
     const totals = batchTotals(rows);
-    const params = float64(weights, trainable);
+    const params = float64Weights(weights, trainable);
     const run = (batch: TrainSequence[]) => runtime.run({ ...collate(batch, graph, totals, 'float64'), ...params });
     const together = await run(rows);
     const alone = await Promise.all(rows.map((r) => run([r])));
@@ -135,35 +126,22 @@ describe('long contexts, padded batches', () => {
   test('attention weights’ gradients at length 80 match finite differences', async () => {
     const weights = sharpWeights(7);
     const trainable = trainedWeightNames(config, FULL);
-    const options = { trainable, loss: sftLoss, dtype: 'float64' as const };
-    const withGrads = buildTrainGraph(config, weights, options);
-    const lossOnly = buildTrainGraph(config, weights, { ...options, withGradients: false });
     const random = seededRandom(8);
     const rows: TrainSequence[] = [80, 52].map((n) => ({
       tokens: randomTokens(random, n),
       mask: Array.from({ length: n }, (_, t) => (t >= n - 4 ? 1 : 0)),
     }));
-    const feeds: Record<string, HostTensor> = {
-      ...collate(rows, withGrads, batchTotals(rows), 'float64'),
-      ...float64(weights, trainable),
-    };
-    const analytic = await (await Runtime.create(withGrads.graph, { intraOpNumThreads: 1 })).run(feeds);
-    const forward = await Runtime.create(lossOnly.graph, { intraOpNumThreads: 1 });
-    const loss = async (f: Record<string, HostTensor>) => (await forward.run(f))[LOSS]!.data[0] as number;
-    let worst = 0;
-    for (const layer of [0, 1])
-      for (const module of ['q_proj', 'k_proj', 'v_proj', 'o_proj']) {
-        const name = `model.layers.${layer}.self_attn.${module}.weight`;
-        const n = feeds[name]!.data.length;
-        const indices = [...new Set(Array.from({ length: 4 }, () => Math.floor(random() * n)))];
-        const numeric = await numericGradient(loss, feeds, name, indices, 1e-6);
-        const diff = compareGradients(name, analytic[gradName(name)]!.data as Float64Array, indices, numeric, {
-          atol: 1e-7,
-          rtol: 1e-5,
-        });
-        worst = Math.max(worst, diff.worstRatio);
-      }
+    const attention = [0, 1].flatMap((layer) =>
+      ['q_proj', 'k_proj', 'v_proj', 'o_proj'].map((module) => `model.layers.${layer}.self_attn.${module}.weight`),
+    );
+    const { worst } = await checkFullGradients(
+      config,
+      weights,
+      rows,
+      { trainable, loss: sftLoss },
+      (_name, n) => [...new Set(Array.from({ length: 4 }, () => Math.floor(random() * n)))],
+      attention,
+    );
     expect(worst).toBeLessThanOrEqual(1);
-    await forward.release();
   });
 });
