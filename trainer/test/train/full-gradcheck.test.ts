@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { seededRandom } from '../../src/engine/random.js';
 import { Runtime } from '../../src/engine/runtime.js';
 import { makeLoraConfig } from '../../src/lora/config.js';
 import { tinyModelConfig, tinyModelWeights } from '../../src/model/tiny.js';
@@ -8,7 +7,7 @@ import { sftLoss } from '../../src/train/loss.js';
 import { FULL, parseTrainSpec, trainedWeightNames } from '../../src/train/trainable.js';
 import { buildTrainGraph, gradName, LOSS } from '../../src/train/train-graph.js';
 import { LoraTrainer } from '../../src/train/trainer.js';
-import { checkFullGradients, float64Weights } from '../support/full-gradcheck.js';
+import { checkTrainGradients, float64Weights } from '../support/train-gradcheck.js';
 
 /**
  * Full-parameter training: every base weight is a graph input with a gradient, checked against
@@ -39,18 +38,13 @@ describe('full-parameter training graph', () => {
       const config = configOf(architecture);
       const weights = tinyModelWeights(config, 5);
       const trainable = trainedWeightNames(config, FULL);
-      const random = seededRandom(8);
-      const { worst, parameters } = await checkFullGradients(
+      const { worst, parameters } = await checkTrainGradients(
         config,
         weights,
-        rows,
         { trainable, loss: sftLoss, temperature: 0.8 },
-        (name, n) => {
-          const indices = [...new Set(Array.from({ length: 3 }, () => Math.floor(random() * n)))];
-          // Embedding rows of the tokens fed get a gradient; most rows get none, so check one that does.
-          if (name === 'model.embed_tokens.weight') indices.push(10 * config.hiddenSize + 3);
-          return indices;
-        },
+        (graph) => ({ ...collate(rows, graph, batchTotals(rows), 'float64'), ...float64Weights(weights, trainable) }),
+        // Embedding rows of the tokens fed get a gradient; most rows get none, so check one that does.
+        { alsoCheck: (name) => (name === 'model.embed_tokens.weight' ? [10 * config.hiddenSize + 3] : []) },
       );
       // Every weight the checkpoint holds is trained (a tied head is the embedding itself).
       expect(parameters.sort()).toEqual([...weights.keys()].sort());

@@ -1,8 +1,5 @@
 import { expect, test } from 'vitest';
-import { compareGradients, gradcheck, numericGradient } from '../../../src/engine/gradcheck.js';
-import type { HostTensor } from '../../../src/engine/host-tensor.js';
-import { seededRandom } from '../../../src/engine/random.js';
-import { Runtime } from '../../../src/engine/runtime.js';
+import { gradcheck } from '../../../src/engine/gradcheck.js';
 import { initLoraAdapter } from '../../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../../src/lora/config.js';
 import { adapterFeeds } from '../../../src/graph/graph.js';
@@ -12,7 +9,7 @@ import { batchTotals, collate, type TrainSequence } from '../../../src/train/bat
 import { resolveDpoConfig, type DpoOptions } from '../../../src/train/dpo/config.js';
 import { dpoLoss, IS_CHOSEN, PAIR_ID } from '../../../src/train/dpo/loss.js';
 import { REF_LOGPROBS } from '../../../src/train/grpo/loss.js';
-import { buildTrainGraph, gradName, LOSS } from '../../../src/train/train-graph.js';
+import { checkTrainGradients } from '../../support/train-gradcheck.js';
 import { contextFrom } from '../grpo/loss-harness.js';
 import { INPUT_NAMES, pairFeeds, type PairData } from './loss-harness.js';
 
@@ -92,9 +89,6 @@ test.each(knobs)('DPO loss: LoRA gradients of a tiny model match finite differen
   const rng = createRng(7);
   for (const m of adapter.modules.values())
     for (let i = 0; i < m.b.data.length; i++) m.b.data[i] = rng.uniform(-0.3, 0.3);
-  const graphOptions = { lora, loss: dpoLoss(resolveDpoConfig(options)), dtype: 'float64' as const };
-  const withGrads = buildTrainGraph(config, weights, graphOptions);
-  const lossOnly = buildTrainGraph(config, weights, { ...graphOptions, withGradients: false });
   // Pair 0: a shared prompt [3, 10] with two completions; pair 1 likewise with [5].
   const rows: TrainSequence[] = [
     { tokens: [3, 10, 200, 7, 9], mask: [0, 0, 1, 1, 1] },
@@ -109,31 +103,13 @@ test.each(knobs)('DPO loss: LoRA gradients of a tiny model match finite differen
       [REF_LOGPROBS]: s.tokens.map((_, t) => (s.mask[t] ? -5 + 0.3 * ((t + i) % 3) : 0)),
     },
   }));
-  const feeds: Record<string, HostTensor> = {
-    ...collate(rows, withGrads, batchTotals(rows), 'float64'),
-    ...adapterFeeds(adapter, 'float64'),
-  };
-  const runtime = await Runtime.create(withGrads.graph, { intraOpNumThreads: 1 });
-  const forward = await Runtime.create(lossOnly.graph, { intraOpNumThreads: 1 });
-  const analytic = await runtime.run(feeds);
-  const loss = async (f: Record<string, HostTensor>) => (await forward.run(f))[LOSS]!.data[0] as number;
-  const pick = seededRandom(8);
-  let worst = 0;
-  let largest = 0;
-  for (const name of withGrads.parameters) {
-    const n = feeds[name]!.data.length;
-    const indices = [...new Set(Array.from({ length: 3 }, () => Math.floor(pick() * n)))];
-    const numeric = await numericGradient(loss, feeds, name, indices, 1e-6);
-    const diff = compareGradients(name, analytic[gradName(name)]!.data as Float64Array, indices, numeric, {
-      atol: 1e-7,
-      rtol: 1e-5,
-    });
-    worst = Math.max(worst, diff.worstRatio);
-    largest = Math.max(largest, diff.maxAbsGrad);
-  }
+  const { worst, largest } = await checkTrainGradients(
+    config,
+    weights,
+    { lora, loss: dpoLoss(resolveDpoConfig(options)) },
+    (graph) => ({ ...collate(rows, graph, batchTotals(rows), 'float64'), ...adapterFeeds(adapter, 'float64') }),
+  );
   console.log(`${label}: worst |Δ| / tolerance = ${worst.toFixed(3)}, max |grad| ${largest.toExponential(2)}`);
   expect(largest).toBeGreaterThan(1e-4);
   expect(worst).toBeLessThanOrEqual(1);
-  await runtime.release();
-  await forward.release();
 });

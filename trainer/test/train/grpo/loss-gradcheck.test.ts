@@ -1,8 +1,5 @@
 import { expect, test } from 'vitest';
-import { compareGradients, gradcheck, numericGradient } from '../../../src/engine/gradcheck.js';
-import type { HostTensor } from '../../../src/engine/host-tensor.js';
-import { seededRandom } from '../../../src/engine/random.js';
-import { Runtime } from '../../../src/engine/runtime.js';
+import { gradcheck } from '../../../src/engine/gradcheck.js';
 import { initLoraAdapter } from '../../../src/lora/adapter.js';
 import { makeLoraConfig } from '../../../src/lora/config.js';
 import { adapterFeeds } from '../../../src/graph/graph.js';
@@ -18,7 +15,8 @@ import {
   REF_LOGPROBS,
   SAMPLER_LOGPROBS,
 } from '../../../src/train/grpo/loss.js';
-import { buildTrainGraph, gradName, LOGPROBS, LOSS } from '../../../src/train/train-graph.js';
+import { LOGPROBS } from '../../../src/train/train-graph.js';
+import { checkTrainGradients } from '../../support/train-gradcheck.js';
 import { contextFrom, lossFeeds, type LossData } from './loss-harness.js';
 
 // Ratios and weights sit away from every clip bound and cap, where the loss is smooth.
@@ -139,9 +137,6 @@ test.each<[string, GrpoOptions]>([
   for (const m of adapter.modules.values())
     for (let i = 0; i < m.b.data.length; i++) m.b.data[i] = rng.uniform(-0.3, 0.3);
   const grpo = resolveGrpoConfig(options);
-  const graphOptions = { lora, loss: grpoLoss(grpo), temperature: 0.9, dtype: 'float64' as const };
-  const withGrads = buildTrainGraph(config, weights, graphOptions);
-  const lossOnly = buildTrainGraph(config, weights, { ...graphOptions, withGradients: false });
   const base: TrainSequence[] = [
     { tokens: [3, 10, 200, 7, 9], mask: [0, 0, 1, 0, 1] },
     { tokens: [5, 6, 42], mask: [0, 1, 1] },
@@ -159,42 +154,29 @@ test.each<[string, GrpoOptions]>([
       },
     }));
   const adapterIn = adapterFeeds(adapter, 'float64');
-  const runtime = await Runtime.create(withGrads.graph, { intraOpNumThreads: 1 });
-  // The current log-probs set lp_old (nudged, so ratios are near 1 but not 1), sampler and reference.
-  const first = await runtime.run({
-    ...collate(withExtras(zeros), withGrads, batchTotals(base), 'float64'),
-    ...adapterIn,
-  });
-  const seq = first[LOGPROBS]!.dims[1]!;
-  const lp = (i: number, t: number) =>
-    t > 0 && base[i]!.mask[t] ? (first[LOGPROBS]!.data[i * seq + t - 1] as number) : 0;
-  const shifted = (offset: number) => (s: TrainSequence, i: number) =>
-    s.tokens.map((_, t) => (s.mask[t] ? lp(i, t) + offset * (t % 2 ? 1 : -1) : 0));
-  const rows = withExtras(shifted(0.1)).map((r, i) => ({
-    ...r,
-    extras: { ...r.extras, [SAMPLER_LOGPROBS]: shifted(0.15)(r, i), [REF_LOGPROBS]: shifted(-0.2)(r, i) },
-  }));
-  const feeds: Record<string, HostTensor> = { ...collate(rows, withGrads, batchTotals(rows), 'float64'), ...adapterIn };
-  const analytic = await runtime.run(feeds);
-  const forward = await Runtime.create(lossOnly.graph, { intraOpNumThreads: 1 });
-  const loss = async (f: Record<string, HostTensor>) => (await forward.run(f))[LOSS]!.data[0] as number;
-  const pick = seededRandom(8);
-  let worst = 0;
-  let largest = 0;
-  for (const name of withGrads.parameters) {
-    const n = feeds[name]!.data.length;
-    const indices = [...new Set(Array.from({ length: 3 }, () => Math.floor(pick() * n)))];
-    const numeric = await numericGradient(loss, feeds, name, indices, 1e-6);
-    const diff = compareGradients(name, analytic[gradName(name)]!.data as Float64Array, indices, numeric, {
-      atol: 1e-7,
-      rtol: 1e-5,
-    });
-    worst = Math.max(worst, diff.worstRatio);
-    largest = Math.max(largest, diff.maxAbsGrad);
-  }
+  const { worst, largest } = await checkTrainGradients(
+    config,
+    weights,
+    { lora, loss: grpoLoss(grpo), temperature: 0.9 },
+    async (graph, runtime) => {
+      // The current log-probs set lp_old (nudged, so ratios are near 1 but not 1), sampler and reference.
+      const first = await runtime.run({
+        ...collate(withExtras(zeros), graph, batchTotals(base), 'float64'),
+        ...adapterIn,
+      });
+      const seq = first[LOGPROBS]!.dims[1]!;
+      const lp = (i: number, t: number) =>
+        t > 0 && base[i]!.mask[t] ? (first[LOGPROBS]!.data[i * seq + t - 1] as number) : 0;
+      const shifted = (offset: number) => (s: TrainSequence, i: number) =>
+        s.tokens.map((_, t) => (s.mask[t] ? lp(i, t) + offset * (t % 2 ? 1 : -1) : 0));
+      const rows = withExtras(shifted(0.1)).map((r, i) => ({
+        ...r,
+        extras: { ...r.extras, [SAMPLER_LOGPROBS]: shifted(0.15)(r, i), [REF_LOGPROBS]: shifted(-0.2)(r, i) },
+      }));
+      return { ...collate(rows, graph, batchTotals(rows), 'float64'), ...adapterIn };
+    },
+  );
   console.log(`${label}: worst |Δ| / tolerance = ${worst.toFixed(3)}, max |grad| ${largest.toExponential(2)}`);
   expect(largest).toBeGreaterThan(1e-3);
   expect(worst).toBeLessThanOrEqual(1);
-  await runtime.release();
-  await forward.release();
 });
