@@ -4,7 +4,8 @@
 // build and bring the stack up with a bearer token, click-test is played against the env container
 // over HTTP and gRPC from the host, the trainer publishes adapter versions that the workers record
 // on their turns, a trainer killed before its first checkpoint restarts and starts its run afresh,
-// workers are scaled to 2, and `docker compose down -v` leaves nothing behind.
+// four workers share the env server's sessions without failing an episode for want of one, and
+// `docker compose down -v` leaves nothing behind.
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,23 @@ async function trainerVersions(): Promise<number[]> {
 /** The running containers of a service. */
 async function containers(service: string): Promise<string[]> {
   return (await compose.run(['ps', '--quiet', '--status', 'running', service])).split('\n').filter(Boolean);
+}
+
+/** A worker container's Prometheus counters (summed over labels), read inside it: port 9464 is not published. */
+async function workerCounters(container: string): Promise<Map<string, number>> {
+  const text = await docker([
+    'exec',
+    container,
+    'node',
+    '-e',
+    "fetch('http://127.0.0.1:9464/metrics').then((r) => r.text()).then((t) => process.stdout.write(t))",
+  ]);
+  const counters = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = /^(gauntlet_worker_\w+?)(?:\{[^}]*\})? (\S+)$/.exec(line);
+    if (match) counters.set(match[1]!, (counters.get(match[1]!) ?? 0) + Number(match[2]));
+  }
+  return counters;
 }
 
 /**
@@ -223,23 +241,65 @@ describe('docker compose up', () => {
   );
 
   it(
-    'scales the workers to 2, then comes down leaving nothing behind',
+    'scales the workers to 4: more episodes than the env has sessions wait for one, none fails for want of one and no group is dropped; then comes down leaving nothing behind',
     async () => {
       // --no-deps: the trainer may have finished its short run, and `up` would start it again.
-      await compose.run(['up', '--detach', '--no-deps', '--scale', 'rollout-worker=2', 'rollout-worker'], 240_000);
+      await compose.run(['up', '--detach', '--no-deps', '--scale', 'rollout-worker=4', 'rollout-worker'], 240_000);
       const workers = await compose.waitFor(
-        'two running workers',
+        'four running workers',
         async () => {
-          const ids = (await compose.run(['ps', '--quiet', '--status', 'running', 'rollout-worker'])).split('\n');
-          return ids.filter(Boolean).length === 2 ? ids.filter(Boolean) : undefined;
+          const ids = await containers('rollout-worker');
+          return ids.length === 4 ? ids : undefined;
         },
         120_000,
       );
       for (const id of workers) await waitHealthy(id, 120_000);
 
+      // 12 groups of 4 on top of the trainer's own: 4 workers × 4 episodes at once against the
+      // env's 8 sessions, so episodes must wait for a session (back-pressure), never fail for one.
+      const summary = JSON.parse(
+        await compose.run(
+          [
+            'exec',
+            '-T',
+            'rollout-worker',
+            'node',
+            'rollout-worker/bin/cli.js',
+            'submit',
+            '--task',
+            'miniwob.click-test',
+            '--seeds',
+            '0-11',
+            '--group-size',
+            '4',
+            '--id-prefix',
+            `scale-${runId}`,
+            '--max-turns',
+            '1',
+            '--max-tokens',
+            '8',
+            '--wait',
+          ],
+          10 * 60_000,
+        ),
+      ) as { completed: number; dropped: number };
+      expect(summary).toMatchObject({ completed: 12, dropped: 0 });
+      // A drop or a failed try names its reason in the worker's log: show it, not only a count. A
+      // try may fail on a saturated host (a page load past its timeout) and be retried, but never
+      // for want of a session, and no episode fails for good.
+      const logs = (await compose.run(['logs', '--no-color', 'rollout-worker'])).split('\n');
+      expect(logs.filter((line) => / dropped: |failed for good/.test(line))).toEqual([]);
+      expect(logs.filter((line) => /will be retried.*(capacity|CAPACITY_REACHED)/i.test(line))).toEqual([]);
+      const counters = await Promise.all(workers.map(workerCounters));
+      const sum = (name: string) => counters.reduce((total, c) => total + (c.get(name) ?? 0), 0);
+      expect(sum('gauntlet_worker_groups_dropped_total')).toBe(0);
+      expect(sum('gauntlet_worker_env_waits_total')).toBeGreaterThan(0);
+      // Every worker took part.
+      for (const c of counters) expect(c.get('gauntlet_worker_episodes_total') ?? 0).toBeGreaterThan(0);
+
       await compose.run(['down', '--volumes', '--remove-orphans', '--timeout', '20'], 180_000);
       expect(await compose.leftovers()).toEqual([]);
     },
-    6 * 60_000,
+    15 * 60_000,
   );
 });
