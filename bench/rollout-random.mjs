@@ -1,0 +1,199 @@
+// rollout-worker benchmark, end-to-end half with the random policy (`bench/rollout.mjs --policy
+// random`): what the rollout tier costs when no model is in the way. One real env server
+// (`gauntlet-env serve`, real Chromium) on click-test; for 1, 2 and 4 worker processes
+// (`gauntlet-worker run --policy random`) it measures, against a same-run baseline that drives the
+// SAME env server directly with the SDK (createEnvClient + runEpisode, the worker's randomPolicy,
+// one held session per lane, as many lanes as the workers play episodes at once):
+//  - episodes/s: groups submitted at once, until every group is in the trainer's queue, against the
+//    same episodes (same ids and seeds) played by the direct lanes;
+//  - queue overhead per episode: lane time per episode (lanes × elapsed / episodes), tier minus direct;
+//  - queue overhead per group p50: one group at a time, submit → group in the trainer's queue,
+//    against the same 8 episodes played by the direct lanes, p50 minus p50.
+import { randomUUID } from 'node:crypto';
+import { AGENT_OBSERVATION, runEpisode } from '../proto/dist/agent/index.js';
+import { createEnvClient } from '../proto/dist/client/index.js';
+import { GroupJob, QUEUES, episodeJobs } from '../proto/dist/rollout/index.js';
+import { GroupSubmitter, GroupTracker, queueConnection, randomPolicy } from '../rollout-worker/dist/index.js';
+import { Queue } from 'bullmq';
+import { startEnvServer } from './support/env-server.mjs';
+import { episodeTimeSplit, meanWallMs, median, round } from './support/episode-time.mjs';
+import { startBin } from './support/processes.mjs';
+import { dropQueues } from './support/queues.mjs';
+
+const SIZE = 8;
+const COUNTS = [1, 2, 4];
+
+const groupJob = (id, plan, seed) =>
+  GroupJob.parse({
+    group_id: id,
+    task: 'click-test',
+    seed: 1,
+    size: SIZE,
+    policy: { model: 'random', adapter: null, version: null },
+    settings: { max_turns: plan.maxTurns, sampling: { seed } },
+    submitted_at: new Date().toISOString(),
+  });
+
+/** The episodes of `ids` played on `clients` (one lane each), as the worker would play them, without it. */
+async function playDirect(clients, ids, plan, baseSeed) {
+  const jobs = ids.flatMap((id, i) => episodeJobs(groupJob(id, plan, baseSeed + i)));
+  const trajectories = [];
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      while (next < jobs.length) {
+        const job = jobs[next++];
+        const s = job.settings;
+        trajectories.push(
+          await runEpisode(client, randomPolicy(s.sampling.seed), {
+            task: job.task,
+            seed: job.seed,
+            episodeId: job.episode_id,
+            groupId: job.group_id,
+            resetOptions: s.reset_options,
+            observation: AGENT_OBSERVATION,
+            maxTurns: s.max_turns,
+            deadlineMs: s.deadline_ms,
+          }),
+        );
+      }
+    }),
+  );
+  return { ms: performance.now() - t, trajectories };
+}
+
+/** `workers` worker processes on a fresh prefix, with play(ids) → ms until all are in the trainer's queue, and their groups. */
+async function startTier(workers, grpc, plan, redis) {
+  const connection = queueConnection(redis, `bench-${randomUUID()}`);
+  const args = ['run', '--redis', redis, '--prefix', connection.prefix, '--env', grpc, '--policy', 'random'];
+  const procs = await Promise.all(
+    Array.from({ length: workers }, () =>
+      startBin(
+        'rollout-worker',
+        [...args, '--concurrency', String(plan.concurrency), '--no-metrics'],
+        /^worker ready/m,
+      ),
+    ),
+  );
+  const submitter = new GroupSubmitter(connection);
+  const tracker = new GroupTracker(connection);
+  await tracker.ready();
+  const trainerQueue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
+  const play = async (ids, baseSeed) => {
+    const left = new Set(ids);
+    const done = new Promise((resolve, reject) => {
+      const off = tracker.onFinished((id, fate) => {
+        if (fate === 'dropped' && left.has(id)) reject(new Error(`group ${id} was dropped`));
+        if (left.delete(id) && left.size === 0) {
+          off();
+          resolve();
+        }
+      });
+    });
+    const t = performance.now();
+    for (const [i, id] of ids.entries()) await submitter.submit(groupJob(id, plan, baseSeed + i));
+    await tracker.replay(ids);
+    await done;
+    const ms = performance.now() - t;
+    const groups = await Promise.all(ids.map(async (id) => (await trainerQueue.getJob(id)).data));
+    return { ms, groups };
+  };
+  const stop = async () => {
+    await Promise.all(procs.map((p) => p.stop()));
+    await trainerQueue.close();
+    await tracker.close();
+    await submitter.close();
+    await dropQueues(redis, connection.prefix);
+  };
+  return { play, stop };
+}
+
+/** One worker count: the direct lanes and the tier on the same env server, throughput then one group at a time. */
+async function compare(workers, grpc, plan, redis, log) {
+  const lanes = workers * plan.concurrency;
+  const clients = Array.from({ length: lanes }, () => createEnvClient(grpc));
+  const tier = await startTier(workers, grpc, plan, redis);
+  try {
+    await Promise.all(clients.map((c) => c.open()));
+    const ids = (tag, n) => Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+    // Warm-up (every lane, every worker opens its sessions before a clock runs), throughput, then one group at a time.
+    const measure = async (play) => {
+      await play('warm', workers, 50);
+      const throughput = await play('tp', plan.groups, 1_000);
+      const groupMs = [];
+      for (let i = 0; i < plan.latencyGroups; i++) groupMs.push((await play(`lat${i}`, 1, 5_000 + i)).ms);
+      return { ...throughput, groupMs };
+    };
+    // Each side runs whole (warm-up, throughput, one group at a time) so that neither side's idle
+    // sessions time out (the worker closes a session idle for 500 ms) while the other one plays.
+    const direct = await measure((tag, n, seed) => playDirect(clients, ids(tag, n), plan, seed));
+    const queued = await measure((tag, n, seed) => tier.play(ids(tag, n), seed));
+    const episodes = plan.groups * SIZE;
+    const tierTrajectories = queued.groups.flatMap((g) => g.trajectories);
+    const laneMs = (ms) => (lanes * ms) / episodes;
+    const row = {
+      workers,
+      lanes,
+      episodes,
+      episodes_per_s_tier: round((episodes * 1000) / queued.ms, 2),
+      episodes_per_s_direct: round((episodes * 1000) / direct.ms, 2),
+      ratio: round(direct.ms / queued.ms, 3),
+      per_episode: {
+        lane_ms_tier: round(laneMs(queued.ms)),
+        lane_ms_direct: round(laneMs(direct.ms)),
+        overhead_ms: round(laneMs(queued.ms) - laneMs(direct.ms)),
+        tier_lane_ms_outside_episodes: round(laneMs(queued.ms) - meanWallMs(tierTrajectories)),
+        time_split_tier: episodeTimeSplit(tierTrajectories),
+        time_split_direct: episodeTimeSplit(direct.trajectories),
+      },
+      per_group_of_8: {
+        groups: plan.latencyGroups,
+        p50_ms_tier: round(median(queued.groupMs)),
+        p50_ms_direct: round(median(direct.groupMs)),
+        overhead_p50_ms: round(median(queued.groupMs) - median(direct.groupMs)),
+      },
+    };
+    row.meets_targets =
+      row.ratio >= 0.8 && row.per_episode.overhead_ms <= 5 && row.per_group_of_8.overhead_p50_ms <= 20;
+    log(
+      `${workers} worker(s) × ${plan.concurrency}: ${row.episodes_per_s_tier} episodes/s via the tier, ` +
+        `${row.episodes_per_s_direct} direct (ratio ${row.ratio}); group p50 ${row.per_group_of_8.p50_ms_tier} vs ${row.per_group_of_8.p50_ms_direct} ms`,
+    );
+    return row;
+  } finally {
+    await tier.stop();
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  }
+}
+
+export async function randomEndToEnd({ redis, quick, log }) {
+  const plan = quick
+    ? { maxTurns: 3, concurrency: 2, groups: 3, latencyGroups: 5 }
+    : { maxTurns: 3, concurrency: 2, groups: 8, latencyGroups: 15 };
+  log('end to end (random policy): starting an env server …');
+  // Room for the direct lanes and the workers' sessions at once (the direct lanes stay open).
+  const env = await startEnvServer(['--max-sessions', String(2 * Math.max(...COUNTS) * plan.concurrency + 1)]);
+  try {
+    const rows = [];
+    for (const n of COUNTS) rows.push(await compare(n, env.grpc, plan, redis, log));
+    return {
+      task: 'click-test',
+      policy: 'random',
+      group_size: SIZE,
+      max_turns: plan.maxTurns,
+      concurrency_per_worker: plan.concurrency,
+      workers: rows,
+      targets: { ratio_min: 0.8, overhead_per_episode_ms_max: 5, overhead_per_group_p50_ms_max: 20 },
+      note:
+        "direct: the same env server driven from this process with the SDK (createEnvClient over gRPC + runEpisode + the worker's randomPolicy), " +
+        "one held session per lane, lanes = workers × concurrency, the same episode ids and seeds; tier: submit → every group in the trainer's queue. " +
+        'ratio = tier episodes/s ÷ direct episodes/s. per_episode.overhead_ms = lane time per episode (lanes × elapsed ÷ episodes), tier minus direct; ' +
+        'tier_lane_ms_outside_episodes = tier lane time per episode minus the mean wall_ms its trajectories record (pickup, lease, completion, group hand-off). ' +
+        "per_group_of_8: one group at a time, p50 of submit → group in the trainer's queue, minus the p50 of the same 8 episodes played by the direct lanes. " +
+        "time_split: medians per episode of the trajectories' own timings (policy_ms, step_ms as the client saw it, env_ms as the server measured it, wall_ms; reset_and_rest = wall − policy − step)",
+    };
+  } finally {
+    await env.stop();
+  }
+}
