@@ -25,6 +25,8 @@ export function episodeTimeSplit(trajectories) {
     };
   });
   const m = (key) => round(median(parts.map((p) => p[key])));
+  const turns = trajectories.flatMap((t) => t.turns);
+  const share = (f) => (turns.length ? round(turns.filter(f).length / turns.length, 3) : null);
   return {
     episodes: trajectories.length,
     turns_p50: median(trajectories.map((t) => t.turns.length)),
@@ -33,6 +35,9 @@ export function episodeTimeSplit(trajectories) {
     env_step_ms: m('step'),
     env_server_ms: m('envServer'),
     reset_and_rest_ms: m('rest'),
+    // noop() sleeps 1 s on the env server (BrowserGym's default wait): a step's time says little without it.
+    noop_turns_share: share((turn) => turn.action.startsWith('noop(')),
+    fallback_turns_share: share((turn) => turn.action_fallback),
   };
 }
 
