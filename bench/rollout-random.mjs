@@ -9,6 +9,7 @@
 //  - queue overhead per episode: lane time per episode (lanes × elapsed / episodes), tier minus direct;
 //  - queue overhead per group p50: one group at a time, submit → group in the trainer's queue,
 //    against the same 8 episodes played by the direct lanes, p50 minus p50.
+// Both sides play in alternating rounds, so the shared machine's load weighs on both alike.
 import { randomUUID } from 'node:crypto';
 import { AGENT_OBSERVATION, runEpisode } from '../proto/dist/agent/index.js';
 import { createEnvClient } from '../proto/dist/client/index.js';
@@ -63,7 +64,26 @@ async function playDirect(clients, ids, plan, baseSeed) {
   return { ms: performance.now() - t, trajectories };
 }
 
-/** `workers` worker processes on a fresh prefix, with play(ids) → ms until all are in the trainer's queue, and their groups. */
+/**
+ * Where a group's time went between its submit and the bench hearing it was done, from the
+ * trajectories' own clocks (started_at, wall_ms) and the group's completed_at (one machine, one clock).
+ */
+function timeline(group, lanes, submittedAt, heardAt) {
+  const starts = group.trajectories.map((t) => Date.parse(t.started_at));
+  const lastEnd = Math.max(...group.trajectories.map((t, i) => starts[i] + t.wall_ms));
+  const completedAt = Date.parse(group.completed_at);
+  const span = lastEnd - Math.min(...starts);
+  return {
+    to_first_episode_ms: Math.min(...starts) - submittedAt,
+    episodes_span_ms: span,
+    // Of the span, a lane's time between its episodes (8 episodes share evenly over 2, 4 or 8 lanes).
+    lane_idle_in_span_ms: span - group.trajectories.reduce((sum, t) => sum + t.wall_ms, 0) / lanes,
+    to_trainer_queue_ms: completedAt - lastEnd,
+    to_bench_ms: heardAt - completedAt,
+  };
+}
+
+/** `workers` worker processes on a fresh prefix, with play(ids) → ms until all are in the trainer's queue, and their trajectories. */
 async function startTier(workers, grpc, plan, redis) {
   const connection = queueConnection(redis, `bench-${randomUUID()}`);
   const args = ['run', '--redis', redis, '--prefix', connection.prefix, '--env', grpc, '--policy', 'random'];
@@ -91,13 +111,17 @@ async function startTier(workers, grpc, plan, redis) {
         }
       });
     });
-    const t = performance.now();
+    const [t, submittedAt] = [performance.now(), Date.now()];
     for (const [i, id] of ids.entries()) await submitter.submit(groupJob(id, plan, baseSeed + i));
     await tracker.replay(ids);
     await done;
-    const ms = performance.now() - t;
+    const [ms, heardAt] = [performance.now() - t, Date.now()];
     const groups = await Promise.all(ids.map(async (id) => (await trainerQueue.getJob(id)).data));
-    return { ms, groups };
+    return {
+      ms,
+      trajectories: groups.flatMap((g) => g.trajectories),
+      timeline: timeline(groups[0], workers * plan.concurrency, submittedAt, heardAt),
+    };
   };
   const stop = async () => {
     await Promise.all(procs.map((p) => p.stop()));
@@ -117,20 +141,40 @@ async function compare(workers, grpc, plan, redis, log) {
   try {
     await Promise.all(clients.map((c) => c.open()));
     const ids = (tag, n) => Array.from({ length: n }, (_, i) => `${tag}-${i}`);
-    // Warm-up (every lane, every worker opens its sessions before a clock runs), throughput, then one group at a time.
-    const measure = async (play) => {
-      await play('warm', workers, 50);
-      const throughput = await play('tp', plan.groups, 1_000);
-      const groupMs = [];
-      for (let i = 0; i < plan.latencyGroups; i++) groupMs.push((await play(`lat${i}`, 1, 5_000 + i)).ms);
-      return { ...throughput, groupMs };
+    const sides = {
+      direct: {
+        play: (tag, n, seed) => playDirect(clients, ids(tag, n), plan, seed),
+        ms: 0,
+        trajectories: [],
+        groupMs: [],
+      },
+      tier: {
+        play: (tag, n, seed) => tier.play(ids(tag, n), seed),
+        ms: 0,
+        trajectories: [],
+        groupMs: [],
+        timelines: [],
+      },
     };
-    // Each side runs whole (warm-up, throughput, one group at a time) so that neither side's idle
-    // sessions time out (the worker closes a session idle for 500 ms) while the other one plays.
-    const direct = await measure((tag, n, seed) => playDirect(clients, ids(tag, n), plan, seed));
-    const queued = await measure((tag, n, seed) => tier.play(ids(tag, n), seed));
-    const episodes = plan.groups * SIZE;
-    const tierTrajectories = queued.groups.flatMap((g) => g.trajectories);
+    // Rounds, the sides taking turns (direct first in even rounds, the tier in odd ones), so that the
+    // shared machine's load drifting over the run weighs on both. Each turn starts with an untimed
+    // warm-up: the worker closes a session idle for 500 ms, as it was while the other side played.
+    for (let r = 0; r < plan.rounds; r++) {
+      for (const side of r % 2 ? [sides.tier, sides.direct] : [sides.direct, sides.tier]) {
+        await side.play(`warm${r}`, workers, 50 + r);
+        const throughput = await side.play(`tp${r}`, plan.groups, 1_000 * (r + 1));
+        side.ms += throughput.ms;
+        side.trajectories.push(...throughput.trajectories);
+        for (let i = 0; i < plan.latencyGroups; i++) {
+          const one = await side.play(`lat${r}x${i}`, 1, 100_000 * (r + 1) + i);
+          side.groupMs.push(one.ms);
+          if (one.timeline) side.timelines.push(one.timeline);
+        }
+      }
+    }
+    const { direct, tier: queued } = sides;
+    const episodes = plan.rounds * plan.groups * SIZE;
+    const tierTrajectories = queued.trajectories;
     const laneMs = (ms) => (lanes * ms) / episodes;
     const row = {
       workers,
@@ -152,6 +196,9 @@ async function compare(workers, grpc, plan, redis, log) {
         p50_ms_tier: round(median(queued.groupMs)),
         p50_ms_direct: round(median(direct.groupMs)),
         overhead_p50_ms: round(median(queued.groupMs) - median(direct.groupMs)),
+        tier_timeline_p50_ms: Object.fromEntries(
+          Object.keys(queued.timelines[0]).map((k) => [k, round(median(queued.timelines.map((x) => x[k])))]),
+        ),
       },
     };
     row.meets_targets =
@@ -169,8 +216,8 @@ async function compare(workers, grpc, plan, redis, log) {
 
 export async function randomEndToEnd({ redis, quick, log }) {
   const plan = quick
-    ? { maxTurns: 3, concurrency: 2, groups: 3, latencyGroups: 5 }
-    : { maxTurns: 3, concurrency: 2, groups: 8, latencyGroups: 15 };
+    ? { maxTurns: 3, concurrency: 2, rounds: 2, groups: 2, latencyGroups: 3 }
+    : { maxTurns: 3, concurrency: 2, rounds: 4, groups: 3, latencyGroups: 4 };
   log('end to end (random policy): starting an env server …');
   // Room for the direct lanes and the workers' sessions at once (the direct lanes stay open).
   const env = await startEnvServer(['--max-sessions', String(2 * Math.max(...COUNTS) * plan.concurrency + 1)]);
@@ -183,6 +230,7 @@ export async function randomEndToEnd({ redis, quick, log }) {
       group_size: SIZE,
       max_turns: plan.maxTurns,
       concurrency_per_worker: plan.concurrency,
+      rounds: plan.rounds,
       workers: rows,
       targets: { ratio_min: 0.8, overhead_per_episode_ms_max: 5, overhead_per_group_p50_ms_max: 20 },
       note:
@@ -190,7 +238,8 @@ export async function randomEndToEnd({ redis, quick, log }) {
         "one held session per lane, lanes = workers × concurrency, the same episode ids and seeds; tier: submit → every group in the trainer's queue. " +
         'ratio = tier episodes/s ÷ direct episodes/s. per_episode.overhead_ms = lane time per episode (lanes × elapsed ÷ episodes), tier minus direct; ' +
         'tier_lane_ms_outside_episodes = tier lane time per episode minus the mean wall_ms its trajectories record (pickup, lease, completion, group hand-off). ' +
-        "per_group_of_8: one group at a time, p50 of submit → group in the trainer's queue, minus the p50 of the same 8 episodes played by the direct lanes. " +
+        "per_group_of_8: one group at a time, p50 of submit → group in the trainer's queue, minus the p50 of the same 8 episodes played by the direct lanes; " +
+        "tier_timeline_p50_ms splits a tier group by the trajectories' clocks: submit → first episode started, first start → last end (and of it, a lane's time between its episodes: span − Σ wall_ms ÷ lanes), last end → completed_at (in the trainer's queue), completed_at → the bench heard it. " +
         "time_split: medians per episode of the trajectories' own timings (policy_ms, step_ms as the client saw it, env_ms as the server measured it, wall_ms; reset_and_rest = wall − policy − step)",
     };
   } finally {
