@@ -192,7 +192,7 @@ async function compare(workers, grpc, plan, redis, log) {
         time_split_direct: episodeTimeSplit(direct.trajectories),
       },
       per_group_of_8: {
-        groups: plan.latencyGroups,
+        groups: queued.groupMs.length,
         p50_ms_tier: round(median(queued.groupMs)),
         p50_ms_direct: round(median(direct.groupMs)),
         overhead_p50_ms: round(median(queued.groupMs) - median(direct.groupMs)),
