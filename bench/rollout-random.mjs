@@ -11,6 +11,7 @@
 //    against the same 8 episodes played by the direct lanes, p50 minus p50.
 // Both sides play in alternating rounds, so the shared machine's load weighs on both alike.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { AGENT_OBSERVATION, runEpisode } from '../proto/dist/agent/index.js';
 import { createEnvClient } from '../proto/dist/client/index.js';
 import { GroupJob, QUEUES, episodeJobs } from '../proto/dist/rollout/index.js';
@@ -63,6 +64,20 @@ async function playDirect(clients, ids, plan, baseSeed) {
   );
   return { ms: performance.now() - t, trajectories };
 }
+
+/** CPU ms (user + system) process `pid` has used, from /proc/<pid>/stat (ticks of 1/100 s); null without /proc. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime: fields 14 and 15 of stat(5)
+  } catch {
+    return null;
+  }
+}
+const selfCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 /**
  * Where a group's time went between its submit and the bench hearing it was done, from the
@@ -130,7 +145,8 @@ async function startTier(workers, grpc, plan, redis) {
     await submitter.close();
     await dropQueues(redis, connection.prefix);
   };
-  return { play, stop };
+  const workersCpuMs = () => procs.reduce((sum, p) => sum + (cpuMs(p.pid) ?? NaN), 0);
+  return { play, stop, workersCpuMs };
 }
 
 /** One worker count: the direct lanes and the tier on the same env server, throughput then one group at a time. */
@@ -147,9 +163,12 @@ async function compare(workers, grpc, plan, redis, log) {
         ms: 0,
         trajectories: [],
         groupMs: [],
+        cpu: { bench: 0, workers: 0 },
       },
       tier: {
         play: (tag, n, seed) => tier.play(ids(tag, n), seed),
+        workersCpuMs: tier.workersCpuMs,
+        cpu: { bench: 0, workers: 0 },
         ms: 0,
         trajectories: [],
         groupMs: [],
@@ -162,7 +181,10 @@ async function compare(workers, grpc, plan, redis, log) {
     for (let r = 0; r < plan.rounds; r++) {
       for (const side of r % 2 ? [sides.tier, sides.direct] : [sides.direct, sides.tier]) {
         await side.play(`warm${r}`, workers, 50 + r);
+        const cpuBefore = { bench: selfCpuMs(), workers: side.workersCpuMs?.() ?? 0 };
         const throughput = await side.play(`tp${r}`, plan.groups, 1_000 * (r + 1));
+        side.cpu.bench += selfCpuMs() - cpuBefore.bench;
+        side.cpu.workers += (side.workersCpuMs?.() ?? 0) - cpuBefore.workers;
         side.ms += throughput.ms;
         side.trajectories.push(...throughput.trajectories);
         for (let i = 0; i < plan.latencyGroups; i++) {
@@ -188,6 +210,10 @@ async function compare(workers, grpc, plan, redis, log) {
         lane_ms_direct: round(laneMs(direct.ms)),
         overhead_ms: round(laneMs(queued.ms) - laneMs(direct.ms)),
         tier_lane_ms_outside_episodes: round(laneMs(queued.ms) - meanWallMs(tierTrajectories)),
+        // Where the client side's CPU went: on 2 cores it is taken from Chromium and the env server.
+        cpu_ms_tier_workers: round(queued.cpu.workers / episodes),
+        cpu_ms_tier_bench: round(queued.cpu.bench / episodes),
+        cpu_ms_direct_bench: round(direct.cpu.bench / episodes),
         time_split_tier: episodeTimeSplit(tierTrajectories),
         time_split_direct: episodeTimeSplit(direct.trajectories),
       },
@@ -237,7 +263,8 @@ export async function randomEndToEnd({ redis, quick, log }) {
         "direct: the same env server driven from this process with the SDK (createEnvClient over gRPC + runEpisode + the worker's randomPolicy), " +
         "one held session per lane, lanes = workers × concurrency, the same episode ids and seeds; tier: submit → every group in the trainer's queue. " +
         'ratio = tier episodes/s ÷ direct episodes/s. per_episode.overhead_ms = lane time per episode (lanes × elapsed ÷ episodes), tier minus direct; ' +
-        'tier_lane_ms_outside_episodes = tier lane time per episode minus the mean wall_ms its trajectories record (pickup, lease, completion, group hand-off). ' +
+        'tier_lane_ms_outside_episodes = tier lane time per episode minus the mean wall_ms its trajectories record (pickup, lease, completion, group hand-off); ' +
+        'cpu_ms_*: CPU time (user + system) per episode over the throughput runs, of the worker processes (/proc) and of this process (submitter and tracker; in direct, the lanes themselves). ' +
         "per_group_of_8: one group at a time, p50 of submit → group in the trainer's queue, minus the p50 of the same 8 episodes played by the direct lanes; " +
         "tier_timeline_p50_ms splits a tier group by the trajectories' clocks: submit → first episode started, first start → last end (and of it, a lane's time between its episodes: span − Σ wall_ms ÷ lanes), last end → completed_at (in the trainer's queue), completed_at → the bench heard it. " +
         "time_split: medians per episode of the trajectories' own timings (policy_ms, step_ms as the client saw it, env_ms as the server measured it, wall_ms; reset_and_rest = wall − policy − step)",
