@@ -11,7 +11,7 @@
 //    against the same 8 episodes played by the direct lanes, p50 minus p50.
 // Both sides play in alternating rounds, so the shared machine's load weighs on both alike.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { AGENT_OBSERVATION, runEpisode } from '../proto/dist/agent/index.js';
 import { createEnvClient } from '../proto/dist/client/index.js';
 import { GroupJob, QUEUES, episodeJobs } from '../proto/dist/rollout/index.js';
@@ -67,12 +67,35 @@ async function playDirect(clients, ids, plan, baseSeed) {
 
 /** CPU ms (user + system) process `pid` has used, from /proc/<pid>/stat (ticks of 1/100 s); null without /proc. */
 function cpuMs(pid) {
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) * 10 : null; // utime, stime: fields 14 and 15 of stat(5)
+}
+function statFields(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime: fields 14 and 15 of stat(5)
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   } catch {
     return null;
   }
+}
+
+/** CPU ms of `root` and every process under it (the env server and its Chromium), reaped children included. */
+function treeCpuMs(root) {
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return NaN;
+  }
+  const parent = new Map(pids.map((pid) => [pid, statFields(pid)?.[1]]));
+  const under = (pid) => pid === String(root) || (parent.has(pid) && pid !== '1' && under(parent.get(pid)));
+  let sum = 0;
+  for (const pid of pids) {
+    if (!under(pid)) continue;
+    const f = statFields(pid);
+    // utime, stime, cutime, cstime (fields 14–17): a renderer that exited counts in its parent's cutime.
+    if (f) sum += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+  }
+  return sum;
 }
 const selfCpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -150,7 +173,7 @@ async function startTier(workers, grpc, plan, redis) {
 }
 
 /** One worker count: the direct lanes and the tier on the same env server, throughput then one group at a time. */
-async function compare(workers, grpc, plan, redis, log) {
+async function compare(workers, { grpc, pid: envPid }, plan, redis, log) {
   const lanes = workers * plan.concurrency;
   const clients = Array.from({ length: lanes }, () => createEnvClient(grpc));
   const tier = await startTier(workers, grpc, plan, redis);
@@ -163,12 +186,12 @@ async function compare(workers, grpc, plan, redis, log) {
         ms: 0,
         trajectories: [],
         groupMs: [],
-        cpu: { bench: 0, workers: 0 },
+        cpu: { bench: 0, workers: 0, env: 0 },
       },
       tier: {
         play: (tag, n, seed) => tier.play(ids(tag, n), seed),
         workersCpuMs: tier.workersCpuMs,
-        cpu: { bench: 0, workers: 0 },
+        cpu: { bench: 0, workers: 0, env: 0 },
         ms: 0,
         trajectories: [],
         groupMs: [],
@@ -181,10 +204,11 @@ async function compare(workers, grpc, plan, redis, log) {
     for (let r = 0; r < plan.rounds; r++) {
       for (const side of r % 2 ? [sides.tier, sides.direct] : [sides.direct, sides.tier]) {
         await side.play(`warm${r}`, workers, 50 + r);
-        const cpuBefore = { bench: selfCpuMs(), workers: side.workersCpuMs?.() ?? 0 };
+        const cpuBefore = { bench: selfCpuMs(), workers: side.workersCpuMs?.() ?? 0, env: treeCpuMs(envPid) };
         const throughput = await side.play(`tp${r}`, plan.groups, 1_000 * (r + 1));
         side.cpu.bench += selfCpuMs() - cpuBefore.bench;
         side.cpu.workers += (side.workersCpuMs?.() ?? 0) - cpuBefore.workers;
+        side.cpu.env += treeCpuMs(envPid) - cpuBefore.env;
         side.ms += throughput.ms;
         side.trajectories.push(...throughput.trajectories);
         for (let i = 0; i < plan.latencyGroups; i++) {
@@ -214,6 +238,8 @@ async function compare(workers, grpc, plan, redis, log) {
         cpu_ms_tier_workers: round(queued.cpu.workers / episodes),
         cpu_ms_tier_bench: round(queued.cpu.bench / episodes),
         cpu_ms_direct_bench: round(direct.cpu.bench / episodes),
+        cpu_ms_env_tier: round(queued.cpu.env / episodes),
+        cpu_ms_env_direct: round(direct.cpu.env / episodes),
         time_split_tier: episodeTimeSplit(tierTrajectories),
         time_split_direct: episodeTimeSplit(direct.trajectories),
       },
@@ -249,7 +275,7 @@ export async function randomEndToEnd({ redis, quick, log }) {
   const env = await startEnvServer(['--max-sessions', String(2 * Math.max(...COUNTS) * plan.concurrency + 1)]);
   try {
     const rows = [];
-    for (const n of COUNTS) rows.push(await compare(n, env.grpc, plan, redis, log));
+    for (const n of COUNTS) rows.push(await compare(n, env, plan, redis, log));
     return {
       task: 'click-test',
       policy: 'random',
@@ -264,7 +290,7 @@ export async function randomEndToEnd({ redis, quick, log }) {
         "one held session per lane, lanes = workers × concurrency, the same episode ids and seeds; tier: submit → every group in the trainer's queue. " +
         'ratio = tier episodes/s ÷ direct episodes/s. per_episode.overhead_ms = lane time per episode (lanes × elapsed ÷ episodes), tier minus direct; ' +
         'tier_lane_ms_outside_episodes = tier lane time per episode minus the mean wall_ms its trajectories record (pickup, lease, completion, group hand-off); ' +
-        'cpu_ms_*: CPU time (user + system) per episode over the throughput runs, of the worker processes (/proc) and of this process (submitter and tracker; in direct, the lanes themselves). ' +
+        'cpu_ms_*: CPU time (user + system) per episode over the throughput runs, of the worker processes (/proc), of this process (submitter and tracker; in direct, the lanes themselves), and of the env server with its Chromium (cpu_ms_env_*). ' +
         "per_group_of_8: one group at a time, p50 of submit → group in the trainer's queue, minus the p50 of the same 8 episodes played by the direct lanes; " +
         "tier_timeline_p50_ms splits a tier group by the trajectories' clocks: submit → first episode started, first start → last end (and of it, a lane's time between its episodes: span − Σ wall_ms ÷ lanes), last end → completed_at (in the trainer's queue), completed_at → the bench heard it. " +
         "time_split: medians per episode of the trajectories' own timings (policy_ms, step_ms as the client saw it, env_ms as the server measured it, wall_ms; reset_and_rest = wall − policy − step)",
