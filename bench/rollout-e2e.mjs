@@ -5,6 +5,8 @@
 //  - trajectories/s and env steps/s, submit → every group in the trainer's queue, per worker count,
 //    against a same-run baseline that plays episodes in this process as many at once as one worker
 //    does (playEpisode, the worker's own episode function: no queue, no worker process);
+//  - where a worker row's episodes spent their time (`time_per_episode`): env step, policy (and of
+//    it the server's prefill and decode steps, from its /metrics), reset, and queue and worker;
 //  - prefill per turn with and without the prefix cache: the same seeded episodes played on each
 //    server, one at a time; around every turn's request the server's /metrics are read, so a turn's
 //    figures are the server's own counters (prefilled and cached prompt tokens, time to first token).
@@ -22,6 +24,7 @@ import {
 } from '../rollout-worker/dist/index.js';
 import { Queue } from 'bullmq';
 import { startEnvServer } from './support/env-server.mjs';
+import { episodeTimeSplit, meanWallMs } from './support/episode-time.mjs';
 import { startBin as start } from './support/processes.mjs';
 
 const SIZE = 8;
@@ -49,6 +52,8 @@ async function serverCounters(url) {
     prefilled: value('gauntlet:prompt_tokens_total'),
     cached: value('gauntlet:prefix_cache_hit_tokens_total'),
     ttftSeconds: value('gauntlet:time_to_first_token_seconds_sum'),
+    prefillSeconds: value('gauntlet:prefill_seconds_total'),
+    decodeSeconds: value('gauntlet:decode_seconds_total'),
   };
 }
 
@@ -161,6 +166,30 @@ async function direct(grpc, url, plan) {
   }
 }
 
+/**
+ * Where the tier's episodes spent their time: the trajectories' own medians (episodeTimeSplit),
+ * the policy server's engine time per episode (its prefill and decode step seconds over the run,
+ * shared out over the episodes: means), what policy time held beyond them (HTTP, tokenizing, waiting
+ * for a batch), and a lane's time per episode outside its episodes (queue and worker).
+ */
+function timeSplit(trajectories, server, laneMs) {
+  const n = trajectories.length;
+  const mean = (f) => trajectories.reduce((sum, t) => sum + f(t), 0) / n;
+  const policyMs = mean((t) => t.turns.reduce((sum, turn) => sum + turn.policy_ms, 0));
+  const engine = (key) => ((server.after[key] - server.before[key]) * 1000) / n;
+  return {
+    ...episodeTimeSplit(trajectories),
+    means: {
+      wall_ms: round(meanWallMs(trajectories), 1),
+      policy_ms: round(policyMs, 1),
+      engine_prefill_ms: round(engine('prefillSeconds'), 1),
+      engine_decode_ms: round(engine('decodeSeconds'), 1),
+      policy_outside_engine_ms: round(policyMs - engine('prefillSeconds') - engine('decodeSeconds'), 1),
+      queue_and_worker_ms: round(laneMs - meanWallMs(trajectories), 1),
+    },
+  };
+}
+
 /** `workers` worker processes on a fresh queue prefix: `groups` groups of 8 submitted at once, timed until all reach the trainer's queue. */
 async function queued(workers, grpc, url, plan, redis, log) {
   const connection = queueConnection(redis, `bench-${randomUUID()}`);
@@ -217,9 +246,11 @@ async function queued(workers, grpc, url, plan, redis, log) {
       100 * workers,
     );
     const ids = Array.from({ length: plan.groups }, (_, i) => `g-${i}`);
+    const before = await serverCounters(url);
     const t = performance.now();
     await play(ids, 1_000 * workers);
     const seconds = (performance.now() - t) / 1000;
+    const after = await serverCounters(url);
     const trainerQueue = new Queue(QUEUES.trajectoryGroups, {
       connection: connection.redis,
       prefix: connection.prefix,
@@ -238,6 +269,11 @@ async function queued(workers, grpc, url, plan, redis, log) {
       seconds: round(seconds, 2),
       trajectories_per_s: round(episodes / seconds),
       env_steps_per_s: round(steps / seconds),
+      time_per_episode: timeSplit(
+        groups.flatMap((g) => g.data.trajectories),
+        { before, after },
+        (workers * plan.concurrency * seconds * 1000) / episodes,
+      ),
     };
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
@@ -284,6 +320,8 @@ export async function endToEnd({ redis, quick, log }) {
         note: 'playEpisode in this process, as many at once as one worker plays, same env and policy servers: no queue, no worker process',
       },
       workers,
+      time_per_episode_note:
+        "per worker row, over its timed episodes: medians of the trajectories' own timings (wall_ms; policy_ms, the policy calls as the episode saw them; env_step_ms, the step calls as the client saw them; env_server_ms, the env server's own time in them; reset_and_rest_ms = wall − policy − step: reset, prompt building, bookkeeping; noop_turns_share, the turns that sent noop(), which sleeps 1 s on the env server, and fallback_turns_share, those whose reply parsed to no action), and means: engine_prefill_ms and engine_decode_ms are the policy server's step seconds over the run (gauntlet:prefill_seconds_total, gauntlet:decode_seconds_total) shared out per episode; policy_outside_engine_ms = policy − prefill − decode (HTTP, tokenizing, waiting for a batch); queue_and_worker_ms = lane time per episode (lanes × elapsed ÷ episodes) − mean wall_ms",
       prefill_per_turn: {
         ...prefill,
         note: "medians over seeded episodes played one at a time; ttft_ms is the server's time to first token (prefill + first sample); turn 0 reuses the system prompt and the first page other episodes left in the cache",

@@ -3,10 +3,13 @@
 // and the policy cost nothing (in-memory stand-ins), against a same-run baseline that calls the
 // episode function (playEpisode, the worker's own) directly. End-to-end half (rollout-e2e.mjs, under
 // `end_to_end`): trajectories/s and env steps/s on click-test with the real env server and the tiny
-// model for 1, 2 and 4 worker processes, and prefill per turn with and without the prefix cache.
+// model for 1, 2 and 4 worker processes, where an episode's time goes, and prefill per turn with and
+// without the prefix cache. `--policy random` (rollout-random.mjs) runs that half with random-policy
+// workers and no model, against the same env server driven directly with the SDK: what the tier
+// itself costs. The default stays `tiny` (the policy-bound case).
 // Real Redis at --redis, on fresh bench-<uuid> prefixes removed afterwards. Prints one JSON
 // document on stdout, progress on stderr. Run `npm run build` first.
-// Usage: node bench/rollout.mjs [--groups N] [--latency-groups N] [--redis URL] [--quick] [--queue-only]
+// Usage: node bench/rollout.mjs [--policy tiny|random] [--groups N] [--latency-groups N] [--redis URL] [--quick] [--queue-only]
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -15,6 +18,7 @@ import { GroupJob, QUEUES } from '../proto/dist/rollout/index.js';
 import { EnvPool, GroupSubmitter, RolloutWorker, playEpisode, queueConnection } from '../rollout-worker/dist/index.js';
 import { Queue } from 'bullmq';
 import { endToEnd } from './rollout-e2e.mjs';
+import { randomEndToEnd } from './rollout-random.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,8 +27,15 @@ const { values } = parseArgs({
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
     quick: { type: 'boolean', default: false },
     'queue-only': { type: 'boolean', default: false },
+    policy: { type: 'string', default: 'tiny' },
   },
 });
+const HALVES = { tiny: endToEnd, random: randomEndToEnd };
+const END_TO_END = Object.hasOwn(HALVES, values.policy) ? HALVES[values.policy] : undefined;
+if (!END_TO_END) {
+  process.stderr.write(`--policy must be tiny or random (got ${JSON.stringify(values.policy)})\n`);
+  process.exit(2);
+}
 const GROUPS = values.quick ? 20 : Number(values.groups);
 const LATENCY_GROUPS = values.quick ? 10 : Number(values['latency-groups']);
 const SIZE = 8;
@@ -170,7 +181,7 @@ try {
   }
 }
 if (!values['queue-only']) {
-  result.end_to_end = await endToEnd({ redis: values.redis, quick: values.quick, log });
+  result.end_to_end = await END_TO_END({ redis: values.redis, quick: values.quick, log });
   result.machine.load_average_1m_after = +loadavg()[0].toFixed(2);
 }
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -3,7 +3,7 @@
 import { probeHealth } from '../../rollout-worker/dist/index.js';
 import { startBin } from './processes.mjs';
 
-/** Starts one env server with `flags` after the port flags; resolves with its gRPC URL and stop(). */
+/** Starts one env server with `flags` after the port flags; resolves with its gRPC URL, stop() and pid. */
 export async function startEnvServer(flags = []) {
   const env = await startBin(
     'env-server',
@@ -19,5 +19,5 @@ export async function startEnvServer(flags = []) {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { grpc, http: env.match[1], stop: env.stop };
+  return { grpc, http: env.match[1], stop: env.stop, pid: env.pid };
 }

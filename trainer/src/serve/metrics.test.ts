@@ -33,6 +33,8 @@ describe('the serving /metrics exposition', () => {
       'gauntlet:requests_rejected_total': 'counter',
       'gauntlet:prompt_tokens_total': 'counter',
       'gauntlet:generation_tokens_total': 'counter',
+      'gauntlet:prefill_seconds_total': 'counter',
+      'gauntlet:decode_seconds_total': 'counter',
       'gauntlet:prefix_cache_lookups_total': 'counter',
       'gauntlet:prefix_cache_hits_total': 'counter',
       'gauntlet:prefix_cache_query_tokens_total': 'counter',
@@ -49,6 +51,8 @@ describe('the serving /metrics exposition', () => {
     expect(value('gauntlet:requests_rejected_total')).toBe(2);
     expect(value('gauntlet:prompt_tokens_total')).toBe(40);
     expect(value('gauntlet:generation_tokens_total')).toBe(4);
+    expect(value('gauntlet:prefill_seconds_total')).toBeCloseTo(0.01);
+    expect(value('gauntlet:decode_seconds_total')).toBeCloseTo(0.02);
     expect(value('gauntlet:decode_tokens_per_second')).toBe(200);
     expect(value('gauntlet:time_to_first_token_seconds_bucket\\{le="0.05"\\}')).toBe(1);
     expect(value('gauntlet:time_to_first_token_seconds_bucket\\{le="2.5"\\}')).toBe(2);

@@ -24,6 +24,14 @@ const FIGURES: Figure[] = [
   ['counter', 'requests_rejected_total', 'Sequences refused because the queue was full.', (e) => e.stats.rejected],
   ['counter', 'prompt_tokens_total', 'Prompt tokens prefilled.', (e) => e.stats.promptTokens],
   ['counter', 'generation_tokens_total', 'Tokens produced by decode steps.', (e) => e.stats.generatedTokens],
+  // Engine step time by kind, so a client can split its policy time into prefill and decode.
+  [
+    'counter',
+    'prefill_seconds_total',
+    'Seconds of forward steps that prefilled prompts.',
+    (e) => e.stats.prefillSeconds,
+  ],
+  ['counter', 'decode_seconds_total', 'Seconds of decode steps.', (e) => e.stats.decodeSeconds],
   [
     'counter',
     'prefix_cache_lookups_total',
