@@ -35,6 +35,11 @@ export interface Tool {
   name: string;
   description: string;
   commands: readonly AnyCommand[];
+  /**
+   * The command run when none is named: no arguments at all, or arguments that start with a flag
+   * (`gauntlet-env --port 8000` serves). Without one, a bare tool prints its help and exits 2.
+   */
+  defaultCommand?: string;
   /** Flags of the tool itself (before any command), as `[flag, help]` rows of its `--help`. */
   toolOptions?: readonly (readonly [string, string])[];
   /** The exit-code line of the tool's `--help`, when the tool says more than the kit's. */
