@@ -20,6 +20,11 @@ export interface Command<T extends OptionTable> {
   options: T;
   positionals?: readonly PositionalSpec[];
   examples?: string[];
+  /**
+   * The command answers SIGINT / SIGTERM itself (a server's graceful shutdown, exit 0): the kit
+   * neither listens for them nor turns its exit code into 130.
+   */
+  ownsSignals?: boolean;
   /** Returns the exit code (0 when omitted). */
   run(context: CommandContext<T>): Promise<number | void>;
 }

@@ -68,6 +68,22 @@ describe('runTool', () => {
     expect(c.err.at(-1)).toMatch(/^Usage: demo <command> \[options\]/);
   });
 
+  it('leaves SIGINT / SIGTERM to a command that owns them', async () => {
+    const listening = (owns: boolean) =>
+      defineCommand({
+        name: 'serve',
+        summary: 's',
+        description: 'd',
+        options: {},
+        ownsSignals: owns,
+        run: async () => process.listenerCount('SIGTERM'),
+      });
+    const before = process.listenerCount('SIGTERM');
+    const served = (owns: boolean): Tool => ({ ...tool, commands: [listening(owns)] });
+    expect(await runTool(served(true), ['serve'], { io: capture().io })).toBe(before);
+    expect(await runTool(served(false), ['serve'], { io: capture().io })).toBe(before + 1);
+  });
+
   it('an expected error is one line, exit 1; an unknown command is exit 2', async () => {
     const c = capture();
     expect(await runTool(tool, ['greet', '--fail'], { io: c.io })).toBe(1);

@@ -39,7 +39,7 @@ export async function runTool(tool: Tool, argv: string[], options: RunToolOption
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('interrupted'));
   if (options.signal) options.signal.addEventListener('abort', stop, { once: true });
-  else {
+  else if (!command.ownsSignals) {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   }
