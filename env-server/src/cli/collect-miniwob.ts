@@ -8,8 +8,8 @@ import { oracleSftRecords, runMiniwobOracleEpisode } from '../collect/miniwob.js
 import { episodeKey } from '../collect/records.js';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
 import { onPorts, openInProcessEnvs } from './in-process-envs.js';
-import { parseSeeds, UsageError } from '@gauntlet/proto/cli';
-import { observationFormat, positiveInt } from './gauntlet-args.js';
+import { parseSeeds, UsageError, type OptionValues } from '@gauntlet/proto/cli';
+import type { COLLECT_OPTIONS } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
 import { Progress, rate, seconds } from './progress.js';
 
@@ -30,6 +30,7 @@ export function parseMiniwobTasks(spec: string): string[] {
     if (!known.includes(task))
       throw new UsageError(
         `--task: "${task}" is not a built-in MiniWoB task (miniwob, miniwob.* or miniwob.<name>; names: ${known.map((k) => k.slice(8)).join(', ')}); Gauntlet and MiniWoB tasks are collected in separate runs`,
+        'task',
       );
   return [...new Set(tasks)];
 }
@@ -47,23 +48,14 @@ function runMiniwobOracleByName(
   return runMiniwobOracleEpisode(env, definition, task, seed, format);
 }
 
-export interface MiniwobCollectFlags {
-  out: string;
-  task: string;
-  seeds?: string;
-  concurrency?: string;
-  'chromium-path'?: string;
-  'start-step'?: string;
-  'observation-format'?: string;
-}
-
 /** `collect` for built-in MiniWoB tasks: oracle episodes to <out>/sft.jsonl (no DPO pairs), metrics per task. */
-export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number> {
-  if (flags['start-step'] !== undefined) throw new UsageError('--start-step applies to Gauntlet tasks only');
+export async function collectMiniwob(flags: OptionValues<typeof COLLECT_OPTIONS> & { out: string }): Promise<number> {
+  if (flags['start-step'] !== undefined)
+    throw new UsageError('--start-step applies to Gauntlet tasks only', 'start-step');
   const tasks = parseMiniwobTasks(flags.task);
-  const seeds = parseSeeds(flags.seeds ?? '0-9');
-  const concurrency = positiveInt(flags.concurrency, 'concurrency', 2);
-  const format = observationFormat(flags['observation-format']);
+  const seeds = parseSeeds(flags.seeds);
+  const concurrency = flags.concurrency;
+  const format = flags['observation-format'] as ObservationFormat;
   const started = performance.now();
   const file = join(flags.out, 'sft.jsonl');
   const tally = new Progress('collect', 0);
