@@ -126,6 +126,13 @@ export const DEFAULTS: ServerConfig = {
   chromiumPath: undefined,
 };
 
+/** Fields apply() sets itself: parts of `viewport` and of `defaultObservation`. */
+type MappedKey = 'viewportWidth' | 'viewportHeight' | 'screenshot';
+type SettingKey = (typeof SETTINGS)[number]['key'];
+// Fails to compile when a setting's key names no ServerConfig field (a typo would set nothing).
+const settingKeysNameFields: Record<Exclude<SettingKey, keyof ServerConfig | MappedKey>, never> = {};
+void settingKeysNameFields;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -173,7 +180,7 @@ function defaultText(setting: Setting): string | undefined {
         ? DEFAULTS.viewport.height
         : setting.key === 'screenshot'
           ? DEFAULTS.defaultObservation.screenshot === 'rgb'
-          : DEFAULTS[setting.key];
+          : DEFAULTS[setting.key as keyof ServerConfig];
   return typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value)
     ? String(value)
     : undefined;

@@ -1,14 +1,13 @@
-import type { ServerConfig } from './config.js';
-
 /** How a step waits after its actions (actions/settle/settle-effects.ts): for what they set in motion, or a fixed 0.5 s. */
 export type SettleMode = 'smart' | 'browsergym';
 export const SETTLE_MODES: readonly SettleMode[] = ['smart', 'browsergym'];
 
 /** One row per setting: the flag, the variables it reads (first wins), and how to parse it. */
 export interface Setting {
-  key: keyof ServerConfig | 'viewportWidth' | 'viewportHeight' | 'screenshot';
+  /** The ServerConfig field it sets (config.ts checks each names one), or one apply() maps itself. */
+  key: string;
   flag: string;
-  env: string[];
+  env: readonly string[];
   /** `port`: an integer, or `off` for a server that is not started; `choice`: one of `choices`. */
   kind: 'int' | 'port' | 'bool' | 'string' | 'list' | 'choice';
   choices?: readonly string[];
@@ -22,7 +21,7 @@ export interface Setting {
   help: string;
 }
 
-export const SETTINGS: Setting[] = [
+export const SETTINGS = [
   {
     key: 'port',
     flag: 'port',
@@ -334,4 +333,4 @@ export const SETTINGS: Setting[] = [
     help: 'benchmark bare task names and --task belong to, e.g. miniwob',
     defaultText: 'miniwob, else the only match',
   },
-];
+] as const satisfies readonly Setting[];
