@@ -9,11 +9,11 @@ export function configFrom(
   values: Record<string, string | boolean | number | string[] | undefined>,
 ): Promise<ServerConfig> {
   // The kit has read the environment already: its values are all resolveConfig needs.
-  return asUsage(() => resolveConfig(values, {}));
+  return configAsUsage(() => resolveConfig(values, {}));
 }
 
 /** A setting the server cannot work with is the command line's fault: exit 2, one line. */
-export async function asUsage<T>(run: () => T): Promise<Awaited<T>> {
+export async function configAsUsage<T>(run: () => T): Promise<Awaited<T>> {
   try {
     return await run();
   } catch (error) {
@@ -40,10 +40,10 @@ Security:
   ownsSignals: true,
   async run({ values, io }) {
     const config = await configFrom(values);
-    await asUsage(() => assertTokenIfRequired(config));
+    await configAsUsage(() => assertTokenIfRequired(config));
     installLastResortHandlers();
     // Settings only the tasks can check: real MiniWoB++'s folder, BROWSERGYM_BENCHMARK, the default task.
-    const server = await asUsage(() => startServer(config));
+    const server = await configAsUsage(() => startServer(config));
     return serveUntilSignal(server, config, io);
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from '@gauntlet/proto/cli';
 import { SETTING_OPTIONS } from '../config.js';
-import { asUsage, configFrom } from './serve-command.js';
+import { configAsUsage, configFrom } from './serve-command.js';
 
 export const tasksCommand = defineCommand({
   name: 'tasks',
@@ -16,7 +16,7 @@ export const tasksCommand = defineCommand({
     const config = await configFrom(values);
     const { TaskRegistry } = await import('../tasks/registry.js');
     const { taskFamilies } = await import('../tasks/families.js');
-    const registry = await asUsage(() => new TaskRegistry(taskFamilies(config)));
+    const registry = await configAsUsage(() => new TaskRegistry(taskFamilies(config)));
     for (const task of registry.list()) {
       const flags = task.flags?.length ? ` [${task.flags.join(', ')}]` : '';
       io.out(`${task.benchmark}.${task.name}${flags}\t${task.description}`);
