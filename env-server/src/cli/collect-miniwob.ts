@@ -8,7 +8,7 @@ import { oracleSftRecords, runMiniwobOracleEpisode } from '../collect/miniwob.js
 import { episodeKey } from '../collect/records.js';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
 import { onPorts, openInProcessEnvs } from './in-process-envs.js';
-import { parseSeeds, UsageError, type OptionValues } from '@gauntlet/proto/cli';
+import { parseSeeds, UsageError, type CommandIo, type OptionValues } from '@gauntlet/proto/cli';
 import type { COLLECT_OPTIONS } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
 import { Progress, rate, seconds } from './progress.js';
@@ -49,7 +49,10 @@ function runMiniwobOracleByName(
 }
 
 /** `collect` for built-in MiniWoB tasks: oracle episodes to <out>/sft.jsonl (no DPO pairs), metrics per task. */
-export async function collectMiniwob(flags: OptionValues<typeof COLLECT_OPTIONS> & { out: string }): Promise<number> {
+export async function collectMiniwob(
+  flags: OptionValues<typeof COLLECT_OPTIONS> & { out: string },
+  io: CommandIo,
+): Promise<number> {
   if (flags['start-step'] !== undefined)
     throw new UsageError('--start-step applies to Gauntlet tasks only', 'start-step');
   const tasks = parseMiniwobTasks(flags.task);
@@ -58,12 +61,12 @@ export async function collectMiniwob(flags: OptionValues<typeof COLLECT_OPTIONS>
   const format = flags['observation-format'] as ObservationFormat;
   const started = performance.now();
   const file = join(flags.out, 'sft.jsonl');
-  const tally = new Progress('collect', 0);
+  const tally = new Progress('collect', 0, io.err);
   const have = await readField(file, 'episode', (line) => tally.note(`${file}:${line} is not JSON; ignored`));
   // Seed-major: a run stopped early still holds every task.
   const all = seeds.flatMap((seed) => tasks.map((task) => ({ task, seed, key: episodeKey(task, seed) })));
   const jobs = all.filter((job) => !have.has(job.key));
-  const progress = new Progress('collect', jobs.length);
+  const progress = new Progress('collect', jobs.length, io.err);
   if (jobs.length < all.length)
     progress.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${flags.out}; skipping them`);
   if (jobs.length === 0) return 0;

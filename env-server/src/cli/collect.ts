@@ -42,14 +42,14 @@ single-page system prompt and observations rendered as a rollout worker renders 
 
 async function collect(values: OptionValues<typeof COLLECT_OPTIONS>, io: CommandIo): Promise<number> {
   if (!values.out) throw new UsageError('--out DIR is required', 'out');
-  if (isMiniwobSpec(values.task)) return collectMiniwob({ ...values, out: values.out });
+  if (isMiniwobSpec(values.task)) return collectMiniwob({ ...values, out: values.out }, io);
   const settings = sweepSettings(values);
   const format = values['observation-format'] as ObservationFormat;
   const started = performance.now();
   const dpo = !values['no-dpo'];
   const perStep = values['dpo-per-step'];
   const files = { sft: join(values.out, 'sft.jsonl'), dpo: join(values.out, 'dpo.jsonl') };
-  const progress = new Progress('collect', 0);
+  const progress = new Progress('collect', 0, io.err);
   const warn = (file: string) => (line: number) =>
     progress.note(`${file}:${line} is not JSON (an interrupted write?); ignored`);
   const haveSft = await readField(files.sft, 'episode', warn(files.sft));
@@ -59,7 +59,7 @@ async function collect(values: OptionValues<typeof COLLECT_OPTIONS>, io: Command
     settings.seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed, task === 'gauntlet' ? startStep : 1) })),
   );
   const jobs = all.filter((job) => !haveSft.has(job.key) || (dpo && !haveDpo.has(job.key)));
-  const tally = new Progress('collect', jobs.length);
+  const tally = new Progress('collect', jobs.length, io.err);
   if (jobs.length < all.length)
     tally.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${values.out}; skipping them`);
   if (jobs.length === 0) {

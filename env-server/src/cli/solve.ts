@@ -40,7 +40,7 @@ export const solveCommand = defineCommand({
   async run({ values, io }) {
     const settings = sweepSettings(values);
     const jobs = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed })));
-    const tally = new Progress('solve', jobs.length);
+    const tally = new Progress('solve', jobs.length, io.err);
     const episodes: Trajectory[] = [];
     const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
     try {

@@ -104,12 +104,18 @@ describe('gauntlet-env collect', () => {
 
   it('solve reports per-type success as JSON', async () => {
     const out: string[] = [];
+    const err: string[] = [];
     expect(
       await cli(['solve', '--task', 'gauntlet:slider', '--seeds', '4,9', '--json'], {
         out: (line) => out.push(line),
-        err: () => {},
+        err: (line) => err.push(line),
       }),
     ).toBe(0);
+    // Progress on stderr, one line per episode; stdout holds only the JSON.
+    expect(err).toEqual([
+      expect.stringMatching(/^\[solve\] 1\/2 ok +gauntlet:slider seed \d: 1\/1 steps/),
+      expect.stringMatching(/^\[solve\] 2\/2 ok +gauntlet:slider seed \d: 1\/1 steps/),
+    ]);
     expect(JSON.parse(out.join('\n'))).toMatchObject({
       episodes: 2,
       success_rate: 1,
