@@ -52,6 +52,7 @@ function runMiniwobOracleByName(
 export async function collectMiniwob(
   flags: OptionValues<typeof COLLECT_OPTIONS> & { out: string },
   io: CommandIo,
+  signal: AbortSignal,
 ): Promise<number> {
   if (flags['start-step'] !== undefined)
     throw new UsageError('--start-step applies to Gauntlet tasks only', 'start-step');
@@ -74,7 +75,7 @@ export async function collectMiniwob(
   let added = 0;
   const pool = await openInProcessEnvs(Math.min(concurrency, jobs.length), flags['chromium-path']);
   try {
-    await onPorts(pool.ports, jobs, async (port, job) => {
+    await onPorts(pool.ports, jobs, signal, async (port, job) => {
       const episode = await runMiniwobOracleByName(port, job.task, job.seed, format);
       const records = oracleSftRecords(episode);
       await appendRecords(file, records);

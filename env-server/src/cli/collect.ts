@@ -37,12 +37,16 @@ single-page system prompt and observations rendered as a rollout worker renders 
     'npx gauntlet-env collect --out data/gauntlet --task gauntlet --seeds 0-199 --concurrency 4',
     'npx gauntlet-env collect --out data/miniwob --task miniwob --seeds 0-19',
   ],
-  run: ({ values, io }) => collect(values, io),
+  run: ({ values, io, signal }) => collect(values, io, signal),
 });
 
-async function collect(values: OptionValues<typeof COLLECT_OPTIONS>, io: CommandIo): Promise<number> {
+async function collect(
+  values: OptionValues<typeof COLLECT_OPTIONS>,
+  io: CommandIo,
+  signal: AbortSignal,
+): Promise<number> {
   if (!values.out) throw new UsageError('--out DIR is required', 'out');
-  if (isMiniwobSpec(values.task)) return collectMiniwob({ ...values, out: values.out }, io);
+  if (isMiniwobSpec(values.task)) return collectMiniwob({ ...values, out: values.out }, io, signal);
   const settings = sweepSettings(values);
   const format = values['observation-format'] as ObservationFormat;
   const started = performance.now();
@@ -71,7 +75,7 @@ async function collect(values: OptionValues<typeof COLLECT_OPTIONS>, io: Command
   let dpoLines = 0;
   const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
   try {
-    await onPorts(pool.ports, jobs, async (port, job) => {
+    await onPorts(pool.ports, jobs, signal, async (port, job) => {
       const options = job.task === 'gauntlet' ? settings.options : {};
       let detail = '';
       if (!haveSft.has(job.key)) {

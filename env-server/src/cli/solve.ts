@@ -37,14 +37,14 @@ export const solveCommand = defineCommand({
     'npx gauntlet-env solve --task gauntlet --seeds 0-99 --concurrency 4',
     "npx gauntlet-env solve --task 'gauntlet:*' --seeds 0-49 --out runs/types",
   ],
-  async run({ values, io }) {
+  async run({ values, io, signal }) {
     const settings = sweepSettings(values);
     const jobs = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed })));
     const tally = new Progress('solve', jobs.length, io.err);
     const episodes: Trajectory[] = [];
     const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
     try {
-      await onPorts(pool.ports, jobs, async (port, { task, seed }) => {
+      await onPorts(pool.ports, jobs, signal, async (port, { task, seed }) => {
         const episode = await runGauntletOracleEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
         episodes.push(episode);
         tally.episode(episode.outcome === 'success', describe(episode));
