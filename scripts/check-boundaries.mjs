@@ -30,7 +30,8 @@ export const layers = {
     ['index'],
   ],
   'env-server': [
-    ['deadline', 'python', 'config'],
+    ['deadline', 'python', 'settings'],
+    ['config'],
     ['observe', 'browser'],
     ['actions', 'record'],
     ['tasks'],

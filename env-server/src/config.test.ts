@@ -38,7 +38,9 @@ describe('what a WS/gRPC connection may buffer', () => {
       { GAUNTLET_MAX_QUEUED_REQUESTS: '9', GAUNTLET_MAX_BUFFERED_BYTES: '1000' },
     );
     expect(config).toMatchObject({ maxQueuedRequests: 4, unreadReplyTimeoutMs: 5000, maxBufferedBytes: 1000 });
-    expect(() => resolveConfig({ 'max-queued-requests': '0' }, {})).toThrow(/at least 1/);
+    expect(() => resolveConfig({ 'max-queued-requests': '0' }, {})).toThrow(
+      /^--max-queued-requests must be an integer ≥ 1 \(got "0"\)$/,
+    );
   });
 });
 

@@ -1,8 +1,8 @@
 import { ObservationOptions } from '@gauntlet/proto';
+import { convertOption, UsageError, type OptionSpec, type OptionTable } from '@gauntlet/proto/cli';
+import { SETTINGS, type Setting, type SettleMode } from './settings.js';
 
-/** How a step waits after its actions (actions/settle/settle-effects.ts): for what they set in motion, or a fixed 0.5 s. */
-export type SettleMode = 'smart' | 'browsergym';
-export const SETTLE_MODES: readonly SettleMode[] = ['smart', 'browsergym'];
+export { SETTINGS, SETTLE_MODES, type SettleMode } from './settings.js';
 
 /** Everything the env server can be told, from flags and environment variables. */
 export interface ServerConfig {
@@ -126,315 +126,72 @@ export const DEFAULTS: ServerConfig = {
   chromiumPath: undefined,
 };
 
-/** One row per setting: the flag, the variables it reads (first wins), and how to parse it. */
-interface Setting {
-  key: keyof ServerConfig | 'viewportWidth' | 'viewportHeight' | 'screenshot';
-  flag: string;
-  env: string[];
-  /** `port`: an integer, or `off` for a server that is not started; `choice`: one of `choices`. */
-  kind: 'int' | 'port' | 'bool' | 'string' | 'list' | 'choice';
-  choices?: readonly string[];
-  help: string;
-}
-
-export const SETTINGS: Setting[] = [
-  {
-    key: 'port',
-    flag: 'port',
-    env: ['PORT', 'BROWSERGYM_PORT'],
-    kind: 'int',
-    help: 'HTTP/WebSocket port; 0 picks a free one (default 8000)',
-  },
-  {
-    key: 'grpcPort',
-    flag: 'grpc-port',
-    env: ['GRPC_PORT'],
-    kind: 'port',
-    help: 'gRPC port: EnvService, grpc.health.v1, reflection (default 50051); off = no gRPC server',
-  },
-  {
-    key: 'grpcTlsCert',
-    flag: 'grpc-tls-cert',
-    env: ['GRPC_TLS_CERT'],
-    kind: 'string',
-    help: 'PEM certificate chain file: serve gRPC over TLS (with --grpc-tls-key)',
-  },
-  {
-    key: 'grpcTlsKey',
-    flag: 'grpc-tls-key',
-    env: ['GRPC_TLS_KEY'],
-    kind: 'string',
-    help: 'PEM private key file for --grpc-tls-cert',
-  },
-  {
-    key: 'grpcMessageLimitBytes',
-    flag: 'grpc-message-limit',
-    env: ['GAUNTLET_GRPC_MESSAGE_LIMIT'],
-    kind: 'int',
-    help: 'max gRPC request message in bytes (default 4194304)',
-  },
-  {
-    key: 'host',
-    flag: 'host',
-    env: ['HOST'],
-    kind: 'string',
-    help: 'interface to listen on (default 127.0.0.1; 0.0.0.0 = every interface, as the Docker images set)',
-  },
-  {
-    key: 'maxSessions',
-    flag: 'max-sessions',
-    env: ['MAX_CONCURRENT_ENVS'],
-    kind: 'int',
-    help: 'concurrent sessions before CAPACITY_REACHED (default 8)',
-  },
-  {
-    key: 'idleTtlMs',
-    flag: 'idle-ttl-ms',
-    env: ['GAUNTLET_IDLE_TTL_MS'],
-    kind: 'int',
-    help: 'close sessions idle this long; 0 = never (default 600000)',
-  },
-  {
-    key: 'headless',
-    flag: 'headless',
-    env: ['BROWSERGYM_HEADLESS'],
-    kind: 'bool',
-    help: 'run Chromium headless (default true)',
-  },
-  {
-    key: 'allowHeaded',
-    flag: 'allow-headed',
-    env: ['GAUNTLET_ALLOW_HEADED'],
-    kind: 'bool',
-    help: 'let a reset ask for a visible (headed) browser or a recording session; needs a display (default false)',
-  },
-  {
-    key: 'headedCdpPort',
-    flag: 'headed-cdp-port',
-    env: [],
-    kind: 'int',
-    help: 'debugging: the headed browser also serves the DevTools protocol on this loopback port (default 0: off)',
-  },
-  {
-    key: 'viewportWidth',
-    flag: 'viewport-width',
-    env: ['BROWSERGYM_VIEWPORT_WIDTH'],
-    kind: 'int',
-    help: 'viewport width in px (default 1280)',
-  },
-  {
-    key: 'viewportHeight',
-    flag: 'viewport-height',
-    env: ['BROWSERGYM_VIEWPORT_HEIGHT'],
-    kind: 'int',
-    help: 'viewport height in px (default 720)',
-  },
-  {
-    key: 'pageTimeoutMs',
-    flag: 'timeout-ms',
-    env: ['BROWSERGYM_TIMEOUT'],
-    kind: 'int',
-    help: 'page load / navigation timeout in ms (default 10000)',
-  },
-  {
-    key: 'settle',
-    flag: 'settle',
-    env: ['GAUNTLET_SETTLE'],
-    kind: 'choice',
-    choices: SETTLE_MODES,
-    help: "after a step's actions: smart = wait for the timers, frames, requests and transitions they started (at most 0.5 s), browsergym = BrowserGym's fixed 0.5 s (default smart)",
-  },
-  {
-    key: 'actionTimeoutMs',
-    flag: 'action-timeout-ms',
-    env: ['GAUNTLET_ACTION_TIMEOUT_MS'],
-    kind: 'int',
-    help: 'per bid-action timeout in ms before the forced retry (default 500)',
-  },
-  {
-    key: 'defaultTask',
-    flag: 'task',
-    env: ['BROWSERGYM_TASK_NAME'],
-    kind: 'string',
-    help: 'task used when reset names none (default click-test)',
-  },
-  {
-    key: 'screenshot',
-    flag: 'screenshot',
-    env: ['BROWSERGYM_INCLUDE_SCREENSHOT'],
-    kind: 'bool',
-    help: 'include the RGB screenshot by default (default false)',
-  },
-  {
-    key: 'warmContexts',
-    flag: 'warm',
-    env: ['GAUNTLET_WARM_CONTEXTS'],
-    kind: 'int',
-    help: 'browser contexts kept warm for new sessions (default 2)',
-  },
-  {
-    key: 'allowedOrigins',
-    flag: 'allow-origin',
-    env: ['GAUNTLET_ALLOWED_ORIGINS'],
-    kind: 'list',
-    help: 'extra origins pages may reach (every redirect hop included), comma separated; * allows any host but loopback (default: task origins only)',
-  },
-  {
-    key: 'allowDataUrls',
-    flag: 'allow-data-urls',
-    env: ['GAUNTLET_ALLOW_DATA_URLS'],
-    kind: 'bool',
-    help: 'let goto() open data: and blob: URLs, which run page JavaScript the agent wrote (default false)',
-  },
-  {
-    key: 'uploadDir',
-    flag: 'upload-dir',
-    env: ['GAUNTLET_UPLOAD_DIR'],
-    kind: 'string',
-    help: 'the folder upload_file may read files from (default: none, uploads off)',
-  },
-  {
-    key: 'allowScriptActions',
-    flag: 'allow-script-actions',
-    env: ['GAUNTLET_ALLOW_SCRIPT_ACTIONS'],
-    kind: 'bool',
-    help: 'enable script-evaluating actions (default false)',
-  },
-  {
-    key: 'maxTabs',
-    flag: 'max-tabs',
-    env: ['GAUNTLET_MAX_TABS'],
-    kind: 'int',
-    help: 'tabs a session may have open, pages opened by pages included (default 8)',
-  },
-  {
-    key: 'maxActionChars',
-    flag: 'max-action-chars',
-    env: ['GAUNTLET_MAX_ACTION_CHARS'],
-    kind: 'int',
-    help: 'longest action string a step accepts, in characters (default 32768)',
-  },
-  {
-    key: 'maxCallsPerStep',
-    flag: 'max-calls-per-step',
-    env: ['GAUNTLET_MAX_CALLS_PER_STEP'],
-    kind: 'int',
-    help: 'most action calls one step may run (default 16)',
-  },
-  {
-    key: 'maxTypedChars',
-    flag: 'max-typed-chars',
-    env: ['GAUNTLET_MAX_TYPED_CHARS'],
-    kind: 'int',
-    help: 'most characters one keyboard_type may type (default 4096)',
-  },
-  {
-    key: 'bearerToken',
-    flag: 'token',
-    env: ['GAUNTLET_TOKEN'],
-    kind: 'string',
-    help: 'require "Authorization: Bearer <token>" on every route but /health',
-  },
-  {
-    key: 'bodyLimitBytes',
-    flag: 'body-limit',
-    env: ['GAUNTLET_BODY_LIMIT'],
-    kind: 'int',
-    help: 'max HTTP body in bytes (default 1048576)',
-  },
-  {
-    key: 'wsFrameLimitBytes',
-    flag: 'frame-limit',
-    env: ['GAUNTLET_WS_FRAME_LIMIT'],
-    kind: 'int',
-    help: 'max WebSocket frame in bytes, after decompression (default 4194304)',
-  },
-  {
-    key: 'maxQueuedRequests',
-    flag: 'max-queued-requests',
-    env: ['GAUNTLET_MAX_QUEUED_REQUESTS'],
-    kind: 'int',
-    help: 'WS/gRPC requests a connection may send ahead of its replies; more are refused with PAYLOAD_TOO_LARGE, twice as many close it (default 16)',
-  },
-  {
-    key: 'maxQueuedBytes',
-    flag: 'max-queued-bytes',
-    env: ['GAUNTLET_MAX_QUEUED_BYTES'],
-    kind: 'int',
-    help: 'bytes of WS/gRPC requests a connection may have waiting; a request beyond is refused (default 8388608)',
-  },
-  {
-    key: 'maxUnreadReplyBytes',
-    flag: 'max-unread-reply-bytes',
-    env: ['GAUNTLET_MAX_UNREAD_REPLY_BYTES'],
-    kind: 'int',
-    help: 'reply bytes a WS/gRPC client may leave unread before its connection waits for it to read (default 2097152)',
-  },
-  {
-    key: 'unreadReplyTimeoutMs',
-    flag: 'unread-reply-timeout-ms',
-    env: ['GAUNTLET_UNREAD_REPLY_TIMEOUT_MS'],
-    kind: 'int',
-    help: 'close a WS/gRPC connection whose replies stay unread this long (default 30000)',
-  },
-  {
-    key: 'maxBufferedBytes',
-    flag: 'max-buffered-bytes',
-    env: ['GAUNTLET_MAX_BUFFERED_BYTES'],
-    kind: 'int',
-    help: 'waiting requests and unsent replies of all WS/gRPC connections together; a request that would wait beyond it is refused (default 67108864)',
-  },
-  {
-    key: 'chromiumPath',
-    flag: 'chromium-path',
-    env: [],
-    kind: 'string',
-    help: "Chromium binary (default: Playwright's browser, else CHROMIUM_PATH, else Debian's)",
-  },
-  {
-    key: 'chromiumArgs',
-    flag: 'chromium-args',
-    env: ['GAUNTLET_CHROMIUM_ARGS'],
-    kind: 'list',
-    help: 'extra Chromium flags, comma separated',
-  },
-  {
-    key: 'miniwobUrl',
-    flag: 'miniwob-url',
-    env: ['MINIWOB_URL'],
-    kind: 'string',
-    help: 'real MiniWoB++: base URL of its html/miniwob/ folder (http(s); file:// is served like --miniwob-dir)',
-  },
-  {
-    key: 'miniwobDir',
-    flag: 'miniwob-dir',
-    env: ['MINIWOB_DIR'],
-    kind: 'string',
-    help: "real MiniWoB++: its html/miniwob/ folder on this machine, served on the task origin with its parent's core/ and common/",
-  },
-  {
-    key: 'miniwobTasks',
-    flag: 'miniwob-tasks',
-    env: ['MINIWOB_TASKS'],
-    kind: 'list',
-    help: "real MiniWoB++ tasks to offer, comma separated (default: every page in --miniwob-dir, MiniWoB++'s 130 for a URL)",
-  },
-  {
-    key: 'benchmark',
-    flag: 'benchmark',
-    env: ['BROWSERGYM_BENCHMARK'],
-    kind: 'string',
-    help: 'benchmark bare task names and --task belong to, e.g. miniwob (default: miniwob, else the only match)',
-  },
-];
+/** Fields apply() sets itself: parts of `viewport` and of `defaultObservation`. */
+type MappedKey = 'viewportWidth' | 'viewportHeight' | 'screenshot';
+type SettingKey = (typeof SETTINGS)[number]['key'];
+// Fails to compile when a setting's key names no ServerConfig field (a typo would set nothing).
+const settingKeysNameFields: Record<Exclude<SettingKey, keyof ServerConfig | MappedKey>, never> = {};
+void settingKeysNameFields;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Flags win over environment variables, which win over defaults. */
+/**
+ * SETTINGS as CLI-kit rows: what `serve --help` and `tasks --help` list, and what the kit and
+ * resolveConfig check each value against (one conversion, from the kit).
+ */
+export const SETTING_OPTIONS: OptionTable = Object.fromEntries(SETTINGS.map((s) => [s.flag, settingOption(s)]));
+
+function settingOption(setting: Setting): OptionSpec {
+  const shown = setting.defaultText ?? defaultText(setting);
+  const common = {
+    help: setting.help,
+    env: setting.env,
+    ...(setting.valueName ? { valueName: setting.valueName } : {}),
+  };
+  switch (setting.kind) {
+    case 'bool':
+      return { ...common, kind: 'boolean', default: shown === 'true' };
+    case 'int':
+      return {
+        ...common,
+        kind: 'integer',
+        min: setting.min ?? 0,
+        ...(setting.max === undefined ? {} : { max: setting.max }),
+        ...(shown ? { defaultText: shown } : {}),
+      };
+    case 'list':
+      return { ...common, kind: 'list', ...(shown ? { defaultText: shown } : {}) };
+    case 'choice':
+      return { ...common, kind: 'string', choices: setting.choices ?? [], ...(shown ? { defaultText: shown } : {}) };
+    case 'port':
+    case 'string':
+      return { ...common, kind: 'string', ...(shown ? { defaultText: shown } : {}) };
+  }
+}
+
+/** The default of a setting as DEFAULTS holds it, for --help (undefined and empty say nothing). */
+function defaultText(setting: Setting): string | undefined {
+  const value =
+    setting.key === 'viewportWidth'
+      ? DEFAULTS.viewport.width
+      : setting.key === 'viewportHeight'
+        ? DEFAULTS.viewport.height
+        : setting.key === 'screenshot'
+          ? DEFAULTS.defaultObservation.screenshot === 'rgb'
+          : DEFAULTS[setting.key as keyof ServerConfig];
+  return typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value)
+    ? String(value)
+    : undefined;
+}
+
+/**
+ * Flags win over environment variables (the first of a setting's names that is set), which win
+ * over defaults. Flags may be the strings of a command line or the kit's converted values.
+ */
 export function resolveConfig(
-  flags: Record<string, string | boolean | undefined>,
+  flags: Record<string, string | boolean | number | string[] | undefined>,
   env: NodeJS.ProcessEnv = process.env,
 ): ServerConfig {
   const config: ServerConfig = structuredClone(DEFAULTS);
@@ -451,38 +208,24 @@ export function resolveConfig(
   return config;
 }
 
-function parseValue(setting: Setting, raw: string | boolean, source: string): number | boolean | string | string[] {
-  const text = String(raw).trim();
-  switch (setting.kind) {
-    case 'port': {
-      if (/^off$/i.test(text)) return 'off';
-      if (!/^\d+$/.test(text))
-        throw new ConfigError(`${source} must be a port number or off (got ${JSON.stringify(text)})`);
-      return Number(text);
-    }
-    case 'int': {
-      if (!/^\d+$/.test(text))
-        throw new ConfigError(`${source} must be a non-negative integer (got ${JSON.stringify(text)})`);
-      return Number(text);
-    }
-    case 'bool': {
-      if (raw === true || /^(1|true|yes|on)$/i.test(text)) return true;
-      if (/^(0|false|no|off)$/i.test(text)) return false;
-      throw new ConfigError(`${source} must be true or false (got ${JSON.stringify(text)})`);
-    }
-    case 'list':
-      return text
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    case 'string':
-      return text;
-    case 'choice': {
-      const choices = setting.choices ?? [];
-      if (!choices.includes(text))
-        throw new ConfigError(`${source} must be one of ${choices.join(', ')} (got ${JSON.stringify(text)})`);
-      return text;
-    }
+function parseValue(
+  setting: Setting,
+  raw: string | boolean | number | string[],
+  source: string,
+): number | boolean | string | string[] {
+  const value = typeof raw === 'string' ? raw.trim() : raw;
+  if (setting.kind === 'port') {
+    const text = String(value);
+    if (/^off$/i.test(text)) return 'off';
+    if (!/^\d+$/.test(text))
+      throw new ConfigError(`${source} must be a port number or off (got ${JSON.stringify(text)})`);
+    return Number(text);
+  }
+  try {
+    return convertOption(setting.flag, SETTING_OPTIONS[setting.flag]!, value, source) as number | boolean | string;
+  } catch (error) {
+    if (error instanceof UsageError) throw new ConfigError(error.message);
+    throw error;
   }
 }
 
@@ -501,19 +244,10 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
       config.grpcEnabled = value !== 'off';
       if (value === 'off') return;
       config.grpcPort = value as number;
-      break;
+      // 0 = any free port; the "listening on" line names the one taken.
+      if (config.grpcPort > 65535) throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
+      return;
     default:
       (config as unknown as Record<string, unknown>)[setting.key] = value;
   }
-  // 0 = any free port; the "listening on" line names the one taken.
-  if (setting.key === 'port' && (config.port < 0 || config.port > 65535))
-    throw new ConfigError(`port must be 0..65535 (got ${config.port})`);
-  if (setting.key === 'grpcPort' && config.grpcPort > 65535)
-    throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
-  if (setting.key === 'maxSessions' && config.maxSessions < 1)
-    throw new ConfigError('MAX_CONCURRENT_ENVS must be at least 1');
-  if (setting.key === 'maxQueuedRequests' && config.maxQueuedRequests < 1)
-    throw new ConfigError('--max-queued-requests (GAUNTLET_MAX_QUEUED_REQUESTS) must be at least 1');
-  if (setting.key === 'maxTabs' && config.maxTabs < 1)
-    throw new ConfigError('--max-tabs (GAUNTLET_MAX_TABS) must be at least 1');
 }

@@ -28,7 +28,7 @@ const IMAGES: Record<string, { dockerfile: string; target: string }> = {
 /** The help text of the program each image runs: every variable a manifest sets must appear in it. */
 const help = (args: string[]) => execFileSync(process.execPath, args, { cwd: REPO, encoding: 'utf8' });
 const HELP: Record<string, string> = {
-  'gauntlet-env': help(['env-server/bin/cli.js', '--help']),
+  'gauntlet-env': help(['env-server/bin/cli.js', 'serve', '--help']),
   'gauntlet-rollout-worker': help(['rollout-worker/bin/cli.js', 'run', '--help']),
   'gauntlet-trainer': help(['trainer/bin/cli.js', 'grpo', '--help']),
 };

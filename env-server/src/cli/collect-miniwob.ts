@@ -8,8 +8,8 @@ import { oracleSftRecords, runMiniwobOracleEpisode } from '../collect/miniwob.js
 import { episodeKey } from '../collect/records.js';
 import { miniwobTasks } from '../tasks/miniwob/index.js';
 import { onPorts, openInProcessEnvs } from './in-process-envs.js';
-import { parseSeeds, UsageError } from '@gauntlet/proto/cli';
-import { observationFormat, positiveInt } from './gauntlet-args.js';
+import { parseSeeds, UsageError, type CommandIo, type OptionValues } from '@gauntlet/proto/cli';
+import type { COLLECT_OPTIONS } from './gauntlet-args.js';
 import { appendRecords, readField } from './jsonl-store.js';
 import { Progress, rate, seconds } from './progress.js';
 
@@ -30,6 +30,7 @@ export function parseMiniwobTasks(spec: string): string[] {
     if (!known.includes(task))
       throw new UsageError(
         `--task: "${task}" is not a built-in MiniWoB task (miniwob, miniwob.* or miniwob.<name>; names: ${known.map((k) => k.slice(8)).join(', ')}); Gauntlet and MiniWoB tasks are collected in separate runs`,
+        'task',
       );
   return [...new Set(tasks)];
 }
@@ -47,31 +48,26 @@ function runMiniwobOracleByName(
   return runMiniwobOracleEpisode(env, definition, task, seed, format);
 }
 
-export interface MiniwobCollectFlags {
-  out: string;
-  task: string;
-  seeds?: string;
-  concurrency?: string;
-  'chromium-path'?: string;
-  'start-step'?: string;
-  'observation-format'?: string;
-}
-
 /** `collect` for built-in MiniWoB tasks: oracle episodes to <out>/sft.jsonl (no DPO pairs), metrics per task. */
-export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number> {
-  if (flags['start-step'] !== undefined) throw new UsageError('--start-step applies to Gauntlet tasks only');
+export async function collectMiniwob(
+  flags: OptionValues<typeof COLLECT_OPTIONS> & { out: string },
+  io: CommandIo,
+  signal: AbortSignal,
+): Promise<number> {
+  if (flags['start-step'] !== undefined)
+    throw new UsageError('--start-step applies to Gauntlet tasks only', 'start-step');
   const tasks = parseMiniwobTasks(flags.task);
-  const seeds = parseSeeds(flags.seeds ?? '0-9');
-  const concurrency = positiveInt(flags.concurrency, 'concurrency', 2);
-  const format = observationFormat(flags['observation-format']);
+  const seeds = parseSeeds(flags.seeds);
+  const concurrency = flags.concurrency;
+  const format = flags['observation-format'] as ObservationFormat;
   const started = performance.now();
   const file = join(flags.out, 'sft.jsonl');
-  const tally = new Progress('collect', 0);
+  const tally = new Progress('collect', 0, io.err);
   const have = await readField(file, 'episode', (line) => tally.note(`${file}:${line} is not JSON; ignored`));
   // Seed-major: a run stopped early still holds every task.
   const all = seeds.flatMap((seed) => tasks.map((task) => ({ task, seed, key: episodeKey(task, seed) })));
   const jobs = all.filter((job) => !have.has(job.key));
-  const progress = new Progress('collect', jobs.length);
+  const progress = new Progress('collect', jobs.length, io.err);
   if (jobs.length < all.length)
     progress.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${flags.out}; skipping them`);
   if (jobs.length === 0) return 0;
@@ -79,7 +75,7 @@ export async function collectMiniwob(flags: MiniwobCollectFlags): Promise<number
   let added = 0;
   const pool = await openInProcessEnvs(Math.min(concurrency, jobs.length), flags['chromium-path']);
   try {
-    await onPorts(pool.ports, jobs, async (port, job) => {
+    await onPorts(pool.ports, jobs, signal, async (port, job) => {
       const episode = await runMiniwobOracleByName(port, job.task, job.seed, format);
       const records = oracleSftRecords(episode);
       await appendRecords(file, records);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Trajectory } from '@gauntlet/proto/rollout';
 import { collectPreferencePairs } from '../collect/gauntlet/dpo-probe.js';
 import { runMetrics } from '../collect/gauntlet/metrics.js';
@@ -9,19 +8,20 @@ import { sftRecords } from '../collect/gauntlet/records.js';
 import { episodeKey } from '../collect/records.js';
 import { runGauntletOracleEpisode } from '../collect/gauntlet/rollout.js';
 import { onPorts, openInProcessEnvs } from './in-process-envs.js';
-import { UsageError } from '@gauntlet/proto/cli';
-import { COMMON_FLAGS_HELP, asUsage, observationFormat, positiveInt } from './gauntlet-args.js';
+import type { ObservationFormat } from '@gauntlet/proto';
+import { defineCommand, UsageError, type CommandIo, type OptionValues } from '@gauntlet/proto/cli';
+import { COLLECT_OPTIONS } from './gauntlet-args.js';
 import { collectMiniwob, isMiniwobSpec } from './collect-miniwob.js';
 import { appendRecords, readField } from './jsonl-store.js';
 import { Progress, rate, seconds } from './progress.js';
 import { describe, summary, sweepSettings } from './solve.js';
 
-export const COLLECT_HELP = `gauntlet-env collect — record oracle trajectories (SFT) and preference pairs (DPO)
-
-Usage: gauntlet-env collect --out <dir> [flags]
-
-Writes, appending to earlier runs in the same folder (episodes already there, same task, seed and
-start step, are skipped, not redone; with nothing left to do nothing is written):
+export const collectCommand = defineCommand({
+  name: 'collect',
+  summary: 'Write oracle SFT trajectories and DPO pairs as JSONL',
+  description: `Records oracle trajectories (SFT) and preference pairs (DPO). Writes, appending to earlier runs in
+the same folder (episodes already there, same task, seed and start step, are skipped, not redone;
+with nothing left to do nothing is written):
   <dir>/sft.jsonl       one line per solved step: {"messages": [system, user observation, assistant action, …],
                         id, episode, task, seed, step, type, reward}; assistant turns carry their reward
   <dir>/dpo.jsonl       {"prompt": [system, the step's earlier user/assistant turns, user], "chosen": [oracle
@@ -31,46 +31,29 @@ start step, are skipped, not redone; with nothing left to do nothing is written)
 
 Built-in MiniWoB-style tasks (--task miniwob for all of them, or miniwob.<name>,…) are played by
 their oracles and give sft.jsonl records only (no DPO pairs): one per solved episode, with the
-single-page system prompt and observations rendered as a rollout worker renders them.
+single-page system prompt and observations rendered as a rollout worker renders them.`,
+  options: COLLECT_OPTIONS,
+  examples: [
+    'npx gauntlet-env collect --out data/gauntlet --task gauntlet --seeds 0-199 --concurrency 4',
+    'npx gauntlet-env collect --out data/miniwob --task miniwob --seeds 0-19',
+  ],
+  run: ({ values, io, signal }) => collect(values, io, signal),
+});
 
-Flags:
-  --out <dir>           output folder (required)
-${COMMON_FLAGS_HELP}
-                        (or: miniwob, miniwob.*, miniwob.<name>,… for the built-in MiniWoB tasks)
-  --observation-format <f>  axtree (default: BrowserGym's tree as the env sends it) or pruned (interactive
-                        elements and nearby text; train and run a policy on the same format)
-  --no-dpo              skip the preference pairs (one extra probe episode per seed)
-  --dpo-per-step <n>    rejected actions tried per step in the probe episode (default 2)
-
-Example:
-  npx gauntlet-env collect --out data/gauntlet --task gauntlet --seeds 0-199 --concurrency 4
-  npx gauntlet-env collect --out data/miniwob --task miniwob --seeds 0-19
-`;
-
-const FLAGS = {
-  out: { type: 'string' },
-  task: { type: 'string' },
-  seeds: { type: 'string' },
-  concurrency: { type: 'string' },
-  'start-step': { type: 'string' },
-  'chromium-path': { type: 'string' },
-  'no-dpo': { type: 'boolean' },
-  'dpo-per-step': { type: 'string' },
-  'observation-format': { type: 'string' },
-} as const;
-
-export async function collectCommand(args: string[]): Promise<number> {
-  const { values } = asUsage(() => parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }));
-  if (!values.out) throw new UsageError('--out <dir> is required');
-  if (values.task !== undefined && isMiniwobSpec(values.task))
-    return collectMiniwob({ ...values, out: values.out, task: values.task });
+async function collect(
+  values: OptionValues<typeof COLLECT_OPTIONS>,
+  io: CommandIo,
+  signal: AbortSignal,
+): Promise<number> {
+  if (!values.out) throw new UsageError('--out DIR is required', 'out');
+  if (isMiniwobSpec(values.task)) return collectMiniwob({ ...values, out: values.out }, io, signal);
   const settings = sweepSettings(values);
-  const format = observationFormat(values['observation-format']);
+  const format = values['observation-format'] as ObservationFormat;
   const started = performance.now();
   const dpo = !values['no-dpo'];
-  const perStep = positiveInt(values['dpo-per-step'], 'dpo-per-step', 2);
+  const perStep = values['dpo-per-step'];
   const files = { sft: join(values.out, 'sft.jsonl'), dpo: join(values.out, 'dpo.jsonl') };
-  const progress = new Progress('collect', 0);
+  const progress = new Progress('collect', 0, io.err);
   const warn = (file: string) => (line: number) =>
     progress.note(`${file}:${line} is not JSON (an interrupted write?); ignored`);
   const haveSft = await readField(files.sft, 'episode', warn(files.sft));
@@ -80,7 +63,7 @@ export async function collectCommand(args: string[]): Promise<number> {
     settings.seeds.map((seed) => ({ task, seed, key: episodeKey(task, seed, task === 'gauntlet' ? startStep : 1) })),
   );
   const jobs = all.filter((job) => !haveSft.has(job.key) || (dpo && !haveDpo.has(job.key)));
-  const tally = new Progress('collect', jobs.length);
+  const tally = new Progress('collect', jobs.length, io.err);
   if (jobs.length < all.length)
     tally.note(`${all.length - jobs.length} of ${all.length} episodes are already in ${values.out}; skipping them`);
   if (jobs.length === 0) {
@@ -92,7 +75,7 @@ export async function collectCommand(args: string[]): Promise<number> {
   let dpoLines = 0;
   const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
   try {
-    await onPorts(pool.ports, jobs, async (port, job) => {
+    await onPorts(pool.ports, jobs, signal, async (port, job) => {
       const options = job.task === 'gauntlet' ? settings.options : {};
       let detail = '';
       if (!haveSft.has(job.key)) {
@@ -146,6 +129,6 @@ export async function collectCommand(args: string[]): Promise<number> {
   tally.note(
     `added ${sftLines} SFT records to ${files.sft}${dpo ? ` and ${dpoLines} DPO pairs to ${files.dpo}` : ''} (${rate(sftLines + dpoLines, started)}); metrics in ${runDir}/metrics.json`,
   );
-  process.stdout.write(summary(metrics));
+  io.out(summary(metrics).trimEnd());
   return 0;
 }

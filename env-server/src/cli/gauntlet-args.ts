@@ -1,6 +1,7 @@
-import { OBSERVATION_FORMATS, type ObservationFormat } from '@gauntlet/proto';
-import { UsageError } from '@gauntlet/proto/cli';
+import { OBSERVATION_FORMATS } from '@gauntlet/proto';
+import { defineOptions, UsageError } from '@gauntlet/proto/cli';
 import { CHALLENGE_TYPES } from '../tasks/gauntlet/challenges/index.js';
+import { GAUNTLET_STEPS } from '../tasks/gauntlet/plan.js';
 
 /** `gauntlet`, `gauntlet:timer,gauntlet:audio`, or `gauntlet:*` (every challenge type). */
 export function parseTasks(spec: string): string[] {
@@ -16,38 +17,61 @@ export function parseTasks(spec: string): string[] {
     ) {
       throw new UsageError(
         `--task: "${task}" is not a Gauntlet task (gauntlet, gauntlet:<type> or gauntlet:*; types: ${CHALLENGE_TYPES.join(', ')})`,
+        'task',
       );
     }
   }
   return tasks;
 }
 
-export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new UsageError(`--${flag} must be a positive integer (got "${value}")`);
-  return Number(value);
-}
+/** The flags `solve` and `collect` share: which episodes to play and on what. */
+export const SWEEP_OPTIONS = defineOptions({
+  task: {
+    kind: 'string',
+    help: 'gauntlet, gauntlet:<type>, a comma list, or gauntlet:* for every type',
+    default: 'gauntlet',
+    valueName: 'LIST',
+  },
+  seeds: { kind: 'string', help: 'Seeds: 7, 0-99, or 0-9,20-29', default: '0-9', valueName: 'SPEC' },
+  concurrency: { kind: 'integer', help: 'Sessions played at once', default: 2, min: 1 },
+  'start-step': {
+    kind: 'integer',
+    help: 'Start full runs at step N (the built-in oracle plays the steps before it)',
+    min: 1,
+    max: GAUNTLET_STEPS,
+  },
+  'chromium-path': {
+    kind: 'string',
+    help: 'Chromium binary',
+    defaultText: "Playwright's, CHROMIUM_PATH, or Debian's",
+    valueName: 'PATH',
+  },
+});
 
-/** `--observation-format`: how collected prompts render observations (default axtree). */
-export function observationFormat(value: string | undefined): ObservationFormat {
-  if (value === undefined) return 'axtree';
-  if ((OBSERVATION_FORMATS as readonly string[]).includes(value)) return value as ObservationFormat;
-  throw new UsageError(`--observation-format must be one of ${OBSERVATION_FORMATS.join(', ')} (got "${value}")`);
-}
+export const SOLVE_OPTIONS = defineOptions({
+  ...SWEEP_OPTIONS,
+  out: {
+    kind: 'string',
+    help: 'Also write DIR/metrics.json (per step and per type: success, actions, time)',
+    valueName: 'DIR',
+  },
+  json: { kind: 'boolean', help: 'Print the metrics JSON on stdout instead of the summary table' },
+});
 
-/** Runs a flag parser, turning its complaints (unknown flag, missing value) into usage errors. */
-export function asUsage<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-/** The flags `solve` and `collect` share, for their --help. */
-export const COMMON_FLAGS_HELP = `  --task <list>         gauntlet (default), gauntlet:<type>, a comma list, or gauntlet:* for every type
-  --seeds <spec>        seeds: 7, 0-99, or 0-9,20-29 (default 0-9)
-  --concurrency <n>     sessions played at once (default 2)
-  --start-step <n>      start full runs at step n (the built-in oracle plays the steps before it)
-  --chromium-path <p>   Chromium binary (default: Playwright's, CHROMIUM_PATH, or Debian's)`;
+export const COLLECT_OPTIONS = defineOptions({
+  out: { kind: 'string', help: 'Output folder (required)', valueName: 'DIR' },
+  ...SWEEP_OPTIONS,
+  task: {
+    ...SWEEP_OPTIONS.task,
+    help: `${SWEEP_OPTIONS.task.help}; or miniwob, miniwob.*, miniwob.<name>,… for the built-in MiniWoB tasks`,
+  },
+  'observation-format': {
+    kind: 'string',
+    help: "How prompts render observations: axtree (BrowserGym's tree as the env sends it) or pruned (interactive elements and nearby text; train and run a policy on the same format)",
+    choices: OBSERVATION_FORMATS,
+    default: 'axtree',
+    valueName: 'FORMAT',
+  },
+  'no-dpo': { kind: 'boolean', help: 'Skip the preference pairs (one extra probe episode per seed)' },
+  'dpo-per-step': { kind: 'integer', help: 'Rejected actions tried per step in the probe episode', default: 2, min: 1 },
+});

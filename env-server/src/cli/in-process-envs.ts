@@ -47,16 +47,21 @@ export async function openInProcessEnvs(size: number, chromiumPath: string | und
   }
 }
 
-/** Runs every job on the first free port; jobs on one port run one after another. */
+/**
+ * Runs every job on the first free port; jobs on one port run one after another. Once `signal`
+ * is aborted (Ctrl-C) no job starts: the ones in flight finish, so what they wrote is whole.
+ */
 export async function onPorts<J>(
   ports: EpisodeEnv[],
   jobs: readonly J[],
+  signal: AbortSignal,
   work: (port: EpisodeEnv, job: J) => Promise<void>,
 ): Promise<void> {
   const queue = [...jobs];
+  const next = () => (signal.aborted ? undefined : queue.shift());
   await Promise.all(
     ports.map(async (port) => {
-      for (let job = queue.shift(); job !== undefined; job = queue.shift()) await work(port, job);
+      for (let job = next(); job !== undefined; job = next()) await work(port, job);
     }),
   );
 }

@@ -1,4 +1,4 @@
-/** One line per finished episode on stderr (stdout stays clean for --json), with a running tally. */
+/** One line per finished episode on the command's stderr (stdout stays clean for --json), with a running tally. */
 export class Progress {
   private done = 0;
   private ok = 0;
@@ -7,7 +7,8 @@ export class Progress {
   constructor(
     private readonly label: string,
     private readonly total: number,
-    private readonly out: NodeJS.WritableStream = process.stderr,
+    /** The command's stderr (its CommandIo.err). */
+    private readonly err: (line: string) => void,
   ) {}
 
   episode(success: boolean, detail: string): void {
@@ -16,13 +17,13 @@ export class Progress {
     const elapsed = (performance.now() - this.started) / 1000;
     const eta =
       this.done < this.total ? `, ~${Math.round((elapsed / this.done) * (this.total - this.done))} s left` : '';
-    this.out.write(
-      `[${this.label}] ${this.done}/${this.total} ${success ? 'ok  ' : 'FAIL'} ${detail} (${this.ok}/${this.done} solved, ${elapsed.toFixed(1)} s${eta})\n`,
+    this.err(
+      `[${this.label}] ${this.done}/${this.total} ${success ? 'ok  ' : 'FAIL'} ${detail} (${this.ok}/${this.done} solved, ${elapsed.toFixed(1)} s${eta})`,
     );
   }
 
   note(text: string): void {
-    this.out.write(`[${this.label}] ${text}\n`);
+    this.err(`[${this.label}] ${text}`);
   }
 }
 

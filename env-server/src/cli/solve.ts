@@ -1,38 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Trajectory } from '@gauntlet/proto/rollout';
 import { runMetrics, type RunMetrics } from '../collect/gauntlet/metrics.js';
 import { progress, runGauntletOracleEpisode } from '../collect/gauntlet/rollout.js';
 import { onPorts, openInProcessEnvs } from './in-process-envs.js';
-import { GAUNTLET_STEPS } from '../tasks/gauntlet/plan.js';
-import { parseSeeds, UsageError } from '@gauntlet/proto/cli';
-import { COMMON_FLAGS_HELP, asUsage, parseTasks, positiveInt } from './gauntlet-args.js';
+import { defineCommand, parseSeeds, type OptionValues } from '@gauntlet/proto/cli';
+import { parseTasks, SOLVE_OPTIONS, type SWEEP_OPTIONS } from './gauntlet-args.js';
 import { Progress } from './progress.js';
-
-export const SOLVE_HELP = `gauntlet-env solve — play Gauntlet tasks with the built-in oracle and report success
-
-Usage: gauntlet-env solve [flags]
-
-Flags:
-${COMMON_FLAGS_HELP}
-  --out <dir>           also write <dir>/metrics.json (per step and per type: success, actions, time)
-  --json                print the metrics JSON on stdout instead of the summary table
-
-Progress goes to stderr, one line per episode. Examples:
-  npx gauntlet-env solve --task gauntlet --seeds 0-99 --concurrency 4
-  npx gauntlet-env solve --task 'gauntlet:*' --seeds 0-49 --out runs/types
-`;
-
-const FLAGS = {
-  task: { type: 'string' },
-  seeds: { type: 'string' },
-  concurrency: { type: 'string' },
-  'start-step': { type: 'string' },
-  'chromium-path': { type: 'string' },
-  out: { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
 
 export interface SweepSettings {
   tasks: string[];
@@ -42,51 +16,51 @@ export interface SweepSettings {
   chromiumPath: string | undefined;
 }
 
-export function sweepSettings(values: {
-  task?: string;
-  seeds?: string;
-  concurrency?: string;
-  'start-step'?: string;
-  'chromium-path'?: string;
-}): SweepSettings {
-  const startStep = values['start-step'];
-  const start = startStep === undefined ? undefined : positiveInt(startStep, 'start-step', 1);
-  if (start !== undefined && start > GAUNTLET_STEPS)
-    throw new UsageError(`--start-step must be between 1 and ${GAUNTLET_STEPS} (got ${start})`);
+export function sweepSettings(values: OptionValues<typeof SWEEP_OPTIONS>): SweepSettings {
+  const start = values['start-step'];
   return {
-    tasks: parseTasks(values.task ?? 'gauntlet'),
-    seeds: parseSeeds(values.seeds ?? '0-9'),
-    concurrency: positiveInt(values.concurrency, 'concurrency', 2),
+    tasks: parseTasks(values.task),
+    seeds: parseSeeds(values.seeds),
+    concurrency: values.concurrency,
     options: start === undefined ? {} : { start_step: start },
     chromiumPath: values['chromium-path'],
   };
 }
 
-export async function solveCommand(args: string[]): Promise<number> {
-  const { values } = asUsage(() => parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }));
-  const settings = sweepSettings(values);
-  const jobs = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed })));
-  const tally = new Progress('solve', jobs.length);
-  const episodes: Trajectory[] = [];
-  const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
-  try {
-    await onPorts(pool.ports, jobs, async (port, { task, seed }) => {
-      const episode = await runGauntletOracleEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
-      episodes.push(episode);
-      tally.episode(episode.outcome === 'success', describe(episode));
-    });
-  } finally {
-    await pool.close();
-  }
-  const metrics = runMetrics(episodes);
-  if (values.out) {
-    await mkdir(values.out, { recursive: true });
-    await writeFile(join(values.out, 'metrics.json'), JSON.stringify({ settings, ...metrics }, null, 2) + '\n');
-    tally.note(`metrics written to ${join(values.out, 'metrics.json')}`);
-  }
-  process.stdout.write(values.json ? JSON.stringify(metrics, null, 2) + '\n' : summary(metrics));
-  return 0;
-}
+export const solveCommand = defineCommand({
+  name: 'solve',
+  summary: 'Play Gauntlet tasks with their oracle and report success',
+  description:
+    'Plays Gauntlet tasks with the built-in oracle and reports success per challenge type. Progress goes to stderr, one line per episode; the summary (or --json) to stdout.',
+  options: SOLVE_OPTIONS,
+  examples: [
+    'npx gauntlet-env solve --task gauntlet --seeds 0-99 --concurrency 4',
+    "npx gauntlet-env solve --task 'gauntlet:*' --seeds 0-49 --out runs/types",
+  ],
+  async run({ values, io, signal }) {
+    const settings = sweepSettings(values);
+    const jobs = settings.tasks.flatMap((task) => settings.seeds.map((seed) => ({ task, seed })));
+    const tally = new Progress('solve', jobs.length, io.err);
+    const episodes: Trajectory[] = [];
+    const pool = await openInProcessEnvs(settings.concurrency, settings.chromiumPath);
+    try {
+      await onPorts(pool.ports, jobs, signal, async (port, { task, seed }) => {
+        const episode = await runGauntletOracleEpisode(port, task, seed, task === 'gauntlet' ? settings.options : {});
+        episodes.push(episode);
+        tally.episode(episode.outcome === 'success', describe(episode));
+      });
+    } finally {
+      await pool.close();
+    }
+    const metrics = runMetrics(episodes);
+    if (values.out) {
+      await mkdir(values.out, { recursive: true });
+      await writeFile(join(values.out, 'metrics.json'), JSON.stringify({ settings, ...metrics }, null, 2) + '\n');
+      tally.note(`metrics written to ${join(values.out, 'metrics.json')}`);
+    }
+    io.out(values.json ? JSON.stringify(metrics, null, 2) : summary(metrics).trimEnd());
+  },
+});
 
 export function describe(episode: Trajectory): string {
   const why =

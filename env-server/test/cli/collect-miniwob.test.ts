@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import { BROWSER_SYSTEM_PROMPT, parseAction, runEpisode, scriptedPolicy } from '@gauntlet/proto/agent';
 import { parseSftRecord } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectCommand } from '../../src/cli/collect.js';
 import { parseMiniwobTasks } from '../../src/cli/collect-miniwob.js';
 import { openInProcessEnvs } from '../../src/cli/in-process-envs.js';
-import { runGauntletCommand } from '../../src/cli/gauntlet-commands.js';
+import { main } from '../../src/cli/main.js';
 import { miniwobTasks } from '../../src/tasks/miniwob/index.js';
+
+const silent = { out: () => {}, err: () => {} };
+/** `gauntlet-env <argv>` as the bin runs it, in this process; lines go to `io` (default: nowhere). */
+const cli = (argv: string[], io: { out(line: string): void; err(line: string): void } = silent) =>
+  main(argv, { io, signal: new AbortController().signal });
 
 interface Message {
   role: string;
@@ -46,7 +50,7 @@ describe('gauntlet-env collect --task miniwob…', () => {
 
   it('records oracle episodes that a rollout replays turn for turn (same prompt, same observations)', async () => {
     const tasks = 'miniwob.click-test,miniwob.enter-text';
-    expect(await collectCommand(['--out', out, '--task', tasks, '--seeds', '3-4'])).toBe(0);
+    expect(await cli(['collect', '--out', out, '--task', tasks, '--seeds', '3-4'])).toBe(0);
     const sft = await records();
     expect(sft.map((r) => `${r.task}#${r.seed}`).sort()).toEqual([
       'miniwob.click-test#3',
@@ -85,7 +89,7 @@ describe('gauntlet-env collect --task miniwob…', () => {
     }
 
     // Appending: seeds already recorded are skipped; metrics are written per run.
-    expect(await collectCommand(['--out', out, '--task', tasks, '--seeds', '4-5'])).toBe(0);
+    expect(await cli(['collect', '--out', out, '--task', tasks, '--seeds', '4-5'])).toBe(0);
     const again = await records();
     expect(again).toHaveLength(6);
     expect(new Set(again.map((r) => r.episode)).size).toBe(6);
@@ -100,8 +104,8 @@ describe('gauntlet-env collect --task miniwob…', () => {
     const task = 'miniwob.click-checkboxes';
     try {
       const args = ['--task', task, '--seeds', '5'];
-      expect(await collectCommand(['--out', dir, ...args, '--observation-format', 'pruned'])).toBe(0);
-      expect(await collectCommand(['--out', join(dir, 'full'), ...args])).toBe(0);
+      expect(await cli(['collect', '--out', dir, ...args, '--observation-format', 'pruned'])).toBe(0);
+      expect(await cli(['collect', '--out', join(dir, 'full'), ...args])).toBe(0);
       const read = async (file: string) => JSON.parse((await readFile(file, 'utf8')).trim()) as { messages: Message[] };
       const pruned = (await read(join(dir, 'sft.jsonl'))).messages.filter((m) => m.role === 'user');
       const full = (await read(join(dir, 'full', 'sft.jsonl'))).messages.filter((m) => m.role === 'user');
@@ -129,10 +133,8 @@ describe('gauntlet-env collect --task miniwob…', () => {
   }, 120_000);
 
   it('answers flag mistakes with a usage error (exit 2)', async () => {
-    expect(
-      await runGauntletCommand('collect', ['--out', out, '--task', 'miniwob', '--observation-format', 'html']),
-    ).toBe(2);
-    expect(await runGauntletCommand('collect', ['--out', out, '--task', 'miniwob.nope'])).toBe(2);
-    expect(await runGauntletCommand('collect', ['--out', out, '--task', 'miniwob', '--start-step', '3'])).toBe(2);
+    expect(await cli(['collect', '--out', out, '--task', 'miniwob', '--observation-format', 'html'])).toBe(2);
+    expect(await cli(['collect', '--out', out, '--task', 'miniwob.nope'])).toBe(2);
+    expect(await cli(['collect', '--out', out, '--task', 'miniwob', '--start-step', '3'])).toBe(2);
   });
 });

@@ -60,15 +60,43 @@ describe('GAUNTLET_REQUIRE_TOKEN', () => {
   it('makes `gauntlet-env serve` exit 2 with the reason before opening a port or a browser', () => {
     const run = cli(['serve', '--port', '0', '--grpc-port', '0'], { GAUNTLET_REQUIRE_TOKEN: '1' });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^GAUNTLET_REQUIRE_TOKEN=1 but no bearer token is set/);
+    expect(run.stderr).toMatch(/^gauntlet-env serve: GAUNTLET_REQUIRE_TOKEN=1 but no bearer token is set/);
     expect(run.stdout).not.toMatch(/listening/);
   });
 
-  it('is documented in --help next to the token and host flags', () => {
-    const help = cli(['--help']).stdout;
-    expect(help).toMatch(/--token <v>\s+require "Authorization: Bearer <token>"/);
-    expect(help).toMatch(/--host <v>\s+interface to listen on \(default 127\.0\.0\.1/);
+  it('is documented in serve --help next to the token and host flags', () => {
+    const help = cli(['serve', '--help']).stdout;
+    expect(help).toMatch(/--token TOKEN\s+require "Authorization: Bearer <token>".*\(env GAUNTLET_TOKEN\)/);
+    expect(help).toMatch(/--host HOST\s+interface to listen on .*\(default: 127\.0\.0\.1; env HOST\)/);
     expect(help).toMatch(/serve listens on 127\.0\.0\.1 unless --host \/ HOST says otherwise/);
     expect(help).toMatch(/GAUNTLET_REQUIRE_TOKEN=1, serve refuses to start without a token/);
+  });
+});
+
+describe('the gauntlet-env command line', () => {
+  it('serves by default: no command, or flags first, is serve (its flag errors exit 2 on one line)', () => {
+    const flagsFirst = cli(['--port', 'x']);
+    expect(flagsFirst.status).toBe(2);
+    expect(flagsFirst.stderr).toBe(
+      'gauntlet-env serve: --port must be an integer ≥ 0 and ≤ 65535 (got "x") (see --help)\n',
+    );
+    // A setting read from its second variable name, and named when its value is bad.
+    const fromEnv = cli([], { BROWSERGYM_PORT: 'x' });
+    expect(fromEnv.status).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^gauntlet-env serve: BROWSERGYM_PORT must be an integer/);
+    const unknown = cli(['serve', '--prot', '1']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toBe('gauntlet-env serve: unknown flag --prot (see --help)\n');
+  });
+
+  it('--help lists the commands; an unknown command is exit 2', () => {
+    const help = cli(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: gauntlet-env \[command\] \[options\]/);
+    expect(help.stdout).toMatch(/serve +Start the env server .*\(the default command\)/);
+    for (const command of ['tasks', 'solve', 'collect']) expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    const wrong = cli(['serv']);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/unknown command "serv" \(did you mean serve\?\)/);
   });
 });

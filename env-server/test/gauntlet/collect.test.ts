@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDpoRecord, parseSftRecord } from '@gauntlet/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectCommand } from '../../src/cli/collect.js';
-import { runGauntletCommand } from '../../src/cli/gauntlet-commands.js';
-import { solveCommand } from '../../src/cli/solve.js';
+import { main } from '../../src/cli/main.js';
+
+const silent = { out: () => {}, err: () => {} };
+/** `gauntlet-env <argv>` as the bin runs it, in this process; lines go to `io` (default: nowhere). */
+const cli = (argv: string[], io: { out(line: string): void; err(line: string): void } = silent) =>
+  main(argv, { io, signal: new AbortController().signal });
 
 let out: string;
 beforeAll(async () => {
@@ -22,7 +25,7 @@ const lines = async (file: string) =>
 describe('gauntlet-env collect', () => {
   it('writes SFT conversations, verified DPO pairs and metrics, and appends without repeating episodes', async () => {
     expect(
-      await collectCommand(['--out', out, '--task', 'gauntlet:click_sequence,gauntlet:encrypted', '--seeds', '1-2']),
+      await cli(['collect', '--out', out, '--task', 'gauntlet:click_sequence,gauntlet:encrypted', '--seeds', '1-2']),
     ).toBe(0);
     const sft = await lines('sft.jsonl');
     expect(sft).toHaveLength(4);
@@ -68,7 +71,8 @@ describe('gauntlet-env collect', () => {
     expect(dpo.filter((p) => p.rejected_outcome === 'wrong_code').length).toBeGreaterThanOrEqual(4);
 
     expect(
-      await collectCommand([
+      await cli([
+        'collect',
         '--out',
         out,
         '--task',
@@ -86,7 +90,7 @@ describe('gauntlet-env collect', () => {
     expect(runs).toHaveLength(2);
     // Nothing left to do: no episode is replayed and no empty run folder is written.
     expect(
-      await collectCommand(['--out', out, '--task', 'gauntlet:click_sequence', '--seeds', '2-3', '--no-dpo']),
+      await cli(['collect', '--out', out, '--task', 'gauntlet:click_sequence', '--seeds', '2-3', '--no-dpo']),
     ).toBe(0);
     expect(await readdir(join(out, 'runs'))).toHaveLength(2);
     const metrics = JSON.parse(await readFile(join(out, 'runs', runs.sort()[1]!, 'metrics.json'), 'utf8'));
@@ -99,39 +103,63 @@ describe('gauntlet-env collect', () => {
   });
 
   it('solve reports per-type success as JSON', async () => {
-    const chunks: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => chunks.push(chunk) > 0) as typeof process.stdout.write;
-    try {
-      expect(await solveCommand(['--task', 'gauntlet:slider', '--seeds', '4,9', '--json'])).toBe(0);
-    } finally {
-      process.stdout.write = write;
-    }
-    expect(JSON.parse(chunks.join(''))).toMatchObject({
+    const out: string[] = [];
+    const err: string[] = [];
+    expect(
+      await cli(['solve', '--task', 'gauntlet:slider', '--seeds', '4,9', '--json'], {
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+      }),
+    ).toBe(0);
+    // Progress on stderr, one line per episode; stdout holds only the JSON.
+    expect(err).toEqual([
+      expect.stringMatching(/^\[solve\] 1\/2 ok +gauntlet:slider seed \d: 1\/1 steps/),
+      expect.stringMatching(/^\[solve\] 2\/2 ok +gauntlet:slider seed \d: 1\/1 steps/),
+    ]);
+    expect(JSON.parse(out.join('\n'))).toMatchObject({
       episodes: 2,
       success_rate: 1,
       per_type: { slider: { attempts: 2, solved: 2, success_rate: 1 } },
     });
   });
 
-  it('turns flag mistakes into exit code 2 with a pointer to --help', async () => {
-    expect(await runGauntletCommand('collect', ['--task', 'gauntlet'])).toBe(2);
-    expect(await runGauntletCommand('solve', ['--task', 'gauntlet:nope'])).toBe(2);
-    expect(await runGauntletCommand('solve', ['--seeds', '9-1'])).toBe(2);
-    expect(await runGauntletCommand('solve', ['--start-step', '31'])).toBe(2);
-    // The reason on one line, then the pointer to --help: no stack trace.
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => said.push(chunk) > 0) as typeof process.stderr.write;
-    try {
-      expect(await runGauntletCommand('solve', ['--start-step', '31'])).toBe(2);
-    } finally {
-      process.stderr.write = write;
+  it('turns flag mistakes into exit code 2: one line naming the flag, pointing at --help', async () => {
+    const err: string[] = [];
+    const said = { out: () => {}, err: (line: string) => err.push(line) };
+    expect(await cli(['collect', '--task', 'gauntlet'], said)).toBe(2);
+    expect(await cli(['solve', '--task', 'gauntlet:nope'], said)).toBe(2);
+    expect(await cli(['solve', '--seeds', '9-1'], said)).toBe(2);
+    expect(await cli(['solve', '--start-step', '31'], said)).toBe(2);
+    expect(await cli(['solve', '--concurrency', '0'], said)).toBe(2);
+    expect(await cli(['collect', '--out', out, '--start-step', '0'], said)).toBe(2);
+    expect(await cli(['collect', '--out', out, '--dpo-per-step', 'x'], said)).toBe(2);
+    // No stack trace: the reason, on one line each.
+    expect(err).toEqual([
+      'gauntlet-env collect: --out DIR is required (see --help)',
+      expect.stringMatching(/^gauntlet-env solve: --task: "gauntlet:nope" is not a Gauntlet task .* \(see --help\)$/),
+      'gauntlet-env solve: --seeds: range 9-1 runs backwards (see --help)',
+      'gauntlet-env solve: --start-step must be an integer ≥ 1 and ≤ 30 (got "31") (see --help)',
+      'gauntlet-env solve: --concurrency must be an integer ≥ 1 (got "0") (see --help)',
+      'gauntlet-env collect: --start-step must be an integer ≥ 1 and ≤ 30 (got "0") (see --help)',
+      'gauntlet-env collect: --dpo-per-step must be an integer ≥ 1 (got "x") (see --help)',
+    ]);
+  });
+
+  it('writes --help for solve and collect from their flag tables, the shared flags alike', async () => {
+    const help = async (command: string) => {
+      const out: string[] = [];
+      expect(await cli([command, '--help'], { out: (line) => out.push(line), err: () => {} })).toBe(0);
+      return out.join('\n');
+    };
+    for (const text of [await help('solve'), await help('collect')]) {
+      expect(text).toMatch(/--seeds SPEC +Seeds: 7, 0-99, or 0-9,20-29 \(default: 0-9\)/);
+      expect(text).toMatch(/--concurrency N +Sessions played at once \(default: 2\)/);
+      expect(text).toMatch(/--start-step N +Start full runs at step N/);
     }
-    const text = said.join('').trimEnd().split('\n');
-    expect(text).toHaveLength(2);
-    expect(text[0]).toMatch(/start.step/i);
-    expect(text[1]).toMatch(/--help/);
-    expect(await runGauntletCommand('collect', ['--out', out, '--start-step', '0'])).toBe(2);
+    expect(await help('solve')).toMatch(/--json +Print the metrics JSON on stdout/);
+    const collect = await help('collect');
+    expect(collect).toMatch(/--observation-format FORMAT .*\(one of axtree, pruned; default: axtree\)/);
+    expect(collect).toMatch(/--task LIST .*miniwob\.<name>/);
+    expect(collect).toContain('<dir>/dpo.jsonl');
   });
 });

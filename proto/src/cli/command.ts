@@ -20,6 +20,11 @@ export interface Command<T extends OptionTable> {
   options: T;
   positionals?: readonly PositionalSpec[];
   examples?: string[];
+  /**
+   * The command answers SIGINT / SIGTERM itself (a server's graceful shutdown, exit 0): the kit
+   * neither listens for them nor turns its exit code into 130.
+   */
+  ownsSignals?: boolean;
   /** Returns the exit code (0 when omitted). */
   run(context: CommandContext<T>): Promise<number | void>;
 }
@@ -35,6 +40,11 @@ export interface Tool {
   name: string;
   description: string;
   commands: readonly AnyCommand[];
+  /**
+   * The command run when none is named: no arguments at all, or arguments that start with a flag
+   * (`gauntlet-env --port 8000` serves). Without one, a bare tool prints its help and exits 2.
+   */
+  defaultCommand?: string;
   /** Flags of the tool itself (before any command), as `[flag, help]` rows of its `--help`. */
   toolOptions?: readonly (readonly [string, string])[];
   /** The exit-code line of the tool's `--help`, when the tool says more than the kit's. */

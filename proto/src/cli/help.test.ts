@@ -8,6 +8,7 @@ const options = defineOptions({
   'docker-env': { kind: 'list', help: 'Container environment', repeatable: true, noSplit: true },
   adapter: { kind: 'list', help: 'An adapter; repeat it for more', repeatable: true },
   model: { kind: 'string', help: 'Base model', defaultText: 'tiny' },
+  port: { kind: 'integer', help: 'Port', default: 8000, env: ['PORT', 'LEGACY_PORT'] },
 });
 const command = defineCommand({ name: 'go', summary: 's', description: 'd', options, run: async () => 0 });
 
@@ -18,6 +19,7 @@ describe('commandHelp', () => {
     expect(help).toMatch(/--docker-env A,B +Container environment \(repeatable\)$/m);
     expect(help).toMatch(/--adapter A,B +An adapter; repeat it for more$/m);
     expect(help).toMatch(/--model VALUE +Base model \(default: tiny\)$/m);
+    expect(help).toMatch(/--port N +Port \(default: 8000; env PORT, LEGACY_PORT\)$/m);
   });
 
   it("lists the kit's --config unless the command declares its own", () => {

@@ -1,6 +1,6 @@
 import type { OptionSpec, OptionTable, PositionalSpec } from './option-table.js';
 import type { AnyCommand, Tool } from './command.js';
-import { ownsConfig } from './parse.js';
+import { envNames, ownsConfig } from './parse.js';
 
 /** `--help` of one command, written from its option table (a runner of its own may pass any command shape). */
 export function commandHelp(
@@ -34,7 +34,7 @@ export function commandHelp(
 
 /** The tool's own `--help`: its commands, its own flags (when it has any) and the exit codes. */
 export function toolHelp(
-  tool: Pick<Tool, 'name' | 'description' | 'toolOptions' | 'exitCodes'> & {
+  tool: Pick<Tool, 'name' | 'description' | 'toolOptions' | 'exitCodes' | 'defaultCommand'> & {
     commands: readonly Pick<AnyCommand, 'name' | 'summary'>[];
   },
 ): string {
@@ -42,12 +42,14 @@ export function toolHelp(
   const options = tool.toolOptions ?? [];
   const optionWidth = Math.max(0, ...options.map(([flag]) => flag.length));
   return [
-    `Usage: ${tool.name} <command> [options]`,
+    `Usage: ${tool.name} ${tool.defaultCommand ? '[command]' : '<command>'} [options]`,
     '',
     tool.description,
     '',
     'Commands:',
-    ...tool.commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...tool.commands.map(
+      (c) => `  ${c.name.padEnd(width)}  ${c.summary}${c.name === tool.defaultCommand ? ' (the default command)' : ''}`,
+    ),
     ...(options.length
       ? ['', 'Options:', ...options.map(([flag, text]) => `  ${flag.padEnd(optionWidth)}  ${text}`)]
       : []),
@@ -73,7 +75,7 @@ function describe(spec: OptionSpec): string {
         : 'repeatable, or comma-separated'
       : '',
     fallback !== undefined && fallback !== '' && spec.default !== false ? `default: ${fallback}` : '',
-    spec.env ? `env ${spec.env}` : '',
+    envNames(spec).length ? `env ${envNames(spec).join(', ')}` : '',
   ].filter(Boolean);
   return `${spec.help}${extras.length ? ` (${extras.join('; ')})` : ''}`;
 }

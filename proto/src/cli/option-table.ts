@@ -10,8 +10,11 @@ export interface OptionSpec {
   help: string;
   /** Applied when the flag, the config file and the environment are all silent. */
   default?: string | boolean | number | readonly string[];
-  /** Read from this environment variable when neither the flag nor the config file sets it. */
-  env?: string;
+  /**
+   * Read from this environment variable when neither the flag nor the config file sets it; with
+   * several names (a setting deployments spell more than one way), the first one set wins.
+   */
+  env?: string | readonly string[];
   /** Placeholder in help, e.g. `N` for `--seed N`. */
   valueName?: string;
   /** The allowed values of a string flag. */

@@ -66,6 +66,28 @@ describe('parseOptions', () => {
     expect(usage(() => parseOptions(table, { args: ['stray'] })).message).toMatch(/unexpected argument "stray"/);
   });
 
+  it('reads the first of several environment variables that is set, and names it in a bad value', () => {
+    const ports = defineOptions({
+      port: { kind: 'integer', help: 'port', min: 0, env: ['PORT', 'LEGACY_PORT'] },
+      headless: { kind: 'boolean', help: 'no window', default: true, env: 'HEADLESS' },
+    });
+    const parse = (env: NodeJS.ProcessEnv, ...args: string[]) => parseOptions(ports, { args, env }).values;
+    expect(parse({ LEGACY_PORT: '9' }).port).toBe(9);
+    expect(parse({ PORT: '8', LEGACY_PORT: '9' }).port).toBe(8);
+    expect(parse({ PORT: '', LEGACY_PORT: '9' }).port).toBe(9);
+    expect(parse({ PORT: 'x' }, '--port', '7').port).toBe(7);
+    expect(usage(() => parse({ LEGACY_PORT: 'x' }))).toMatchObject({
+      flag: 'port',
+      message: 'LEGACY_PORT must be an integer ≥ 0 (got "x")',
+    });
+    expect(usage(() => parse({}, '--port', 'x')).message).toBe('--port must be an integer ≥ 0 (got "x")');
+    // Switches as deployments write them.
+    expect(parse({ HEADLESS: ' False ' }).headless).toBe(false);
+    expect(parse({ HEADLESS: 'off' }).headless).toBe(false);
+    expect(parse({ HEADLESS: 'YES' }).headless).toBe(true);
+    expect(usage(() => parse({ HEADLESS: 'maybe' })).message).toBe('HEADLESS must be true or false (got "maybe")');
+  });
+
   it('reads integers only as digits and checks exclusive and inclusive bounds', () => {
     const bounds = defineOptions({
       seed: { kind: 'integer', help: 'seed', min: 0 },

@@ -52,8 +52,11 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
   const env = input.env ?? process.env;
   const values: Record<string, unknown> = {};
   for (const [name, spec] of specs) {
-    const raw = flags[name] ?? fromFile[name] ?? (spec.env ? env[spec.env] || undefined : undefined);
-    values[name] = raw === undefined ? defaultOf(spec) : convert(name, spec, raw);
+    const given = flags[name] ?? fromFile[name];
+    const envName = given === undefined ? envNames(spec).find((n) => env[n]) : undefined;
+    const raw = given ?? (envName ? env[envName] : undefined);
+    // A bad value from the environment names the variable: that is where the user fixes it.
+    values[name] = raw === undefined ? defaultOf(spec) : convert(name, spec, raw, envName);
   }
   return { values: values as OptionValues<T>, positionals: parsed.positionals, help: false };
 }
@@ -100,20 +103,36 @@ function readConfig(path: string, table: OptionTable): Record<string, string | b
   return data as Record<string, string | boolean | number | string[]>;
 }
 
+/** The environment variables a flag reads, first one set wins. */
+export function envNames(spec: OptionSpec): readonly string[] {
+  return spec.env === undefined ? [] : typeof spec.env === 'string' ? [spec.env] : spec.env;
+}
+
 function defaultOf(spec: OptionSpec): unknown {
   if (spec.default === undefined) return spec.kind === 'boolean' ? false : undefined;
   return Array.isArray(spec.default) ? [...spec.default] : spec.default;
 }
 
-/** One raw value (a flag's string, or a config file's JSON value) as the flag's kind. */
-export function convert(name: string, spec: OptionSpec, raw: string | boolean | number | string[]): unknown {
-  const bad = (want: string) => new UsageError(`--${name} must be ${want} (got ${JSON.stringify(raw)})`, name);
+/**
+ * One raw value (a flag's string, a config file's JSON value, an environment variable) as the
+ * flag's kind; `source` names where a bad value came from when that is not `--name`.
+ */
+export function convert(
+  name: string,
+  spec: OptionSpec,
+  raw: string | boolean | number | string[],
+  source = `--${name}`,
+): unknown {
+  const bad = (want: string) => new UsageError(`${source} must be ${want} (got ${JSON.stringify(raw)})`, name);
   switch (spec.kind) {
-    case 'boolean':
+    case 'boolean': {
       if (typeof raw === 'boolean') return raw;
-      if (raw === 'true' || raw === '1') return true;
-      if (raw === 'false' || raw === '0' || raw === '') return false;
+      // Deployments write switches many ways (`BROWSERGYM_HEADLESS=True`, `=yes`, `=off`).
+      const text = String(raw).trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(text)) return true;
+      if (['false', '0', 'no', 'off', ''].includes(text)) return false;
       throw bad('true or false');
+    }
     case 'integer':
     case 'number': {
       const integer = spec.kind === 'integer';

@@ -52,6 +52,38 @@ describe('runTool', () => {
     expect(c.err).toEqual(['demo greet: --times must be an integer ≥ 1 (got "two") (see --help)']);
   });
 
+  it('runs the default command when none is named, and says which it is in the tool help', async () => {
+    const served: Tool = { ...tool, defaultCommand: 'greet' };
+    const c = capture();
+    expect(await runTool(served, [], { io: c.io, env: {} })).toBe(0);
+    expect(await runTool(served, ['--name', 'Ada'], { io: c.io, env: {} })).toBe(0);
+    expect(c.out).toEqual(['hello world', 'hello Ada']);
+    expect(await runTool(served, ['--times', 'x'], { io: c.io })).toBe(2);
+    expect(c.err.at(-1)).toBe('demo greet: --times must be an integer ≥ 1 (got "x") (see --help)');
+    expect(await runTool(served, ['--help'], { io: c.io })).toBe(0);
+    expect(c.out.at(-1)).toMatch(/^Usage: demo \[command\] \[options\]/);
+    expect(c.out.at(-1)).toMatch(/greet +Say hello \(the default command\)/);
+    // Without a default command, a bare tool is a usage error that shows the commands.
+    expect(await runTool(tool, [], { io: c.io })).toBe(2);
+    expect(c.err.at(-1)).toMatch(/^Usage: demo <command> \[options\]/);
+  });
+
+  it('leaves SIGINT / SIGTERM to a command that owns them', async () => {
+    const listening = (owns: boolean) =>
+      defineCommand({
+        name: 'serve',
+        summary: 's',
+        description: 'd',
+        options: {},
+        ownsSignals: owns,
+        run: async () => process.listenerCount('SIGTERM'),
+      });
+    const before = process.listenerCount('SIGTERM');
+    const served = (owns: boolean): Tool => ({ ...tool, commands: [listening(owns)] });
+    expect(await runTool(served(true), ['serve'], { io: capture().io })).toBe(before);
+    expect(await runTool(served(false), ['serve'], { io: capture().io })).toBe(before + 1);
+  });
+
   it('an expected error is one line, exit 1; an unknown command is exit 2', async () => {
     const c = capture();
     expect(await runTool(tool, ['greet', '--fail'], { io: c.io })).toBe(1);

@@ -20,8 +20,10 @@ export interface RunToolOptions {
  */
 export async function runTool(tool: Tool, argv: string[], options: RunToolOptions = {}): Promise<number> {
   const io = options.io ?? consoleIo;
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '-h' || name === '--help') {
+  const defaulted =
+    tool.defaultCommand !== undefined && (argv[0] === undefined || (argv[0].startsWith('-') && !isHelp(argv[0])));
+  const [name, ...rest] = defaulted ? [tool.defaultCommand!, ...argv] : argv;
+  if (name === undefined || isHelp(name)) {
     (name === undefined ? io.err : io.out)(toolHelp(tool));
     return name === undefined ? EXIT_USAGE : 0;
   }
@@ -37,7 +39,7 @@ export async function runTool(tool: Tool, argv: string[], options: RunToolOption
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('interrupted'));
   if (options.signal) options.signal.addEventListener('abort', stop, { once: true });
-  else {
+  else if (!command.ownsSignals) {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   }
@@ -66,4 +68,8 @@ export async function runTool(tool: Tool, argv: string[], options: RunToolOption
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   }
+}
+
+function isHelp(arg: string): boolean {
+  return arg === '-h' || arg === '--help';
 }
