@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OptionSpec } from '../../command.js';
 import { parseCommandLine } from '../../options.js';
 import { grpoCommand } from './grpo.js';
-import { mergeOptions, readConfigFile } from './config-file.js';
 import { GRPO_OPTIONS } from './options.js';
 import { parseGrpoSettings } from './settings.js';
 
@@ -12,12 +12,12 @@ let dir = '';
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'gauntlet-grpo-config-'))));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+/** The settings of `grpo ARGS` (with `--config FILE` first when a file is given), read as the bin reads them. */
 const settingsOf = async (args: string[], file?: { name: string; text: string }) => {
-  const { options } = parseCommandLine(grpoCommand, args);
-  if (!file) return parseGrpoSettings({ options });
+  if (!file) return parseGrpoSettings(parseCommandLine(grpoCommand, args));
   const path = join(dir, file.name);
   await writeFile(path, file.text);
-  return parseGrpoSettings({ options: mergeOptions(await readConfigFile(path, GRPO_OPTIONS), options) });
+  return parseGrpoSettings(parseCommandLine(grpoCommand, ['--config', path, ...args]));
 };
 
 describe('grpo settings', () => {
@@ -149,10 +149,10 @@ describe('grpo settings', () => {
       /--max-tokens \(300\) must be below --context-tokens \(256\)/,
     );
     await expect(settingsOf([], { name: 'bad.yaml', text: 'task: a\ngroup-sise: 3' })).rejects.toThrow(
-      /bad\.yaml: group-sise: unknown option/,
+      /^grpo: --config .*bad\.yaml: unknown flag "group-sise"$/,
     );
     await expect(settingsOf([], { name: 'bad2.yaml', text: 'task: a\nconstrained: 3' })).rejects.toThrow(
-      /constrained: must be true or false/,
+      /^grpo: --config .*bad2\.yaml: --constrained must be true or false \(got 3\)$/,
     );
     await expect(settingsOf([], { name: 'bad.json', text: '{"task": ' })).rejects.toThrow(/not valid JSON/);
   });
@@ -176,11 +176,13 @@ describe('grpo settings', () => {
   it('refuses step-credit mistakes with the flag named', async () => {
     const g = ['--task', 'a', '--advantage', 'gigpo'];
     await expect(settingsOf(['--task', 'a', '--advantage', 'ppo'])).rejects.toThrow(
-      /^--advantage must be one of grpo, gigpo/,
+      /^grpo: --advantage must be one of grpo, gigpo/,
     );
-    await expect(settingsOf([...g, '--gamma', '1.5'])).rejects.toThrow(/^grpo: --gamma must be between 0 and 1/);
-    await expect(settingsOf([...g, '--gamma=-0.1'])).rejects.toThrow(/^--gamma must be a number ≥ 0/);
-    await expect(settingsOf([...g, '--step-weight=-1'])).rejects.toThrow(/^--step-weight must be a number ≥ 0/);
+    await expect(settingsOf([...g, '--gamma', '1.5'])).rejects.toThrow(
+      /^grpo: --gamma must be a number ≥ 0 and ≤ 1 \(got "1\.5"\)$/,
+    );
+    await expect(settingsOf([...g, '--gamma=-0.1'])).rejects.toThrow(/^grpo: --gamma must be a number ≥ 0/);
+    await expect(settingsOf([...g, '--step-weight=-1'])).rejects.toThrow(/^grpo: --step-weight must be a number ≥ 0/);
     await expect(settingsOf(['--task', 'a', '--gamma', '0.9'])).rejects.toThrow(
       /^grpo: --gamma weighs step-level credit: give --advantage gigpo too/,
     );
@@ -190,8 +192,9 @@ describe('grpo settings', () => {
   });
 
   it('--help lists every knob with its default', () => {
-    for (const [name, spec] of Object.entries(GRPO_OPTIONS))
-      if (spec.kind === 'string' && name !== 'config' && name !== 'api-key')
-        expect(spec.defaultText, `--${name} has no default shown`).toBeDefined();
+    for (const [name, spec] of Object.entries(GRPO_OPTIONS) as [string, OptionSpec][])
+      // --task is required; no --vllm-url or --api-key means none (the help says what happens then).
+      if (spec.kind !== 'boolean' && !['task', 'vllm-url', 'api-key'].includes(name))
+        expect(spec.default ?? spec.defaultText, `--${name} has no default shown`).toBeDefined();
   });
 });
