@@ -60,7 +60,8 @@ function helpFor(name: string | undefined, io: CommandIo, commands: readonly Any
 const TRAINER = { name: TOOL };
 
 function unknownCommand(name: string, commands: readonly AnyCommand[]): UsageError {
-  if (name.startsWith('-')) return new UsageError(`unknown option ${name} (options go after the command name)`);
+  if (name.startsWith('-'))
+    return new UsageError(`unknown option ${name} (options go after the command name)`, name.replace(/^-+/, ''));
   const suggestion = closestName(
     name,
     commands.map((c) => c.name),
