@@ -1,6 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OptionSpec } from '../../command.js';
 import { parseCommandLine } from '../../options.js';
@@ -134,6 +136,41 @@ describe('grpo settings', () => {
     expect([s.groupSize, s.lr, s.episode.constrained, s.vllmUrls]).toEqual([4, 5e-4, true, ['http://gpu-a:8000']]);
     const j = await settingsOf(['--task', 'x'], { name: 'run.json', text: '{"max-steps": 7, "task": ["y"]}' });
     expect([j.maxSteps, j.tasks.map((t) => t.name)]).toEqual([7, ['x']]);
+  });
+
+  it('reads the shipped recipe (compose, k8s and learn train it) as its own values; flags next to it win', () => {
+    const recipe = fileURLToPath(new URL('../../../../recipes/click-test.yaml', import.meta.url));
+    const s = parseGrpoSettings(parseCommandLine(grpoCommand, ['--config', recipe, '--max-steps', '2'], {}));
+    expect(s.tasks).toEqual([{ name: 'miniwob.click-test', weight: 1 }]);
+    expect([s.run, s.groupSize, s.groupsPerUpdate, s.maxStaleness, s.maxSteps, s.lr, s.lora.rank]).toEqual([
+      'click-test',
+      8,
+      2,
+      1,
+      2,
+      3e-3,
+      8,
+    ]);
+    expect(s.episode).toMatchObject({ max_turns: 1, constrained: true, bid_choices: true });
+    expect(s.episode.sampling).toMatchObject({ max_tokens: 24, temperature: 2.5 });
+  });
+
+  it('takes --redis, --prefix, --api-key and --env-token from flag, else file, else environment', () => {
+    const env = {
+      REDIS_URL: 'redis://env:6379',
+      GAUNTLET_QUEUE_PREFIX: 'envq',
+      VLLM_API_KEY: 'k',
+      GAUNTLET_TOKEN: 't',
+    };
+    const fromEnv = parseGrpoSettings(parseCommandLine(grpoCommand, ['--task', 'a'], env));
+    expect([fromEnv.connection.prefix, fromEnv.apiKey, fromEnv.envToken]).toEqual(['envq', 'k', 't']);
+    const flags = parseGrpoSettings(parseCommandLine(grpoCommand, ['--task', 'a', '--prefix', 'flagq'], env));
+    expect(flags.connection.prefix).toBe('flagq');
+    expect(parseGrpoSettings(parseCommandLine(grpoCommand, ['--task', 'a'], {})).connection.prefix).toBe('gauntlet');
+    const file = join(dir, 'queues.yaml');
+    writeFileSync(file, 'task: a\nprefix: fileq\n');
+    const fromFile = parseGrpoSettings(parseCommandLine(grpoCommand, ['--config', file], env));
+    expect([fromFile.connection.prefix, fromFile.apiKey]).toEqual(['fileq', 'k']);
   });
 
   it('refuses mistakes with the flag or key named', async () => {
