@@ -5,7 +5,7 @@ import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { DEFAULT_PREPARE_OPTIONS } from '../../serve/prepare-pool.js';
 import { defineCommand, UsageError } from '../command.js';
-import { DEVICES } from './sft/settings.js';
+import { DEVICES } from './sft/options.js';
 
 /** `--api-key` flags, else VLLM_API_KEY (as vLLM reads it), else GAUNTLET_TOKEN (the env server's name). */
 function apiKeysOf(flags: string[] | undefined): string[] {

@@ -1,12 +1,9 @@
 import { resolve } from 'node:path';
 import { resolveDpoConfig, type DpoConfig, type DpoLossType } from '../../../train/dpo/config.js';
 import { UsageError, type OptionValues } from '../../command.js';
-import type { DPO_OPTIONS } from './dpo.js';
+import type { DPO_OPTIONS } from './options.js';
 import { parseSftSettings, type SftSettings } from '../sft/settings.js';
 import { formatTrainSpec } from '../../../train/trainable.js';
-
-/** LoRA adapters move less per step than a full model: a higher rate than TRL's full-model 1e-6. */
-export const DPO_DEFAULT_LR = 5e-5;
 
 /** The reference the policy is compared with: the starting adapter, another adapter, or no adapter. */
 export type ReferenceChoice = { kind: 'init' } | { kind: 'base' } | { kind: 'adapter'; dir: string };

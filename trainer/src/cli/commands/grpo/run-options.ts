@@ -2,7 +2,7 @@ import { OBSERVATION_FORMATS } from '@gauntlet/proto';
 import { DEFAULT_PREFIX, DEFAULT_REDIS_URL } from '@gauntlet/proto/rollout/queue';
 import { DEFAULT_KEEP_GROUPS } from '../../../rl/loop/retention.js';
 import { defineOptions } from '../../command.js';
-import { DEVICES } from '../sft/settings.js';
+import { DEVICES } from '../sft/options.js';
 import { flag, many, s } from './option-rows.js';
 
 /** How grpo runs: episodes, queues, checkpoints and output, policy serving. */

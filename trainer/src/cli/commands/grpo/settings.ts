@@ -10,7 +10,7 @@ import { checkRunName } from '../../../rl/serving/versions.js';
 import { resolveGrpoConfig, type GrpoOptions } from '../../../train/grpo/index.js';
 import { UsageError, type OptionValues } from '../../command.js';
 import { formatTrainSpec, parseTrainSpec, trainsBaseWeights, type TrainSpec } from '../../../train/trainable.js';
-import type { SCHEDULES } from '../sft/settings.js';
+import type { SCHEDULES } from '../sft/options.js';
 import type { GRPO_OPTIONS } from './options.js';
 
 /** Everything `gauntlet-trainer grpo` was asked to do, checked; paths absolute. */

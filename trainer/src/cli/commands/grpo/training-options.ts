@@ -1,6 +1,6 @@
 import { DEFAULT_CURRICULUM } from '../../../rl/curriculum/curriculum.js';
 import { defineOptions } from '../../command.js';
-import { SCHEDULES } from '../sft/settings.js';
+import { SCHEDULES } from '../sft/options.js';
 import { flag, many, s } from './option-rows.js';
 
 /** What grpo trains and how: the model, LoRA, tasks, updates, the GRPO loss, step credit, curriculum. */

@@ -4,7 +4,7 @@ import type { ExecutionProvider } from '../../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
 import { checkTeacherTemplate, DEFAULT_TEACHER_TEMPLATE } from '../../../train/sdft/teacher-prompt.js';
 import { UsageError, type OptionValues } from '../../command.js';
-import type { SDFT_OPTIONS } from './sdft.js';
+import type { SDFT_OPTIONS } from './options.js';
 
 /** Everything `gauntlet-trainer sdft` was asked to do, checked; paths absolute. */
 export interface SdftSettings {

@@ -4,10 +4,7 @@ import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/
 import { UsageError, type OptionValues } from '../../command.js';
 import { MICRO_BATCH_TOKENS } from '../../../train/micro-batches.js';
 import { parseTrainSpec, type TrainSpec } from '../../../train/trainable.js';
-import type { SFT_OPTIONS } from './sft.js';
-
-export const SCHEDULES = ['constant', 'linear', 'cosine'] as const;
-export const DEVICES: readonly ExecutionProvider[] = ['cpu', 'cuda'];
+import type { SCHEDULES, SFT_OPTIONS } from './options.js';
 
 /** Everything `gauntlet-trainer sft` was asked to do, checked; paths absolute. */
 export interface SftSettings {
