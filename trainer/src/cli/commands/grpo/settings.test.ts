@@ -210,6 +210,21 @@ describe('grpo settings', () => {
     expect((await settingsOf(['--gamma', '1'], file)).grpo).toMatchObject({ stepWeight: 2, gamma: 1 });
   });
 
+  it.each([
+    [[], 'task'],
+    [['--task', 'a', '--group-size', '1'], 'group-size'],
+    [['--task', 'a', '--max-in-flight', '1', '--groups-per-update', '2'], 'max-in-flight'],
+    [['--task', 'a', '--targets', 'q_proj,lm_head'], 'targets'],
+    [['--task', 'a', '--vllm-url', 'gpu:8000'], 'vllm-url'],
+    [['--task', 'a', '--bid-choices'], 'bid-choices'],
+    [['--task', 'a', '--max-tokens', '300', '--context-tokens', '256'], 'max-tokens'],
+    [['--task', 'a', '--lr-schedule', 'cosine', '--warmup', '100'], 'max-steps'],
+    [['--task', 'a', '--gamma', '0.9'], 'gamma'],
+    [['--task', 'a', '--run-name', 'a:b'], 'run-name'],
+  ])('%j is a usage error naming --%s (UsageError.flag)', async (args, flag) => {
+    await expect(settingsOf(args)).rejects.toMatchObject({ name: 'UsageError', flag });
+  });
+
   it('refuses step-credit mistakes with the flag named', async () => {
     const g = ['--task', 'a', '--advantage', 'gigpo'];
     await expect(settingsOf(['--task', 'a', '--advantage', 'ppo'])).rejects.toThrow(
