@@ -53,7 +53,7 @@ export const DPO_OPTIONS = defineOptions({
   'loss-type': {
     kind: 'string',
     valueName: 'NAME',
-    help: 'sigmoid or ipo',
+    help: "The DPO loss: sigmoid (the paper's) or ipo (IPO's squared loss)",
     choices: DPO_LOSS_TYPES,
     default: DPO_DEFAULTS.lossType,
   },

@@ -164,6 +164,6 @@ export const RUN_OPTIONS = defineOptions({
     choices: DEVICES,
     default: 'cpu',
     valueName: 'NAME',
-    help: 'Execution provider: cpu or cuda',
+    help: 'Execution provider',
   },
 });

@@ -117,14 +117,14 @@ export const TRAINING_OPTIONS = defineOptions({
     choices: ['group', 'batch', 'none'],
     default: 'group',
     valueName: 'MODE',
-    help: 'Advantage scaling: group, batch or none',
+    help: 'How group rewards are scaled into advantages',
   },
   'loss-type': {
     kind: 'string',
     choices: ['grpo', 'bnpo', 'dr_grpo', 'dapo'],
     default: 'dapo',
     valueName: 'NAME',
-    help: 'Loss normalisation: grpo, bnpo, dr_grpo or dapo',
+    help: 'How the loss is normalised over tokens and sequences',
   },
   'ratio-level': {
     kind: 'string',
@@ -175,7 +175,7 @@ export const TRAINING_OPTIONS = defineOptions({
     kind: 'string',
     choices: ['token', 'sequence', 'off'],
     valueName: 'LEVEL',
-    help: 'Sampler → trainer importance correction: token, sequence or off',
+    help: 'Sampler → trainer importance correction, per token or per sequence (off: none)',
     defaultText: 'sequence; off with --constrained and --vllm-url (vLLM reports masked log-probs)',
   },
   'sampler-correction-mode': {
