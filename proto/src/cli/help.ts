@@ -14,7 +14,7 @@ export function commandHelp(
   if (!ownsConfig(command.options as OptionTable))
     rows.push([
       '    --config FILE',
-      'Read flag values from a JSON object ({"flag-name": value}); flags given here win',
+      'Read flag values from a YAML or JSON file (flag-name: value; snake_case too); flags given here win',
     ]);
   rows.push(['-h, --help', 'Show this help']);
   const width = Math.max(...[...positionals.map((p) => positionalLabel(p).length), ...rows.map(([f]) => f.length)]);

@@ -1,6 +1,6 @@
 /**
  * The CLI kit every Gauntlet bin can share: a command declares its flags in one table
- * (defineOptions: kind, default, env var, help), runTool parses strictly (flag > --config JSON >
+ * (defineOptions: kind, default, env var, help), runTool parses strictly (flag > --config JSON or YAML >
  * environment > default), writes --help from the table, turns UsageError into one line and exit
  * 2, other GauntletErrors into one line and exit 1, Ctrl-C into 130, and gives the command a
  * progress function (stderr). gauntlet-agent is its first user.

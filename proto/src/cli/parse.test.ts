@@ -113,7 +113,59 @@ describe('parseOptions', () => {
     expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'a.json')] })).message).toMatch(
       /^--config .*unknown flag "colour"/,
     );
-    expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'b.json')] })).flag).toBe('config');
+    expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'b.json')] }))).toMatchObject({
+      flag: 'config',
+      message: expect.stringMatching(/b\.json: not valid JSON/),
+    });
+  });
+
+  it('reads a YAML config (any extension but .json) with snake_case keys; null leaves a flag unset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const file = join(dir, 'run.yaml');
+    writeFileSync(
+      file,
+      ['max_steps: 12', 'temperature: 2.5e-1', 'headed: true', 'tags: [a, b]', 'api-key: null'].join('\n'),
+    );
+    const { values } = parseOptions(table, { args: ['--config', file, '--tags', 'c'], env: { TEST_API_KEY: 'sk' } });
+    expect(values).toEqual({
+      mode: 'oracle',
+      'max-steps': 12,
+      temperature: 0.25,
+      'api-key': 'sk',
+      headed: true,
+      tags: ['c'],
+    });
+    writeFileSync(join(dir, 'empty.yml'), '# nothing set\n');
+    expect(parseOptions(table, { args: ['--config', join(dir, 'empty.yml')] }).values['max-steps']).toBe(30);
+  });
+
+  it("names the file when a config value is wrong, and the flag's own error otherwise", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    writeFileSync(join(dir, 'bad.yaml'), 'headed: 3\nmax_steps: 0');
+    const bad = join(dir, 'bad.yaml');
+    expect(usage(() => parseOptions(table, { args: ['--config', bad] }))).toMatchObject({
+      flag: 'max-steps',
+      message: `--config ${bad}: --max-steps must be an integer ≥ 1 (got 0)`,
+    });
+    // A flag given on the command line replaces the file's value; the next bad one is still the file's.
+    expect(usage(() => parseOptions(table, { args: ['--config', bad, '--max-steps', '5'] }))).toMatchObject({
+      flag: 'headed',
+      message: `--config ${bad}: --headed must be true or false (got 3)`,
+    });
+    expect(usage(() => parseOptions(table, { args: ['--config', bad, '--max-steps', 'x'] })).message).toBe(
+      '--max-steps must be an integer ≥ 1 (got "x")',
+    );
+    writeFileSync(join(dir, 'list.yaml'), '[1, 2]');
+    expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'list.yaml')] })).message).toMatch(
+      /list\.yaml: must hold a mapping of flag names to values$/,
+    );
+    expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'none.yaml')] })).message).toMatch(
+      /none\.yaml: cannot read it \(ENOENT\)$/,
+    );
+    writeFileSync(join(dir, 'broken.yaml'), 'a: [');
+    expect(usage(() => parseOptions(table, { args: ['--config', join(dir, 'broken.yaml')] })).message).toMatch(
+      /broken\.yaml: not valid YAML/,
+    );
   });
 
   it('checks positionals against their declaration', () => {

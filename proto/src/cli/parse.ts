@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import type { OptionSpec, OptionTable, OptionValues, PositionalSpec } from './option-table.js';
 import { UsageError } from './usage-error.js';
 
@@ -17,7 +19,7 @@ export interface Parsed<T extends OptionTable> {
 
 /**
  * Strict parsing of one command's arguments. Each value comes from the first that sets it:
- * the flag, the `--config` JSON file, the environment variable, the default. Unknown flags,
+ * the flag, the `--config` file (JSON or YAML), the environment variable, the default. Unknown flags,
  * missing values, bad numbers and stray arguments are UsageErrors naming the flag. A table that
  * declares its own `config` row reads its config files itself (e.g. YAML): the kit leaves it be.
  */
@@ -52,11 +54,13 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
   const env = input.env ?? process.env;
   const values: Record<string, unknown> = {};
   for (const [name, spec] of specs) {
-    const given = flags[name] ?? fromFile[name];
+    const flag = flags[name];
+    const given = flag ?? fromFile[name];
     const envName = given === undefined ? envNames(spec).find((n) => env[n]) : undefined;
     const raw = given ?? (envName ? env[envName] : undefined);
-    // A bad value from the environment names the variable: that is where the user fixes it.
-    values[name] = raw === undefined ? defaultOf(spec) : convert(name, spec, raw, envName);
+    const file = flag === undefined && fromFile[name] !== undefined ? (config as string) : undefined;
+    // A bad value names where the user fixes it: the flag, the config file, or the variable.
+    values[name] = raw === undefined ? defaultOf(spec) : convertFrom(name, spec, raw, file, envName);
   }
   return { values: values as OptionValues<T>, positionals: parsed.positionals, help: false };
 }
@@ -88,19 +92,54 @@ function checkPositionals(given: string[], specs: readonly PositionalSpec[]): vo
     throw new UsageError(`unexpected argument ${JSON.stringify(given[specs.length])} (flags start with --)`);
 }
 
-/** A JSON object of flag values (`{"max-steps": 40}`); unknown keys are usage errors naming the file. */
-function readConfig(path: string, table: OptionTable): Record<string, string | boolean | number | string[]> {
+type ConfigValue = string | boolean | number | string[];
+
+/**
+ * A mapping of flag values: JSON for a `.json` file, YAML otherwise (`max-steps: 40`). Keys are
+ * the flag names, or the same in snake_case (`max_steps`); a null value leaves the flag unset.
+ * Unknown keys and unreadable files are usage errors naming the file.
+ */
+function readConfig(path: string, table: OptionTable): Record<string, ConfigValue> {
+  const format = extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML';
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`--config ${path}: cannot read it (${code})`, 'config');
+  }
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = format === 'JSON' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new UsageError(`--config ${path}: ${(error as Error).message}`, 'config');
+    throw new UsageError(`--config ${path}: not valid ${format}: ${(error as Error).message}`, 'config');
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data))
-    throw new UsageError(`--config ${path}: must hold a JSON object of flag values`, 'config');
-  for (const key of Object.keys(data))
-    if (!(key in table)) throw new UsageError(`--config ${path}: unknown flag "${key}"`, 'config');
-  return data as Record<string, string | boolean | number | string[]>;
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new UsageError(`--config ${path}: must hold a mapping of flag names to values`, 'config');
+  const values: Record<string, ConfigValue> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const name = key in table ? key : key.replaceAll('_', '-');
+    if (!(name in table)) throw new UsageError(`--config ${path}: unknown flag "${key}"`, 'config');
+    if (value !== null && value !== undefined) values[name] = value as ConfigValue;
+  }
+  return values;
+}
+
+/** convert, with a value that came from the config file named in its message. */
+function convertFrom(
+  name: string,
+  spec: OptionSpec,
+  raw: ConfigValue,
+  file: string | undefined,
+  envName: string | undefined,
+): unknown {
+  try {
+    return convert(name, spec, raw, envName);
+  } catch (error) {
+    if (file === undefined || !(error instanceof UsageError)) throw error;
+    throw new UsageError(`--config ${file}: ${error.message}`, name);
+  }
 }
 
 /** The environment variables a flag reads, first one set wins. */

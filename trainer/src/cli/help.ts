@@ -1,9 +1,9 @@
 import { toolHelp as kitToolHelp } from '@gauntlet/proto/cli';
-import type { Command } from './command.js';
+import type { AnyCommand } from './command.js';
 
 export const TOOL = 'gauntlet-trainer';
 
-export function toolHelp(commands: readonly Command[]): string {
+export function toolHelp(commands: readonly AnyCommand[]): string {
   return kitToolHelp({
     name: TOOL,
     description: 'Trains LoRA adapters for Llama-family models (Llama, Qwen2, Qwen3) with ONNX Runtime.',

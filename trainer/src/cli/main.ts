@@ -7,7 +7,7 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   UsageError,
-  type Command,
+  type AnyCommand,
   type CommandIo,
 } from './command.js';
 import { closestName, commandHelp, consoleIo } from '@gauntlet/proto/cli';
@@ -23,7 +23,7 @@ export async function main(
   argv: string[],
   io: CommandIo = consoleIo,
   signal: AbortSignal = new AbortController().signal,
-  commands: readonly Command[] = COMMANDS,
+  commands: readonly AnyCommand[] = COMMANDS,
 ): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
@@ -50,7 +50,7 @@ export async function main(
   }
 }
 
-function helpFor(name: string | undefined, io: CommandIo, commands: readonly Command[]): number {
+function helpFor(name: string | undefined, io: CommandIo, commands: readonly AnyCommand[]): number {
   if (name === undefined) return print(io, toolHelp(commands));
   const command = commands.find((c) => c.name === name);
   if (!command) return reportError(unknownCommand(name, commands), io, undefined);
@@ -59,8 +59,9 @@ function helpFor(name: string | undefined, io: CommandIo, commands: readonly Com
 
 const TRAINER = { name: TOOL };
 
-function unknownCommand(name: string, commands: readonly Command[]): UsageError {
-  if (name.startsWith('-')) return new UsageError(`unknown option ${name} (options go after the command name)`);
+function unknownCommand(name: string, commands: readonly AnyCommand[]): UsageError {
+  if (name.startsWith('-'))
+    return new UsageError(`unknown option ${name} (options go after the command name)`, name.replace(/^-+/, ''));
   const suggestion = closestName(
     name,
     commands.map((c) => c.name),
@@ -68,7 +69,7 @@ function unknownCommand(name: string, commands: readonly Command[]): UsageError 
   return new UsageError(`unknown command ${JSON.stringify(name)}${suggestion ? ` (did you mean ${suggestion}?)` : ''}`);
 }
 
-function reportError(error: unknown, io: CommandIo, command: Command | undefined): number {
+function reportError(error: unknown, io: CommandIo, command: AnyCommand | undefined): number {
   if (error instanceof UsageError) {
     io.err(`${TOOL}: ${error.message}`);
     io.err(`Run '${TOOL} ${command ? `${command.name} ` : ''}--help' for usage.`);

@@ -10,6 +10,7 @@ import { referenceLogits } from '../support/reference-forward.js';
 import { useTempDirs } from '../support/temp-dir.js';
 import { maxAbsDiff, withRandomB } from '../support/tiny-models.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
+import type { OptionTable } from '../../src/cli/command.js';
 import { runInProcess } from './run-cli.js';
 
 const tempDir = useTempDirs();
@@ -72,10 +73,12 @@ describe('cli usage', () => {
     async (name, command) => {
       const { code, stdout } = await runInProcess([name, '--help']);
       expect(code).toBe(0);
-      for (const [flag, spec] of Object.entries(command.options)) {
+      for (const [flag, spec] of Object.entries(command.options as OptionTable)) {
         expect(stdout).toContain(`--${flag}${spec.kind === 'boolean' ? '' : ` ${spec.valueName ?? 'VALUE'}`}  `);
         expect(stdout).toContain(spec.help);
-        if (spec.defaultText) expect(stdout).toContain(`default: ${spec.defaultText}`);
+        const shown = spec.defaultText ?? (spec.kind === 'boolean' ? undefined : spec.default);
+        if (shown !== undefined) expect(stdout).toContain(`default: ${String(shown)}`);
+        if (spec.choices) expect(stdout).toContain(`one of ${spec.choices.join(', ')}`);
       }
     },
   );

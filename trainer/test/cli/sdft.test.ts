@@ -130,8 +130,8 @@ describe('gauntlet-trainer sdft', () => {
 
   it.each([
     [[], '--demo FILE (demo.json or demo.jsonl from gauntlet-agent record) is required'],
-    [['--distillation-alpha', '1.5'], '--distillation-alpha must be between 0 and 1 (got 1.5)'],
-    [['--ema-alpha=-1'], '--ema-alpha must be a number ≥ 0 (got "-1")'],
+    [['--distillation-alpha', '1.5'], 'sdft: --distillation-alpha must be a number ≥ 0 and ≤ 1 (got "1.5")'],
+    [['--ema-alpha=-1'], 'sdft: --ema-alpha must be a number ≥ 0 and ≤ 1 (got "-1")'],
     [['--top-k', '0'], '--top-k must be an integer ≥ 1 (got "0")'],
     [['--top-k', '100000'], '--top-k 100000 exceeds the vocabulary'],
     [['--task', 'book-flight'], '--task book-flight: the demonstration in'],

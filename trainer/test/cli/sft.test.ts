@@ -178,11 +178,11 @@ describe('gauntlet-trainer sft errors', () => {
     [['--data', 'd', '--out', 'o', '--micro-batch', '0'], '--micro-batch must be an integer ≥ 1 (got "0")'],
     [
       ['--data', 'd', '--out', 'o', '--prompt-loss-weight', 'some'],
-      '--prompt-loss-weight must be a number ≥ 0 (got "some")',
+      'sft: --prompt-loss-weight must be a number ≥ 0 and ≤ 1 (got "some")',
     ],
     [
       ['--data', 'd', '--out', 'o', '--prompt-loss-weight', '2'],
-      'sft: --prompt-loss-weight must be between 0 and 1 (got 2)',
+      'sft: --prompt-loss-weight must be a number ≥ 0 and ≤ 1 (got "2")',
     ],
     [
       ['--data', 'd', '--out', 'o', '--schedule', 'step'],

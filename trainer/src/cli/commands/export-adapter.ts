@@ -3,11 +3,10 @@ import { readTokenizerFiles, writeModelFolder } from '../../model/model-folder.j
 import { loadModel } from '../../model/weights.js';
 import { mergeAdapter } from '../../lora/merge.js';
 import { loadAdapter, saveAdapter } from '../../lora/peft.js';
-import { UsageError, type Command } from '../command.js';
-import { stringOption } from '../options.js';
+import { defineCommand, UsageError } from '../command.js';
 import { prepareOutputDir } from '../output-dir.js';
 
-export const exportAdapterCommand: Command = {
+export const exportAdapterCommand = defineCommand({
   name: 'export-adapter',
   summary: 'Export a LoRA adapter in PEFT format (for vLLM / PEFT), or merged into a full model',
   description: [
@@ -41,24 +40,24 @@ export const exportAdapterCommand: Command = {
   ],
   async run(context) {
     const [adapterDir, outDir] = context.positionals.map((p) => resolve(p)) as [string, string];
-    const modelOption = stringOption(context, 'model');
+    const modelOption = context.options.model;
     const modelDir = modelOption === undefined ? undefined : resolve(modelOption);
-    const merge = context.options.merge === true;
+    const merge = context.options.merge;
     if (merge && !modelDir)
-      throw new UsageError('export-adapter: --merge needs --model DIR (the base weights to merge into)');
+      throw new UsageError('export-adapter: --merge needs --model DIR (the base weights to merge into)', 'merge');
     const model = modelDir ? await loadModel(modelDir) : undefined;
     const adapter = await loadAdapter(adapterDir, model ? { model: model.config } : {});
-    await prepareOutputDir(outDir, context.options.force === true, 'export-adapter');
+    await prepareOutputDir(outDir, context.options.force, 'export-adapter');
     if (merge && model && modelDir) {
       const merged = mergeAdapter(model.weights, adapter);
       await writeModelFolder(outDir, model.config, merged, await readTokenizerFiles(modelDir));
       context.io.out(`Merged ${adapter.modules.size} LoRA modules into ${modelDir}; wrote the model to ${outDir}`);
       return;
     }
-    const baseModel = stringOption(context, 'base-model') ?? adapter.baseModelNameOrPath ?? modelDir ?? null;
+    const baseModel = context.options['base-model'] ?? adapter.baseModelNameOrPath ?? modelDir ?? null;
     await saveAdapter(outDir, adapter, { baseModelNameOrPath: baseModel });
     context.io.out(
       `Wrote PEFT adapter (rank ${adapter.config.rank}, ${adapter.modules.size} modules, base ${baseModel ?? '-'}) to ${outDir}`,
     );
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { Command } from '../command.js';
+import type { AnyCommand } from '../command.js';
 import { dpoCommand } from './dpo/dpo.js';
 import { exportAdapterCommand } from './export-adapter.js';
 import { grpoCommand } from './grpo/grpo.js';
@@ -12,9 +12,9 @@ import { sftCommand } from './sft/sft.js';
 
 /**
  * Every subcommand, in the order `--help` lists them. To add one (serve, grpo): write
- * `commands/<name>.ts` exporting a `Command`, and add it here.
+ * `commands/<name>.ts` exporting a command (`defineCommand`), and add it here.
  */
-export const COMMANDS: readonly Command[] = [
+export const COMMANDS: readonly AnyCommand[] = [
   initTinyCommand,
   inspectCommand,
   sftCommand,

@@ -7,8 +7,7 @@ import { TINY_SPECIAL_TOKENS } from '../../model/byte-tokenizer.js';
 import { readTextFile } from '../../model/files.js';
 import { tinyModelConfig, writeTinyModel } from '../../model/tiny.js';
 import { readSftJsonl } from '../../train/sft-data.js';
-import { UsageError, type Command, type CommandContext } from '../command.js';
-import { choiceOption, integerOption, optionalIntegerOption, stringOption } from '../options.js';
+import { defineCommand, UsageError, type CommandContext } from '../command.js';
 import { prepareOutputDir } from '../output-dir.js';
 import { formatCount } from '../table.js';
 
@@ -18,7 +17,7 @@ const DEFAULT_VOCAB_SIZE = 2048;
 
 const ARCHITECTURES: readonly Architecture[] = ['llama', 'qwen2', 'qwen3'];
 
-export const initTinyCommand: Command = {
+export const initTinyCommand = defineCommand({
   name: 'init-tiny',
   summary: 'Write a tiny model folder (seeded random weights, byte-level BPE tokenizer, ChatML template)',
   description: [
@@ -38,32 +37,43 @@ export const initTinyCommand: Command = {
       kind: 'string',
       valueName: 'NAME',
       help: 'Architecture: llama, qwen2 (q/k/v bias) or qwen3 (q/k norm)',
-      defaultText: 'qwen2',
+      choices: ARCHITECTURES,
+      default: 'qwen2',
     },
-    seed: { kind: 'string', valueName: 'N', help: 'Seed for the random weights', defaultText: '0' },
-    'hidden-size': { kind: 'string', valueName: 'N', help: 'Width of the residual stream', defaultText: '64' },
-    layers: { kind: 'string', valueName: 'N', help: 'Number of decoder layers', defaultText: '2' },
-    heads: { kind: 'string', valueName: 'N', help: 'Attention (query) heads', defaultText: '4' },
+    seed: { kind: 'integer', min: 0, default: 0, valueName: 'N', help: 'Seed for the random weights' },
+    'hidden-size': {
+      kind: 'integer',
+      min: 1,
+      valueName: 'N',
+      help: 'Width of the residual stream',
+      defaultText: '64',
+    },
+    layers: { kind: 'integer', min: 1, valueName: 'N', help: 'Number of decoder layers', defaultText: '2' },
+    heads: { kind: 'integer', min: 1, valueName: 'N', help: 'Attention (query) heads', defaultText: '4' },
     'kv-heads': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
       valueName: 'N',
       help: 'Key/value heads (grouped-query attention); must divide --heads',
       defaultText: 'heads / 2',
     },
     'head-dim': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
       valueName: 'N',
       help: 'Width of one head; must be even',
       defaultText: 'hidden-size / heads',
     },
     'intermediate-size': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
       valueName: 'N',
       help: 'Width of the SwiGLU MLP',
       defaultText: '2 × hidden-size',
     },
     'max-positions': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
       valueName: 'N',
       help: 'max_position_embeddings: the longest sequence the model takes (RoPE; no weights depend on it)',
       defaultText: '4096',
@@ -71,6 +81,7 @@ export const initTinyCommand: Command = {
     'tie-embeddings': {
       kind: 'string',
       valueName: 'true|false',
+      choices: ['true', 'false'],
       help: 'Share the embedding matrix with the output head',
       defaultText: 'true for qwen2/qwen3, false for llama',
     },
@@ -80,7 +91,8 @@ export const initTinyCommand: Command = {
       help: 'Learn BPE merges from this file: .jsonl as sft reads it (messages, or prompt/completion), else plain text',
     },
     'vocab-size': {
-      kind: 'string',
+      kind: 'integer',
+      min: BYTE_VOCAB_SIZE + 1,
       valueName: 'N',
       help: 'Tokens in all with --vocab-from (256 bytes + 3 special + merges)',
       defaultText: String(DEFAULT_VOCAB_SIZE),
@@ -95,26 +107,27 @@ export const initTinyCommand: Command = {
   ],
   async run(context) {
     const dir = resolve(context.positionals[0]!);
-    const tie =
-      context.options['tie-embeddings'] === undefined
-        ? undefined
-        : choiceOption(context, 'tie-embeddings', ['true', 'false'], 'true') === 'true';
+    const values = context.options;
+    const tie = values['tie-embeddings'] === undefined ? undefined : values['tie-embeddings'] === 'true';
     const options = {
-      architecture: choiceOption(context, 'arch', ARCHITECTURES, 'qwen2'),
-      seed: integerOption(context, 'seed', 0, 0),
-      hiddenSize: optionalIntegerOption(context, 'hidden-size'),
-      numLayers: optionalIntegerOption(context, 'layers'),
-      numHeads: optionalIntegerOption(context, 'heads'),
-      numKvHeads: optionalIntegerOption(context, 'kv-heads'),
-      headDim: optionalIntegerOption(context, 'head-dim'),
-      intermediateSize: optionalIntegerOption(context, 'intermediate-size'),
+      architecture: values.arch as Architecture,
+      seed: values.seed,
+      hiddenSize: values['hidden-size'],
+      numLayers: values.layers,
+      numHeads: values.heads,
+      numKvHeads: values['kv-heads'],
+      headDim: values['head-dim'],
+      intermediateSize: values['intermediate-size'],
       tieWordEmbeddings: tie,
-      maxPositionEmbeddings: optionalIntegerOption(context, 'max-positions'),
+      maxPositionEmbeddings: values['max-positions'],
     };
-    const vocabFrom = stringOption(context, 'vocab-from');
-    const vocabSize = integerOption(context, 'vocab-size', DEFAULT_VOCAB_SIZE, BYTE_VOCAB_SIZE + 1);
-    if (vocabFrom === undefined && context.options['vocab-size'] !== undefined)
-      throw new UsageError('init-tiny: --vocab-size needs --vocab-from FILE (the text to learn merges from)');
+    const vocabFrom = values['vocab-from'];
+    const vocabSize = values['vocab-size'] ?? DEFAULT_VOCAB_SIZE;
+    if (vocabFrom === undefined && values['vocab-size'] !== undefined)
+      throw new UsageError(
+        'init-tiny: --vocab-size needs --vocab-from FILE (the text to learn merges from)',
+        'vocab-size',
+      );
     try {
       tinyModelConfig(options);
     } catch (error) {
@@ -122,7 +135,7 @@ export const initTinyCommand: Command = {
       throw new UsageError(`init-tiny: ${(error as Error).message}`);
     }
     const merges = vocabFrom === undefined ? undefined : await learnMergesFrom(context, vocabFrom, vocabSize);
-    await prepareOutputDir(dir, context.options.force === true, 'init-tiny');
+    await prepareOutputDir(dir, values.force, 'init-tiny');
     const { config, files } = await writeTinyModel(dir, { ...options, merges });
     const parameters = [...expectedWeightShapes(config).values()].reduce((sum, shape) => sum + elementCount(shape), 0);
     context.io.out(
@@ -130,10 +143,14 @@ export const initTinyCommand: Command = {
     );
     for (const file of files) context.io.out(`  ${file}`);
   },
-};
+});
 
 /** The texts a tokenizer should fit: each message as the chat template lays it out (role, then content). */
-async function learnMergesFrom(context: CommandContext, file: string, vocabSize: number): Promise<[string, string][]> {
+async function learnMergesFrom(
+  context: Pick<CommandContext, 'io'>,
+  file: string,
+  vocabSize: number,
+): Promise<[string, string][]> {
   const started = performance.now();
   const texts = file.endsWith('.jsonl')
     ? (await readSftJsonl(file)).flatMap((r) =>

@@ -1,11 +1,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { curvesPage, curvesSvg, NoChromiumError, RunReport, svgToPng } from '../../rl/report/index.js';
-import { UsageError, type Command } from '../command.js';
-import { stringOption } from '../options.js';
+import { defineCommand, UsageError } from '../command.js';
 import { METRICS_FILE } from './step-report.js';
 
-export const plotCommand: Command = {
+export const plotCommand = defineCommand({
   name: 'plot',
   summary: "Draw a run's training curves into one self-contained HTML, SVG or PNG file",
   description: [
@@ -37,9 +36,9 @@ export const plotCommand: Command = {
       () => false,
     );
     const jsonl = isFile ? given : join(given, METRICS_FILE);
-    const out = resolve(stringOption(context, 'out') ?? join(isFile ? resolve(given, '..') : given, 'curves.html'));
+    const out = resolve(context.options.out ?? join(isFile ? resolve(given, '..') : given, 'curves.html'));
     const format = /\.(html|svg|png)$/.exec(out)?.[1];
-    if (!format) throw new UsageError(`plot: --out ${out} must end in .html, .svg or .png`);
+    if (!format) throw new UsageError(`plot: --out ${out} must end in .html, .svg or .png`, 'out');
     const readable = await readFile(jsonl, 'utf8').then(
       () => true,
       () => false,
@@ -54,7 +53,7 @@ export const plotCommand: Command = {
       `Wrote the curves of ${updates.length} updates (step ${updates[0]!.step} to ${updates.at(-1)!.step}) to ${out}`,
     );
   },
-};
+});
 
 async function render(format: string, run: Parameters<typeof curvesPage>[0]): Promise<string | Buffer> {
   if (format === 'html') return curvesPage(run);

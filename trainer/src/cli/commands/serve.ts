@@ -1,28 +1,20 @@
+import type { ExecutionProvider } from '../../engine/runtime.js';
 import { DEFAULT_COMPILE_BUDGET } from '../../generate/compile-budget.js';
 import { CONSTRAINED_LOGPROBS, LOGPROBS_MODES } from '../../generate/sampler.js';
 import { listen } from '../../serve/app.js';
 import { createServeContext } from '../../serve/create.js';
 import { DEFAULT_PREPARE_OPTIONS } from '../../serve/prepare-pool.js';
-import { UsageError, type Command, type CommandContext } from '../command.js';
-import { DEVICES } from './sft/settings.js';
-import {
-  choiceOption,
-  integerOption,
-  multipleOption,
-  optionalIntegerOption,
-  repeatedOption,
-  stringOption,
-} from '../options.js';
+import { defineCommand, UsageError } from '../command.js';
+import { DEVICES } from './sft/options.js';
 
 /** `--api-key` flags, else VLLM_API_KEY (as vLLM reads it), else GAUNTLET_TOKEN (the env server's name). */
-function apiKeysOf(context: Pick<CommandContext, 'options'>): string[] {
-  const flags = multipleOption(context, 'api-key');
-  if (flags.length) return flags;
+function apiKeysOf(flags: string[] | undefined): string[] {
+  if (flags?.length) return flags;
   const fromEnv = process.env['VLLM_API_KEY'] || process.env['GAUNTLET_TOKEN'];
   return fromEnv ? [fromEnv] : [];
 }
 
-export const serveCommand: Command = {
+export const serveCommand = defineCommand({
   name: 'serve',
   summary: "Serve a model and LoRA adapters over vLLM/OpenAI-compatible HTTP and TRL's /generate/",
   description: [
@@ -75,8 +67,8 @@ export const serveCommand: Command = {
       repeatable: true,
       noSplit: true,
     },
-    port: { kind: 'string', valueName: 'N', help: 'Port to listen on (0 = any free port)', defaultText: '8001' },
-    host: { kind: 'string', valueName: 'ADDR', help: 'Address to bind', defaultText: '127.0.0.1' },
+    port: { kind: 'integer', min: 0, default: 8001, valueName: 'N', help: 'Port to listen on (0 = any free port)' },
+    host: { kind: 'string', default: '127.0.0.1', valueName: 'ADDR', help: 'Address to bind' },
     'served-model-name': {
       kind: 'string',
       valueName: 'NAME',
@@ -84,86 +76,99 @@ export const serveCommand: Command = {
       defaultText: 'the folder name, or tiny',
     },
     'max-batch': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
+      default: 32,
       valueName: 'N',
       help: 'Sequences decoded together per step',
-      defaultText: '32',
     },
     'max-waiting': {
-      kind: 'string',
+      kind: 'integer',
+      min: 0,
+      default: 256,
       valueName: 'N',
       help: 'Sequences queued behind a full batch before requests get 503 (a request needing more than --max-batch + --max-waiting at once gets 400)',
-      defaultText: '256',
     },
     'prefix-cache-tokens': {
-      kind: 'string',
+      kind: 'integer',
+      min: 0,
       valueName: 'N',
       help: 'Tokens of keys and values kept so prompts that extend an earlier one prefill only their new tokens (least recently used dropped first; 0 = off)',
       defaultText: 'what 512 MiB holds',
     },
     'logprobs-mode': {
       kind: 'string',
+      choices: LOGPROBS_MODES,
+      default: 'raw_logprobs',
       valueName: 'MODE',
       help: "What sampled tokens' logprobs are, as vLLM's flag: raw_logprobs (the model's), processed_logprobs (the distribution the token was drawn from: temperature, penalty, top-k/top-p/min-p and structured outputs applied; rollouts for GRPO need this), raw_logits or processed_logits. Prompt logprobs are always the model's",
-      defaultText: 'raw_logprobs',
     },
     'constrained-logprobs': {
       kind: 'string',
+      choices: CONSTRAINED_LOGPROBS,
+      default: 'drawn',
       valueName: 'WHICH',
       help: "With processed logprobs and structured outputs: drawn (the grammar's disallowed tokens out: the distribution drawn from, as vLLM) or unconstrained (penalty, temperature and filters over every token: what a trainer that does not apply the grammar computes, for GRPO's sampler correction)",
-      defaultText: 'drawn',
     },
     'return-tokens-as-token-ids': {
       kind: 'boolean',
       help: 'Name tokens "token_id:N" in logprob lists unless a request sets return_tokens_as_token_ids',
     },
     'prepare-threads': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
+      default: DEFAULT_PREPARE_OPTIONS.threads,
       valueName: 'N',
       help: 'Threads that tokenize large inputs, parse large bodies and compile structured outputs off the event loop (one slow input holds one of them)',
-      defaultText: String(DEFAULT_PREPARE_OPTIONS.threads),
     },
     'prepare-timeout-ms': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
+      default: DEFAULT_PREPARE_OPTIONS.timeoutMs,
       valueName: 'MS',
       help: 'How long one input may run on a preparation thread (then 400, and the thread is replaced) and wait for one (then 503); /health answers 503 while a request has waited over half of it',
-      defaultText: String(DEFAULT_PREPARE_OPTIONS.timeoutMs),
     },
     'max-regex-states': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
+      default: DEFAULT_COMPILE_BUDGET.maxStates,
       valueName: 'N',
       help: 'NFA states, and DFA states, a structured-output regex (or JSON schema, or choice) may compile to (more: 400)',
-      defaultText: String(DEFAULT_COMPILE_BUDGET.maxStates),
     },
     'max-regex-compile-ms': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
+      default: DEFAULT_COMPILE_BUDGET.maxMs,
       valueName: 'MS',
       help: 'How long compiling one structured-output spec may take (longer: 400; refusals are cached too)',
-      defaultText: String(DEFAULT_COMPILE_BUDGET.maxMs),
     },
     'structured-cache': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
+      default: 64,
       valueName: 'N',
       help: 'Compiled structured-output specs (and refused ones) kept, least recently used dropped first',
-      defaultText: '64',
     },
     'max-tokenize-chars': {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
       valueName: 'N',
       help: 'Characters a /tokenize input may have (more: 400)',
       defaultText: "what any prompt may have: max_model_len × the longest token's characters × 4",
     },
     threads: {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
       valueName: 'N',
       help: 'onnxruntime intra-op threads',
       defaultText: 'one per core',
     },
     device: {
       kind: 'string',
+      choices: DEVICES,
+      default: 'cpu',
       valueName: 'NAME',
       help: "Execution provider: cpu or cuda (onnxruntime-node's CUDA binaries; untested, see docs/trainer.md)",
-      defaultText: 'cpu',
     },
   },
   examples: [
@@ -173,55 +178,49 @@ export const serveCommand: Command = {
     'VLLM_API_KEY=secret gauntlet-trainer serve --adapter-root ./runs --logprobs-mode processed_logprobs',
   ],
   async run(context) {
-    if (context.positionals.length > 0 && repeatedOption(context, 'adapter').length === 0) {
+    const values = context.options;
+    const given = values.adapter ?? [];
+    if (context.positionals.length > 0 && given.length === 0) {
       throw new UsageError(
         `serve: unexpected argument ${JSON.stringify(context.positionals[0])} (adapters go after --adapter)`,
       );
     }
-    const adapters = [...repeatedOption(context, 'adapter'), ...context.positionals].map((pair) => {
+    const adapters = [...given, ...context.positionals].map((pair) => {
       const at = pair.indexOf('=');
       if (at <= 0 || at === pair.length - 1)
-        throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`);
+        throw new UsageError(`--adapter takes name=path pairs (got ${JSON.stringify(pair)})`, 'adapter');
       return { name: pair.slice(0, at), path: pair.slice(at + 1) };
     });
     const twice = adapters.find((a, i) => adapters.findIndex((b) => b.name === a.name) !== i);
-    if (twice) throw new UsageError(`--adapter: the name ${JSON.stringify(twice.name)} is given twice`);
-    const threads = optionalIntegerOption(context, 'threads');
-    const prefixCacheTokens = optionalIntegerOption(context, 'prefix-cache-tokens', 0);
-    const roots = multipleOption(context, 'adapter-root');
+    if (twice) throw new UsageError(`--adapter: the name ${JSON.stringify(twice.name)} is given twice`, 'adapter');
+    const threads = values.threads;
+    const roots = values['adapter-root'] ?? [];
     const ctx = await createServeContext({
-      modelDir: stringOption(context, 'model'),
-      servedModelName: stringOption(context, 'served-model-name'),
+      modelDir: values.model,
+      servedModelName: values['served-model-name'],
       adapters,
       ...(roots.length ? { adapterRoots: roots } : {}),
-      apiKeys: apiKeysOf(context),
-      logprobsMode: choiceOption(context, 'logprobs-mode', LOGPROBS_MODES, 'raw_logprobs'),
-      constrainedLogprobs: choiceOption(context, 'constrained-logprobs', CONSTRAINED_LOGPROBS, 'drawn'),
-      returnTokensAsTokenIds: context.options['return-tokens-as-token-ids'] === true,
+      apiKeys: apiKeysOf(values['api-key']),
+      logprobsMode: values['logprobs-mode'] as (typeof LOGPROBS_MODES)[number],
+      constrainedLogprobs: values['constrained-logprobs'] as (typeof CONSTRAINED_LOGPROBS)[number],
+      returnTokensAsTokenIds: values['return-tokens-as-token-ids'],
       log: (line) => context.io.err(line),
-      maxBatch: integerOption(context, 'max-batch', 32, 1),
-      maxWaiting: integerOption(context, 'max-waiting', 256, 0),
-      prefixCacheTokens,
+      maxBatch: values['max-batch'],
+      maxWaiting: values['max-waiting'],
+      prefixCacheTokens: values['prefix-cache-tokens'],
       prepare: {
-        threads: integerOption(context, 'prepare-threads', DEFAULT_PREPARE_OPTIONS.threads, 1),
-        timeoutMs: integerOption(context, 'prepare-timeout-ms', DEFAULT_PREPARE_OPTIONS.timeoutMs, 1),
-        budget: {
-          maxStates: integerOption(context, 'max-regex-states', DEFAULT_COMPILE_BUDGET.maxStates, 1),
-          maxMs: integerOption(context, 'max-regex-compile-ms', DEFAULT_COMPILE_BUDGET.maxMs, 1),
-        },
+        threads: values['prepare-threads'],
+        timeoutMs: values['prepare-timeout-ms'],
+        budget: { maxStates: values['max-regex-states'], maxMs: values['max-regex-compile-ms'] },
       },
-      structuredCacheSize: integerOption(context, 'structured-cache', 64, 1),
-      limits: { tokenizeChars: optionalIntegerOption(context, 'max-tokenize-chars', 1) },
+      structuredCacheSize: values['structured-cache'],
+      limits: { tokenizeChars: values['max-tokenize-chars'] },
       runtime: {
-        executionProvider: choiceOption(context, 'device', DEVICES, 'cpu'),
+        executionProvider: values.device as ExecutionProvider,
         ...(threads ? { intraOpNumThreads: threads } : {}),
       },
     });
-    const server = await listen(
-      ctx,
-      integerOption(context, 'port', 8001, 0),
-      stringOption(context, 'host') ?? '127.0.0.1',
-    )
+    const server = await listen(ctx, values.port, values.host)
       // The model and its threads are up already: a port that cannot be had must not leave them running.
       .catch(async (error: unknown) => {
         await ctx.close();
@@ -237,4 +236,4 @@ export const serveCommand: Command = {
     await server.close();
     await ctx.close();
   },
-};
+});

@@ -1,16 +1,9 @@
-import type { Command, OptionSpec } from '../../command.js';
+import { defineCommand } from '../../command.js';
 import { runDpoJob } from './job.js';
-import { DPO_DEFAULT_LR, parseDpoSettings } from './settings.js';
-import { sftCommand } from '../sft/sft.js';
+import { DPO_OPTIONS } from './options.js';
+import { parseDpoSettings } from './settings.js';
 
-// The training flags are SFT's (one parser reads both); those whose meaning shifts say so here.
-const sft = sftCommand.options;
-const shaped = (spec: OptionSpec): OptionSpec => ({
-  ...spec,
-  help: `${spec.help} (not with --init-adapter)`,
-});
-
-export const dpoCommand: Command = {
+export const dpoCommand = defineCommand({
   name: 'dpo',
   summary: 'Train a LoRA adapter (or the whole model) by DPO on preference pairs (chosen vs rejected) in JSONL',
   description: [
@@ -41,83 +34,11 @@ export const dpoCommand: Command = {
     'at the next micro-batch and writes nothing more; exit code 130.',
   ].join('\n'),
   positionals: [],
-  options: {
-    model: {
-      ...sft['model']!,
-      defaultText: 'the built-in tiny model (qwen2, seed 0; the adapter records it as `tiny`)',
-    },
-    data: { kind: 'string', valueName: 'FILE', help: 'Preference pairs, JSONL (required)' },
-    out: sft['out']!,
-    train: {
-      ...sft['train']!,
-      help: `${sft['train']!.help}; the reference is then the model before training (or --ref-adapter on it)`,
-    },
-    'init-adapter': {
-      kind: 'string',
-      valueName: 'DIR',
-      help: 'PEFT adapter to start from (e.g. an SFT run); also the reference unless told otherwise',
-      defaultText: 'a fresh LoRA adapter',
-    },
-    'ref-adapter': {
-      kind: 'string',
-      valueName: 'DIR',
-      help: 'PEFT adapter whose frozen log-probs are the reference',
-      defaultText: '--init-adapter, else none',
-    },
-    'ref-base': { kind: 'boolean', help: 'Use the base model (no adapter) as the reference' },
-    beta: {
-      kind: 'string',
-      valueName: 'X',
-      help: 'β: the reward scale; higher keeps the policy closer to the reference',
-      defaultText: '0.1',
-    },
-    'label-smoothing': {
-      kind: 'string',
-      valueName: 'X',
-      help: 'cDPO: probability in [0, 0.5) that a preference is flipped (sigmoid only)',
-      defaultText: '0',
-    },
-    'loss-type': { kind: 'string', valueName: 'NAME', help: 'sigmoid or ipo', defaultText: 'sigmoid' },
-    epochs: {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Passes over the pairs (when --steps is not given)',
-      defaultText: '1',
-    },
-    steps: { ...sft['steps']!, defaultText: 'epochs × pairs / pairs per step' },
-    'batch-size': { ...sft['batch-size']!, help: 'Pairs per batch' },
-    'grad-accum': {
-      ...sft['grad-accum']!,
-      help: 'Batches whose gradients are summed per optimizer step (a step sees batch-size × N pairs)',
-    },
-    'micro-batch': {
-      ...sft['micro-batch']!,
-      help: 'Pairs per forward/backward pass (both sides together); lower it to bound memory',
-    },
-    lr: { ...sft['lr']!, defaultText: DPO_DEFAULT_LR.toExponential() },
-    warmup: sft['warmup']!,
-    schedule: sft['schedule']!,
-    rank: shaped(sft['rank']!),
-    alpha: shaped(sft['alpha']!),
-    targets: shaped(sft['targets']!),
-    rslora: shaped(sft['rslora']!),
-    seed: sft['seed']!,
-    'max-length': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Keep the first N tokens of each side (prompt + completion); longer pairs are reported',
-      defaultText: "the model's max positions",
-    },
-    'save-every': sft['save-every']!,
-    metrics: { kind: 'string', valueName: 'FILE', help: "Write every step's metrics as JSONL" },
-    threads: sft['threads']!,
-    device: sft['device']!,
-    force: sft['force']!,
-  },
+  options: DPO_OPTIONS,
   examples: [
     'gauntlet-trainer dpo --data runs/collect/dpo.jsonl --out runs/dpo --steps 50 --lr 1e-4',
     'gauntlet-trainer dpo --model models/qwen2.5-0.5b --init-adapter runs/sft --data dpo.jsonl --out runs/dpo \\',
     '    --beta 0.1 --batch-size 4 --grad-accum 4 --metrics runs/dpo-metrics.jsonl',
   ],
   run: (context) => runDpoJob(parseDpoSettings(context), context.io, context.signal),
-};
+});

@@ -31,6 +31,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   if (s.maxLength !== undefined && s.maxLength > config.maxPositionEmbeddings)
     throw new UsageError(
       `dpo: --max-length ${s.maxLength} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
+      'max-length',
     );
   const maxLength = s.maxLength ?? config.maxPositionEmbeddings;
   const data = encodeDpoRecords(s.dataFile, await readDpoJsonl(s.dataFile), tokenizer, {
@@ -46,6 +47,7 @@ export async function runDpoJob(s: DpoSettings, io: CommandIo, signal: AbortSign
   if (s.schedule !== 'constant' && steps <= s.warmup)
     throw new UsageError(
       `dpo: ${steps} step(s) leave nothing after --warmup ${s.warmup} for the ${s.schedule} schedule; pass --steps or lower --warmup`,
+      'warmup',
     );
   const learner = await DpoLearner.create({
     config,

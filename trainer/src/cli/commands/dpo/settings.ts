@@ -1,12 +1,9 @@
 import { resolve } from 'node:path';
-import { DPO_DEFAULTS, DPO_LOSS_TYPES, resolveDpoConfig, type DpoConfig } from '../../../train/dpo/config.js';
-import { UsageError, type CommandContext } from '../../command.js';
-import { choiceOption, integerOption, numberOption, stringOption } from '../../options.js';
+import { resolveDpoConfig, type DpoConfig, type DpoLossType } from '../../../train/dpo/config.js';
+import { UsageError, type OptionValues } from '../../command.js';
+import type { DPO_OPTIONS } from './options.js';
 import { parseSftSettings, type SftSettings } from '../sft/settings.js';
 import { formatTrainSpec } from '../../../train/trainable.js';
-
-/** LoRA adapters move less per step than a full model: a higher rate than TRL's full-model 1e-6. */
-export const DPO_DEFAULT_LR = 5e-5;
 
 /** The reference the policy is compared with: the starting adapter, another adapter, or no adapter. */
 export type ReferenceChoice = { kind: 'init' } | { kind: 'base' } | { kind: 'adapter'; dir: string };
@@ -28,29 +25,29 @@ export interface DpoSettings extends SftSettings {
 
 const LORA_SHAPE_FLAGS = ['rank', 'alpha', 'targets', 'rslora'] as const;
 
-export function parseDpoSettings(context: Pick<CommandContext, 'options'>): DpoSettings {
-  const usage = (message: string) => new UsageError(`dpo: ${message}`);
-  const base = parseSftSettings(context, { name: 'dpo', lr: DPO_DEFAULT_LR });
-  const path = (name: string) => {
-    const value = stringOption(context, name);
-    if (value === '') throw usage(`--${name} needs a folder`);
+export function parseDpoSettings(context: { options: OptionValues<typeof DPO_OPTIONS> }): DpoSettings {
+  const values = context.options;
+  const usage = (message: string, flag: string) => new UsageError(`dpo: ${message}`, flag);
+  const base = parseSftSettings(context, 'dpo');
+  const path = (name: 'init-adapter' | 'ref-adapter') => {
+    const value = values[name];
+    if (value === '') throw usage(`--${name} needs a folder`, name);
     return value === undefined ? undefined : resolve(value);
   };
   const initAdapter = path('init-adapter');
   const refAdapter = path('ref-adapter');
-  const refBase = context.options['ref-base'] === true;
+  const refBase = values['ref-base'];
   if (initAdapter) {
     // A boolean reads false when absent.
-    const given = LORA_SHAPE_FLAGS.find(
-      (flag) => context.options[flag] !== undefined && context.options[flag] !== false,
-    );
+    const given = LORA_SHAPE_FLAGS.find((flag) => values[flag] !== undefined && values[flag] !== false);
     if (given)
-      throw usage(`--${given} cannot be combined with --init-adapter (the adapter's own LoRA shape is trained)`);
+      throw usage(`--${given} cannot be combined with --init-adapter (the adapter's own LoRA shape is trained)`, given);
   }
-  if (refAdapter && refBase) throw usage('--ref-adapter and --ref-base name two references; pass one');
+  if (refAdapter && refBase) throw usage('--ref-adapter and --ref-base name two references; pass one', 'ref-base');
   if (initAdapter && !base.train.has('lora'))
     throw usage(
       `--init-adapter starts an adapter, but --train ${formatTrainSpec(base.train)} trains none; merge it first (export-adapter --merge) and pass that folder as --model`,
+      'init-adapter',
     );
   const reference: ReferenceChoice = refAdapter
     ? { kind: 'adapter', dir: refAdapter }
@@ -60,19 +57,22 @@ export function parseDpoSettings(context: Pick<CommandContext, 'options'>): DpoS
   let dpo: DpoConfig;
   try {
     dpo = resolveDpoConfig({
-      beta: numberOption(context, 'beta', DPO_DEFAULTS.beta),
-      labelSmoothing: numberOption(context, 'label-smoothing', DPO_DEFAULTS.labelSmoothing, 0, true),
-      lossType: choiceOption(context, 'loss-type', DPO_LOSS_TYPES, DPO_DEFAULTS.lossType),
+      beta: values.beta,
+      labelSmoothing: values['label-smoothing'],
+      lossType: values['loss-type'] as DpoLossType,
     });
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw usage((error as Error).message.replace(/^DPO: /, '').replace(/label_smoothing/, '--label-smoothing'));
+    // The one knob left to the DPO config's own check is --label-smoothing (with --loss-type).
+    throw usage(
+      (error as Error).message.replace(/^DPO: /, '').replace(/label_smoothing/, '--label-smoothing'),
+      'label-smoothing',
+    );
   }
-  const metricsFile = stringOption(context, 'metrics');
+  const metricsFile = values.metrics;
   return {
     ...base,
     dpo,
-    epochs: integerOption(context, 'epochs', 1, 1),
+    epochs: values.epochs,
     ...(initAdapter ? { initAdapter } : {}),
     reference,
     ...(metricsFile ? { metricsFile: resolve(metricsFile) } : {}),

@@ -1,10 +1,9 @@
-import type { Command } from '../../command.js';
-import { mergeOptions, readConfigFile } from './config-file.js';
+import { defineCommand } from '../../command.js';
 import { GRPO_OPTIONS } from './options.js';
 import { runGrpoJob } from './run.js';
 import { parseGrpoSettings } from './settings.js';
 
-export const grpoCommand: Command = {
+export const grpoCommand = defineCommand({
   name: 'grpo',
   summary: 'Train a LoRA adapter with GRPO on groups played by the rollout workers (BullMQ)',
   description: [
@@ -30,9 +29,5 @@ export const grpoCommand: Command = {
     'gauntlet-trainer grpo --task miniwob.click-test --max-steps 50 --lr 2e-3   # then: gauntlet-worker run --policy http://127.0.0.1:8001 …',
     'gauntlet-trainer grpo --config grpo.yaml --vllm-url http://gpu-a:8000 --vllm-url http://gpu-b:8000 --publish-dir /mnt/runs/adapters',
   ],
-  async run(context) {
-    const file = typeof context.options['config'] === 'string' ? context.options['config'] : undefined;
-    const options = file ? mergeOptions(await readConfigFile(file, GRPO_OPTIONS), context.options) : context.options;
-    return runGrpoJob(parseGrpoSettings({ options }), context.io, context.signal);
-  },
-};
+  run: (context) => runGrpoJob(parseGrpoSettings(context), context.io, context.signal),
+});

@@ -73,6 +73,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
     if (s.episode.sampling.max_tokens >= config.maxPositionEmbeddings)
       throw new UsageError(
         `grpo: --max-tokens (${s.episode.sampling.max_tokens}) must be below the model's context of ${config.maxPositionEmbeddings} tokens: the prompt needs room too`,
+        'max-tokens',
       );
     const runtime = { executionProvider: s.device, ...(s.threads ? { intraOpNumThreads: s.threads } : {}) };
     const adapter: LoraAdapter | undefined =
@@ -225,6 +226,7 @@ async function startingPoint(
     if (entries.length > 0)
       throw new UsageError(
         `grpo: ${s.outputDir} already holds a run; pass --resume to continue it, or pick another --output-dir`,
+        'output-dir',
       );
     return null;
   }
@@ -237,8 +239,10 @@ async function startingPoint(
   if (run !== s.run)
     throw new UsageError(
       `grpo: --resume: ${checkpoint.path} is of run ${JSON.stringify(run)}, not ${JSON.stringify(s.run)} (pass its --run-name)`,
+      'resume',
     );
-  if (s.initAdapter) throw new UsageError('grpo: --resume continues from the checkpoint; drop --init-adapter');
+  if (s.initAdapter)
+    throw new UsageError('grpo: --resume continues from the checkpoint; drop --init-adapter', 'init-adapter');
   return checkpoint;
 }
 
@@ -256,7 +260,7 @@ async function checkTasks(s: GrpoSettings, log: (line: string) => void): Promise
     );
     if (!check.checked) log(`grpo: task names not checked (${check.reason}); starting anyway`);
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`grpo: ${error.message}`);
+    if (error instanceof UsageError) throw new UsageError(`grpo: ${error.message}`, error.flag ?? 'task');
     throw error;
   }
 }
@@ -280,6 +284,7 @@ function checkpointWeights(
   if (saved.join() !== [...names].sort().join() || !!checkpoint.adapter !== spec.has('lora'))
     throw new UsageError(
       `grpo: --resume: ${checkpoint.path} holds ${checkpoint.adapter ? 'an adapter and ' : ''}${saved.length} trained base weights; this run's --train ${formatTrainSpec(spec)} trains ${spec.has('lora') ? 'an adapter and ' : ''}${names.length}; pass the --train it was saved with`,
+      'train',
     );
   return checkpoint.weights;
 }

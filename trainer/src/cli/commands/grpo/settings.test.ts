@@ -1,10 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OptionSpec } from '../../command.js';
 import { parseCommandLine } from '../../options.js';
 import { grpoCommand } from './grpo.js';
-import { mergeOptions, readConfigFile } from './config-file.js';
 import { GRPO_OPTIONS } from './options.js';
 import { parseGrpoSettings } from './settings.js';
 
@@ -12,12 +14,12 @@ let dir = '';
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'gauntlet-grpo-config-'))));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+/** The settings of `grpo ARGS` (with `--config FILE` first when a file is given), read as the bin reads them. */
 const settingsOf = async (args: string[], file?: { name: string; text: string }) => {
-  const { options } = parseCommandLine(grpoCommand, args);
-  if (!file) return parseGrpoSettings({ options });
+  if (!file) return parseGrpoSettings(parseCommandLine(grpoCommand, args));
   const path = join(dir, file.name);
   await writeFile(path, file.text);
-  return parseGrpoSettings({ options: mergeOptions(await readConfigFile(path, GRPO_OPTIONS), options) });
+  return parseGrpoSettings(parseCommandLine(grpoCommand, ['--config', path, ...args]));
 };
 
 describe('grpo settings', () => {
@@ -136,6 +138,41 @@ describe('grpo settings', () => {
     expect([j.maxSteps, j.tasks.map((t) => t.name)]).toEqual([7, ['x']]);
   });
 
+  it('reads the shipped recipe (compose, k8s and learn train it) as its own values; flags next to it win', () => {
+    const recipe = fileURLToPath(new URL('../../../../recipes/click-test.yaml', import.meta.url));
+    const s = parseGrpoSettings(parseCommandLine(grpoCommand, ['--config', recipe, '--max-steps', '2'], {}));
+    expect(s.tasks).toEqual([{ name: 'miniwob.click-test', weight: 1 }]);
+    expect([s.run, s.groupSize, s.groupsPerUpdate, s.maxStaleness, s.maxSteps, s.lr, s.lora.rank]).toEqual([
+      'click-test',
+      8,
+      2,
+      1,
+      2,
+      3e-3,
+      8,
+    ]);
+    expect(s.episode).toMatchObject({ max_turns: 1, constrained: true, bid_choices: true });
+    expect(s.episode.sampling).toMatchObject({ max_tokens: 24, temperature: 2.5 });
+  });
+
+  it('takes --redis, --prefix, --api-key and --env-token from flag, else file, else environment', () => {
+    const env = {
+      REDIS_URL: 'redis://env:6379',
+      GAUNTLET_QUEUE_PREFIX: 'envq',
+      VLLM_API_KEY: 'k',
+      GAUNTLET_TOKEN: 't',
+    };
+    const fromEnv = parseGrpoSettings(parseCommandLine(grpoCommand, ['--task', 'a'], env));
+    expect([fromEnv.connection.prefix, fromEnv.apiKey, fromEnv.envToken]).toEqual(['envq', 'k', 't']);
+    const flags = parseGrpoSettings(parseCommandLine(grpoCommand, ['--task', 'a', '--prefix', 'flagq'], env));
+    expect(flags.connection.prefix).toBe('flagq');
+    expect(parseGrpoSettings(parseCommandLine(grpoCommand, ['--task', 'a'], {})).connection.prefix).toBe('gauntlet');
+    const file = join(dir, 'queues.yaml');
+    writeFileSync(file, 'task: a\nprefix: fileq\n');
+    const fromFile = parseGrpoSettings(parseCommandLine(grpoCommand, ['--config', file], env));
+    expect([fromFile.connection.prefix, fromFile.apiKey]).toEqual(['fileq', 'k']);
+  });
+
   it('refuses mistakes with the flag or key named', async () => {
     await expect(settingsOf([])).rejects.toThrow(/--task NAME\[=WEIGHT\] is required/);
     await expect(settingsOf(['--task', 'a', '--max-in-flight', '1', '--groups-per-update', '2'])).rejects.toThrow(
@@ -149,10 +186,10 @@ describe('grpo settings', () => {
       /--max-tokens \(300\) must be below --context-tokens \(256\)/,
     );
     await expect(settingsOf([], { name: 'bad.yaml', text: 'task: a\ngroup-sise: 3' })).rejects.toThrow(
-      /bad\.yaml: group-sise: unknown option/,
+      /^grpo: --config .*bad\.yaml: unknown flag "group-sise"$/,
     );
     await expect(settingsOf([], { name: 'bad2.yaml', text: 'task: a\nconstrained: 3' })).rejects.toThrow(
-      /constrained: must be true or false/,
+      /^grpo: --config .*bad2\.yaml: --constrained must be true or false \(got 3\)$/,
     );
     await expect(settingsOf([], { name: 'bad.json', text: '{"task": ' })).rejects.toThrow(/not valid JSON/);
   });
@@ -173,14 +210,31 @@ describe('grpo settings', () => {
     expect((await settingsOf(['--gamma', '1'], file)).grpo).toMatchObject({ stepWeight: 2, gamma: 1 });
   });
 
+  it.each([
+    [[], 'task'],
+    [['--task', 'a', '--group-size', '1'], 'group-size'],
+    [['--task', 'a', '--max-in-flight', '1', '--groups-per-update', '2'], 'max-in-flight'],
+    [['--task', 'a', '--targets', 'q_proj,lm_head'], 'targets'],
+    [['--task', 'a', '--vllm-url', 'gpu:8000'], 'vllm-url'],
+    [['--task', 'a', '--bid-choices'], 'bid-choices'],
+    [['--task', 'a', '--max-tokens', '300', '--context-tokens', '256'], 'max-tokens'],
+    [['--task', 'a', '--lr-schedule', 'cosine', '--warmup', '100'], 'max-steps'],
+    [['--task', 'a', '--gamma', '0.9'], 'gamma'],
+    [['--task', 'a', '--run-name', 'a:b'], 'run-name'],
+  ])('%j is a usage error naming --%s (UsageError.flag)', async (args, flag) => {
+    await expect(settingsOf(args)).rejects.toMatchObject({ name: 'UsageError', flag });
+  });
+
   it('refuses step-credit mistakes with the flag named', async () => {
     const g = ['--task', 'a', '--advantage', 'gigpo'];
     await expect(settingsOf(['--task', 'a', '--advantage', 'ppo'])).rejects.toThrow(
-      /^--advantage must be one of grpo, gigpo/,
+      /^grpo: --advantage must be one of grpo, gigpo/,
     );
-    await expect(settingsOf([...g, '--gamma', '1.5'])).rejects.toThrow(/^grpo: --gamma must be between 0 and 1/);
-    await expect(settingsOf([...g, '--gamma=-0.1'])).rejects.toThrow(/^--gamma must be a number ≥ 0/);
-    await expect(settingsOf([...g, '--step-weight=-1'])).rejects.toThrow(/^--step-weight must be a number ≥ 0/);
+    await expect(settingsOf([...g, '--gamma', '1.5'])).rejects.toThrow(
+      /^grpo: --gamma must be a number ≥ 0 and ≤ 1 \(got "1\.5"\)$/,
+    );
+    await expect(settingsOf([...g, '--gamma=-0.1'])).rejects.toThrow(/^grpo: --gamma must be a number ≥ 0/);
+    await expect(settingsOf([...g, '--step-weight=-1'])).rejects.toThrow(/^grpo: --step-weight must be a number ≥ 0/);
     await expect(settingsOf(['--task', 'a', '--gamma', '0.9'])).rejects.toThrow(
       /^grpo: --gamma weighs step-level credit: give --advantage gigpo too/,
     );
@@ -190,8 +244,9 @@ describe('grpo settings', () => {
   });
 
   it('--help lists every knob with its default', () => {
-    for (const [name, spec] of Object.entries(GRPO_OPTIONS))
-      if (spec.kind === 'string' && name !== 'config' && name !== 'api-key')
-        expect(spec.defaultText, `--${name} has no default shown`).toBeDefined();
+    for (const [name, spec] of Object.entries(GRPO_OPTIONS) as [string, OptionSpec][])
+      // --task is required; no --vllm-url or --api-key means none (the help says what happens then).
+      if (spec.kind !== 'boolean' && !['task', 'vllm-url', 'api-key'].includes(name))
+        expect(spec.default ?? spec.defaultText, `--${name} has no default shown`).toBeDefined();
   });
 });

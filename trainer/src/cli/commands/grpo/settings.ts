@@ -1,31 +1,17 @@
 import { resolve } from 'node:path';
 import { ACTION_NAMES, type ActionName } from '@gauntlet/proto/agent';
-import { OBSERVATION_FORMATS, type ObservationFormat } from '@gauntlet/proto';
-import {
-  DEFAULT_PREFIX,
-  DEFAULT_REDIS_URL,
-  queueConnection,
-  type QueueConnection,
-} from '@gauntlet/proto/rollout/queue';
+import type { ObservationFormat } from '@gauntlet/proto';
+import { queueConnection, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 import type { ExecutionProvider } from '../../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
 import { DEFAULT_CURRICULUM, type CurriculumOptions } from '../../../rl/curriculum/curriculum.js';
 import { parseTaskSpecs, type TaskSpec } from '../../../rl/curriculum/task-spec.js';
-import { DEFAULT_KEEP_GROUPS } from '../../../rl/loop/retention.js';
 import { checkRunName } from '../../../rl/serving/versions.js';
 import { resolveGrpoConfig, type GrpoOptions } from '../../../train/grpo/index.js';
-import { UsageError, type CommandContext } from '../../command.js';
-import {
-  choiceOption,
-  integerOption,
-  listOption,
-  multipleOption,
-  numberOption,
-  optionalIntegerOption,
-  stringOption,
-} from '../../options.js';
+import { UsageError, type OptionValues } from '../../command.js';
 import { formatTrainSpec, parseTrainSpec, trainsBaseWeights, type TrainSpec } from '../../../train/trainable.js';
-import { DEVICES, SCHEDULES } from '../sft/settings.js';
+import type { SCHEDULES } from '../sft/options.js';
+import type { GRPO_OPTIONS } from './options.js';
 
 /** Everything `gauntlet-trainer grpo` was asked to do, checked; paths absolute. */
 export interface GrpoSettings {
@@ -97,120 +83,117 @@ export interface GrpoSettings {
   device: ExecutionProvider;
 }
 
-const usage = (message: string) => new UsageError(`grpo: ${message}`);
+type GrpoValues = OptionValues<typeof GRPO_OPTIONS>;
 
-/** Reads the flags (already merged with a --config file) into settings; every mistake is a usage error. */
-export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): GrpoSettings {
-  const int = (name: string, fallback: number, min = 1) => integerOption(context, name, fallback, min);
-  const num = (name: string, fallback: number, min = 0, inclusive = true) =>
-    numberOption(context, name, fallback, min, inclusive);
-  const tasksGiven = multipleOption(context, 'task');
-  if (tasksGiven.length === 0) throw usage('--task NAME[=WEIGHT] is required (e.g. --task miniwob.click-test)');
-  const wrap = <T>(f: () => T): T => {
+const usage = (message: string, flag: string) => new UsageError(`grpo: ${message}`, flag);
+
+/**
+ * Reads the flags (the kit has merged a --config file, the environment and the defaults, and
+ * checked each value's range) into settings; what spans several flags is checked here.
+ */
+export function parseGrpoSettings(context: { options: GrpoValues }): GrpoSettings {
+  const values = context.options;
+  const tasksGiven = values.task ?? [];
+  if (tasksGiven.length === 0) throw usage('--task NAME[=WEIGHT] is required (e.g. --task miniwob.click-test)', 'task');
+  /** A domain parser's error (a task spec, a LoRA target, a GRPO knob) as a usage error naming the flag. */
+  const wrap = <T>(flag: string, f: () => T): T => {
     try {
       return f();
     } catch (error) {
-      throw error instanceof UsageError ? error : usage((error as Error).message);
+      throw error instanceof UsageError ? error : usage((error as Error).message, flag);
     }
   };
-  const tasks = wrap(() => parseTaskSpecs(tasksGiven));
-  const rank = int('rank', 8);
-  const targets = listOption(context, 'targets');
-  const lora = wrap(() =>
+  const tasks = wrap('task', () => parseTaskSpecs(tasksGiven));
+  const rank = values.rank;
+  const lora = wrap('targets', () =>
     makeLoraConfig({
       rank,
-      alpha: num('alpha', rank, 0, false),
-      useRslora: context.options['rslora'] === true,
-      ...(targets ? { targets: targets as LoraTarget[] } : {}),
+      alpha: values.alpha ?? rank,
+      useRslora: values.rslora,
+      ...(values.targets ? { targets: values.targets as LoraTarget[] } : {}),
     }),
   );
-  const groupsPerUpdate = int('groups-per-update', 4);
-  const maxStaleness = int('max-staleness', 1, 0);
+  const groupsPerUpdate = values['groups-per-update'];
+  const maxStaleness = values['max-staleness'];
   // The in-process server reports constrained replies' log-probs without the grammar, as the
   // trainer scores them, so the correction compares like with like. A vLLM server applies the
   // grammar to what it reports: against the trainer's unmasked log-probs the correction would
   // weight (and with mask, zero) nearly every sample, so it is off by default there.
-  const vllmUrls = multipleOption(context, 'vllm-url');
-  const correction = choiceOption(
-    context,
-    'sampler-correction',
-    ['token', 'sequence', 'off'] as const,
-    context.options['constrained'] === true && vllmUrls.length > 0 ? 'off' : 'sequence',
-  );
-  const delta = stringOption(context, 'delta');
-  const maxCompletionLength = optionalIntegerOption(context, 'max-completion-length');
+  const vllmUrls = values['vllm-url'] ?? [];
+  const correction = (values['sampler-correction'] ??
+    (values.constrained && vllmUrls.length > 0 ? 'off' : 'sequence')) as 'token' | 'sequence' | 'off';
+  const maxCompletionLength = values['max-completion-length'];
   const grpo: GrpoOptions = {
-    scaleRewards: choiceOption(context, 'scale-rewards', ['group', 'batch', 'none'] as const, 'group'),
-    lossType: choiceOption(context, 'loss-type', ['grpo', 'bnpo', 'dr_grpo', 'dapo'] as const, 'dapo'),
-    ratioLevel: choiceOption(context, 'ratio-level', ['token', 'sequence'] as const, 'token'),
-    epsilon: num('epsilon', 0.2),
-    ...(context.options['epsilon-high'] === undefined ? {} : { epsilonHigh: num('epsilon-high', 0.2) }),
-    delta: delta === undefined ? null : num('delta', 0, 1, false),
-    beta: num('beta', 0),
-    klMetric: context.options['kl-metric'] === true,
-    numIterations: int('num-iterations', 1),
-    maskTruncatedCompletions: context.options['mask-truncated-completions'] === true,
+    scaleRewards: values['scale-rewards'] as GrpoOptions['scaleRewards'],
+    lossType: values['loss-type'] as GrpoOptions['lossType'],
+    ratioLevel: values['ratio-level'] as GrpoOptions['ratioLevel'],
+    epsilon: values.epsilon,
+    ...(values['epsilon-high'] === undefined ? {} : { epsilonHigh: values['epsilon-high'] }),
+    delta: values.delta ?? null,
+    beta: values.beta,
+    klMetric: values['kl-metric'],
+    numIterations: values['num-iterations'],
+    maskTruncatedCompletions: values['mask-truncated-completions'],
     ...(maxCompletionLength ? { maxCompletionLength } : {}),
     samplerCorrection:
       correction === 'off'
         ? null
         : {
             level: correction,
-            mode: choiceOption(context, 'sampler-correction-mode', ['truncate', 'mask'] as const, 'mask'),
-            min: num('sampler-correction-min', 0),
-            max: num('sampler-correction-max', 3),
+            mode: values['sampler-correction-mode'] as 'truncate' | 'mask',
+            min: values['sampler-correction-min'],
+            max: values['sampler-correction-max'],
           },
-    logEntropy: context.options['no-entropy'] !== true,
-    ...stepCredit(context, num),
+    logEntropy: !values['no-entropy'],
+    ...stepCredit(values),
   };
-  wrap(() => resolveGrpoConfig(grpo));
-  const run = wrap(() => checkRunName(stringOption(context, 'run-name') ?? 'grpo'));
-  const outputDir = resolve(stringOption(context, 'output-dir') ?? `runs/${run}`);
-  const connection = wrap(() =>
-    queueConnection(
-      stringOption(context, 'redis') ?? process.env['REDIS_URL'] ?? DEFAULT_REDIS_URL,
-      stringOption(context, 'prefix') ?? process.env['GAUNTLET_QUEUE_PREFIX'] ?? DEFAULT_PREFIX,
-    ),
-  );
-  const viewerUrl = stringOption(context, 'viewer-url');
+  wrap('loss-type', () => resolveGrpoConfig(grpo));
+  const run = wrap('run-name', () => checkRunName(values['run-name']));
+  const outputDir = resolve(values['output-dir'] ?? `runs/${run}`);
+  const connection = wrap('redis', () => queueConnection(values.redis, values.prefix));
+  const viewerUrl = values['viewer-url'];
   if (viewerUrl !== undefined && !/^https?:\/\/[^/\s]+\S*$/.test(viewerUrl))
-    throw usage(`--viewer-url ${JSON.stringify(viewerUrl)} must be an http(s) URL`);
+    throw usage(`--viewer-url ${JSON.stringify(viewerUrl)} must be an http(s) URL`, 'viewer-url');
   for (const url of vllmUrls)
-    if (!/^https?:\/\/[^/\s]+/.test(url)) throw usage(`--vllm-url ${JSON.stringify(url)} must be an http(s) URL`);
-  const model = stringOption(context, 'model');
-  const initAdapter = stringOption(context, 'init-adapter');
-  const train = wrap(() => parseTrainSpec(stringOption(context, 'train') ?? 'lora'));
+    if (!/^https?:\/\/[^/\s]+/.test(url))
+      throw usage(`--vllm-url ${JSON.stringify(url)} must be an http(s) URL`, 'vllm-url');
+  const model = values.model;
+  const initAdapter = values['init-adapter'];
+  const train = wrap('train', () => parseTrainSpec(values.train ?? 'lora'));
   const trainsBase = trainsBaseWeights(train);
   if (trainsBase && vllmUrls.length)
     throw usage(
       `--train ${formatTrainSpec(train)} cannot publish to --vllm-url: a server loads trained base weights only by reloading a model folder (see docs/trainer.md); serve in process, with --publish-dir to write each version as a model folder`,
+      'vllm-url',
     );
   if (initAdapter && !train.has('lora'))
     throw usage(
       `--init-adapter starts an adapter, but --train ${formatTrainSpec(train)} trains none; merge it first (export-adapter --merge) and pass that folder as --model`,
+      'init-adapter',
     );
-  const publishDirGiven = stringOption(context, 'publish-dir');
-  const microBatch = optionalIntegerOption(context, 'micro-batch');
-  const maxSequenceTokens = optionalIntegerOption(context, 'max-sequence-tokens', 2);
-  const threads = optionalIntegerOption(context, 'threads');
-  const contextTokens = optionalIntegerOption(context, 'context-tokens', 64);
-  const observationChars = optionalIntegerOption(context, 'observation-chars', 256);
-  const apiKey = stringOption(context, 'api-key') ?? process.env['VLLM_API_KEY'];
-  const envGiven = multipleOption(context, 'env');
+  const publishDirGiven = values['publish-dir'];
+  const microBatch = values['micro-batch'];
+  const maxSequenceTokens = values['max-sequence-tokens'];
+  const threads = values.threads;
+  const contextTokens = values['context-tokens'];
+  const observationChars = values['observation-chars'];
+  const apiKey = values['api-key'];
+  // GAUNTLET_ENV_URLS is one comma-separated list; --env values are taken whole (URLs may hold commas).
+  const envGiven = values.env ?? [];
   const envUrls = (envGiven.length ? envGiven : (process.env['GAUNTLET_ENV_URLS'] ?? '').split(','))
     .map((url) => url.trim())
     .filter(Boolean);
   for (const url of envUrls)
-    if (!URL.canParse(url)) throw usage(`--env ${JSON.stringify(url)} is not a URL (e.g. ws://127.0.0.1:8000)`);
-  const envToken = stringOption(context, 'env-token') ?? process.env['GAUNTLET_TOKEN'];
-  if (context.options['bid-choices'] === true && context.options['constrained'] !== true)
-    throw usage('--bid-choices narrows constrained decoding: give --constrained too');
-  const actionNames = listOption(context, 'action-names') ?? null;
-  if (actionNames && context.options['constrained'] !== true)
-    throw usage('--action-names narrows constrained decoding: give --constrained too');
+    if (!URL.canParse(url)) throw usage(`--env ${JSON.stringify(url)} is not a URL (e.g. ws://127.0.0.1:8000)`, 'env');
+  const envToken = values['env-token'];
+  if (values['bid-choices'] && !values.constrained)
+    throw usage('--bid-choices narrows constrained decoding: give --constrained too', 'bid-choices');
+  const actionNames = values['action-names'] ?? null;
+  if (actionNames && !values.constrained)
+    throw usage('--action-names narrows constrained decoding: give --constrained too', 'action-names');
   const unknown = actionNames?.filter((name) => !(ACTION_NAMES as readonly string[]).includes(name));
   if (unknown?.length)
-    throw usage(`--action-names: ${unknown.join(', ')} is not an action (${ACTION_NAMES.join(', ')})`);
+    throw usage(`--action-names: ${unknown.join(', ')} is not an action (${ACTION_NAMES.join(', ')})`, 'action-names');
   const settings: GrpoSettings = {
     ...(model ? { modelDir: resolve(model) } : {}),
     train,
@@ -219,98 +202,99 @@ export function parseGrpoSettings(context: Pick<CommandContext, 'options'>): Grp
     tasks,
     envUrls,
     ...(envToken ? { envToken } : {}),
-    seed: int('seed', 0, 0),
-    groupSize: int('group-size', 8, 2),
+    seed: values.seed,
+    groupSize: values['group-size'],
     groupsPerUpdate,
-    maxSteps: int('max-steps', 100),
+    maxSteps: values['max-steps'],
     maxStaleness,
-    maxInFlight: int('max-in-flight', groupsPerUpdate * (maxStaleness + 1)),
-    lr: num('lr', 1e-4, 0, false),
-    schedule: choiceOption(context, 'lr-schedule', SCHEDULES, 'constant'),
-    warmup: int('warmup', 0, 0),
-    weightDecay: num('weight-decay', 0),
-    maxGradNorm: num('max-grad-norm', 1, 0, false),
+    maxInFlight: values['max-in-flight'] ?? groupsPerUpdate * (maxStaleness + 1),
+    lr: values.lr,
+    schedule: values['lr-schedule'] as (typeof SCHEDULES)[number],
+    warmup: values.warmup,
+    weightDecay: values['weight-decay'],
+    maxGradNorm: values['max-grad-norm'],
     ...(microBatch ? { microBatch } : {}),
     ...(maxSequenceTokens ? { maxSequenceTokens } : {}),
-    maxFailedUpdates: int('max-failed-updates', 3),
+    maxFailedUpdates: values['max-failed-updates'],
     grpo,
     curriculum: {
       ...DEFAULT_CURRICULUM,
-      enabled: context.options['no-curriculum'] !== true,
-      window: int('curriculum-window', DEFAULT_CURRICULUM.window),
-      floor: num('curriculum-floor', DEFAULT_CURRICULUM.floor),
-      startStep: int('start-step', 0, 0),
+      enabled: !values['no-curriculum'],
+      window: values['curriculum-window'],
+      floor: values['curriculum-floor'],
+      startStep: values['start-step'],
     },
     episode: {
-      max_turns: int('max-turns', 10),
-      deadline_ms: int('deadline-ms', 120_000, 1_000),
+      max_turns: values['max-turns'],
+      deadline_ms: values['deadline-ms'],
       sampling: {
-        temperature: num('temperature', 1, 0, false),
-        top_p: num('top-p', 1, 0, false),
-        top_k: int('top-k', -1, -1),
-        max_tokens: int('max-tokens', 32),
+        temperature: values.temperature,
+        top_p: values['top-p'],
+        top_k: values['top-k'],
+        max_tokens: values['max-tokens'],
         seed: null,
       },
       context_tokens: contextTokens ?? null,
       observation_chars: observationChars ?? null,
-      observation_format: choiceOption(context, 'observation-format', OBSERVATION_FORMATS, 'axtree'),
-      constrained: context.options['constrained'] === true,
+      observation_format: values['observation-format'] as ObservationFormat,
+      constrained: values.constrained,
       action_names: actionNames as ActionName[] | null,
-      bid_choices: context.options['bid-choices'] === true,
+      bid_choices: values['bid-choices'],
     },
     connection,
     run,
     outputDir,
-    checkpointEvery: int('checkpoint-every', 10),
-    keepCheckpoints: int('keep-checkpoints', 3),
-    keepTrajectories: int('keep-trajectories', 4, 0),
+    checkpointEvery: values['checkpoint-every'],
+    keepCheckpoints: values['keep-checkpoints'],
+    keepTrajectories: values['keep-trajectories'],
     ...(viewerUrl ? { viewerUrl } : {}),
-    resume: context.options['resume'] === true,
-    publicMetrics: context.options['public-metrics'] === true,
-    stayUp: context.options['stay-up'] === true,
-    drainMs: int('drain-ms', 60_000, 0),
-    keepGroups: int('keep-groups', DEFAULT_KEEP_GROUPS, 0),
-    redisTimeoutMs: int('redis-timeout-ms', 5_000, 1),
-    host: stringOption(context, 'host') ?? '127.0.0.1',
-    port: int('port', 8001, 0),
+    resume: values.resume,
+    publicMetrics: values['public-metrics'],
+    stayUp: values['stay-up'],
+    drainMs: values['drain-ms'],
+    keepGroups: values['keep-groups'],
+    redisTimeoutMs: values['redis-timeout-ms'],
+    host: values.host,
+    port: values.port,
     vllmUrls,
     ...(apiKey ? { apiKey } : {}),
     publishDir: resolve(publishDirGiven ?? `${outputDir}/adapters`),
     ...(trainsBase && publishDirGiven ? { modelVersionsDir: resolve(publishDirGiven) } : {}),
-    probeTolerance: num('probe-tolerance', 1e-3, 0, false),
+    probeTolerance: values['probe-tolerance'],
     ...(threads ? { threads } : {}),
-    device: choiceOption(context, 'device', DEVICES, 'cpu'),
+    device: values.device as ExecutionProvider,
   };
   const maxTokens = settings.episode.sampling.max_tokens;
   if (contextTokens !== undefined && maxTokens >= contextTokens)
     throw usage(
       `--max-tokens (${maxTokens}) must be below --context-tokens (${contextTokens}): the prompt needs room too`,
+      'max-tokens',
     );
   if (settings.maxInFlight < groupsPerUpdate)
-    throw usage(`--max-in-flight (${settings.maxInFlight}) must be at least --groups-per-update (${groupsPerUpdate})`);
+    throw usage(
+      `--max-in-flight (${settings.maxInFlight}) must be at least --groups-per-update (${groupsPerUpdate})`,
+      'max-in-flight',
+    );
   if (settings.schedule !== 'constant' && settings.maxSteps <= settings.warmup)
     throw usage(
       `--lr-schedule ${settings.schedule} needs --max-steps (${settings.maxSteps}) > --warmup (${settings.warmup})`,
+      'max-steps',
     );
   return settings;
 }
 
 /** --advantage, --step-weight, --gamma: the last two only mean something with gigpo, so alone they are refused. */
-function stepCredit(
-  context: Pick<CommandContext, 'options'>,
-  num: (name: string, fallback: number) => number,
-): Pick<GrpoOptions, 'advantage' | 'stepWeight' | 'gamma'> {
-  const advantage = choiceOption(context, 'advantage', ['grpo', 'gigpo'] as const, 'grpo');
-  const given = ['step-weight', 'gamma'].filter((name) => context.options[name] !== undefined);
+function stepCredit(values: GrpoValues): Pick<GrpoOptions, 'advantage' | 'stepWeight' | 'gamma'> {
+  const advantage = values.advantage as GrpoOptions['advantage'];
+  const given = (['step-weight', 'gamma'] as const).filter((name) => values[name] !== undefined);
   if (advantage === 'grpo') {
-    if (given.length) throw usage(`--${given[0]} weighs step-level credit: give --advantage gigpo too`);
+    if (given.length) throw usage(`--${given[0]} weighs step-level credit: give --advantage gigpo too`, given[0]!);
     return { advantage };
   }
-  const gamma = num('gamma', 0.95);
-  if (gamma > 1) throw usage(`--gamma must be between 0 and 1; got ${gamma}`);
-  if (context.options['ratio-level'] === 'sequence')
+  if (values['ratio-level'] === 'sequence')
     throw usage(
       '--advantage gigpo gives each turn its own advantage: it needs --ratio-level token (one ratio per token)',
+      'advantage',
     );
-  return { advantage, stepWeight: num('step-weight', 1), gamma };
+  return { advantage, stepWeight: values['step-weight'] ?? 1, gamma: values.gamma ?? 0.95 };
 }

@@ -2,10 +2,10 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathExists } from '../../../model/files.js';
 import { ADAPTER_CONFIG_FILE } from '../../../lora/peft-config.js';
-import { UsageError, type Command } from '../../command.js';
+import { defineCommand, UsageError } from '../../command.js';
 import { describeAdapter, describeModel, describeSafetensorsFile, type Report } from './report.js';
 
-export const inspectCommand: Command = {
+export const inspectCommand = defineCommand({
   name: 'inspect',
   summary: "Print a model or adapter folder's config and tensor table, and check the shapes",
   description: [
@@ -22,14 +22,14 @@ export const inspectCommand: Command = {
   async run(context) {
     const path = resolve(context.positionals[0]!);
     const report = await inspectPath(path);
-    if (context.options.json === true) context.io.out(JSON.stringify(report.json, null, 2));
+    if (context.options.json) context.io.out(JSON.stringify(report.json, null, 2));
     else for (const line of report.lines) context.io.out(line);
     if (report.problems.length > 0) {
       for (const problem of report.problems) context.io.err(`problem: ${problem}`);
       return 1;
     }
   },
-};
+});
 
 async function inspectPath(path: string): Promise<Report> {
   const info = await stat(path).catch(() => undefined);

@@ -4,15 +4,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RedisConnection } from 'bullmq';
 import { DEFAULT_REDIS_URL, redisOptions } from '@gauntlet/proto/rollout/queue';
-import { EXIT_INTERRUPTED, UsageError, type Command } from '../../command.js';
-import { integerOption, repeatedOption, stringOption } from '../../options.js';
+import { defineCommand, EXIT_INTERRUPTED, UsageError } from '../../command.js';
 import { useOrStartRedis } from './local-redis.js';
 import { startStack } from './learn-stack.js';
 
 /** The recipe shipped with the trainer (the one compose and bench/learn.mjs train). */
 export const DEFAULT_RECIPE = fileURLToPath(new URL('../../../../recipes/click-test.yaml', import.meta.url));
 
-export const learnCommand: Command = {
+export const learnCommand = defineCommand({
   name: 'learn',
   summary:
     'Train with GRPO on this machine, no Docker: Redis, an env server, workers and the trainer as child processes',
@@ -33,13 +32,14 @@ export const learnCommand: Command = {
       defaultText: 'the shipped click-test recipe',
     },
     task: { kind: 'string', valueName: 'NAME[=W],…', help: "Task(s) to learn (instead of the recipe's)" },
-    'max-steps': { kind: 'string', valueName: 'N', help: "Updates to train (instead of the recipe's)" },
-    workers: { kind: 'string', valueName: 'N', help: 'Rollout-worker processes', defaultText: '2' },
+    'max-steps': { kind: 'integer', min: 1, valueName: 'N', help: "Updates to train (instead of the recipe's)" },
+    workers: { kind: 'integer', min: 1, default: 2, valueName: 'N', help: 'Rollout-worker processes' },
     concurrency: {
-      kind: 'string',
+      kind: 'integer',
+      min: 1,
+      default: 4,
       valueName: 'N',
       help: 'Episodes each worker plays at once',
-      defaultText: '4',
     },
     'output-dir': {
       kind: 'string',
@@ -49,9 +49,10 @@ export const learnCommand: Command = {
     },
     redis: {
       kind: 'string',
+      env: 'REDIS_URL',
+      default: DEFAULT_REDIS_URL,
       valueName: 'URL',
-      help: 'A Redis to use (env REDIS_URL); when nothing answers there, a private redis-server is started',
-      defaultText: DEFAULT_REDIS_URL,
+      help: 'A Redis to use; when nothing answers there, a private redis-server is started',
     },
     'grpo-arg': {
       kind: 'list',
@@ -66,16 +67,14 @@ export const learnCommand: Command = {
     'gauntlet-trainer learn --recipe my-recipe.yaml --output-dir runs/mine',
   ],
   async run({ options, io, signal }) {
-    const context = { options };
-    const recipe = resolve(stringOption(context, 'recipe') ?? DEFAULT_RECIPE);
-    if (!existsSync(recipe)) throw new UsageError(`--recipe ${recipe}: no such file`);
-    const workers = integerOption(context, 'workers', 2, 1);
-    const concurrency = integerOption(context, 'concurrency', 4, 1);
+    const recipe = resolve(options.recipe ?? DEFAULT_RECIPE);
+    if (!existsSync(recipe)) throw new UsageError(`--recipe ${recipe}: no such file`, 'recipe');
+    const { workers, concurrency } = options;
     const outputDir = resolve(
-      stringOption(context, 'output-dir') ?? join('runs', `learn-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+      options['output-dir'] ?? join('runs', `learn-${new Date().toISOString().replace(/[:.]/g, '-')}`),
     );
-    const task = stringOption(context, 'task');
-    const maxSteps = stringOption(context, 'max-steps');
+    const task = options.task;
+    const maxSteps = options['max-steps'] === undefined ? undefined : String(options['max-steps']);
     const grpoArgs = [
       '--config',
       recipe,
@@ -83,13 +82,10 @@ export const learnCommand: Command = {
       outputDir,
       ...(task ? ['--task', task] : []),
       ...(maxSteps ? ['--max-steps', maxSteps] : []),
-      ...repeatedOption(context, 'grpo-arg'),
+      ...(options['grpo-arg'] ?? []),
     ];
     const log = (line: string) => io.err(`learn: ${line}`);
-    const redis = await useOrStartRedis(
-      stringOption(context, 'redis') ?? process.env['REDIS_URL'] ?? DEFAULT_REDIS_URL,
-      log,
-    );
+    const redis = await useOrStartRedis(options.redis, log);
     // A run of its own on a shared Redis: removed at the end, whatever happens.
     const prefix = `learn-${process.pid}-${Date.now().toString(36)}`;
     try {
@@ -119,7 +115,7 @@ export const learnCommand: Command = {
       log('every process it started has stopped');
     }
   },
-};
+});
 
 /** One line on what the run did, from its metrics.jsonl. */
 async function summary(outputDir: string, code: number | string): Promise<string> {

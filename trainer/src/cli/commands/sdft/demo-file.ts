@@ -20,10 +20,11 @@ export async function readDemonstrations(file: string): Promise<Demonstration[]>
     if (!(await pathExists(jsonl)))
       throw new UsageError(
         `sdft: --demo ${file}: no ${DEMO_JSONL} beside it (gauntlet-agent record writes both); pass a demo.jsonl`,
+        'demo',
       );
   }
   const text = await readTextFile(jsonl).catch((error: Error) => {
-    throw new UsageError(`sdft: --demo ${jsonl}: ${error.message}`);
+    throw new UsageError(`sdft: --demo ${jsonl}: ${error.message}`, 'demo');
   });
   return parseJsonLines(jsonl, text, (line, value) => {
     const fail = (field: string | undefined, detail: string) =>

@@ -5,7 +5,7 @@ import { readDemonstrations } from './demo-file.js';
 import { encodeDemoStates } from './encode-states.js';
 import type { SdftSettings } from './settings.js';
 
-const usage = (message: string) => new UsageError(`sdft: ${message}`);
+const usage = (message: string, flag: string) => new UsageError(`sdft: ${message}`, flag);
 
 export interface SdftInputs {
   states: EncodedState[];
@@ -23,16 +23,20 @@ export async function loadSdftInputs(s: SdftSettings, model: TrainingModel, io: 
   const { config, tokenizer } = model;
   const demos = await readDemonstrations(s.demoFile);
   const other = demos.find((d) => s.task !== undefined && d.task !== s.task);
-  if (other) throw usage(`--task ${s.task}: the demonstration in ${s.demoFile} is of task ${other.task}`);
+  if (other) throw usage(`--task ${s.task}: the demonstration in ${s.demoFile} is of task ${other.task}`, 'task');
   if (!tokenizer.chatTemplate)
-    throw usage(`--model ${model.baseModel}: the tokenizer has no chat template, and demo states are conversations`);
+    throw usage(
+      `--model ${model.baseModel}: the tokenizer has no chat template, and demo states are conversations`,
+      'model',
+    );
   if (s.topK !== undefined && s.topK > config.vocabSize)
     throw usage(
       `--top-k ${s.topK} exceeds the vocabulary (${config.vocabSize}); leave it out to use the whole vocabulary`,
+      'top-k',
     );
   const limit = config.maxPositionEmbeddings;
   if (s.maxLength !== undefined && s.maxLength > limit)
-    throw usage(`--max-length ${s.maxLength} exceeds the model's max_position_embeddings (${limit})`);
+    throw usage(`--max-length ${s.maxLength} exceeds the model's max_position_embeddings (${limit})`, 'max-length');
   const maxLength = s.maxLength ?? limit;
   const encoded = encodeDemoStates(demos, tokenizer, s.teacherTemplate, maxLength, s.maxNewTokens);
   const remedy =
@@ -43,7 +47,8 @@ export async function loadSdftInputs(s: SdftSettings, model: TrainingModel, io: 
     io.err(
       `sdft: left out ${encoded.tooLong} demo state(s): the teacher prompt and ${s.maxNewTokens} new tokens exceed ${maxLength}; to keep them, ${remedy}`,
     );
-  if (encoded.states.length === 0) throw usage(`no demo state fits within ${maxLength} tokens; ${remedy}`);
+  if (encoded.states.length === 0)
+    throw usage(`no demo state fits within ${maxLength} tokens; ${remedy}`, 'max-length');
   const perStep = Math.min(s.batchSize, encoded.states.length);
   const steps = s.epochs * Math.ceil(encoded.states.length / perStep);
   io.err(

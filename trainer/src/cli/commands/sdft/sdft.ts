@@ -1,11 +1,9 @@
-import type { Command } from '../../command.js';
-import { sftCommand } from '../sft/sft.js';
+import { defineCommand } from '../../command.js';
+import { SDFT_OPTIONS } from './options.js';
 import { runSdftJob } from './job.js';
 import { parseSdftSettings } from './settings.js';
 
-const sft = sftCommand.options;
-
-export const sdftCommand: Command = {
+export const sdftCommand = defineCommand({
   name: 'sdft',
   summary: 'Learn from one demonstration: distil a demo-conditioned EMA teacher into a LoRA adapter (SDFT)',
   description: [
@@ -36,96 +34,11 @@ export const sdftCommand: Command = {
     'step and writes no final adapter; exit code 130.',
   ].join('\n'),
   positionals: [],
-  options: {
-    model: {
-      ...sft['model']!,
-      help: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json with a chat template)',
-    },
-    demo: {
-      kind: 'string',
-      valueName: 'FILE',
-      help: 'The demonstration: demo.jsonl from gauntlet-agent record (or any SFT chat JSONL, a demonstration per line), or demo.json (its demo.jsonl beside it is read) (required)',
-    },
-    task: { kind: 'string', valueName: 'NAME', help: 'The task the demonstration must be of' },
-    out: { kind: 'string', valueName: 'DIR', help: "Folder for the student's PEFT adapter (required)" },
-    'init-adapter': {
-      kind: 'string',
-      valueName: 'DIR',
-      help: 'Start student and teacher from this PEFT adapter (its rank and targets are used)',
-      defaultText: 'a fresh adapter (B = 0: the base model)',
-    },
-    'ema-alpha': {
-      kind: 'string',
-      valueName: 'A',
-      help: "The teacher's EMA rate per step, 0 to 1 (0 keeps the starting teacher)",
-      defaultText: '0.02',
-    },
-    'distillation-alpha': {
-      kind: 'string',
-      valueName: 'M',
-      help: 'KL mix, 0 to 1: 0 = forward KL(teacher ‖ student), 1 = reverse KL(student ‖ teacher)',
-      defaultText: '1 (reverse, as the paper)',
-    },
-    epochs: { kind: 'string', valueName: 'N', help: "Passes over the demo's states", defaultText: '2' },
-    'batch-size': { kind: 'string', valueName: 'N', help: 'Demo states per optimizer step', defaultText: '4' },
-    'lora-rank': { kind: 'string', valueName: 'R', help: 'LoRA rank of a fresh adapter', defaultText: '16' },
-    'lora-alpha': { kind: 'string', valueName: 'A', help: 'LoRA alpha (scale alpha / r)', defaultText: 'rank' },
-    targets: sft['targets']!,
-    'top-k': {
-      kind: 'string',
-      valueName: 'K',
-      help: "Take the KL on the teacher's K likeliest tokens only, both sides renormalised there (for large vocabularies)",
-      defaultText: 'the whole vocabulary',
-    },
-    'teacher-template': {
-      kind: 'string',
-      valueName: 'FILE',
-      help: "The teacher's user turn, with {demonstration} and {observation} in it",
-      defaultText: 'the text above',
-    },
-    lr: { kind: 'string', valueName: 'X', help: 'Learning rate (AdamW, constant)', defaultText: '1e-4' },
-    temperature: {
-      kind: 'string',
-      valueName: 'T',
-      help: "The student's sampling temperature (the KL is taken at temperature 1)",
-      defaultText: '1',
-    },
-    'max-new-tokens': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Longest continuation the student samples per state',
-      defaultText: '48',
-    },
-    'max-length': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Longest teacher prompt plus continuation; longer states are left out',
-      defaultText: "the model's max_position_embeddings",
-    },
-    'save-every': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Also save a checkpoint every N steps to DIR/checkpoint-<step> (student, teacher/, optimizer, step)',
-    },
-    resume: {
-      kind: 'string',
-      valueName: 'DIR',
-      help: 'Continue from a checkpoint-<step> folder of a run with the same settings; writes into --out',
-    },
-    seed: {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Seed for the adapter, the state order and the samples',
-      defaultText: '0',
-    },
-    threads: sft['threads']!,
-    device: sft['device']!,
-    force: sft['force']!,
-  },
+  options: SDFT_OPTIONS,
   examples: [
     'gauntlet-trainer sdft --model models/tiny --demo runs/demo/demo.jsonl --out runs/sdft --epochs 4 --lr 1e-3',
     'gauntlet-trainer sdft --model models/qwen2.5-0.5b --demo runs/demo/demo.json --task login-user --out runs/sdft \\',
     '    --init-adapter runs/sft --top-k 64 --ema-alpha 0.1 --save-every 10',
   ],
   run: async (context) => runSdftJob(await parseSdftSettings(context), context.io, context.signal),
-};
+});

@@ -105,7 +105,7 @@ export async function loadSftCheckpoint(
   run: SftRunFields,
   command = 'sft',
 ): Promise<ResumedSft> {
-  const usage = (message: string) => new UsageError(`${command}: --resume ${dir}: ${message}`);
+  const usage = (message: string) => new UsageError(`${command}: --resume ${dir}: ${message}`, 'resume');
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(join(dir, TRAINER_STATE_FILE), 'utf8'));

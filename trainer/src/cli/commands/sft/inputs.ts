@@ -12,6 +12,7 @@ export function sftMaxLength(flag: number | undefined, config: ModelConfig): num
   if (flag !== undefined && flag > config.maxPositionEmbeddings) {
     throw new UsageError(
       `sft: --max-length ${flag} exceeds the model's max_position_embeddings (${config.maxPositionEmbeddings})`,
+      'max-length',
     );
   }
   return flag ?? config.maxPositionEmbeddings;

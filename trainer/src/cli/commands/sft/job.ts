@@ -52,6 +52,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   if (s.schedule !== 'constant' && steps <= s.warmup) {
     throw new UsageError(
       `sft: ${steps} step(s) leave nothing after --warmup ${s.warmup} for the ${s.schedule} schedule; pass --steps or lower --warmup`,
+      'warmup',
     );
   }
   const run = {

@@ -13,11 +13,11 @@ import { UsageError } from '../../command.js';
 export async function checkAdapterOutDir(dir: string, force: boolean, command = 'sft'): Promise<void> {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
-    if (error.code === 'ENOTDIR') throw new UsageError(`${command}: --out ${dir} exists and is not a folder`);
+    if (error.code === 'ENOTDIR') throw new UsageError(`${command}: --out ${dir} exists and is not a folder`, 'out');
     throw error;
   });
   if (entries.length > 0 && !force)
-    throw new UsageError(`${command}: --out ${dir} is not empty (pass --force to overwrite the adapter there)`);
+    throw new UsageError(`${command}: --out ${dir} is not empty (pass --force to overwrite the adapter there)`, 'out');
 }
 
 /**

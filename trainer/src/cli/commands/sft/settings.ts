@@ -1,20 +1,10 @@
 import { resolve } from 'node:path';
 import type { ExecutionProvider } from '../../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
-import { UsageError, type CommandContext } from '../../command.js';
+import { UsageError, type OptionValues } from '../../command.js';
 import { MICRO_BATCH_TOKENS } from '../../../train/micro-batches.js';
 import { parseTrainSpec, type TrainSpec } from '../../../train/trainable.js';
-import {
-  choiceOption,
-  integerOption,
-  listOption,
-  numberOption,
-  optionalIntegerOption,
-  stringOption,
-} from '../../options.js';
-
-export const SCHEDULES = ['constant', 'linear', 'cosine'] as const;
-export const DEVICES: readonly ExecutionProvider[] = ['cpu', 'cuda'];
+import type { SCHEDULES, SFT_OPTIONS } from './options.js';
 
 /** Everything `gauntlet-trainer sft` was asked to do, checked; paths absolute. */
 export interface SftSettings {
@@ -47,77 +37,68 @@ export interface SftSettings {
   device: ExecutionProvider;
 }
 
-/** Which command reads the settings (dpo shares them): names its usage errors and sets its --lr default. */
-export interface TrainingCommand {
-  name: string;
-  lr: number;
-}
+/** The flags sft and dpo share; dpo has no --resume or --prompt-loss-weight. */
+export type SftValues = Omit<OptionValues<typeof SFT_OPTIONS>, 'resume' | 'prompt-loss-weight'> &
+  Partial<Pick<OptionValues<typeof SFT_OPTIONS>, 'resume' | 'prompt-loss-weight'>>;
 
-export function parseSftSettings(
-  context: Pick<CommandContext, 'options'>,
-  command: TrainingCommand = { name: 'sft', lr: 2e-4 },
-): SftSettings {
-  const usage = (message: string) => new UsageError(`${command.name}: ${message}`);
-  const required = (name: string, what: string): string => {
-    const value = stringOption(context, name);
-    if (value === undefined || value === '') throw usage(`--${name} ${what} is required`);
+/** Reads sft's (or dpo's, named by `command`) flags, already converted and range-checked by the kit. */
+export function parseSftSettings(context: { options: SftValues }, command = 'sft'): SftSettings {
+  const values = context.options;
+  const usage = (message: string, flag: string) => new UsageError(`${command}: ${message}`, flag);
+  const required = (name: 'data' | 'out', what: string): string => {
+    const value = values[name];
+    if (value === undefined || value === '') throw usage(`--${name} ${what} is required`, name);
     return resolve(value);
   };
-  const model = stringOption(context, 'model');
-  const batchSize = integerOption(context, 'batch-size', 8, 1);
-  const rank = integerOption(context, 'rank', 8, 1);
-  let lora: LoraConfig;
-  let train: TrainSpec;
-  try {
-    train = parseTrainSpec(stringOption(context, 'train') ?? 'lora');
-    const targets = listOption(context, 'targets');
-    lora = makeLoraConfig({
+  const train = domain('train', () => parseTrainSpec(values.train));
+  const rank = values.rank ?? 8;
+  const lora = domain('targets', () =>
+    makeLoraConfig({
       rank,
-      alpha: numberOption(context, 'alpha', rank),
-      useRslora: context.options['rslora'] === true,
-      ...(targets ? { targets: targets as LoraTarget[] } : {}),
-    });
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw usage((error as Error).message);
-  }
+      alpha: values.alpha ?? rank,
+      useRslora: values.rslora,
+      ...(values.targets ? { targets: values.targets as LoraTarget[] } : {}),
+    }),
+  );
   const settings: SftSettings = {
-    ...(model === undefined ? {} : { modelDir: resolve(model) }),
+    ...(values.model === undefined ? {} : { modelDir: resolve(values.model) }),
     dataFile: required('data', 'FILE (JSONL training data)'),
     outDir: required('out', 'DIR (where the adapter goes)'),
-    batchSize,
-    gradAccum: integerOption(context, 'grad-accum', 1, 1),
-    lr: numberOption(context, 'lr', command.lr),
-    warmup: integerOption(context, 'warmup', 0, 0),
-    schedule: choiceOption(context, 'schedule', SCHEDULES, 'linear'),
+    batchSize: values['batch-size'],
+    gradAccum: values['grad-accum'],
+    lr: values.lr,
+    warmup: values.warmup,
+    schedule: values.schedule as SftSettings['schedule'],
     lora,
     train,
-    seed: integerOption(context, 'seed', 0, 0),
-    promptLossWeight: numberOption(context, 'prompt-loss-weight', 0, 0, true),
-    force: context.options['force'] === true,
-    device: choiceOption(context, 'device', DEVICES, 'cpu'),
+    seed: values.seed,
+    promptLossWeight: values['prompt-loss-weight'] ?? 0,
+    force: values.force,
+    device: values.device as ExecutionProvider,
+    ...(values.resume === undefined ? {} : { resume: resolve(values.resume) }),
+    ...(values.steps === undefined ? {} : { steps: values.steps }),
+    ...(values['micro-batch'] === undefined ? {} : { microBatch: values['micro-batch'] }),
+    ...(values['max-length'] === undefined ? {} : { maxLength: values['max-length'] }),
+    ...(values.threads === undefined ? {} : { threads: values.threads }),
+    ...(values['save-every'] === undefined ? {} : { saveEvery: values['save-every'] }),
   };
-  const resume = stringOption(context, 'resume');
-  if (resume !== undefined) settings.resume = resolve(resume);
-  const optional = {
-    steps: 'steps',
-    microBatch: 'micro-batch',
-    maxLength: 'max-length',
-    threads: 'threads',
-    saveEvery: 'save-every',
-  } as const;
-  for (const [key, flag] of Object.entries(optional)) {
-    const value = optionalIntegerOption(context, flag);
-    if (value !== undefined) settings[key as keyof typeof optional] = value;
-  }
-  if (settings.promptLossWeight > 1)
-    throw usage(`--prompt-loss-weight must be between 0 and 1 (got ${settings.promptLossWeight})`);
   if (settings.steps !== undefined && settings.schedule !== 'constant' && settings.steps <= settings.warmup) {
     throw usage(
       `--schedule ${settings.schedule} decays after warmup, so --steps (${settings.steps}) must exceed --warmup (${settings.warmup})`,
+      'steps',
     );
   }
   return settings;
+
+  /** A domain parser's error (an unknown --train part or LoRA target) as a usage error naming the flag. */
+  function domain<T>(flag: string, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw usage((error as Error).message, flag);
+    }
+  }
 }
 
 /**

@@ -1,8 +1,9 @@
-import type { Command } from '../../command.js';
+import { defineCommand } from '../../command.js';
 import { runSftJob } from './job.js';
+import { SFT_OPTIONS } from './options.js';
 import { parseSftSettings } from './settings.js';
 
-export const sftCommand: Command = {
+export const sftCommand = defineCommand({
   name: 'sft',
   summary: 'Fine-tune a LoRA adapter or the whole model on chat or prompt/completion JSONL (supervised)',
   description: [
@@ -32,101 +33,7 @@ export const sftCommand: Command = {
     'and writes nothing more (checkpoints already saved stay complete); exit code 130.',
   ].join('\n'),
   positionals: [],
-  options: {
-    model: {
-      kind: 'string',
-      valueName: 'DIR',
-      help: 'Hugging Face model folder (config.json, *.safetensors, tokenizer.json)',
-      defaultText: 'the built-in tiny model, recorded as base model "tiny"',
-    },
-    data: { kind: 'string', valueName: 'FILE', help: 'Training data, JSONL (required)' },
-    out: {
-      kind: 'string',
-      valueName: 'DIR',
-      help: 'Folder for the PEFT adapter (or, with --train full, the model folder), written when training ends (required)',
-    },
-    steps: { kind: 'string', valueName: 'N', help: 'Optimizer steps', defaultText: 'one pass over the data' },
-    'batch-size': { kind: 'string', valueName: 'N', help: 'Sequences per batch', defaultText: '8' },
-    'grad-accum': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Batches whose gradients are summed per optimizer step (a step sees batch-size × N sequences)',
-      defaultText: '1',
-    },
-    'micro-batch': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Sequences per forward/backward pass; lower it to bound memory, results do not change',
-      defaultText: 'batch-size, at most 8192 / max-length',
-    },
-    lr: { kind: 'string', valueName: 'X', help: 'Peak learning rate (AdamW)', defaultText: '2e-4' },
-    warmup: { kind: 'string', valueName: 'N', help: 'Steps of linear warmup from 0 to --lr', defaultText: '0' },
-    schedule: {
-      kind: 'string',
-      valueName: 'NAME',
-      help: 'After warmup: constant, linear (to 0 at the last step) or cosine',
-      defaultText: 'linear',
-    },
-    rank: { kind: 'string', valueName: 'R', help: 'LoRA rank r', defaultText: '8' },
-    alpha: {
-      kind: 'string',
-      valueName: 'A',
-      help: 'LoRA alpha; the adapter is scaled by alpha / r',
-      defaultText: 'rank',
-    },
-    targets: {
-      kind: 'string',
-      valueName: 'LIST',
-      help: 'Comma-separated modules to adapt: q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj',
-      defaultText: 'all seven',
-    },
-    rslora: { kind: 'boolean', help: 'Rank-stabilised LoRA: scale by alpha / √r instead of alpha / r' },
-    train: {
-      kind: 'string',
-      valueName: 'WHAT',
-      help: 'What to train: lora, full (every weight, embeddings and head included), or a comma list of lora, embeddings, head (tied: the embedding), layers (every block weight and the final norm)',
-      defaultText: 'lora',
-    },
-    resume: {
-      kind: 'string',
-      valueName: 'DIR',
-      help: 'Continue from a checkpoint-<step> folder of a run with the same --train, --seed, --steps and batch; writes into --out without --force',
-    },
-    seed: {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Seed for the adapter init and the data order (same seed, same run)',
-      defaultText: '0',
-    },
-    'max-length': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Longest sequence trained. Longer conversations drop their oldest exchanges (system prompt, goal turn and final actions kept) and are left out if still too long; longer text examples keep their first N tokens',
-      defaultText: "the model's max_position_embeddings",
-    },
-    'prompt-loss-weight': {
-      kind: 'string',
-      valueName: 'W',
-      help: 'Also train the tokens that are not completions (system and user turns, prompts) at loss weight W, 0 to 1; the loss is then the weighted mean over all tokens. Helps a model trained from random weights, whose prompts hold most of the text',
-      defaultText: '0 (completions only)',
-    },
-    'save-every': {
-      kind: 'string',
-      valueName: 'N',
-      help: 'Also save a checkpoint every N steps to DIR/checkpoint-<step>: the adapter or model folder, optimizer.safetensors, trainer_state.json',
-    },
-    threads: { kind: 'string', valueName: 'N', help: 'onnxruntime threads per op', defaultText: 'one per core' },
-    device: {
-      kind: 'string',
-      valueName: 'NAME',
-      help: "Execution provider: cpu or cuda (needs onnxruntime-node's CUDA binaries)",
-      defaultText: 'cpu',
-    },
-    force: {
-      kind: 'boolean',
-      help: 'Write into an --out folder that already has files, overwriting the adapter there',
-    },
-  },
+  options: SFT_OPTIONS,
   examples: [
     'gauntlet-trainer sft --data oracle.jsonl --out runs/sft-tiny --steps 100 --lr 1e-3',
     'gauntlet-trainer sft --model models/tiny --train full --data oracle.jsonl --out runs/sft-full --steps 200 --lr 1e-3 --save-every 50',
@@ -136,4 +43,4 @@ export const sftCommand: Command = {
     '    --batch-size 4 --grad-accum 4 --warmup 10 --schedule cosine --save-every 50',
   ],
   run: (context) => runSftJob(parseSftSettings(context), context.io, context.signal),
-};
+});
