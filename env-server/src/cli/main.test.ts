@@ -32,7 +32,7 @@ describe('gauntlet-env serve and tasks flags', () => {
     writeFileSync(file, JSON.stringify({ 'max-sessions': 0 }));
     expect(await run(['tasks', '--config', file])).toMatchObject({
       code: 2,
-      err: 'gauntlet-env tasks: --max-sessions must be an integer ≥ 1 (got 0) (see --help)',
+      err: `gauntlet-env tasks: --config ${file}: --max-sessions must be an integer ≥ 1 (got 0) (see --help)`,
     });
     expect(await run(['tasks'], { MAX_CONCURRENT_ENVS: 'many' })).toMatchObject({
       code: 2,

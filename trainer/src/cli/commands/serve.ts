@@ -7,13 +7,6 @@ import { DEFAULT_PREPARE_OPTIONS } from '../../serve/prepare-pool.js';
 import { defineCommand, UsageError } from '../command.js';
 import { DEVICES } from './sft/options.js';
 
-/** `--api-key` flags, else VLLM_API_KEY (as vLLM reads it), else GAUNTLET_TOKEN (the env server's name). */
-function apiKeysOf(flags: string[] | undefined): string[] {
-  if (flags?.length) return flags;
-  const fromEnv = process.env['VLLM_API_KEY'] || process.env['GAUNTLET_TOKEN'];
-  return fromEnv ? [fromEnv] : [];
-}
-
 export const serveCommand = defineCommand({
   name: 'serve',
   summary: "Serve a model and LoRA adapters over vLLM/OpenAI-compatible HTTP and TRL's /generate/",
@@ -62,7 +55,9 @@ export const serveCommand = defineCommand({
     'api-key': {
       kind: 'list',
       valueName: 'KEY',
-      help: 'Require "Authorization: Bearer KEY" on every route but /health and /health/; several keys: any of them. VLLM_API_KEY or GAUNTLET_TOKEN in the environment keep it out of ps',
+      help: 'Require "Authorization: Bearer KEY" on every route but /health and /health/; several keys: any of them. The environment keeps it out of ps',
+      // VLLM_API_KEY as vLLM reads it, else GAUNTLET_TOKEN (the env server's name for the same secret).
+      env: ['VLLM_API_KEY', 'GAUNTLET_TOKEN'],
       defaultText: 'none: open',
       repeatable: true,
       noSplit: true,
@@ -200,7 +195,7 @@ export const serveCommand = defineCommand({
       servedModelName: values['served-model-name'],
       adapters,
       ...(roots.length ? { adapterRoots: roots } : {}),
-      apiKeys: apiKeysOf(values['api-key']),
+      apiKeys: values['api-key'] ?? [],
       logprobsMode: values['logprobs-mode'] as (typeof LOGPROBS_MODES)[number],
       constrainedLogprobs: values['constrained-logprobs'] as (typeof CONSTRAINED_LOGPROBS)[number],
       returnTokensAsTokenIds: values['return-tokens-as-token-ids'],
