@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Architecture } from '../../model/config.js';
+import type { Architecture, ModelConfig } from '../../model/config.js';
 import { expectedWeightShapes } from '../../model/layout.js';
 import { elementCount } from '../../model/tensor.js';
 import { learnByteLevelMerges } from '../../model/bpe-train.js';
@@ -74,6 +74,12 @@ export const initTinyCommand: Command = {
       help: 'Share the embedding matrix with the output head',
       defaultText: 'true for qwen2/qwen3, false for llama',
     },
+    'prev-token-heads': {
+      kind: 'string',
+      valueName: 'N',
+      help: "Start layer 0's first N query heads as previous-token heads at offsets 1..N (needs --arch qwen2)",
+      defaultText: '0',
+    },
     'vocab-from': {
       kind: 'string',
       valueName: 'FILE',
@@ -111,19 +117,22 @@ export const initTinyCommand: Command = {
       tieWordEmbeddings: tie,
       maxPositionEmbeddings: optionalIntegerOption(context, 'max-positions'),
     };
+    const previousTokenHeads = integerOption(context, 'prev-token-heads', 0, 0);
     const vocabFrom = stringOption(context, 'vocab-from');
     const vocabSize = integerOption(context, 'vocab-size', DEFAULT_VOCAB_SIZE, BYTE_VOCAB_SIZE + 1);
     if (vocabFrom === undefined && context.options['vocab-size'] !== undefined)
       throw new UsageError('init-tiny: --vocab-size needs --vocab-from FILE (the text to learn merges from)');
+    let sizes: ModelConfig;
     try {
-      tinyModelConfig(options);
+      sizes = tinyModelConfig(options);
     } catch (error) {
       // Inconsistent sizes are a command-line mistake; the parser's message names the config.json field.
       throw new UsageError(`init-tiny: ${(error as Error).message}`);
     }
+    checkPreviousTokenHeads(sizes, previousTokenHeads);
     const merges = vocabFrom === undefined ? undefined : await learnMergesFrom(context, vocabFrom, vocabSize);
     await prepareOutputDir(dir, context.options.force === true, 'init-tiny');
-    const { config, files } = await writeTinyModel(dir, { ...options, merges });
+    const { config, files } = await writeTinyModel(dir, { ...options, merges, previousTokenHeads });
     const parameters = [...expectedWeightShapes(config).values()].reduce((sum, shape) => sum + elementCount(shape), 0);
     context.io.out(
       `Wrote a tiny ${config.architecture} model (${formatCount(parameters)} parameters, ${config.vocabSize} tokens, seed ${options.seed}) to ${dir}`,
@@ -131,6 +140,19 @@ export const initTinyCommand: Command = {
     for (const file of files) context.io.out(`  ${file}`);
   },
 };
+
+/** The heads live in the q/k biases (qwen2 only), one query head each. */
+function checkPreviousTokenHeads(config: ModelConfig, count: number): void {
+  if (count === 0) return;
+  if (config.architecture !== 'qwen2')
+    throw new UsageError(
+      `init-tiny: --prev-token-heads needs --arch qwen2, whose q/k biases carry the heads (got --arch ${config.architecture})`,
+    );
+  if (count > config.numHeads)
+    throw new UsageError(
+      `init-tiny: --prev-token-heads ${count} is more than the ${config.numHeads} query heads (--heads); one head each`,
+    );
+}
 
 /** The texts a tokenizer should fit: each message as the chat template lays it out (role, then content). */
 async function learnMergesFrom(context: CommandContext, file: string, vocabSize: number): Promise<[string, string][]> {
