@@ -37,9 +37,10 @@ export function previousTokenHeadsProblem(config: ModelConfig, count: number): s
  * bias is a fixed (a, 0) on every rotary pair and each query head's q bias is that rotated back
  * by its own offset δ: after RoPE, q·k = a² cos((i − δ − j)·ω) per pair, largest at j = i − δ.
  * The kv head's value is a random projection P of the token (norm kept, biases 0). Each planted
- * head writes through its own columns of o_proj: the first of its kv group through Pᵀ (so it adds
- * the part of the token's embedding that P sees, as the probe measured), the others through a
- * fresh random matrix, or heads sharing P would add their tokens into one indistinguishable sum.
+ * head writes through its own columns of o_proj: the offset-1 head through Pᵀ (so it adds the
+ * part of the previous token's embedding that P sees, as the probe measured), the others through
+ * a fresh random matrix each. Were two heads to write tokens in embedding directions, a lookup of
+ * a token would match at two positions (recall-probe with 4 heads stayed at chance that way).
  * Every write is scaled to an embedding row's norm. Other weights are left as they are (query heads
  * of a planted kv group keep their q but read the planted k and v).
  *
@@ -74,7 +75,6 @@ export function plantPreviousTokenHeads(config: ModelConfig, weights: TensorMap,
     const offset = head + 1;
     const kv = Math.floor(head / headsPerKv);
     let value = valueProjections.get(kv);
-    const firstOfGroup = value === undefined;
     if (value === undefined) {
       value = randomProjection();
       valueProjections.set(kv, value);
@@ -91,7 +91,7 @@ export function plantPreviousTokenHeads(config: ModelConfig, weights: TensorMap,
       qBias[head * d + pair] = BIAS_SCALE * Math.cos(angle);
       qBias[head * d + pair + d / 2] = BIAS_SCALE * Math.sin(angle);
     }
-    const write = firstOfGroup ? value : randomProjection();
+    const write = offset === 1 ? value : randomProjection();
     const scale = writeScale(value, write, d, hidden, rng);
     for (let r = 0; r < d; r++)
       for (let c = 0; c < hidden; c++) oWeight[c * outputWidth + head * d + r] = scale * write[r * hidden + c]!;
