@@ -39,8 +39,9 @@ export function previousTokenHeadsProblem(config: ModelConfig, count: number): s
  * The kv head's value is a random projection P of the token (norm kept, biases 0). Each planted
  * head writes through its own columns of o_proj: the offset-1 head through Pᵀ (so it adds the
  * part of the previous token's embedding that P sees, as the probe measured), the others through
- * a fresh random matrix each. Were two heads to write tokens in embedding directions, a lookup of
- * a token would match at two positions (recall-probe with 4 heads stayed at chance that way).
+ * a fresh random matrix each: were two heads to write tokens in embedding directions, a lookup of
+ * a token could match at two positions. (In recall-probe extra heads slow learning either way:
+ * docs/trainer.md, the recall-probe section.)
  * Every write is scaled to an embedding row's norm. Other weights are left as they are (query heads
  * of a planted kv group keep their q but read the planted k and v).
  *
