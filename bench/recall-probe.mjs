@@ -64,7 +64,12 @@ const OPTIONS = {
   'plant-prev-head': {
     type: 'boolean',
     default: false,
-    help: 'Diagnostic: start layer 0 head 0 as a previous-token head (needs qwen2: its q/k biases carry it)',
+    help: 'Diagnostic: --prev-token-heads 1',
+  },
+  'prev-token-heads': {
+    type: 'string',
+    default: '0',
+    help: 'Diagnostic: start layer 0 heads 0..N-1 as previous-token heads at offsets 1..N, as init-tiny --prev-token-heads (qwen2)',
   },
   seed: { type: 'string', default: '0', help: 'Seed of the weights and the data' },
   threads: { type: 'string', default: '0', help: 'onnxruntime intra-op threads (0: its default)' },
@@ -104,6 +109,7 @@ const s = {
   evalEvery: int('eval-every', 1),
   seed: int('seed', 0),
   threads: int('threads', 0),
+  prevTokenHeads: values['plant-prev-head'] ? Math.max(1, int('prev-token-heads', 0)) : int('prev-token-heads', 0),
 };
 const tasks = values.tasks.split(',');
 const usage = (message) => {
@@ -192,56 +198,21 @@ const config = tinyModelConfig({
   numHeads: s.heads,
   ...(s.kvHeads ? { numKvHeads: s.kvHeads } : {}),
 });
-const initial = tinyModelWeights(config, s.seed, s.embedStd ? { embeddingStd: s.embedStd } : {});
+if (s.prevTokenHeads > 0 && s.arch !== 'qwen2')
+  usage('--prev-token-heads needs --arch qwen2 (q/k biases carry the heads)');
+if (s.prevTokenHeads > config.numHeads) usage(`--prev-token-heads: at most --heads (${config.numHeads})`);
+// Rescaling after planting would scale the planted heads too; planting after it would leave init-tiny's model.
+if (s.prevTokenHeads > 0 && s.blockStd !== 0.02) usage('--prev-token-heads keeps init-tiny’s --block-std 0.02');
+// The planted model is init-tiny's: the trainer's plantPreviousTokenHeads (model/plant-heads.ts) via tinyModelWeights.
+const initial = tinyModelWeights(config, s.seed, {
+  ...(s.embedStd ? { embeddingStd: s.embedStd } : {}),
+  previousTokenHeads: s.prevTokenHeads,
+});
 // init-tiny draws block matrices at std 0.02: rescale them (norm weights and embeddings stay).
 for (const [name, w] of initial)
   if (name.startsWith('model.layers.') && !name.endsWith('norm.weight') && s.blockStd !== 0.02)
     for (let i = 0; i < w.data.length; i++) w.data[i] *= s.blockStd / 0.02;
-if (values['plant-prev-head']) plantPreviousTokenHead(initial);
 const runtime = s.threads ? { intraOpNumThreads: s.threads } : {};
-
-/**
- * Makes layer 0's query head 0 attend to the previous token and copy a random 32-dim projection P
- * of it into the residual (norm ≈ an embedding's): q and k are constant (their biases, weights 0),
- * k = R(1)·q on RoPE's four fastest pairs, so the score q·R(j − i + 1)·q peaks at j = i − 1.
- * Whether the model then learns recall at once says if forming this head is what it cannot do.
- */
-function plantPreviousTokenHead(weights) {
-  if (s.arch !== 'qwen2') usage('--plant-prev-head needs --arch qwen2 (q/k biases)');
-  const { headDim: d, hiddenSize: hidden, ropeTheta } = config;
-  const w = (name) => weights.get(`model.layers.0.self_attn.${name}`).data;
-  const random = seededRandom(77);
-  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  // Score margin: a² · (1/√d) per pair; a = 9 puts the previous token ≈ 10 logits above its neighbours.
-  const a = 9;
-  for (let r = 0; r < d; r++) {
-    w('q_proj.weight').fill(0, r * hidden, (r + 1) * hidden);
-    w('k_proj.weight').fill(0, r * hidden, (r + 1) * hidden);
-    w('q_proj.bias')[r] = 0;
-    w('k_proj.bias')[r] = 0;
-  }
-  for (let f = 0; f < 4; f++) {
-    const omega = ropeTheta ** ((-2 * f) / d);
-    w('q_proj.bias')[f] = a;
-    w('k_proj.bias')[f] = a * Math.cos(omega);
-    w('k_proj.bias')[f + d / 2] = a * Math.sin(omega);
-  }
-  const p = Array.from({ length: d * hidden }, () => normal() / Math.sqrt(hidden));
-  const z = Array.from({ length: hidden }, () => normal());
-  const pz = Array.from({ length: d }, (_, r) =>
-    p.slice(r * hidden, (r + 1) * hidden).reduce((t, v, c) => t + v * z[c], 0),
-  );
-  const back = Array.from({ length: hidden }, (_, c) => pz.reduce((t, v, r) => t + v * p[r * hidden + c], 0));
-  const scale = (1.6 * Math.sqrt(hidden)) / Math.hypot(...z) / Math.hypot(...back);
-  const heads = config.numHeads * d;
-  for (let r = 0; r < d; r++) {
-    w('v_proj.bias')[r] = 0;
-    for (let c = 0; c < hidden; c++) {
-      w('v_proj.weight')[r * hidden + c] = p[r * hidden + c];
-      w('o_proj.weight')[c * heads + r] = scale * p[r * hidden + c];
-    }
-  }
-}
 
 /** Held-out accuracy (argmax over the whole vocabulary at the answer position) and mean answer NLL. */
 async function evaluate(weights, examples) {

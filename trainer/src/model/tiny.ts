@@ -6,6 +6,7 @@ import { byteLevelTokenizerJson, byteLevelVocabSize, CHATML_TEMPLATE, TINY_SPECI
 import { writeJsonFile } from './files.js';
 import { JsonObjectReader } from './json-reader.js';
 import { expectedWeightShapes } from './layout.js';
+import { plantPreviousTokenHeads } from './plant-heads.js';
 import { createRng } from './random.js';
 import { writeSafetensors } from './safetensors.js';
 import { elementCount, type TensorMap } from './tensor.js';
@@ -16,6 +17,11 @@ export interface TinyWeightOptions {
    * fixtures pin 0.02, the init they were generated with.
    */
   embeddingStd?: number;
+  /**
+   * Layer 0's query heads 0..N−1 start as previous-token heads at offsets 1..N (see plant-heads.ts;
+   * qwen2 only). 0, the default, leaves the seeded weights as they are.
+   */
+  previousTokenHeads?: number;
 }
 
 export interface TinyModelOptions extends TinyWeightOptions {
@@ -97,7 +103,8 @@ export function defaultEmbeddingStd(hiddenSize: number): number {
 /**
  * Seeded weights: the decoder's matrices ~ N(0, 0.02²) as transformers initialises them, embedding
  * and head ~ N(0, embeddingStd²). Norm weights and biases are perturbed away from 1 and 0 so a
- * forward pass that forgot one would not match the reference.
+ * forward pass that forgot one would not match the reference. Planted previous-token heads, if
+ * asked for, then replace part of layer 0's attention.
  */
 export function tinyModelWeights(config: ModelConfig, seed: number, options: TinyWeightOptions = {}): TensorMap {
   const embeddingStd = options.embeddingStd ?? defaultEmbeddingStd(config.hiddenSize);
@@ -115,6 +122,9 @@ export function tinyModelWeights(config: ModelConfig, seed: number, options: Tin
     }
     weights.set(name, { shape, data });
   }
+  // After every seeded tensor, so N = 0 draws nothing more and writes the same bytes as before.
+  const previousTokenHeads = options.previousTokenHeads ?? 0;
+  if (previousTokenHeads > 0) plantPreviousTokenHeads(config, weights, previousTokenHeads, rng);
   return weights;
 }
 

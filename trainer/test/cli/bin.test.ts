@@ -48,6 +48,7 @@ describe('gauntlet-trainer bin (spawned node process)', () => {
       '--head-dim N',
       '--intermediate-size N',
       '--tie-embeddings',
+      '--prev-token-heads N',
       '--force',
       '--help',
     ]) {

@@ -60,6 +60,19 @@ describe('cli usage', () => {
       ['init-tiny', 'a', '--heads', '4', '--kv-heads', '3'],
       'init-tiny: <tiny model options>: num_key_value_heads must divide num_attention_heads',
     ],
+    [
+      ['init-tiny', 'a', '--arch', 'llama', '--prev-token-heads', '1'],
+      'init-tiny: --prev-token-heads needs --arch qwen2, whose q/k biases carry the heads (got --arch llama)',
+    ],
+    [
+      ['init-tiny', 'a', '--arch', 'qwen3', '--prev-token-heads', '2'],
+      'init-tiny: --prev-token-heads needs --arch qwen2, whose q/k biases carry the heads (got --arch qwen3)',
+    ],
+    [
+      ['init-tiny', 'a', '--heads', '2', '--prev-token-heads', '3'],
+      'init-tiny: --prev-token-heads 3 is more than the 2 query heads (--heads); one head each',
+    ],
+    [['init-tiny', 'a', '--prev-token-heads=-1'], '--prev-token-heads must be an integer ≥ 0 (got "-1")'],
     [['export-adapter', 'a', 'b', '--merge'], 'export-adapter: --merge needs --model DIR'],
     [['--frobnicate'], 'unknown option --frobnicate (options go after the command name)'],
   ])('%j → exit 2: %s', async (argv, message) => {
@@ -121,6 +134,17 @@ describe('init-tiny', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`init-tiny: ${dir} is not empty (pass --force to write into it anyway)`);
     expect((await runInProcess(['init-tiny', dir, '--force'])).code).toBe(0);
+  });
+
+  it('plants previous-token heads with --prev-token-heads N; 0 writes the same bytes as no flag', async () => {
+    const weightsOf = async (...flags: string[]) => readFile(join(await tinyModelDir(...flags), 'model.safetensors'));
+    const plain = await weightsOf('--seed', '3');
+    expect((await weightsOf('--seed', '3', '--prev-token-heads', '0')).equals(plain)).toBe(true);
+    const planted = await loadModel(await tinyModelDir('--seed', '3', '--prev-token-heads', '4'));
+    const kBias = planted.weights.get('model.layers.0.self_attn.k_proj.bias')!.data;
+    // k is the constant (9, 0) on every rotary pair of both kv heads (plant-heads.ts).
+    expect([...kBias.subarray(0, 8)]).toEqual([9, 9, 9, 9, 9, 9, 9, 9]);
+    expect([...kBias.subarray(8, 16)]).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
   it('learns a BPE vocabulary from an SFT file or plain text with --vocab-from, up to --vocab-size', async () => {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Architecture } from '../../model/config.js';
+import type { Architecture, ModelConfig } from '../../model/config.js';
 import { expectedWeightShapes } from '../../model/layout.js';
 import { elementCount } from '../../model/tensor.js';
 import { learnByteLevelMerges } from '../../model/bpe-train.js';
@@ -85,6 +85,13 @@ export const initTinyCommand = defineCommand({
       help: 'Share the embedding matrix with the output head',
       defaultText: 'true for qwen2/qwen3, false for llama',
     },
+    'prev-token-heads': {
+      kind: 'integer',
+      min: 0,
+      default: 0,
+      valueName: 'N',
+      help: "Start layer 0's first N query heads as previous-token heads at offsets 1..N (needs --arch qwen2)",
+    },
     'vocab-from': {
       kind: 'string',
       valueName: 'FILE',
@@ -121,6 +128,7 @@ export const initTinyCommand = defineCommand({
       tieWordEmbeddings: tie,
       maxPositionEmbeddings: values['max-positions'],
     };
+    const previousTokenHeads = values['prev-token-heads'];
     const vocabFrom = values['vocab-from'];
     const vocabSize = values['vocab-size'] ?? DEFAULT_VOCAB_SIZE;
     if (vocabFrom === undefined && values['vocab-size'] !== undefined)
@@ -128,15 +136,17 @@ export const initTinyCommand = defineCommand({
         'init-tiny: --vocab-size needs --vocab-from FILE (the text to learn merges from)',
         'vocab-size',
       );
+    let sizes: ModelConfig;
     try {
-      tinyModelConfig(options);
+      sizes = tinyModelConfig(options);
     } catch (error) {
       // Inconsistent sizes are a command-line mistake; the parser's message names the config.json field.
       throw new UsageError(`init-tiny: ${(error as Error).message}`);
     }
+    checkPreviousTokenHeads(sizes, previousTokenHeads);
     const merges = vocabFrom === undefined ? undefined : await learnMergesFrom(context, vocabFrom, vocabSize);
     await prepareOutputDir(dir, values.force, 'init-tiny');
-    const { config, files } = await writeTinyModel(dir, { ...options, merges });
+    const { config, files } = await writeTinyModel(dir, { ...options, merges, previousTokenHeads });
     const parameters = [...expectedWeightShapes(config).values()].reduce((sum, shape) => sum + elementCount(shape), 0);
     context.io.out(
       `Wrote a tiny ${config.architecture} model (${formatCount(parameters)} parameters, ${config.vocabSize} tokens, seed ${options.seed}) to ${dir}`,
@@ -144,6 +154,21 @@ export const initTinyCommand = defineCommand({
     for (const file of files) context.io.out(`  ${file}`);
   },
 });
+
+/** The heads live in the q/k biases (qwen2 only), one query head each. */
+function checkPreviousTokenHeads(config: ModelConfig, count: number): void {
+  if (count === 0) return;
+  if (config.architecture !== 'qwen2')
+    throw new UsageError(
+      `init-tiny: --prev-token-heads needs --arch qwen2, whose q/k biases carry the heads (got --arch ${config.architecture})`,
+      'prev-token-heads',
+    );
+  if (count > config.numHeads)
+    throw new UsageError(
+      `init-tiny: --prev-token-heads ${count} is more than the ${config.numHeads} query heads (--heads); one head each`,
+      'prev-token-heads',
+    );
+}
 
 /** The texts a tokenizer should fit: each message as the chat template lays it out (role, then content). */
 async function learnMergesFrom(
