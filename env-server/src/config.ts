@@ -137,6 +137,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** A port setting's value: 0–65535 (0 = any free port), or `off` for no server at all. */
+const PORT_OR_OFF = {
+  want: 'a port number (0-65535) or off',
+  test: (value: string) => /^off$/i.test(value.trim()) || (/^\d+$/.test(value.trim()) && Number(value) <= 65535),
+};
+
 /**
  * SETTINGS as CLI-kit rows: what `serve --help` and `tasks --help` list, and what the kit and
  * resolveConfig check each value against (one conversion, from the kit).
@@ -166,6 +172,7 @@ function settingOption(setting: Setting): OptionSpec {
     case 'choice':
       return { ...common, kind: 'string', choices: setting.choices ?? [], ...(shown ? { defaultText: shown } : {}) };
     case 'port':
+      return { ...common, kind: 'string', accepts: PORT_OR_OFF, ...(shown ? { defaultText: shown } : {}) };
     case 'string':
       return { ...common, kind: 'string', ...(shown ? { defaultText: shown } : {}) };
   }
@@ -216,10 +223,9 @@ function parseValue(
   const value = typeof raw === 'string' ? raw.trim() : raw;
   if (setting.kind === 'port') {
     const text = String(value);
-    if (/^off$/i.test(text)) return 'off';
-    if (!/^\d+$/.test(text))
-      throw new ConfigError(`${source} must be a port number or off (got ${JSON.stringify(text)})`);
-    return Number(text);
+    if (!PORT_OR_OFF.test(text))
+      throw new ConfigError(`${source} must be ${PORT_OR_OFF.want} (got ${JSON.stringify(text)})`);
+    return /^off$/i.test(text) ? 'off' : Number(text);
   }
   try {
     return convertOption(setting.flag, SETTING_OPTIONS[setting.flag]!, value, source) as number | boolean | string;
@@ -243,9 +249,8 @@ function apply(config: ServerConfig, setting: Setting, value: number | boolean |
     case 'grpcPort':
       config.grpcEnabled = value !== 'off';
       if (value === 'off') return;
-      config.grpcPort = value as number;
       // 0 = any free port; the "listening on" line names the one taken.
-      if (config.grpcPort > 65535) throw new ConfigError(`GRPC_PORT must be 0..65535 (got ${config.grpcPort})`);
+      config.grpcPort = value as number;
       return;
     default:
       (config as unknown as Record<string, unknown>)[setting.key] = value;

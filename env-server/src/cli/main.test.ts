@@ -38,6 +38,10 @@ describe('gauntlet-env serve and tasks flags', () => {
       code: 2,
       err: 'gauntlet-env tasks: MAX_CONCURRENT_ENVS must be an integer ≥ 1 (got "many") (see --help)',
     });
+    expect(await run(['tasks'], { GRPC_PORT: '70000' })).toMatchObject({
+      code: 2,
+      err: 'gauntlet-env tasks: GRPC_PORT must be a port number (0-65535) or off (got "70000") (see --help)',
+    });
     expect(await run(['tasks'], { GAUNTLET_SETTLE: 'fast' })).toMatchObject({
       code: 2,
       err: 'gauntlet-env tasks: GAUNTLET_SETTLE must be one of smart, browsergym (got "fast") (see --help)',

@@ -20,7 +20,9 @@ describe('gRPC settings', () => {
       grpcEnabled: true,
       grpcPort: 7000,
     });
-    expect(() => resolveConfig({}, { GRPC_PORT: 'none' })).toThrow(/port number or off/);
+    expect(() => resolveConfig({}, { GRPC_PORT: 'none' })).toThrow(
+      'GRPC_PORT must be a port number (0-65535) or off (got "none")',
+    );
   });
 
   it('need the TLS certificate and key together', () => {

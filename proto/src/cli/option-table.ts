@@ -19,6 +19,8 @@ export interface OptionSpec {
   valueName?: string;
   /** The allowed values of a string flag. */
   choices?: readonly string[];
+  /** A string flag's own check of its value (a port or `off`); `want` ends "must be …" when it fails. */
+  accepts?: { want: string; test: (value: string) => boolean };
   /** Lowest allowed value of a number or integer flag (inclusive). */
   min?: number;
   /** A number flag's value must be above this (exclusive), e.g. a learning rate above 0. */

@@ -53,6 +53,25 @@ describe('parseOptions', () => {
     expect(values).toMatchObject({ mode: 'oracle', 'max-steps': 12, 'api-key': 'sk-file' });
   });
 
+  it("checks a string flag with its row's own test, from the flag or the environment", () => {
+    const ports = {
+      'grpc-port': {
+        kind: 'string',
+        help: 'port or off',
+        env: 'GRPC_PORT',
+        accepts: { want: 'a port or off', test: (v: string) => v === 'off' || /^\d+$/.test(v) },
+      },
+    } as const;
+    expect(parseOptions(ports, { args: ['--grpc-port', 'off'] }).values['grpc-port']).toBe('off');
+    expect(usage(() => parseOptions(ports, { args: ['--grpc-port', 'x'] }))).toMatchObject({
+      flag: 'grpc-port',
+      message: '--grpc-port must be a port or off (got "x")',
+    });
+    expect(usage(() => parseOptions(ports, { args: [], env: { GRPC_PORT: 'x' } })).message).toBe(
+      'GRPC_PORT must be a port or off (got "x")',
+    );
+  });
+
   it('names the flag in every usage error', () => {
     expect(usage(() => parseOptions(table, { args: ['--max-steps', '0'] }))).toMatchObject({
       flag: 'max-steps',

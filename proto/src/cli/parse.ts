@@ -202,6 +202,7 @@ export function convert(
       const text = typeof raw === 'number' ? String(raw) : raw;
       if (typeof text !== 'string') throw bad('a string');
       if (spec.choices && !spec.choices.includes(text)) throw bad(`one of ${spec.choices.join(', ')}`);
+      if (spec.accepts && !spec.accepts.test(text)) throw bad(spec.accepts.want);
       return text;
     }
   }
