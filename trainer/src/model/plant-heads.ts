@@ -13,21 +13,30 @@ const BIAS_SCALE = 9;
 const WRITE_NORM = 1.6;
 
 /**
- * Why a model cannot take previous-token heads, or undefined when it can: the heads live in the
- * q/k biases, which only qwen2 has, and each takes a query head of its own.
+ * Why a model cannot take previous-token heads at these offsets, or undefined when it can: the heads
+ * live in the q/k biases, which only qwen2 has, and each takes a query head of its own.
  */
-export function previousTokenHeadsProblem(config: ModelConfig, count: number): string | undefined {
-  if (!Number.isSafeInteger(count) || count < 0) return `must be a non-negative integer (got ${count})`;
-  if (count === 0) return undefined;
+export function previousTokenHeadsProblem(config: ModelConfig, offsets: readonly number[]): string | undefined {
+  const bad = offsets.find((offset) => !Number.isSafeInteger(offset) || offset < 1);
+  if (bad !== undefined) return `offsets must be positive integers (got ${bad})`;
+  if (new Set(offsets).size !== offsets.length) return `offsets must differ (got ${offsets.join(',')})`;
+  if (offsets.length === 0) return undefined;
   if (!config.attentionBias || config.qkNorm)
     return `needs q/k biases to carry the offset, which only qwen2 has (got ${config.architecture})`;
-  if (count > config.numHeads) return `at most one per query head: ${config.numHeads} (got ${count})`;
+  if (offsets.length > config.numHeads) return `at most one per query head: ${config.numHeads} (got ${offsets.length})`;
   return undefined;
 }
 
+/** Offsets 1..count, what `--prev-token-heads N` stands for. */
+export function consecutiveOffsets(count: number): number[] {
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`previous-token heads: the count must be a non-negative integer (got ${count})`);
+  return Array.from({ length: count }, (_, head) => head + 1);
+}
+
 /**
- * Makes layer 0's query heads 0..count−1 previous-token heads: head h attends from position i to
- * i − (h + 1) whatever the tokens, and adds a random projection of that token to the residual.
+ * Makes layer 0's query heads 0..offsets.length−1 previous-token heads: head h attends from position
+ * i to i − offsets[h] whatever the tokens, and adds a random projection of that token to the residual.
  * A from-scratch model does not form such heads by itself in the budgets we train
  * (bench/recall-probe.mjs), yet looking a key up (find the element the goal names, answer its bid)
  * needs the token next to the match moved into the matched position.
@@ -37,18 +46,23 @@ export function previousTokenHeadsProblem(config: ModelConfig, count: number): s
  * bias is a fixed (a, 0) on every rotary pair and each query head's q bias is that rotated back
  * by its own offset δ: after RoPE, q·k = a² cos((i − δ − j)·ω) per pair, largest at j = i − δ.
  * The kv head's value is a random projection P of the token (norm kept, biases 0). Each planted
- * head writes through its own columns of o_proj: the offset-1 head through Pᵀ (so it adds the
- * part of the previous token's embedding that P sees, as the probe measured), the others through
+ * head writes through its own columns of o_proj: head 0 (the first offset) through Pᵀ (so it adds
+ * the part of the token's embedding that P sees, as the probe measured), the others through
  * a fresh random matrix each: were two heads to write tokens in embedding directions, a lookup of
  * a token could match at two positions. (In recall-probe extra heads slow learning either way:
  * docs/trainer.md, the recall-probe section.)
  * Every write is scaled to an embedding row's norm. Other weights are left as they are (query heads
  * of a planted kv group keep their q but read the planted k and v).
  *
- * Mutates `weights` in place; draws from `rng` only when count > 0.
+ * Mutates `weights` in place; draws from `rng` only when there are offsets.
  */
-export function plantPreviousTokenHeads(config: ModelConfig, weights: TensorMap, count: number, rng: Rng): void {
-  const problem = previousTokenHeadsProblem(config, count);
+export function plantPreviousTokenHeads(
+  config: ModelConfig,
+  weights: TensorMap,
+  offsets: readonly number[],
+  rng: Rng,
+): void {
+  const problem = previousTokenHeadsProblem(config, offsets);
   if (problem !== undefined) throw new RangeError(`previous-token heads: ${problem}`);
   const { headDim: d, hiddenSize: hidden, numHeads, numKvHeads } = config;
   const tensor = (name: string): Float32Array => {
@@ -72,8 +86,7 @@ export function plantPreviousTokenHeads(config: ModelConfig, weights: TensorMap,
   const randomProjection = () => Float64Array.from({ length: d * hidden }, () => rng.normal() / Math.sqrt(hidden));
   const outputWidth = numHeads * d;
 
-  for (let head = 0; head < count; head++) {
-    const offset = head + 1;
+  for (const [head, offset] of offsets.entries()) {
     const kv = Math.floor(head / headsPerKv);
     let value = valueProjections.get(kv);
     if (value === undefined) {
@@ -92,7 +105,7 @@ export function plantPreviousTokenHeads(config: ModelConfig, weights: TensorMap,
       qBias[head * d + pair] = BIAS_SCALE * Math.cos(angle);
       qBias[head * d + pair + d / 2] = BIAS_SCALE * Math.sin(angle);
     }
-    const write = offset === 1 ? value : randomProjection();
+    const write = head === 0 ? value : randomProjection();
     const scale = writeScale(value, write, d, hidden, rng);
     for (let r = 0; r < d; r++)
       for (let c = 0; c < hidden; c++) oWeight[c * outputWidth + head * d + r] = scale * write[r * hidden + c]!;

@@ -6,7 +6,7 @@ import { byteLevelTokenizerJson, byteLevelVocabSize, CHATML_TEMPLATE, TINY_SPECI
 import { writeJsonFile } from './files.js';
 import { JsonObjectReader } from './json-reader.js';
 import { expectedWeightShapes } from './layout.js';
-import { plantPreviousTokenHeads } from './plant-heads.js';
+import { consecutiveOffsets, plantPreviousTokenHeads } from './plant-heads.js';
 import { createRng } from './random.js';
 import { writeSafetensors } from './safetensors.js';
 import { elementCount, type TensorMap } from './tensor.js';
@@ -22,6 +22,8 @@ export interface TinyWeightOptions {
    * qwen2 only). 0, the default, leaves the seeded weights as they are.
    */
   previousTokenHeads?: number;
+  /** One previous-token head per offset, in this order (head h reads i − offsets[h]); instead of previousTokenHeads. */
+  previousTokenOffsets?: readonly number[];
 }
 
 export interface TinyModelOptions extends TinyWeightOptions {
@@ -122,10 +124,18 @@ export function tinyModelWeights(config: ModelConfig, seed: number, options: Tin
     }
     weights.set(name, { shape, data });
   }
-  // After every seeded tensor, so N = 0 draws nothing more and writes the same bytes as before.
-  const previousTokenHeads = options.previousTokenHeads ?? 0;
-  if (previousTokenHeads > 0) plantPreviousTokenHeads(config, weights, previousTokenHeads, rng);
+  // After every seeded tensor, so no offsets draw nothing more and write the same bytes as before.
+  const offsets = previousTokenOffsets(options);
+  if (offsets.length > 0) plantPreviousTokenHeads(config, weights, offsets, rng);
   return weights;
+}
+
+/** The planted heads' offsets: the explicit list, else 1..previousTokenHeads; both at once is ambiguous. */
+function previousTokenOffsets(options: TinyWeightOptions): readonly number[] {
+  const { previousTokenHeads, previousTokenOffsets: offsets } = options;
+  if (offsets !== undefined && (previousTokenHeads ?? 0) > 0)
+    throw new RangeError('previous-token heads: give previousTokenHeads or previousTokenOffsets, not both');
+  return offsets ?? consecutiveOffsets(previousTokenHeads ?? 0);
 }
 
 /** Writes a complete Hugging Face model folder; same options and seed give byte-identical files. */

@@ -49,6 +49,7 @@ describe('gauntlet-trainer bin (spawned node process)', () => {
       '--intermediate-size N',
       '--tie-embeddings',
       '--prev-token-heads N',
+      '--prev-token-offsets K,…',
       '--force',
       '--help',
     ]) {

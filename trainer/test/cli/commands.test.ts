@@ -73,6 +73,30 @@ describe('cli usage', () => {
       'init-tiny: --prev-token-heads 3 is more than the 2 query heads (--heads); one head each',
     ],
     [['init-tiny', 'a', '--prev-token-heads=-1'], '--prev-token-heads must be an integer ≥ 0 (got "-1")'],
+    [
+      ['init-tiny', 'a', '--prev-token-offsets', '3,0'],
+      'init-tiny: --prev-token-offsets takes positive integers, tokens back (got "0")',
+    ],
+    [
+      ['init-tiny', 'a', '--prev-token-offsets', 'x'],
+      'init-tiny: --prev-token-offsets takes positive integers, tokens back (got "x")',
+    ],
+    [
+      ['init-tiny', 'a', '--prev-token-offsets', '4,4'],
+      'init-tiny: --prev-token-offsets 4,4 repeats an offset; one head each',
+    ],
+    [
+      ['init-tiny', 'a', '--prev-token-offsets', '3', '--prev-token-heads', '1'],
+      'init-tiny: give --prev-token-heads N (offsets 1..N) or --prev-token-offsets K,…, not both',
+    ],
+    [
+      ['init-tiny', 'a', '--arch', 'llama', '--prev-token-offsets', '3'],
+      'init-tiny: --prev-token-offsets needs --arch qwen2, whose q/k biases carry the heads (got --arch llama)',
+    ],
+    [
+      ['init-tiny', 'a', '--heads', '2', '--prev-token-offsets', '1,3,5'],
+      'init-tiny: --prev-token-offsets 1,3,5 is more than the 2 query heads (--heads); one head each',
+    ],
     [['export-adapter', 'a', 'b', '--merge'], 'export-adapter: --merge needs --model DIR'],
     [['--frobnicate'], 'unknown option --frobnicate (options go after the command name)'],
   ])('%j → exit 2: %s', async (argv, message) => {
@@ -145,6 +169,15 @@ describe('init-tiny', () => {
     // k is the constant (9, 0) on every rotary pair of both kv heads (plant-heads.ts).
     expect([...kBias.subarray(0, 8)]).toEqual([9, 9, 9, 9, 9, 9, 9, 9]);
     expect([...kBias.subarray(8, 16)]).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('plants one head per --prev-token-offsets entry; offsets 1,2 are --prev-token-heads 2', async () => {
+    const weightsOf = async (...flags: string[]) => readFile(join(await tinyModelDir(...flags), 'model.safetensors'));
+    const two = await weightsOf('--seed', '3', '--prev-token-heads', '2');
+    expect((await weightsOf('--seed', '3', '--prev-token-offsets', '1,2')).equals(two)).toBe(true);
+    const third = await weightsOf('--seed', '3', '--prev-token-offsets', '3');
+    expect(third.equals(await weightsOf('--seed', '3', '--prev-token-heads', '1'))).toBe(false);
+    expect(third.equals(await weightsOf('--seed', '3'))).toBe(false);
   });
 
   it('learns a BPE vocabulary from an SFT file or plain text with --vocab-from, up to --vocab-size', async () => {

@@ -52,6 +52,20 @@ async function mostInfluentialEarlier(config: ModelConfig, weights: TensorMap, t
   }
 }
 
+/** Asserts head h of the planted weights reads position i − offsets[h] wherever there is one. */
+async function expectHeadsRead(config: ModelConfig, weights: TensorMap, offsets: readonly number[]): Promise<void> {
+  const random = createRng(9);
+  const tokens = Array.from({ length: 24 }, () => Math.floor(random.next() * 256));
+  for (const [head, offset] of offsets.entries()) {
+    const read = await mostInfluentialEarlier(config, onlyHead(config, weights, head), tokens);
+    const expected = tokens.map((_, i) => (i >= offset ? i - offset : undefined));
+    expect(
+      read.map((j, i) => (i >= offset ? j : undefined)),
+      `head ${head} (offset ${offset})`,
+    ).toEqual(expected);
+  }
+}
+
 describe('previous-token heads', () => {
   it.each([
     { numHeads: 4, numKvHeads: 2 },
@@ -61,20 +75,29 @@ describe('previous-token heads', () => {
     'head h reads position i − (h + 1) at every position (%j: offsets come from q, k shared per kv head)',
     async (heads) => {
       const config = tinyModelConfig({ architecture: 'qwen2', hiddenSize: 64, ...heads });
-      const weights = tinyModelWeights(config, 5, { previousTokenHeads: 4 });
-      const random = createRng(9);
-      const tokens = Array.from({ length: 24 }, () => Math.floor(random.next() * 256));
-      for (let head = 0; head < 4; head++) {
-        const offset = head + 1;
-        const read = await mostInfluentialEarlier(config, onlyHead(config, weights, head), tokens);
-        const expected = tokens.map((_, i) => (i >= offset ? i - offset : undefined));
-        expect(
-          read.map((j, i) => (i >= offset ? j : undefined)),
-          `head ${head}`,
-        ).toEqual(expected);
-      }
+      await expectHeadsRead(config, tinyModelWeights(config, 5, { previousTokenHeads: 4 }), [1, 2, 3, 4]);
     },
   );
+
+  it.each([[[3]], [[4]], [[5, 2]]])(
+    'plants explicit offsets %j: head h reads i − offsets[h] (not 1..N, not in order)',
+    async (offsets) => {
+      const config = tinyModelConfig({ architecture: 'qwen2', hiddenSize: 64, numHeads: 4, numKvHeads: 2 });
+      await expectHeadsRead(config, tinyModelWeights(config, 5, { previousTokenOffsets: offsets }), offsets);
+    },
+  );
+
+  it('is one plant: offsets 1..N are previousTokenHeads N, and both at once is refused', () => {
+    const config = tinyModelConfig({ architecture: 'qwen2' });
+    const [byCount, byOffsets] = [
+      tinyModelWeights(config, 6, { previousTokenHeads: 3 }),
+      tinyModelWeights(config, 6, { previousTokenOffsets: [1, 2, 3] }),
+    ];
+    for (const [name, tensor] of byCount) expect(byOffsets.get(name)!.data, name).toEqual(tensor.data);
+    expect(() => tinyModelWeights(config, 6, { previousTokenHeads: 1, previousTokenOffsets: [3] })).toThrow(
+      'previous-token heads: give previousTokenHeads or previousTokenOffsets, not both',
+    );
+  });
 
   it('keeps the peak at i − offset over 4096 positions at head width 64 (the score is the biases rotated)', () => {
     const config = tinyModelConfig({ architecture: 'qwen2', hiddenSize: 256, numHeads: 4, numKvHeads: 2 });
@@ -148,16 +171,19 @@ describe('previous-token heads', () => {
     const before = 'd420c11dc3c8352e513cb88893440fa2bfc46fe1dce98b3e2b1de1b16efbcfe3';
     expect(await digest({})).toBe(before);
     expect(await digest({ previousTokenHeads: 0 })).toBe(before);
+    expect(await digest({ previousTokenOffsets: [] })).toBe(before);
     expect(await digest({ previousTokenHeads: 1 })).not.toBe(before);
   });
 
-  it('refuses models without q/k biases and more heads than there are, with a reason', () => {
+  it('refuses models without q/k biases, bad offsets and more heads than there are, with a reason', () => {
     const qwen2 = tinyModelConfig({ architecture: 'qwen2' });
-    expect(previousTokenHeadsProblem(qwen2, 4)).toBeUndefined();
-    expect(previousTokenHeadsProblem(qwen2, 5)).toBe('at most one per query head: 4 (got 5)');
+    expect(previousTokenHeadsProblem(qwen2, [1, 2, 3, 4])).toBeUndefined();
+    expect(previousTokenHeadsProblem(qwen2, [1, 2, 3, 4, 5])).toBe('at most one per query head: 4 (got 5)');
+    expect(previousTokenHeadsProblem(qwen2, [3, 0])).toBe('offsets must be positive integers (got 0)');
+    expect(previousTokenHeadsProblem(qwen2, [2, 2])).toBe('offsets must differ (got 2,2)');
     for (const architecture of ['llama', 'qwen3'] as const) {
       const config = tinyModelConfig({ architecture });
-      expect(() => plantPreviousTokenHeads(config, tinyModelWeights(config, 0), 1, createRng(0))).toThrow(
+      expect(() => plantPreviousTokenHeads(config, tinyModelWeights(config, 0), [1], createRng(0))).toThrow(
         `previous-token heads: needs q/k biases to carry the offset, which only qwen2 has (got ${architecture})`,
       );
     }

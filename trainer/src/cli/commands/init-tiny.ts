@@ -5,6 +5,7 @@ import { elementCount } from '../../model/tensor.js';
 import { learnByteLevelMerges } from '../../model/bpe-train.js';
 import { TINY_SPECIAL_TOKENS } from '../../model/byte-tokenizer.js';
 import { readTextFile } from '../../model/files.js';
+import { consecutiveOffsets } from '../../model/plant-heads.js';
 import { tinyModelConfig, writeTinyModel } from '../../model/tiny.js';
 import { readSftJsonl } from '../../train/sft-data.js';
 import { defineCommand, UsageError, type CommandContext } from '../command.js';
@@ -92,6 +93,11 @@ export const initTinyCommand = defineCommand({
       valueName: 'N',
       help: "Start layer 0's first N query heads as previous-token heads at offsets 1..N (needs --arch qwen2)",
     },
+    'prev-token-offsets': {
+      kind: 'list',
+      valueName: 'K,…',
+      help: "Start one of layer 0's query heads per offset as a previous-token head reading K tokens back, in order (needs --arch qwen2; instead of --prev-token-heads)",
+    },
     'vocab-from': {
       kind: 'string',
       valueName: 'FILE',
@@ -128,7 +134,7 @@ export const initTinyCommand = defineCommand({
       tieWordEmbeddings: tie,
       maxPositionEmbeddings: values['max-positions'],
     };
-    const previousTokenHeads = values['prev-token-heads'];
+    const previousTokenOffsets = parseOffsets(values['prev-token-offsets'], values['prev-token-heads']);
     const vocabFrom = values['vocab-from'];
     const vocabSize = values['vocab-size'] ?? DEFAULT_VOCAB_SIZE;
     if (vocabFrom === undefined && values['vocab-size'] !== undefined)
@@ -143,10 +149,11 @@ export const initTinyCommand = defineCommand({
       // Inconsistent sizes are a command-line mistake; the parser's message names the config.json field.
       throw new UsageError(`init-tiny: ${(error as Error).message}`);
     }
-    checkPreviousTokenHeads(sizes, previousTokenHeads);
+    const plantFlag = values['prev-token-offsets'] === undefined ? 'prev-token-heads' : 'prev-token-offsets';
+    checkPreviousTokenHeads(sizes, previousTokenOffsets, plantFlag);
     const merges = vocabFrom === undefined ? undefined : await learnMergesFrom(context, vocabFrom, vocabSize);
     await prepareOutputDir(dir, values.force, 'init-tiny');
-    const { config, files } = await writeTinyModel(dir, { ...options, merges, previousTokenHeads });
+    const { config, files } = await writeTinyModel(dir, { ...options, merges, previousTokenOffsets });
     const parameters = [...expectedWeightShapes(config).values()].reduce((sum, shape) => sum + elementCount(shape), 0);
     context.io.out(
       `Wrote a tiny ${config.architecture} model (${formatCount(parameters)} parameters, ${config.vocabSize} tokens, seed ${options.seed}) to ${dir}`,
@@ -155,18 +162,41 @@ export const initTinyCommand = defineCommand({
   },
 });
 
+/** --prev-token-offsets as integers, else 1..--prev-token-heads; both at once is ambiguous. */
+function parseOffsets(listed: readonly string[] | undefined, count: number): number[] {
+  if (listed === undefined) return consecutiveOffsets(count);
+  if (count > 0)
+    throw new UsageError(
+      'init-tiny: give --prev-token-heads N (offsets 1..N) or --prev-token-offsets K,…, not both',
+      'prev-token-offsets',
+    );
+  const offsets = listed.map((text) => (/^\d+$/.test(text.trim()) ? Number(text) : Number.NaN));
+  const bad = listed.find((_, n) => !(offsets[n]! >= 1 && Number.isSafeInteger(offsets[n])));
+  if (bad !== undefined)
+    throw new UsageError(
+      `init-tiny: --prev-token-offsets takes positive integers, tokens back (got "${bad}")`,
+      'prev-token-offsets',
+    );
+  if (new Set(offsets).size !== offsets.length)
+    throw new UsageError(
+      `init-tiny: --prev-token-offsets ${listed.join(',')} repeats an offset; one head each`,
+      'prev-token-offsets',
+    );
+  return offsets;
+}
+
 /** The heads live in the q/k biases (qwen2 only), one query head each. */
-function checkPreviousTokenHeads(config: ModelConfig, count: number): void {
-  if (count === 0) return;
+function checkPreviousTokenHeads(config: ModelConfig, offsets: readonly number[], flag: string): void {
+  if (offsets.length === 0) return;
   if (config.architecture !== 'qwen2')
     throw new UsageError(
-      `init-tiny: --prev-token-heads needs --arch qwen2, whose q/k biases carry the heads (got --arch ${config.architecture})`,
-      'prev-token-heads',
+      `init-tiny: --${flag} needs --arch qwen2, whose q/k biases carry the heads (got --arch ${config.architecture})`,
+      flag,
     );
-  if (count > config.numHeads)
+  if (offsets.length > config.numHeads)
     throw new UsageError(
-      `init-tiny: --prev-token-heads ${count} is more than the ${config.numHeads} query heads (--heads); one head each`,
-      'prev-token-heads',
+      `init-tiny: --${flag} ${flag === 'prev-token-heads' ? offsets.length : offsets.join(',')} is more than the ${config.numHeads} query heads (--heads); one head each`,
+      flag,
     );
 }
 
