@@ -74,11 +74,13 @@ describe('cli usage', () => {
     ],
     [['init-tiny', 'a', '--prev-token-heads=-1'], '--prev-token-heads must be an integer ≥ 0 (got "-1")'],
     [['export-adapter', 'a', 'b', '--merge'], 'export-adapter: --merge needs --model DIR'],
-    [['--frobnicate'], 'unknown option --frobnicate (options go after the command name)'],
+    [['--frobnicate'], 'gauntlet-trainer: unknown flag --frobnicate (flags go after the command name; see --help)'],
   ])('%j → exit 2: %s', async (argv, message) => {
     const { code, stderr } = await runInProcess(argv);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+    // One line: the tool and command, what to fix, and where to read more.
+    expect(stderr).toMatch(/^gauntlet-trainer( [a-z-]+)?: [^\n]+see --help\)$/);
   });
 
   it.each(COMMANDS.map((c) => [c.name, c] as const))(
