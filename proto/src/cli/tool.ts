@@ -26,7 +26,8 @@ export interface RunToolOptions {
 export async function runTool(tool: Tool, argv: string[], options: RunToolOptions = {}): Promise<number> {
   const io = options.io ?? consoleIo;
   const defaulted =
-    tool.defaultCommand !== undefined && (argv[0] === undefined || (argv[0].startsWith('-') && !isToolFlag(tool, argv[0])));
+    tool.defaultCommand !== undefined &&
+    (argv[0] === undefined || (argv[0].startsWith('-') && !isToolFlag(tool, argv[0])));
   let [name, ...rest] = defaulted ? [tool.defaultCommand!, ...argv] : argv;
   // `help <command>` is `<command> --help`, and `help` alone is `--help`, unless a command is named help.
   const helpCommand = name === 'help' && !tool.commands.some((c) => c.name === 'help');
@@ -66,7 +67,12 @@ export async function runTool(tool: Tool, argv: string[], options: RunToolOption
       io.out(commandHelp(tool, command));
       return 0;
     }
-    const base: CommandContext<OptionTable> = { ...parsed, io, progress: progressTo(io, prefix), signal: controller.signal };
+    const base: CommandContext<OptionTable> = {
+      ...parsed,
+      io,
+      progress: progressTo(io, prefix),
+      signal: controller.signal,
+    };
     extension = tool.prepare?.(base) ?? {};
     const run = (command as Command<OptionTable>).run({ ...base, ...extension.context });
     const outcome = await Promise.race([run.then((code) => ({ code })), stoppedNow.then((line) => ({ line }))]);
@@ -85,7 +91,9 @@ export async function runTool(tool: Tool, argv: string[], options: RunToolOption
       return EXIT_INTERRUPTED;
     }
     // A bug: the stack, marked as such (operators grep logs for it).
-    io.err(`${prefix}: ${error instanceof GauntletError ? error.message : `unexpected error: ${(error as Error)?.stack ?? String(error)}`}`);
+    io.err(
+      `${prefix}: ${error instanceof GauntletError ? error.message : `unexpected error: ${(error as Error)?.stack ?? String(error)}`}`,
+    );
     return EXIT_FAILURE;
   } finally {
     unsubscribe?.();

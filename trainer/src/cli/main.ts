@@ -40,7 +40,8 @@ function kitCommand(command: AnyCommand): KitCommand {
         return await run({ options: values, positionals, io, signal });
       } catch (error) {
         const own = `${command.name}: `;
-        if (error instanceof GauntletError && error.message.startsWith(own)) error.message = error.message.slice(own.length);
+        if (error instanceof GauntletError && error.message.startsWith(own))
+          error.message = error.message.slice(own.length);
         throw error;
       }
     },

@@ -92,7 +92,9 @@ describe('grpo checks --task against the env servers at start', () => {
   it('known tasks (bare or full) pass the check and the run goes on (here to the Redis it cannot reach)', async () => {
     const run = await grpo('known', '--env', envUrl, '--task', 'miniwob.click-test', '--task', 'enter-text');
     expect(run.code).toBe(1);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^gauntlet-trainer grpo: cannot reach Redis at /)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^gauntlet-trainer grpo: cannot reach Redis at /),
+    ]);
   }, 60_000);
 
   it('an env server not up yet leaves the names unchecked, says so in one line, and starts as before', async () => {
