@@ -1,10 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { runBin } from '@gauntlet/proto/cli';
+import { TOOL } from '../dist/cli/main.js';
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(`[gauntlet-env] ${error?.stack ?? error}`);
-    process.exit(1);
-  },
-);
+await runBin(TOOL);

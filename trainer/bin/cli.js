@@ -10,4 +10,5 @@ try {
   );
   process.exit(1);
 }
-process.exitCode = await cli.runCli(process.argv.slice(2));
+const { runBin } = await import('@gauntlet/proto/cli');
+await runBin(cli.TRAINER);

@@ -12,9 +12,9 @@ export const TOOL: Tool = {
   defaultCommand: 'serve',
 };
 
-/** Runs one command line and returns the exit code (never exits itself); `help` is `--help`. */
+/** Runs one command line and returns the exit code (never exits itself); the kit takes `help [command]`. */
 export function main(argv: string[], options: RunToolOptions = {}): Promise<number> {
-  return runTool(TOOL, argv[0] === 'help' ? ['--help', ...argv.slice(1)] : argv, options);
+  return runTool(TOOL, argv, options);
 }
 
 export { ConfigError } from '../config.js';

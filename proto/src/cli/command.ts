@@ -25,6 +25,11 @@ export interface Command<T extends OptionTable> {
    * neither listens for them nor turns its exit code into 130.
    */
   ownsSignals?: boolean;
+  /**
+   * After an interrupt the command finishes the work in hand and its own exit code stands (a
+   * worker's graceful drain exits 0); otherwise an interrupted command exits 130.
+   */
+  drains?: boolean;
   /** Returns the exit code (0 when omitted). */
   run(context: CommandContext<T>): Promise<number | void>;
 }
@@ -49,4 +54,23 @@ export interface Tool {
   toolOptions?: readonly (readonly [string, string])[];
   /** The exit-code line of the tool's `--help`, when the tool says more than the kit's. */
   exitCodes?: string;
+  /** Printed for `-v` / `--version`, when the tool has one. */
+  version?: string;
+  /**
+   * A GauntletError with code VALIDATION_ERROR from a command is a bad command line too (exit 2,
+   * like a UsageError): the worker's policy and queue checks run after the flags are parsed.
+   */
+  validationIsUsage?: boolean;
+  /** Extends every command's context before it runs, and may turn an interrupt into "stop now". */
+  prepare?(context: CommandContext<OptionTable>): ToolExtension;
+}
+
+export interface ToolExtension {
+  /** Merged into the command's context (the worker's Redis watches). */
+  context?: object;
+  /**
+   * Asked at the first interrupt: a line (without the tool prefix) means the command cannot stop
+   * gracefully, so the run ends now with exit 130 and the command is left behind.
+   */
+  stopNow?(): string | undefined;
 }

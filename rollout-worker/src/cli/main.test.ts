@@ -25,11 +25,16 @@ describe('gauntlet-worker', () => {
   it('answers a wrong command line with exit code 2 and a message that says what to fix', async () => {
     expect(await cli(['runn'])).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/unknown command "runn"; commands: run, submit, eval, status/),
+      err: 'gauntlet-worker: unknown command "runn" (did you mean run?); commands: run, submit, eval, status',
     });
+    expect(await cli(['--redis', 'x'])).toMatchObject({
+      code: 2,
+      err: 'gauntlet-worker: unknown flag --redis (flags go after the command name; see --help)',
+    });
+    // The kit's one line: tool, command, what to fix, where to read more.
     expect(await cli(['run', '--policy', 'random'])).toMatchObject({
       code: 2,
-      err: expect.stringMatching(/--env is required/),
+      err: expect.stringMatching(/^gauntlet-worker run: --env is required.* \(see --help\)$/),
     });
     expect(await cli(['run', '--env', 'grpc://127.0.0.1:1'])).toMatchObject({
       code: 2,

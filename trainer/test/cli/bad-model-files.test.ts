@@ -82,7 +82,7 @@ describe('bad model folders fail sft with the file and field named', () => {
     await writeFile(data, `${JSON.stringify({ prompt: 'a', completion: 'b' })}\n`);
     const { code, stderr } = await runInProcess(['sft', '--model', model, '--data', data, '--out', join(root, 'out')]);
     const where = message.startsWith(':') ? model : `${model}/`;
-    expect(stderr.split('\n')).toEqual([expect.stringMatching(/^gauntlet-trainer: /)]);
+    expect(stderr.split('\n')).toEqual([expect.stringMatching(/^gauntlet-trainer sft: /)]);
     expect(stderr).toContain(`${where}${message}`);
     expect(code).toBe(1);
   });

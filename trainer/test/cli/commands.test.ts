@@ -98,11 +98,13 @@ describe('cli usage', () => {
       'init-tiny: --prev-token-offsets 1,3,5 is more than the 2 query heads (--heads); one head each',
     ],
     [['export-adapter', 'a', 'b', '--merge'], 'export-adapter: --merge needs --model DIR'],
-    [['--frobnicate'], 'unknown option --frobnicate (options go after the command name)'],
+    [['--frobnicate'], 'gauntlet-trainer: unknown flag --frobnicate (flags go after the command name; see --help)'],
   ])('%j → exit 2: %s', async (argv, message) => {
     const { code, stderr } = await runInProcess(argv);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+    // One line: the tool and command, what to fix, and where to read more.
+    expect(stderr).toMatch(/^gauntlet-trainer( [a-z-]+)?: [^\n]+see --help\)$/);
   });
 
   it.each(COMMANDS.map((c) => [c.name, c] as const))(

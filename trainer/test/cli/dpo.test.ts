@@ -223,7 +223,7 @@ describe('gauntlet-trainer dpo errors', () => {
     const { code, stderr } = await dpo(model, data, join(root, 'out'));
     expect({ code, stderr }).toEqual({
       code: 1,
-      stderr: `gauntlet-trainer: ${data}:2: rejected[0].role must be one of "system", "user", "assistant" (got "bot")`,
+      stderr: `gauntlet-trainer dpo: ${data}:2: rejected[0].role must be one of "system", "user", "assistant" (got "bot")`,
     });
   });
 

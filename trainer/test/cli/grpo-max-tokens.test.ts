@@ -18,7 +18,7 @@ it("grpo refuses --max-tokens at or over the model's context at start (exit 2, n
   const result = runBin([...args, '--max-tokens', '4096'], { timeoutMs: 60_000 });
   expect(result.code, result.stderr).toBe(2);
   expect(result.stderr.split('\n')[0]).toBe(
-    "gauntlet-trainer: grpo: --max-tokens (4096) must be below the model's context of 4096 tokens: the prompt needs room too",
+    "gauntlet-trainer grpo: --max-tokens (4096) must be below the model's context of 4096 tokens: the prompt needs room too (see --help)",
   );
   expect(result.stdout).toBe('');
 }, 90_000);

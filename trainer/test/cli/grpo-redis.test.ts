@@ -41,7 +41,7 @@ describe('grpo without Redis', () => {
     expect(result.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^gauntlet-trainer: cannot reach Redis at ${url.replace(/\./g, '\\.')} within 5000 ms: .*ECONNREFUSED`,
+          `^gauntlet-trainer grpo: cannot reach Redis at ${url.replace(/\./g, '\\.')} within 5000 ms: .*ECONNREFUSED`,
         ),
       ),
     ]);
@@ -180,7 +180,7 @@ describe('grpo on a Redis that evicts keys', () => {
     });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
-      `gauntlet-trainer: Redis at ${url} has maxmemory-policy allkeys-lru: it may evict queued jobs; set it to noeviction (redis-server --maxmemory-policy noeviction, or CONFIG SET maxmemory-policy noeviction)`,
+      `gauntlet-trainer grpo: Redis at ${url} has maxmemory-policy allkeys-lru: it may evict queued jobs; set it to noeviction (redis-server --maxmemory-policy noeviction, or CONFIG SET maxmemory-policy noeviction)`,
     ]);
   }, 90_000);
 });

@@ -84,7 +84,7 @@ describe('grpo checks --task against the env servers at start', () => {
     const run = await grpo('typo', '--env', envUrl.replace('http', 'ws'), '--task', 'miniwob.click-tset=2');
     expect(run.code).toBe(2);
     expect(run.stderr.split('\n')[0]).toMatch(
-      /^gauntlet-trainer: grpo: --task "miniwob\.click-tset" \(did you mean miniwob\.click-test\?\): not served by the env servers \(\d+ tasks; /,
+      /^gauntlet-trainer grpo: --task "miniwob\.click-tset" \(did you mean miniwob\.click-test\?\): not served by the env servers \(\d+ tasks; /,
     );
     expect(run.stderr).not.toMatch(/Redis/);
   }, 60_000);
@@ -92,7 +92,9 @@ describe('grpo checks --task against the env servers at start', () => {
   it('known tasks (bare or full) pass the check and the run goes on (here to the Redis it cannot reach)', async () => {
     const run = await grpo('known', '--env', envUrl, '--task', 'miniwob.click-test', '--task', 'enter-text');
     expect(run.code).toBe(1);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^gauntlet-trainer: cannot reach Redis at /)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^gauntlet-trainer grpo: cannot reach Redis at /),
+    ]);
   }, 60_000);
 
   it('an env server not up yet leaves the names unchecked, says so in one line, and starts as before', async () => {
@@ -101,7 +103,7 @@ describe('grpo checks --task against the env servers at start', () => {
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([
       `grpo: task names not checked (${down}: ECONNREFUSED); starting anyway`,
-      expect.stringMatching(/^gauntlet-trainer: cannot reach Redis at /),
+      expect.stringMatching(/^gauntlet-trainer grpo: cannot reach Redis at /),
     ]);
   }, 60_000);
 });

@@ -211,11 +211,11 @@ describe('gauntlet-trainer sft errors', () => {
     const run = (...args: string[]) => runInProcess(['sft', '--model', model, '--data', data, '--out', out, ...args]);
     expect(await run()).toMatchObject({
       code: 1,
-      stderr: `gauntlet-trainer: ${data}:2: messages[1].role must be one of "system", "user", "assistant" (got "bot")`,
+      stderr: `gauntlet-trainer sft: ${data}:2: messages[1].role must be one of "system", "user", "assistant" (got "bot")`,
     });
     expect(await run('--data', `${data}.missing`)).toMatchObject({
       code: 1,
-      stderr: `gauntlet-trainer: ${data}.missing: file not found`,
+      stderr: `gauntlet-trainer sft: ${data}.missing: file not found`,
     });
     expect(await run('--model', join(model, 'nope'))).toMatchObject({
       code: 1,

@@ -11,6 +11,8 @@ import { openConnection, QUEUE_OPTIONS } from '../options.js';
 
 export const runCommand = defineCommand({
   name: 'run',
+  // Ctrl-C drains: episodes in hand finish and hand their groups on, then the worker exits 0.
+  drains: true,
   summary: 'Run a worker: play episodes from the queue and assemble finished groups for the trainer',
   description: [
     'Plays episode jobs from the queue, --concurrency at a time, each on the next healthy env server',
