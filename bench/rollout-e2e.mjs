@@ -26,6 +26,7 @@ import { Queue } from 'bullmq';
 import { startEnvServer } from './support/env-server.mjs';
 import { episodeTimeSplit, meanWallMs } from './support/episode-time.mjs';
 import { startBin as start } from './support/processes.mjs';
+import { playGroups } from './support/queues.mjs';
 
 const SIZE = 8;
 const POLICY = { model: 'tiny', adapter: null, version: 0 };
@@ -224,21 +225,7 @@ async function queued(workers, grpc, url, plan, redis, log) {
       settings: settings(plan, seed),
       submitted_at: new Date().toISOString(),
     });
-  const play = async (ids, baseSeed) => {
-    const left = new Set(ids);
-    const done = new Promise((resolve, reject) => {
-      const off = tracker.onFinished((id, fate) => {
-        if (fate === 'dropped' && left.has(id)) reject(new Error(`group ${id} was dropped`));
-        if (left.delete(id) && left.size === 0) {
-          off();
-          resolve();
-        }
-      });
-    });
-    for (const [i, id] of ids.entries()) await submitter.submit(groupJob(id, baseSeed + i));
-    await tracker.replay(ids);
-    await done;
-  };
+  const play = (ids, baseSeed) => playGroups(submitter, tracker, ids, (id, i) => groupJob(id, baseSeed + i));
   try {
     // Warm-up: every worker starts sessions and probes the template before the clock runs.
     await play(

@@ -20,7 +20,7 @@ import { Queue } from 'bullmq';
 import { startEnvServer } from './support/env-server.mjs';
 import { episodeTimeSplit, meanWallMs, median, round } from './support/episode-time.mjs';
 import { startBin } from './support/processes.mjs';
-import { dropQueues } from './support/queues.mjs';
+import { dropQueues, playGroups } from './support/queues.mjs';
 
 const SIZE = 8;
 const COUNTS = [1, 2, 4];
@@ -139,20 +139,8 @@ async function startTier(workers, grpc, plan, redis) {
   await tracker.ready();
   const trainerQueue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
   const play = async (ids, baseSeed) => {
-    const left = new Set(ids);
-    const done = new Promise((resolve, reject) => {
-      const off = tracker.onFinished((id, fate) => {
-        if (fate === 'dropped' && left.has(id)) reject(new Error(`group ${id} was dropped`));
-        if (left.delete(id) && left.size === 0) {
-          off();
-          resolve();
-        }
-      });
-    });
     const [t, submittedAt] = [performance.now(), Date.now()];
-    for (const [i, id] of ids.entries()) await submitter.submit(groupJob(id, plan, baseSeed + i));
-    await tracker.replay(ids);
-    await done;
+    await playGroups(submitter, tracker, ids, (id, i) => groupJob(id, plan, baseSeed + i));
     const [ms, heardAt] = [performance.now() - t, Date.now()];
     const groups = await Promise.all(ids.map(async (id) => (await trainerQueue.getJob(id)).data));
     return {

@@ -15,3 +15,24 @@ export async function dropQueues(url, keyPrefix) {
     redis.disconnect();
   }
 }
+
+/**
+ * Submits the jobs `jobFor(id, i)` for `ids` and resolves once every one of those groups has
+ * finished (rejects when one is dropped); groups that finished before the tracker listened are
+ * replayed from Redis.
+ */
+export async function playGroups(submitter, tracker, ids, jobFor) {
+  const left = new Set(ids);
+  const done = new Promise((resolve, reject) => {
+    const off = tracker.onFinished((id, fate) => {
+      if (fate === 'dropped' && left.has(id)) reject(new Error(`group ${id} was dropped`));
+      if (left.delete(id) && left.size === 0) {
+        off();
+        resolve();
+      }
+    });
+  });
+  for (const [i, id] of ids.entries()) await submitter.submit(jobFor(id, i));
+  await tracker.replay(ids);
+  await done;
+}
