@@ -147,7 +147,7 @@ describe('gauntlet-trainer grpo on the real stack', () => {
     // The resumed process accounts for every group it submitted or took over.
     const counts = JSON.parse(/^grpo: groups (\{.*\})$/m.exec(trainer.output())![1]!) as Record<string, number>;
     expect(counts['adopted']).toBeGreaterThan(0);
-    expect(counts['consumed']! + counts['dropped']! + counts['abandoned']! + counts['lost']!).toBe(
+    expect(counts['consumed']! + counts['dropped']! + counts['retired']! + counts['abandoned']! + counts['lost']!).toBe(
       counts['submitted']! + counts['adopted']!,
     );
     expect(counts['admitted']! + counts['stale']! + counts['rejected']!).toBe(counts['consumed']);

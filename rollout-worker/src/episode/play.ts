@@ -1,5 +1,12 @@
 import { runEpisode, type EpisodeEnv } from '@gauntlet/proto/agent';
-import type { EpisodeSettings, PolicyRef, Trajectory } from '@gauntlet/proto/rollout';
+import { PolicyRequestError } from '@gauntlet/proto/policy-server';
+import {
+  laterVersionServed,
+  PolicyVersionRetiredError,
+  type EpisodeSettings,
+  type PolicyRef,
+  type Trajectory,
+} from '@gauntlet/proto/rollout';
 import type { EnvPool } from '../env/env-pool.js';
 import type { EpisodePolicyChoice } from '../policies/policy-pool.js';
 
@@ -41,7 +48,8 @@ export const DEFAULT_ENV_WAIT_MS = 60_000;
  */
 export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: AbortSignal): Promise<Trajectory> {
   // First: a job naming a policy server this worker lacks fails before any env session opens.
-  const { policy } = players.policies.forEpisode(spec.policy, spec.settings);
+  const choice = players.policies.forEpisode(spec.policy, spec.settings);
+  const { policy } = choice;
   const lease = players.envs.lease();
   let clean = false;
   try {
@@ -72,10 +80,25 @@ export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: 
         ...(s.observation_chars === null ? {} : { maxChars: s.observation_chars }),
       },
       ...(signal ? { signal } : {}),
+    }).catch(async (error: unknown) => {
+      throw await retiredOr(error, spec.policy, choice);
     });
     clean = trajectory.outcome !== 'infra_error';
     return trajectory;
   } finally {
     lease.release(clean);
   }
+}
+
+/**
+ * A 404 for a versioned adapter, from a server that already serves a later version of its run,
+ * is the learner having moved on (the version fell out of the server's keep window while the
+ * group waited): a PolicyVersionRetiredError, the group stale. Any other error stays as it is.
+ */
+async function retiredOr(error: unknown, asked: PolicyRef, choice: EpisodePolicyChoice): Promise<unknown> {
+  if (!(error instanceof PolicyRequestError) || error.status !== 404) return error;
+  if (asked.version === null || !asked.adapter || !choice.served) return error;
+  const served = await choice.served().catch(() => null);
+  if (!served || !laterVersionServed(asked.adapter, served)) return error;
+  return new PolicyVersionRetiredError(asked.adapter, `${choice.server} serves ${served.join(', ')}`);
 }

@@ -59,6 +59,11 @@ export class WorkerMetrics {
     help: 'Groups assembled and handed to the trainer queue',
     registers: this.r,
   });
+  readonly groupsStale = new Counter({
+    name: 'gauntlet_worker_groups_stale_total',
+    help: 'Groups abandoned because their policy version was retired (the learner moved on); never failures',
+    registers: this.r,
+  });
   readonly groupsDropped = new Counter({
     name: 'gauntlet_worker_groups_dropped_total',
     help: 'Groups dropped whole after an episode ran out of tries or was unplayable',

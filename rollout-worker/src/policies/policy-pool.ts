@@ -32,6 +32,8 @@ export interface PolicyPoolOptions {
 export interface EpisodePolicyChoice {
   policy: EpisodePolicy;
   server: string;
+  /** The model names that server lists now (absent for the random baseline). */
+  served?: () => Promise<string[]>;
 }
 
 /**
@@ -102,7 +104,11 @@ export class PolicyPool {
       contextTokens: settings.context_tokens,
       ...(settings.constrained ? { regex: replyRegex(settings) } : {}),
     });
-    return { policy: llm, server: client.baseUrl };
+    return {
+      policy: llm,
+      server: client.baseUrl,
+      served: async () => (await client.models()).data.map((card) => card.id),
+    };
   }
 
   private resolve(ref: PolicyServerRef): { name: string; client: PolicyClient } {

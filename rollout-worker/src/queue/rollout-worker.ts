@@ -1,10 +1,9 @@
-import { QUEUES, type Trajectory } from '@gauntlet/proto/rollout';
+import { isRetiredVersionReason, QUEUES, type Trajectory } from '@gauntlet/proto/rollout';
+import { DEFAULT_RETRY_POLICY, groupDropReason, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Players } from '../episode/play.js';
 import type { WorkerMetrics } from '../metrics/metrics.js';
-import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { episodeProcessor, type EpisodeResult } from './episode-processor.js';
-import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
 import { followEnvCapacity } from './follow-env-capacity.js';
 import { groupProcessor, type GroupSummary } from './group-processor.js';
 
@@ -37,8 +36,13 @@ export interface RolloutEvents {
   episode(trajectory: Trajectory, attempt: number): void;
   /** An episode attempt failed; `final` when it is out of tries. */
   episodeFailed(jobId: string, reason: string, final: boolean): void;
+  /** An episode's policy version was retired by its server (the learner moved on); its group is stale. */
+  episodeStale(jobId: string, reason: string): void;
   groupCompleted(summary: GroupSummary): void;
+  /** `reason` is the failure of the episode that ran out of tries, when one did. */
   groupDropped(groupId: string, reason: string): void;
+  /** A group abandoned because its policy version was retired: not a failure, and not trained on. */
+  groupStale(groupId: string, reason: string): void;
   error(error: Error): void;
 }
 
@@ -51,6 +55,7 @@ export class RolloutWorker {
   readonly episodes: Worker<unknown, EpisodeResult>;
   readonly groups: Worker<unknown, GroupSummary>;
   private readonly groupsQueue: Queue;
+  private readonly episodesQueue: Queue;
   private readonly trainer: Queue;
   private isDraining = false;
   private readonly offError: () => void;
@@ -62,6 +67,7 @@ export class RolloutWorker {
     const events = options.events ?? {};
     const { watch } = connection;
     this.groupsQueue = watch.track(new Queue(QUEUES.groups, base));
+    this.episodesQueue = watch.track(new Queue(QUEUES.episodes, base));
     this.trainer = watch.track(new Queue(QUEUES.trajectoryGroups, base));
     const name = options.name ?? `${process.env.HOSTNAME ?? 'worker'}:${process.pid}`;
     const locks = {
@@ -102,13 +108,24 @@ export class RolloutWorker {
     // Connection errors are the watch's (one line per outage); the others are reported here.
     this.offError = watch.onError((error) => events.error?.(error));
     this.episodes.on('failed', (job: Job | undefined, error: Error) => {
-      if (job) events.episodeFailed?.(String(job.id), error.message, isFinal(job, error));
+      if (!job) return;
+      if (isRetiredVersionReason(error.message)) events.episodeStale?.(String(job.id), error.message);
+      else events.episodeFailed?.(String(job.id), error.message, isFinal(job, error));
     });
     this.groups.on('completed', (_job, summary) => events.groupCompleted?.(summary));
     this.groups.on('failed', (job: Job | undefined, error: Error) => {
       if (!job || !isFinal(job, error)) return;
-      metrics?.groupsDropped.inc();
-      events.groupDropped?.(String(job.id), error.message);
+      void groupDropReason(error.message, this.episodesQueue)
+        .catch(() => error.message)
+        .then((reason) => {
+          if (isRetiredVersionReason(reason)) {
+            metrics?.groupsStale.inc();
+            events.groupStale?.(String(job.id), reason);
+          } else {
+            metrics?.groupsDropped.inc();
+            events.groupDropped?.(String(job.id), reason);
+          }
+        });
     });
   }
 
@@ -133,7 +150,7 @@ export class RolloutWorker {
       clearTimeout(timer);
       this.offError();
       this.offCapacity();
-      await Promise.allSettled([this.groupsQueue.close(), this.trainer.close()]);
+      await Promise.allSettled([this.groupsQueue.close(), this.episodesQueue.close(), this.trainer.close()]);
     }
   }
 
@@ -146,6 +163,7 @@ export class RolloutWorker {
       this.episodes.close(true),
       this.groups.close(true),
       this.groupsQueue.close(),
+      this.episodesQueue.close(),
       this.trainer.close(),
     ]);
   }

@@ -235,6 +235,24 @@ describe('GrpoLoop', () => {
     expect(s.registry.list().map((l) => l.name)).toEqual(['unit@v1', 'unit@v2']);
   }, 120_000);
 
+  it('a group played after its version was retired (the learner moved on while it waited) is counted stale, never a drop', async () => {
+    let open!: () => void;
+    const updated = new Promise<void>((resolve) => (open = resolve));
+    const s = await setup(
+      { maxStaleness: 0, maxInFlight: 2, maxSteps: 2, served: true },
+      // Group 1 (version 0) is played only once version 1 is out: with max_staleness 0 the server keeps v1 alone.
+      { holds: (id) => (id.endsWith('-1') ? updated : undefined) },
+    );
+    s.onUpdate.push(() => open());
+    const counts = await s.loop.run(new AbortController().signal);
+    expect(s.updates).toHaveLength(2);
+    expect(counts.dropped).toBe(0);
+    expect(counts.retired).toBeGreaterThanOrEqual(1);
+    expect(counts.consumed + counts.dropped + counts.retired + counts.abandoned).toBe(counts.submitted);
+    expect(s.updates[1]!.metrics['groups/stale']).toBeGreaterThanOrEqual(1);
+    expect(s.logs.filter((line) => line.includes('dropped by the workers'))).toEqual([]);
+  }, 120_000);
+
   it('a checkpoint keeps the earlier versions groups in flight may ask for; a resumed server serves them again', async () => {
     const s = await setup({ maxStaleness: 1, maxInFlight: 2, maxSteps: 2 }, {});
     await s.loop.run(new AbortController().signal);

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { EpisodeJob, JOB_NAMES, QUEUES, type Trajectory, type TrajectoryGroup } from '@gauntlet/proto/rollout';
+import {
+  EpisodeJob,
+  JOB_NAMES,
+  laterVersionServed,
+  PolicyVersionRetiredError,
+  QUEUES,
+  type Trajectory,
+  type TrajectoryGroup,
+} from '@gauntlet/proto/rollout';
 import { queueConnection } from '@gauntlet/proto/rollout/queue';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { makeLoraConfig } from '../../src/lora/config.js';
@@ -53,7 +61,8 @@ export interface HarnessOptions {
   train?: TrainSpec;
   /**
    * Episodes ask the policy server for their version when they are played, as the real worker
-   * does; one the server no longer holds fails for good (its 404), which drops the group.
+   * does; one the server no longer holds fails for good (its 404): retired when a later version
+   * of the run is served (the group is stale), else the group is dropped.
    */
   served?: boolean;
   /** The policy server versions are published to (default: a registry of its own, no engine). */
@@ -78,7 +87,12 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
     try {
       registry.resolve(adapter);
     } catch (error) {
-      throw new UnrecoverableError(`policy server: 404 ${(error as Error).message}`);
+      // As the real worker tells them apart: a version the learner moved past is retired.
+      const served = registry.list().map((l) => l.name);
+      const message = laterVersionServed(adapter, served)
+        ? new PolicyVersionRetiredError(adapter, `serves ${served.join(', ')}`).message
+        : `policy server: 404 ${(error as Error).message}`;
+      throw new UnrecoverableError(message);
     }
   };
   const connection = queueConnection('redis://127.0.0.1:6379', `test-${randomUUID()}`);

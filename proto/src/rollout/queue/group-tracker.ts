@@ -1,6 +1,7 @@
 import { QUEUES } from '../jobs.js';
 import { Queue, QueueEvents } from 'bullmq';
 import type { QueueConnection } from './connection.js';
+import { groupDropReason } from './drop-reason.js';
 
 export type GroupFate = 'completed' | 'dropped';
 
@@ -15,8 +16,6 @@ const IN_FLIGHT = ['waiting-children', 'waiting', 'active', 'delayed', 'prioriti
 export class GroupTracker {
   private readonly queue: Queue;
   private readonly episodes: Queue;
-  /** Redis key of an episode job, up to its id. */
-  private readonly episodeKey: string;
   private readonly events: QueueEvents;
   private readonly listeners = new Set<(groupId: string, fate: GroupFate) => void>();
 
@@ -24,7 +23,6 @@ export class GroupTracker {
     const base = { connection: connection.redis, prefix: connection.prefix };
     this.queue = connection.watch.track(new Queue(QUEUES.groups, base));
     this.episodes = connection.watch.track(new Queue(QUEUES.episodes, base));
-    this.episodeKey = `${connection.prefix}:${QUEUES.episodes}:`;
     this.events = connection.watch.track(new QueueEvents(QUEUES.groups, base));
     this.events.on('completed', ({ jobId }) => this.emit(jobId, 'completed'));
     this.events.on(
@@ -60,10 +58,7 @@ export class GroupTracker {
    * records only "child <key> failed" on the group itself), else the group's own failure.
    */
   async dropReason(groupId: string): Promise<string> {
-    const own = (await this.queue.getJob(groupId))?.failedReason ?? '';
-    const child = /^child (\S+) failed$/.exec(own)?.[1];
-    if (!child?.startsWith(this.episodeKey)) return own || 'no reason recorded';
-    return (await this.episodes.getJob(child.slice(this.episodeKey.length)))?.failedReason || own;
+    return groupDropReason((await this.queue.getJob(groupId))?.failedReason ?? '', this.episodes);
   }
 
   /** Reports the groups of `groupIds` that had already finished (before anyone listened) to the listeners. */

@@ -18,6 +18,7 @@ export {
 } from './redis-watch.js';
 export { DEFAULT_RETRY_POLICY, groupFlow, type RetryPolicy } from './flow.js';
 export { GroupTracker, type GroupFate } from './group-tracker.js';
+export { groupDropReason } from './drop-reason.js';
 export { GroupSubmitter, type SubmitResult } from './submitter.js';
 export {
   BadJobError,

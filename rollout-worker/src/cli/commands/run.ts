@@ -206,7 +206,9 @@ export const runCommand = defineCommand({
             io.err(
               `group ${s.group_id} done: ${s.successes}/${s.episodes} succeeded, mean reward ${s.mean_reward.toFixed(3)}; handed to the trainer queue`,
             ),
+          episodeStale: (id, reason) => io.err(`episode ${id} abandoned: ${reason}`),
           groupDropped: (id, reason) => io.err(`group ${id} dropped: ${reason}`),
+          groupStale: (id, reason) => io.err(`group ${id} is stale, not handed to the trainer: ${reason}`),
           error: (error) => io.err(`worker error: ${error.message}`),
         },
       });

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type EpisodeSettings, type GroupJobInput, type TrajectoryGroup } from '@gauntlet/proto/rollout';
+import {
+  isRetiredVersionReason,
+  type EpisodeSettings,
+  type GroupJobInput,
+  type TrajectoryGroup,
+} from '@gauntlet/proto/rollout';
 import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { grpoStep, type GrpoLearner } from '../../train/grpo/index.js';
 import { copyPolicy, type PolicyTensors } from '../../train/policy-tensors.js';
@@ -252,9 +257,13 @@ export class GrpoLoop {
     const { o, counts } = this;
     if (event.kind === 'dropped') {
       if (!this.outstanding.delete(event.id)) return;
-      counts.dropped++;
       this.done.push(event.id);
-      this.drops.dropped(event.id, event.reason);
+      // Its version was retired while it waited: stale, as admission would have found it.
+      if (isRetiredVersionReason(event.reason)) counts.retired++;
+      else {
+        counts.dropped++;
+        this.drops.dropped(event.id, event.reason);
+      }
       return;
     }
     if (event.kind === 'bad') {
@@ -334,7 +343,8 @@ export class GrpoLoop {
       'staleness/max': Math.max(...staleness),
       'groups/submitted': totals.submitted,
       'groups/dropped': totals.dropped,
-      'groups/stale': totals.stale,
+      // Too old to train on either way: refused at admission, or retired before it was played.
+      'groups/stale': totals.stale + totals.retired,
       'groups/bad': totals.bad + totals.foreign + totals.rejected,
       'groups/failed': totals.failed,
       'groups/in_flight': this.outstanding.size,

@@ -2,7 +2,8 @@ import type { TrajectoryGroup } from '@gauntlet/proto/rollout';
 
 /**
  * Where every group this process submitted (or took over from a checkpoint) went. At any time
- * submitted + adopted = consumed + dropped + abandoned + lost + in flight (+ admitted, untrained),
+ * submitted + adopted = consumed + dropped + retired + abandoned + lost + in flight (+ admitted,
+ * untrained),
  * and consumed = admitted + stale + rejected + bad groups of this process.
  */
 export interface GroupCounts {
@@ -23,6 +24,11 @@ export interface GroupCounts {
   unused: number;
   /** Dropped by the rollout workers (an episode out of tries). */
   dropped: number;
+  /**
+   * Given up by the workers because the server had already unloaded their version (the run
+   * moved past it while they waited): stale before they were played, never a failure.
+   */
+  retired: number;
   /** Removed from the queues at the end, still unplayed. */
   abandoned: number;
   /** Adopted from a checkpoint but consumed by the earlier process after it: nothing to train. */
@@ -39,7 +45,16 @@ export interface GroupCounts {
 }
 
 /** The counts the curves show as running totals: a resumed run goes on from its checkpoint's, never from 0. */
-export const RUN_TOTAL_KEYS = ['submitted', 'dropped', 'stale', 'bad', 'foreign', 'rejected', 'failed'] as const;
+export const RUN_TOTAL_KEYS = [
+  'submitted',
+  'dropped',
+  'stale',
+  'retired',
+  'bad',
+  'foreign',
+  'rejected',
+  'failed',
+] as const;
 export type RunTotals = Record<(typeof RUN_TOTAL_KEYS)[number], number>;
 
 /** The run's totals: those of the processes before this one (a checkpoint's) plus this process's counts. */
@@ -56,6 +71,7 @@ export const zeroCounts = (): GroupCounts => ({
   rejected: 0,
   unused: 0,
   dropped: 0,
+  retired: 0,
   abandoned: 0,
   lost: 0,
   foreign: 0,

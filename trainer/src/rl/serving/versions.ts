@@ -1,12 +1,5 @@
-/** A run's adapter version N is served as `<run>@v<N>` (N = updates applied; v0 = the starting adapter). */
-export function versionName(run: string, version: number): string {
-  return `${run}@v${version}`;
-}
-
-export function parseVersionName(name: string): { run: string; version: number } | null {
-  const match = /^(.+)@v(\d+)$/.exec(name);
-  return match ? { run: match[1]!, version: Number(match[2]) } : null;
-}
+// The `<run>@v<N>` naming is shared with the workers, which tell a retired version by it.
+export { parseVersionName, versionName } from '@gauntlet/proto/rollout';
 
 /** Run names go into adapter names, group ids and Redis keys: letters, digits, "_", "-", "." only. */
 export function checkRunName(run: string): string {
