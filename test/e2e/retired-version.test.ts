@@ -2,9 +2,11 @@
 // group waited for a worker) is stale, not failed: the worker says so and counts it apart, and
 // the reason it leaves on the queue tells the learner. Real processes: `gauntlet-trainer serve`
 // with two adapter versions loaded, a real env server, a real worker, the shared Redis.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { isRetiredVersionReason } from '@gauntlet/proto/rollout';
 import { GroupSubmitter, GroupTracker, type GroupFate } from '@gauntlet/proto/rollout/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,4 +123,42 @@ describe('a group whose policy version was retired', () => {
     expect(await scrape(metricsUrl, 'gauntlet_worker_groups_stale_total')).toBe(1);
     expect(await scrape(metricsUrl, 'gauntlet_worker_groups_dropped_total')).toBe(1);
   }, 180_000);
+
+  it('submit --wait reports such a group as stale, apart from the dropped ones, and exits 1 (not every group completed)', async () => {
+    const submit = await promisify(execFile)(
+      process.execPath,
+      [
+        join(ROOT, 'rollout-worker/bin/cli.js'),
+        'submit',
+        '--prefix',
+        connection.prefix,
+        '--task',
+        'click-test',
+        '--seeds',
+        '1',
+        '--group-size',
+        '1',
+        '--max-turns',
+        '2',
+        '--max-tokens',
+        '8',
+        '--model',
+        'tiny',
+        '--adapter',
+        'run@v0',
+        '--policy-version',
+        '0',
+        '--id-prefix',
+        'cli',
+        '--wait',
+      ],
+      { cwd: ROOT },
+    ).then(
+      () => expect.fail('submit --wait exited 0 with a stale group'),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(submit.code).toBe(1);
+    expect(JSON.parse(submit.stdout)).toMatchObject({ completed: 0, dropped: 0, dropped_ids: [], stale: 1 });
+    expect(submit.stderr).toMatch(/groups 1\/1 finished: 0 completed, 0 dropped, 1 stale \(policy version retired\)/);
+  }, 120_000);
 });

@@ -1,7 +1,5 @@
-import { GroupJob } from '@gauntlet/proto/rollout';
-import { DEFAULT_RETRY_POLICY } from '@gauntlet/proto/rollout/queue';
-import { GroupTracker, type GroupFate } from '@gauntlet/proto/rollout/queue';
-import { GroupSubmitter } from '@gauntlet/proto/rollout/queue';
+import { GroupJob, isRetiredVersionReason } from '@gauntlet/proto/rollout';
+import { DEFAULT_RETRY_POLICY, GroupSubmitter, GroupTracker } from '@gauntlet/proto/rollout/queue';
 import { checkTaskNames, parseSeeds } from '@gauntlet/proto/cli';
 import { defineCommand, UsageError } from '../command.js';
 import { checkId, EPISODE_OPTIONS, episodeSettings, openConnection, policyRef, QUEUE_OPTIONS } from '../options.js';
@@ -16,7 +14,8 @@ export const submitCommand = defineCommand({
     'gauntlet:timer); a group id already in Redis (waiting, running, done or dropped) is',
     'skipped, so running the same submit twice plays nothing twice. --max-in-flight holds further groups',
     'back while that many are unfinished (backpressure). --wait follows the groups to the end, prints',
-    'progress, and prints a JSON summary; the exit code is 1 when any group was dropped. With --env, the',
+    'progress, and prints a JSON summary; the exit code is 1 when any group was dropped or stale (its',
+    'policy version retired by the server before it was played). With --env, the',
     "--task names are first checked against those env servers' task lists (exit 2 on an unknown one).",
   ].join('\n'),
   options: {
@@ -124,23 +123,32 @@ export const submitCommand = defineCommand({
     const connection = await openConnection(context);
     const submitter = new GroupSubmitter(connection, retry);
     const tracker = new GroupTracker(connection);
-    const fates = new Map<string, GroupFate>();
+    // A dropped group whose policy version was retired (its run moved on) is stale, not a failure.
+    const fates = new Map<string, 'completed' | 'dropped' | 'stale'>();
     const wanted = new Set(groups.map((g) => g.group_id));
     let existing = 0;
     const started = performance.now();
     const progress = () => {
       const done = [...fates.values()];
       io.err(
-        `groups ${done.length}/${groups.length} finished: ${done.filter((f) => f === 'completed').length} completed, ${done.filter((f) => f === 'dropped').length} dropped (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+        `groups ${done.length}/${groups.length} finished: ${done.filter((f) => f === 'completed').length} completed, ${done.filter((f) => f === 'dropped').length} dropped${done.includes('stale') ? `, ${done.filter((f) => f === 'stale').length} stale (policy version retired)` : ''} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
       );
     };
     const finished = new Promise<void>((resolve) => {
       const check = () => fates.size === groups.length && resolve();
-      tracker.onFinished((id, fate) => {
-        if (!wanted.has(id) || fates.has(id)) return;
+      const settle = (id: string, fate: 'completed' | 'dropped' | 'stale') => {
+        if (fates.has(id)) return;
         fates.set(id, fate);
         if (values.wait) progress();
         check();
+      };
+      tracker.onFinished((id, fate) => {
+        if (!wanted.has(id) || fates.has(id)) return;
+        if (fate === 'completed') return settle(id, fate);
+        void tracker.dropReason(id).then(
+          (reason) => settle(id, isRetiredVersionReason(reason) ? 'stale' : 'dropped'),
+          () => settle(id, 'dropped'),
+        );
       });
     });
     try {
@@ -160,13 +168,16 @@ export const submitCommand = defineCommand({
         new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
       ]);
       const completed = [...fates.values()].filter((f) => f === 'completed').length;
+      const ids = (fate: string) => [...fates].filter(([, f]) => f === fate).map(([id]) => id);
       io.out(
         JSON.stringify({
           groups: groups.length,
           newly_submitted: groups.length - existing,
           completed,
-          dropped: groups.length - completed,
-          dropped_ids: [...fates].filter(([, f]) => f === 'dropped').map(([id]) => id),
+          dropped: groups.length - completed - ids('stale').length,
+          dropped_ids: ids('dropped'),
+          stale: ids('stale').length,
+          stale_ids: ids('stale'),
           wall_s: Math.round(performance.now() - started) / 1000,
         }),
       );
