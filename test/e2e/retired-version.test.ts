@@ -161,4 +161,13 @@ describe('a group whose policy version was retired', () => {
     expect(JSON.parse(submit.stdout)).toMatchObject({ completed: 0, dropped: 0, dropped_ids: [], stale: 1 });
     expect(submit.stderr).toMatch(/groups 1\/1 finished: 0 completed, 0 dropped, 1 stale \(policy version retired\)/);
   }, 120_000);
+
+  it('status counts the groups above apart: one dropped (the name never served), two stale (both retired versions)', async () => {
+    const status = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'rollout-worker/bin/cli.js'), 'status', '--prefix', connection.prefix, '--json'],
+      { cwd: ROOT },
+    );
+    expect(JSON.parse(status.stdout).groups).toEqual({ in_flight: 0, completed: 1, dropped: 1, stale: 2 });
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
-import { QUEUES } from '@gauntlet/proto/rollout';
+import { isRetiredVersionReason, QUEUES } from '@gauntlet/proto/rollout';
 import { Queue } from 'bullmq';
-import type { QueueConnection } from '@gauntlet/proto/rollout/queue';
+import { groupDropReason, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 
 const STATES = ['waiting', 'prioritized', 'delayed', 'active', 'waiting-children', 'completed', 'failed'] as const;
 export type QueueDepths = Record<(typeof STATES)[number], number>;
@@ -10,7 +10,11 @@ export interface RolloutStatus {
   queues: Record<keyof typeof QUEUES, QueueDepths>;
   /** Workers connected to the episodes queue (name and address, as Redis sees them). */
   workers: { name: string; addr: string; idle_s: number }[];
-  groups: { in_flight: number; completed: number; dropped: number };
+  /**
+   * Groups by fate. `stale`: failed only because their policy version was retired while they
+   * waited (BullMQ lists them as failed, as it does the dropped ones).
+   */
+  groups: { in_flight: number; completed: number; dropped: number; stale: number };
   /** Completed groups the trainer has not taken yet. */
   trainer_backlog: number;
 }
@@ -33,6 +37,7 @@ export async function rolloutStatus(connection: QueueConnection): Promise<Rollou
       idle_s: Number(w['idle'] ?? 0),
     }));
     const g = depths.groups;
+    const stale = await retiredGroups(queues.groups, queues.episodes);
     return {
       prefix: connection.prefix,
       queues: depths,
@@ -40,13 +45,22 @@ export async function rolloutStatus(connection: QueueConnection): Promise<Rollou
       groups: {
         in_flight: g.waiting + g.prioritized + g.delayed + g.active + g['waiting-children'],
         completed: g.completed,
-        dropped: g.failed,
+        dropped: g.failed - stale,
+        stale,
       },
       trainer_backlog: depths.trajectoryGroups.waiting + depths.trajectoryGroups.prioritized,
     };
   } finally {
     await Promise.allSettled(Object.values(queues).map((q) => q.close()));
   }
+}
+
+/** Failed group jobs whose reason (their episode's, when BullMQ recorded only "child … failed") is a retired version. */
+async function retiredGroups(groups: Queue, episodes: Queue): Promise<number> {
+  const reasons = await Promise.all(
+    (await groups.getFailed()).map((job) => groupDropReason(job.failedReason ?? '', episodes)),
+  );
+  return reasons.filter(isRetiredVersionReason).length;
 }
 
 /** BullMQ names a worker's Redis connection `<prefix>:<base64 queue>:w:<worker name>`. */

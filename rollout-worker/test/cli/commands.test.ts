@@ -90,13 +90,15 @@ describe('gauntlet-worker commands', () => {
     const status = await cli(['status', ...queue, '--json']);
     expect(status.code).toBe(0);
     const report = JSON.parse(status.out);
-    expect(report.groups).toEqual({ in_flight: 0, completed: 3, dropped: 0 });
+    expect(report.groups).toEqual({ in_flight: 0, completed: 3, dropped: 0, stale: 0 });
     expect(report.queues.episodes.completed).toBe(6);
     expect(report.trainer_backlog).toBe(3);
     expect(report.workers.map((w: { name: string }) => w.name)).toContain('cli-test-worker');
     const table = await cli(['status', ...queue]);
     expect(table.out).toMatch(/gauntlet-episodes\s+0\s+0\s+0\s+0\s+6\s+0/);
-    expect(table.out).toMatch(/groups: 0 in flight, 3 completed, 0 dropped; 3 waiting for the trainer/);
+    expect(table.out).toMatch(
+      /groups: 0 in flight, 3 completed, 0 dropped, 0 stale \(policy version retired\); 3 waiting for the trainer/,
+    );
   }, 150_000);
 
   it('submit takes Gauntlet challenge types: the ":" of gauntlet:<type> becomes "." in the group id; ids that would clash are refused', async () => {

@@ -6,11 +6,12 @@ import { table } from '@gauntlet/proto/cli';
 
 export const statusCommand = defineCommand({
   name: 'status',
-  summary: 'Show queue depths, connected workers, and groups done or dropped',
+  summary: 'Show queue depths, connected workers, and groups done, dropped or stale',
   description: [
     "Reads one deployment's queues (same --redis and --prefix as the workers): jobs per state in the",
     'groups, episodes and trainer queues, the workers connected to the episodes queue, and how many',
-    'groups completed or were dropped (dropped groups stay listed as failed jobs until they expire).',
+    'groups completed, were dropped, or went stale (their policy version was retired while they waited;',
+    'BullMQ lists both as failed jobs, kept until they expire).',
   ].join('\n'),
   options: { ...QUEUE_OPTIONS, json: { kind: 'boolean', help: 'Print JSON instead of tables' } },
   examples: ['gauntlet-worker status', 'gauntlet-worker status --redis redis://queue:6379 --json'],
@@ -39,7 +40,7 @@ export const statusCommand = defineCommand({
     io.out(table(['queue', 'waiting', 'delayed', 'active', 'waiting-children', 'completed', 'failed'], rows));
     io.out('');
     io.out(
-      `groups: ${status.groups.in_flight} in flight, ${status.groups.completed} completed, ${status.groups.dropped} dropped; ${status.trainer_backlog} waiting for the trainer`,
+      `groups: ${status.groups.in_flight} in flight, ${status.groups.completed} completed, ${status.groups.dropped} dropped, ${status.groups.stale} stale (policy version retired); ${status.trainer_backlog} waiting for the trainer`,
     );
     io.out(
       status.workers.length
