@@ -98,10 +98,14 @@ describe('what a WS/gRPC connection buffers is bounded', () => {
     await client.request({ type: 'reset', data: { task_name: 'click-test', seed: 1 } });
     const peak = new PeakRss(server.child.pid!);
     client.sendRaw(JSON.stringify({ type: 'step', data: { action_str: 'noop(20000)' } }));
-    // 150 frames just under the 4 MB frame limit, a few KB each on the wire.
-    const sent = await sendUntilClosed(client.socket, paddedStateFrame(4 * 1024 * 1024 - 64), 150);
+    // Frames just under the 4 MB frame limit, a few KB each on the wire, until the server closes
+    // the socket. The cap is far above what it takes (twice --max-queued-requests, read by the
+    // server): 150 could all sit in the loopback's socket buffers, unread, while a loaded server
+    // was still inflating the first few; 5000 (about 20 MB on the wire) cannot.
+    const FLOOD = 5000;
+    const sent = await sendUntilClosed(client.socket, paddedStateFrame(4 * 1024 * 1024 - 64), FLOOD);
     expect(await client.closed).toEqual({ code: 1008, reason: 'PAYLOAD_TOO_LARGE' });
-    expect(sent).toBeLessThan(150);
+    expect(sent).toBeLessThan(FLOOD);
     const error = await client.next();
     expect(error).toMatchObject({ type: 'error', data: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(error.data.message).toContain('twice --max-queued-requests');
