@@ -14,6 +14,7 @@ import { Curriculum } from '../../../rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../../rl/curriculum/task-sampler.js';
 import { defaultTokenLimits } from '../../../rl/admission/trainable.js';
 import { GrpoLoop } from '../../../rl/loop/grpo-loop.js';
+import { grpoGroupLearner } from '../../../rl/loop/grpo-learner.js';
 import { checkpointOf, restoreRun } from '../../../rl/loop/run-checkpoint.js';
 import { RunReport } from '../../../rl/report/index.js';
 import { startRunServer, type RunRoute } from '../../../rl/serving/run-server.js';
@@ -132,7 +133,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
     const loop: GrpoLoop = new GrpoLoop({
       run: s.run,
       connection: s.connection,
-      learner,
+      learner: grpoGroupLearner(learner),
       sampler,
       publisher: published.publisher,
       model: baseName,
