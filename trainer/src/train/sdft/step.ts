@@ -120,3 +120,21 @@ export async function sdftUpdate(
   emaUpdate(teacher, trainer.adapter, options.emaAlpha);
   return { ...result, sampledTokens: batch.reduce((n, s) => n + s.completion.length, 0) };
 }
+
+/** A step's metrics as a row reports them: the loss, both KLs, the optimizer's figures and the tokens. */
+export function sdftMetrics(result: SdftStepResult, processedTokens: number): Record<string, number> {
+  return {
+    loss: result.loss,
+    forward_kl: result.metrics['forward_kl']!,
+    reverse_kl: result.metrics['reverse_kl']!,
+    learning_rate: result.lr,
+    grad_norm: result.gradNorm,
+    sampled_tokens: result.sampledTokens,
+    num_tokens: processedTokens,
+  };
+}
+
+/** Tokens a step processed: both prompts of every state, and both passes (teacher, student) over the samples. */
+export function processedTokens(batch: readonly EncodedState[], result: SdftStepResult): number {
+  return batch.reduce((n, s) => n + s.student.length + s.teacher.length, 0) + 2 * result.sampledTokens;
+}
