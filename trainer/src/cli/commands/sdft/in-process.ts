@@ -3,7 +3,7 @@ import { shuffledBatches } from '../../../train/sft.js';
 import type { CommandIo } from '../../command.js';
 import { stepReport } from '../step-report.js';
 import type { SdftInputs } from './inputs.js';
-import type { SdftRun } from './job.js';
+import type { SdftRun } from './sdft-run.js';
 import type { SdftSettings } from './settings.js';
 import { SdftStepLog } from './step-log.js';
 import { StudentSampler } from './student-sampler.js';

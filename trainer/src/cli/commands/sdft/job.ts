@@ -1,35 +1,21 @@
 import { join } from 'node:path';
-import type { RuntimeOptions } from '../../../engine/runtime.js';
 import { copyAdapter } from '../../../lora/adapter.js';
 import { loadAdapter } from '../../../lora/peft.js';
 import { DistributionScorer } from '../../../train/sdft/distribution-scorer.js';
 import { sdftLoss } from '../../../train/sdft/loss.js';
-import type { SdftUpdateParts } from '../../../train/sdft/step.js';
 import { LORA_ONLY } from '../../../train/trainable.js';
 import { LoraTrainer } from '../../../train/trainer.js';
 import { EXIT_INTERRUPTED, EXIT_OK, type CommandIo } from '../../command.js';
-import { loadSftCheckpoint, type ResumedSft, type SftRunFields } from '../sft/checkpoint.js';
+import { loadSftCheckpoint } from '../sft/checkpoint.js';
 import { checkAdapterOutDir, writeAdapterFolder } from '../sft/output.js';
 import { withQueues } from '../grpo/queues.js';
-import { loadTrainingModel, type TrainingModel } from '../training-model.js';
+import { loadTrainingModel } from '../training-model.js';
 import { trainInProcess } from './in-process.js';
 import { loadSdftDemos, loadSdftInputs } from './inputs.js';
 import { trainOnRollouts } from './rollouts.js';
+import type { SdftRun } from './sdft-run.js';
 import type { SdftSettings } from './settings.js';
 import { kl, TEACHER_DIR } from './step-log.js';
-
-export { TEACHER_DIR } from './step-log.js';
-
-/** What both ways of sampling train with: the model, the sessions, the run's fields, a checkpoint resumed. */
-export interface SdftRun {
-  model: TrainingModel;
-  parts: SdftUpdateParts;
-  run: SftRunFields;
-  resumed: ResumedSft | undefined;
-  runtime: RuntimeOptions;
-  /** Opens a session that is released however the run ends. */
-  open<T extends { release(): Promise<void> }>(session: T): T;
-}
 
 /**
  * The sdft command's work: read the demonstration and the model, open the student's trainer and

@@ -9,7 +9,7 @@ import { servePolicyInProcess } from '../grpo/publisher.js';
 import { stranded } from '../grpo/queues.js';
 import { stepReport } from '../step-report.js';
 import type { SdftDemos } from './inputs.js';
-import type { SdftRun } from './job.js';
+import type { SdftRun } from './sdft-run.js';
 import type { SdftSettings } from './settings.js';
 import { SdftStepLog } from './step-log.js';
 
