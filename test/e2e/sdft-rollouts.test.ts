@@ -2,21 +2,22 @@
 // bin: Redis (the shared test instance, a fresh prefix), the env server, a rollout worker, and the
 // sdft command serving the student's versions in process. A few updates on click-test: the
 // workers play each published version, every sampled turn is distilled, the adapter loads.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_SYSTEM_PROMPT } from '@gauntlet/proto/agent';
-import { QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEnvServer, type EnvServerProcess } from '../../rollout-worker/test/support/env-server.js';
 import { ROOT, startProcess, type Started } from '../../rollout-worker/test/support/process.js';
-import { freePort, freshConnection, removeQueues } from '../../rollout-worker/test/support/redis.js';
+import { freePort, freshConnection } from '../../rollout-worker/test/support/redis.js';
+import { tearDown } from '../../rollout-worker/test/support/teardown.js';
+import { startWorker } from '../../rollout-worker/test/support/worker-process.js';
 import { loadAdapter } from '../../trainer/src/lora/peft.js';
 import { writeSafetensors } from '../../trainer/src/model/safetensors.js';
 import { writeTinyModel } from '../../trainer/src/model/tiny.js';
 import { loadModel } from '../../trainer/src/model/weights.js';
 import { scaled } from '../../trainer/test/support/tiny-models.js';
+import { turnVersions } from './turn-versions.js';
 
 const STEPS = 3;
 const connection = freshConnection();
@@ -64,6 +65,10 @@ beforeAll(async () => {
       '--demo',
       join(root, 'demo.jsonl'),
       '--rollouts',
+      '--prefix',
+      connection.prefix,
+      '--port',
+      String(port),
       '--task',
       'click-test',
       '--run-name',
@@ -90,10 +95,6 @@ beforeAll(async () => {
       '5000',
       '--threads',
       '1',
-      '--port',
-      String(port),
-      '--prefix',
-      connection.prefix,
       '--out',
       out,
     ],
@@ -102,31 +103,13 @@ beforeAll(async () => {
   );
   started.push(trainer);
   started.push(
-    await startProcess(
-      process.execPath,
-      [
-        join(ROOT, 'rollout-worker/bin/cli.js'),
-        'run',
-        '--no-metrics',
-        '--env',
-        env.grpc,
-        '--policy',
-        trainer.ready[1]!,
-        '--prefix',
-        connection.prefix,
-        '--concurrency',
-        '2',
-      ],
-      /^worker ready/,
-    ),
+    await startWorker(['--env', env.grpc, '--prefix', connection.prefix, '--concurrency', '2'], {
+      policy: trainer.ready[1]!,
+    }),
   );
 }, 240_000);
 
-afterAll(async () => {
-  await Promise.allSettled(started.reverse().map((p) => p.stop()));
-  await removeQueues(connection);
-  rmSync(root, { recursive: true, force: true });
-}, 120_000);
+afterAll(() => tearDown(started, connection, root), 120_000);
 
 describe('gauntlet-trainer sdft --rollouts on the real stack', () => {
   it('distils the turns the workers played with each published version; rows, checkpoints and the adapter are written', async () => {
@@ -153,16 +136,7 @@ describe('gauntlet-trainer sdft --rollouts on the real stack', () => {
     }
     // Strictly on-policy (--max-staleness 0): each update trained on the version before it, and a
     // turn's sampled tokens are what the row counts.
-    const queue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
-    const groups = (await queue.getJobs(['completed'])).map((job) => TrajectoryGroup.parse(job.data));
-    await queue.close();
-    const versions = new Set<number>();
-    for (const group of groups)
-      for (const t of group.trajectories)
-        for (const turn of t.turns) {
-          expect(turn.policy.adapter).toBe(`e2e@v${turn.policy.version}`);
-          versions.add(turn.policy.version!);
-        }
+    const versions = await turnVersions(connection, 'e2e');
     for (const version of [0, 1, 2]) expect(versions).toContain(version);
 
     const counts = JSON.parse(/^sdft: groups (\{.*\})$/m.exec(output)![1]!) as Record<string, number>;
