@@ -87,7 +87,7 @@ export const SDFT_OPTIONS = defineOptions({
     min: 1,
     default: 48,
     valueName: 'N',
-    help: 'Longest continuation the student samples per state',
+    help: 'Longest continuation the student samples per state (with --rollouts, per turn)',
   },
   'max-length': {
     kind: 'integer',

@@ -33,6 +33,6 @@ export const SDFT_ROLLOUT_OPTIONS = defineOptions({
   'run-name': { ...run['run-name'], default: 'sdft' },
   'drain-ms': run['drain-ms'],
   'keep-groups': run['keep-groups'],
-  host: run.host,
-  port: run.port,
+  host: { ...run.host, help: 'With --rollouts: address of the policy server the workers sample from' },
+  port: { ...run.port, help: 'With --rollouts: port of the policy server the workers sample from (0 = any free port)' },
 });
