@@ -6,13 +6,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConsumedGroup, QUEUES, TrajectoryGroup } from '@gauntlet/proto/rollout';
-import { Queue } from 'bullmq';
+import { ConsumedGroup } from '@gauntlet/proto/rollout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openViewSource } from '../../agent/src/view/view-source.js';
 import { startEnvServer, type EnvServerProcess } from '../../rollout-worker/test/support/env-server.js';
 import { ROOT, startProcess, type Started } from '../../rollout-worker/test/support/process.js';
 import { freePort, freshConnection, removeQueues } from '../../rollout-worker/test/support/redis.js';
+import { turnVersions } from './turn-versions.js';
 
 const STEPS = 3;
 const connection = freshConnection();
@@ -131,17 +131,7 @@ describe('gauntlet-trainer grpo on the real stack', () => {
 
     // Every group handed to a trainer is still in Redis (fewer than --keep-groups, 32): its turns name
     // the version that played them, and later groups were played by later versions.
-    const queue = new Queue(QUEUES.trajectoryGroups, { connection: connection.redis, prefix: connection.prefix });
-    const groups = (await queue.getJobs(['completed'])).map((job) => TrajectoryGroup.parse(job.data));
-    await queue.close();
-    const versions = new Set<number>();
-    for (const group of groups)
-      for (const t of group.trajectories)
-        for (const turn of t.turns) {
-          expect(turn.policy.adapter).toBe(`e2e@v${turn.policy.version}`);
-          expect(turn.policy.model).toBe(turn.policy.adapter);
-          versions.add(turn.policy.version!);
-        }
+    const versions = await turnVersions(connection, 'e2e');
     expect(Math.max(...versions)).toBeGreaterThanOrEqual(2);
 
     // The resumed process accounts for every group it submitted or took over.

@@ -137,6 +137,27 @@ describe('gauntlet-trainer sdft', () => {
     [['--task', 'book-flight'], '--task book-flight: the demonstration in'],
     [['--teacher-template', 'TEMPLATE'], 'has no {observation}'],
     [['--epochs', 'two'], '--epochs must be an integer ≥ 1 (got "two")'],
+    [['--rollouts'], 'sdft: --rollouts needs what to roll out on: --task NAME, or --url URL --goal TEXT'],
+    [['--rollouts', '--url', 'https://shop.example/'], 'sdft: --url needs --goal'],
+    [['--rollouts', '--goal', 'Log in'], 'sdft: --goal needs --url'],
+    [
+      ['--rollouts', '--url', 'shop.example', '--goal', 'Log in'],
+      '--url "shop.example" must be an absolute http(s) URL',
+    ],
+    [
+      ['--url', 'https://shop.example/', '--goal', 'Log in'],
+      'sdft: --url chooses what to roll out on: give --rollouts too',
+    ],
+    [
+      ['--rollouts', '--task', 'login-user', '--resume', 'x'],
+      'sdft: --resume cannot continue a --rollouts run exactly',
+    ],
+    // Checked once the queues answered (the shared test Redis) and the demo is read; nothing is queued.
+    [['--rollouts', '--task', 'book-flight', '--prefix', 'sdft-usage'], '--task book-flight: the demonstration in'],
+    [
+      ['--rollouts', '--url', 'https://shop.example/', '--goal', 'Log in', '--prefix', 'sdft-usage'],
+      '--url rolls out on task web: the demonstration in',
+    ],
   ])('%j → exit 2 naming the flag: %s', async (flags, message) => {
     const { root, model, demo } = await setup();
     await writeFile(join(root, 'TEMPLATE'), 'Demo: {demonstration}');

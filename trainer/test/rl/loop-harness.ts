@@ -20,6 +20,7 @@ import type { TokenLimits } from '../../src/rl/admission/trainable.js';
 import { Curriculum } from '../../src/rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../src/rl/curriculum/task-sampler.js';
 import { GrpoLoop, type GrpoLoopOptions, type LoopUpdate } from '../../src/rl/loop/grpo-loop.js';
+import { grpoGroupLearner } from '../../src/rl/loop/grpo-learner.js';
 import { InProcessPublisher, InProcessVersionPublisher } from '../../src/rl/serving/in-process.js';
 import { versionsToKeep } from '../../src/rl/serving/versions.js';
 import { AdapterRegistry } from '../../src/serve/adapters.js';
@@ -155,7 +156,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
   const loop = new GrpoLoop({
     run: 'unit',
     connection,
-    learner,
+    learner: grpoGroupLearner(learner),
     sampler,
     publisher: new InProcessVersionPublisher(
       new InProcessPublisher(registry, 'unit', versionsToKeep(options.maxStaleness)),

@@ -108,4 +108,15 @@ describe('TaskSampler', () => {
     expect([resumed.next(), resumed.next(), resumed.next()]).toEqual(rest);
     expect(rest.every((d) => Number.isInteger(d.seed) && d.seed >= 0)).toBe(true);
   });
+
+  it("a task's own reset options (sdft --url/--goal) ride on each of its draws, over the curriculum's", () => {
+    const web = { name: 'web', weight: 1, resetOptions: { url: 'https://shop.example/', goal: 'Order a mug' } };
+    const gauntlet = { name: 'gauntlet', weight: 1, resetOptions: { start_step: 2 } };
+    const curriculum = new Curriculum({ ...DEFAULT_CURRICULUM, startStep: 5 });
+    expect(curriculum.resetOptions('gauntlet')).toEqual({ start_step: 5 });
+    const sampler = new TaskSampler([web, gauntlet], curriculum, 3);
+    const draws = Array.from({ length: 20 }, () => sampler.next());
+    expect(new Set(draws.map((d) => d.task))).toEqual(new Set(['web', 'gauntlet']));
+    for (const d of draws) expect(d.resetOptions).toEqual(d.task === 'web' ? web.resetOptions : { start_step: 2 });
+  });
 });

@@ -47,6 +47,7 @@ export class TaskSampler {
       u -= p;
     }
     const seed = Math.floor(this.stream.next() * SEED_RANGE);
-    return { task, seed, resetOptions: this.curriculum.resetOptions(task) };
+    const fixed = this.tasks.find((t) => t.name === task)?.resetOptions;
+    return { task, seed, resetOptions: { ...this.curriculum.resetOptions(task), ...fixed } };
   }
 }

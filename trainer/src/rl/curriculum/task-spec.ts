@@ -2,6 +2,8 @@
 export interface TaskSpec {
   name: string;
   weight: number;
+  /** Reset options every group of the task carries (e.g. `web`'s url and goal), over the curriculum's. */
+  resetOptions?: Record<string, unknown>;
 }
 
 /**

@@ -10,7 +10,7 @@ describe('DropLog', () => {
 
   it('the first drop of a reason is a line at once; the rest within the window one line with the count', () => {
     const lines: string[] = [];
-    const drops = new DropLog((line) => lines.push(line), 10_000);
+    const drops = new DropLog((line) => lines.push(`grpo: ${line}`), 10_000);
     drops.dropped('run-a-0', reason('run-a-0', 3));
     expect(lines).toEqual([`grpo: group run-a-0 dropped by the workers: ${reason('run-a-0', 3)}`]);
     for (const id of ['run-a-1', 'run-a-2', 'run-a-3']) drops.dropped(id, reason(id, 3));
@@ -36,7 +36,7 @@ describe('DropLog', () => {
 
   it('close tells what is still counted, and nothing fires after it', () => {
     const lines: string[] = [];
-    const drops = new DropLog((line) => lines.push(line), 10_000);
+    const drops = new DropLog((line) => lines.push(`grpo: ${line}`), 10_000);
     drops.dropped('g-0', 'the env rejected this task');
     drops.dropped('g-1', 'the env rejected this task');
     drops.close();

@@ -31,7 +31,7 @@ export class DropLog {
       open.latest = reason;
       return;
     }
-    this.log(`grpo: group ${groupId} dropped by the workers: ${reason}`);
+    this.log(`group ${groupId} dropped by the workers: ${reason}`);
     this.windows.set(key, { count: 0, latest: reason, timer: this.schedule(key) });
   }
 
@@ -51,7 +51,7 @@ export class DropLog {
     clearTimeout(window.timer);
     if (window.count === 0) return void this.windows.delete(key);
     this.log(
-      `grpo: ${window.count} more group(s) dropped by the workers in the last ${Math.round(this.everyMs / 1000)} s: ${window.latest}`,
+      `${window.count} more group(s) dropped by the workers in the last ${Math.round(this.everyMs / 1000)} s: ${window.latest}`,
     );
     if (!reopen) return void this.windows.delete(key);
     window.count = 0;

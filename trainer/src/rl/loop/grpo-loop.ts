@@ -6,16 +6,15 @@ import {
   type TrajectoryGroup,
 } from '@gauntlet/proto/rollout';
 import { GroupSubmitter, GroupTracker, type QueueConnection } from '@gauntlet/proto/rollout/queue';
-import { grpoStep, type GrpoLearner } from '../../train/grpo/index.js';
 import { copyPolicy, type PolicyTensors } from '../../train/policy-tensors.js';
 import { admitGroup } from '../admission/staleness.js';
 import type { EarlierVersion } from '../checkpoint/state.js';
-import { defaultTokenLimits, untrainableReason, type TokenLimits } from '../admission/trainable.js';
+import { defaultTokenLimits, type TokenLimits } from '../admission/trainable.js';
 import type { TaskSampler } from '../curriculum/task-sampler.js';
 import { TrajectoryKeeper, type KeepOptions } from '../report/trajectory-keeper.js';
-import { groupSamples } from '../samples/convert.js';
 import { versionName } from '../serving/versions.js';
 import { DropLog } from './drop-log.js';
+import type { GroupLearner } from './group-learner.js';
 import { EventQueue } from './event-queue.js';
 import { GroupRetention } from './retention.js';
 import { GroupConsumer } from './group-consumer.js';
@@ -38,7 +37,10 @@ export interface VersionPublisher {
 export interface GrpoLoopOptions {
   run: string;
   connection: QueueConnection;
-  learner: GrpoLearner;
+  /** What trains on the groups: grpoGroupLearner, or SDFT's. */
+  learner: GroupLearner;
+  /** Opens its log lines (default 'grpo'). */
+  label?: string;
   sampler: TaskSampler;
   publisher: VersionPublisher;
   /** The base model's served name (PolicyRef.model). */
@@ -123,10 +125,12 @@ export class GrpoLoop {
   /** Copies of the versions published in the admissible window: a checkpoint keeps those before the current one. */
   private readonly published = new Map<number, PolicyTensors>();
   private readonly keeper: TrajectoryKeeper | null;
+  private readonly label: string;
 
   constructor(private readonly o: GrpoLoopOptions) {
+    this.label = o.label ?? 'grpo';
     this.version = o.startVersion ?? 0;
-    this.drops = new DropLog(o.log, o.dropLogEveryMs);
+    this.drops = new DropLog((line) => this.log(line), o.dropLogEveryMs);
     this.idPrefix = `${o.run}-${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
     for (const [id, startStep] of o.resume?.outstanding ?? []) this.outstanding.set(id, startStep ?? undefined);
     this.batch.push(...(o.resume?.batch ?? []));
@@ -134,7 +138,7 @@ export class GrpoLoop {
     // Adopted admitted groups count as consumed and admitted here: the earlier process took them off the queue.
     this.counts.adopted = this.outstanding.size + this.batch.length;
     this.counts.consumed = this.counts.admitted = this.batch.length;
-    this.keeper = o.keep ? new TrajectoryKeeper({ ...o.keep, log: o.log }) : null;
+    this.keeper = o.keep ? new TrajectoryKeeper({ ...o.keep, log: (line) => this.log(line) }) : null;
   }
 
   /** The run's running totals: the checkpoint's it resumed from plus this process's. */
@@ -162,7 +166,7 @@ export class GrpoLoop {
   }
 
   private async publish(): Promise<void> {
-    const policy = this.o.learner.trainer.policy;
+    const policy = this.o.learner.policy;
     await this.o.publisher.publish(this.version, policy);
     this.published.set(this.version, copyPolicy(policy));
     for (const version of this.published.keys())
@@ -176,15 +180,15 @@ export class GrpoLoop {
     const tracker = new GroupTracker(o.connection);
     tracker.onFinished((id, fate) => fate === 'dropped' && this.dropped(tracker, id));
     const retention = new GroupRetention(o.connection, o.keepGroups);
-    const limits = o.limits ?? defaultTokenLimits(o.learner.model.config);
+    const limits = o.limits ?? defaultTokenLimits(o.learner.modelConfig);
     const consumer = new GroupConsumer(
       o.connection,
       {
         group: (group) => this.events.push({ kind: 'group', group }),
         bad: (_job, message, id) => this.events.push({ kind: 'bad', id, message }),
-        error: (error) => o.log(`grpo: queue error: ${error.message}`),
+        error: (error) => this.log(`queue error: ${error.message}`),
       },
-      (group) => untrainableReason(group, limits, o.learner.config),
+      (group) => o.learner.untrainable(group, limits),
     );
     try {
       await this.keeper?.resume();
@@ -208,8 +212,8 @@ export class GrpoLoop {
       }
       if (signal.aborted) {
         await o.onCheckpoint?.(this.version, 'interrupt');
-        o.log(
-          `grpo: interrupted; ${this.outstanding.size} group(s) left in flight and ${this.batch.length} admitted, kept for a resumed run`,
+        this.log(
+          `interrupted; ${this.outstanding.size} group(s) left in flight and ${this.batch.length} admitted, kept for a resumed run`,
         );
       } else await this.drain(tracker, submitter, consumer);
       await retention.finished(...this.done.splice(0));
@@ -273,14 +277,14 @@ export class GrpoLoop {
         counts.consumed++;
         this.done.push(event.id);
       }
-      o.log(`grpo: ${event.message}; not trained on`);
+      this.log(`${event.message}; not trained on`);
       return;
     }
     const { group } = event;
     const startStep = this.outstanding.get(group.group_id);
     if (!this.outstanding.delete(group.group_id)) {
       counts.foreign++;
-      o.log(`grpo: group ${group.group_id} is not one this process submitted; not trained on`);
+      this.log(`group ${group.group_id} is not one this process submitted; not trained on`);
       return;
     }
     counts.consumed++;
@@ -300,7 +304,7 @@ export class GrpoLoop {
     if (verdict.reason === 'stale') counts.stale++;
     else {
       counts.rejected++;
-      o.log(`grpo: ${verdict.detail}; not trained on`);
+      this.log(`${verdict.detail}; not trained on`);
     }
   }
 
@@ -310,22 +314,17 @@ export class GrpoLoop {
     const groups = taken.map((t) => t.group);
     // Trained on, or not trainable: either way done with once this update is over.
     this.done.push(...groups.map((g) => g.group_id));
-    const { config } = o.learner;
-    const { samples, skippedEpisodes, splitEpisodes, rewardMetrics, anchorMetrics } = groupSamples(
-      groups,
-      config.scaleRewards,
-      config.advantage === 'gigpo' ? config : undefined,
-    );
-    if (samples.length === 0) {
+    const prepared = o.learner.prepare(groups);
+    if (!prepared) {
       // Scripted or empty episodes: nothing was sampled, so there is nothing to train.
       this.counts.unused += groups.length;
-      o.log(`grpo: ${groups.length} group(s) had no sampled token to train on; no update`);
+      this.log(`${groups.length} group(s) had no sampled token to train on; no update`);
       return;
     }
     const t0 = performance.now();
     // Not cut short by a signal: an update runs to its end, then the loop stops and checkpoints.
-    const result = await grpoStep(o.learner, samples).catch((error: Error) => this.failedUpdate(groups, error));
-    if (!result) return;
+    const trained = await prepared.train().catch((error: Error) => this.failedUpdate(groups, error));
+    if (!trained) return;
     this.failedInARow = 0;
     const t1 = performance.now();
     this.version++;
@@ -335,9 +334,8 @@ export class GrpoLoop {
     const summary = batchSummary(groups, waitSeconds + (t2 - t0) / 1000);
     const totals = this.totals();
     const metrics: Record<string, number> = {
-      ...rewardMetrics,
-      ...anchorMetrics,
-      ...result.metrics,
+      ...prepared.metrics,
+      ...trained,
       ...summary.metrics,
       'staleness/mean': staleness.reduce((a, b) => a + b, 0) / staleness.length,
       'staleness/max': Math.max(...staleness),
@@ -348,14 +346,16 @@ export class GrpoLoop {
       'groups/bad': totals.bad + totals.foreign + totals.rejected,
       'groups/failed': totals.failed,
       'groups/in_flight': this.outstanding.size,
-      'episodes/skipped': skippedEpisodes,
-      'episodes/split': splitEpisodes,
       'time/wait_s': waitSeconds,
       'time/update_s': (t1 - t0) / 1000,
       'time/publish_s': (t2 - t1) / 1000,
     };
     await o.onUpdate({ ...summary, metrics, step: this.version, version: this.version });
     if (o.checkpointEvery && this.version % o.checkpointEvery === 0) await o.onCheckpoint?.(this.version, 'every');
+  }
+
+  private log(line: string): void {
+    this.o.log(`${this.label}: ${line}`);
   }
 
   /** The engine refused a batch: it is dropped (counted, logged once), and the run goes on unless it keeps happening. */
@@ -365,8 +365,8 @@ export class GrpoLoop {
     const limit = this.o.maxFailedUpdates ?? 3;
     const what = `the update on group(s) ${groups.map((g) => g.group_id).join(', ')} failed in the engine: ${error.message}`;
     if (this.failedInARow >= limit)
-      throw new Error(`grpo: ${limit} updates in a row failed; the last: ${what}`, { cause: error });
-    this.o.log(`grpo: ${what}; batch dropped, not trained on`);
+      throw new Error(`${this.label}: ${limit} updates in a row failed; the last: ${what}`, { cause: error });
+    this.log(`${what}; batch dropped, not trained on`);
     return null;
   }
 
@@ -380,7 +380,7 @@ export class GrpoLoop {
       else if (fate === 'completed' && (await consumer.taken(id))) {
         this.outstanding.delete(id);
         this.counts.lost++;
-        this.o.log(`grpo: group ${id} was consumed by an earlier process after its checkpoint; counted lost`);
+        this.log(`group ${id} was consumed by an earlier process after its checkpoint; counted lost`);
       }
     }
   }
@@ -408,9 +408,7 @@ export class GrpoLoop {
     }
     for (const id of [...this.outstanding.keys()]) {
       // A group whose episodes are being played is locked: it finishes on the trainer's queue, unread.
-      await submitter
-        .remove(id)
-        .catch((error: Error) => this.o.log(`grpo: group ${id} left in the queues: ${error.message}`));
+      await submitter.remove(id).catch((error: Error) => this.log(`group ${id} left in the queues: ${error.message}`));
       this.outstanding.delete(id);
       this.counts.abandoned++;
     }

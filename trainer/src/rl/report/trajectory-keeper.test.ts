@@ -63,7 +63,7 @@ describe('TrajectoryKeeper (--keep-trajectories)', () => {
     await keeper.flushed();
     keeper.keep(played('g2', 0), 0, 'admitted');
     await keeper.flushed();
-    expect(logs).toEqual([expect.stringMatching(/^grpo: cannot write .*trajectories\.jsonl: E[A-Z]+/)]);
+    expect(logs).toEqual([expect.stringMatching(/^cannot write .*trajectories\.jsonl: E[A-Z]+/)]);
     await rm(path, { recursive: true });
     keeper.keep(played('g3', 0), 0, 'admitted');
     await keeper.flushed();

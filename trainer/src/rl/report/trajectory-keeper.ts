@@ -72,7 +72,7 @@ export class TrajectoryKeeper {
       this.failed = false;
     } catch (error) {
       // Training goes on without the file; said once per outage, not once per group.
-      if (!this.failed) this.o.log(`grpo: cannot write ${this.o.path}: ${(error as Error).message}`);
+      if (!this.failed) this.o.log(`cannot write ${this.o.path}: ${(error as Error).message}`);
       this.failed = true;
     } finally {
       this.writing = null;

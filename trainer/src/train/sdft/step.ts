@@ -17,7 +17,7 @@ export interface StudentSampling {
   maxTokens: number;
 }
 
-/** Where the student's continuations come from (in-process generation now; rollouts later). */
+/** Where sdftStep's continuations come from: the trainer's own generation engine (rollouts sample through sdftUpdate). */
 export interface ContinuationSampler {
   /** One continuation per prompt, sampled with `adapter` (its token ids, the end token included when one ended it). */
   sample(
@@ -29,22 +29,34 @@ export interface ContinuationSampler {
   ): Promise<number[][]>;
 }
 
-export interface SdftParts {
+/** What a step is made of: the sessions that score and train (sampling is the caller's). */
+export interface SdftUpdateParts {
   trainer: LoraTrainer;
   /** The teacher's adapter, an EMA of the student's (updated in place after every step). */
   teacher: LoraAdapter;
   scorer: DistributionScorer;
+}
+
+export interface SdftParts extends SdftUpdateParts {
   sampler: ContinuationSampler;
 }
 
-export interface SdftStepOptions {
+/** A state with the continuation the student sampled from it (its token ids). */
+export interface SampledState extends EncodedState {
+  completion: readonly number[];
+}
+
+export interface SdftUpdateOptions {
   emaAlpha: number;
   vocab: number;
   topK?: number | undefined;
+  signal?: AbortSignal;
+}
+
+export interface SdftStepOptions extends SdftUpdateOptions {
   sampling: StudentSampling;
   /** Seeds of this step's samples, one per state. */
   seeds: readonly number[];
-  signal?: AbortSignal;
 }
 
 export interface SdftStepResult extends StepResult {
@@ -53,40 +65,76 @@ export interface SdftStepResult extends StepResult {
 }
 
 /**
- * One SDFT step: the student samples a continuation from each state; the teacher (its EMA
- * adapter, the demonstration in its prompt) scores the same tokens; the student takes an
- * optimizer step on the KL between the two per sampled token; then the teacher moves towards
- * the student by `emaAlpha`.
+ * One SDFT step: the student samples a continuation from each state, then sdftUpdate trains on
+ * them.
  */
 export async function sdftStep(
   parts: SdftParts,
   batch: readonly EncodedState[],
   options: SdftStepOptions,
 ): Promise<SdftStepResult> {
-  const { trainer, teacher, scorer, sampler } = parts;
-  const continuations = await sampler.sample(
+  const continuations = await parts.sampler.sample(
     batch.map((s) => s.student),
-    trainer.adapter,
+    parts.trainer.adapter,
     options.sampling,
     options.seeds,
     options.signal,
   );
-  const sequence = (prompt: readonly number[], k: number): TrainSequence => ({
-    tokens: [...prompt, ...continuations[k]!],
-    mask: [...prompt.map(() => 0), ...continuations[k]!.map(() => 1)],
+  return sdftUpdate(
+    parts,
+    batch.map((s, k) => ({ ...s, completion: continuations[k]! })),
+    options,
+  );
+}
+
+/**
+ * The update of an SDFT step on continuations the student already sampled (in process, or by
+ * rollout workers under the version of its adapter): the teacher (its EMA adapter, the
+ * demonstration in its prompt) scores the same tokens; the student takes an optimizer step on the
+ * KL between the two per sampled token; then the teacher moves towards the student by `emaAlpha`.
+ */
+export async function sdftUpdate(
+  parts: SdftUpdateParts,
+  batch: readonly SampledState[],
+  options: SdftUpdateOptions,
+): Promise<SdftStepResult> {
+  const { trainer, teacher, scorer } = parts;
+  const run = options.signal ? { signal: options.signal } : {};
+  const sequence = (prompt: readonly number[], completion: readonly number[]): TrainSequence => ({
+    tokens: [...prompt, ...completion],
+    mask: [...prompt.map(() => 0), ...completion.map(() => 1)],
   });
   const teacherRows = await scorer.score(
-    batch.map((s, k) => sequence(s.teacher, k)),
+    batch.map((s) => sequence(s.teacher, s.completion)),
     teacher,
-    options.signal ? { signal: options.signal } : {},
+    run,
   );
   const students = batch.map((s, k): TrainSequence => {
     const rows = teacherRows[k]!;
-    if (!options.topK) return { ...sequence(s.student, k), rows: { [TEACHER_LOGPROBS]: rows } };
+    const student = sequence(s.student, s.completion);
+    if (!options.topK) return { ...student, rows: { [TEACHER_LOGPROBS]: rows } };
     const top = teacherTopK(rows, options.vocab, options.topK);
-    return { ...sequence(s.student, k), rows: { [TEACHER_LOGPROBS]: top.logprobs, [TEACHER_IDS]: top.ids } };
+    return { ...student, rows: { [TEACHER_LOGPROBS]: top.logprobs, [TEACHER_IDS]: top.ids } };
   });
-  const result = await trainer.trainStep(students, options.signal ? { signal: options.signal } : {});
+  const result = await trainer.trainStep(students, run);
   emaUpdate(teacher, trainer.adapter, options.emaAlpha);
-  return { ...result, sampledTokens: continuations.reduce((n, c) => n + c.length, 0) };
+  return { ...result, sampledTokens: batch.reduce((n, s) => n + s.completion.length, 0) };
+}
+
+/** A step's metrics as a row reports them: the loss, both KLs, the optimizer's figures and the tokens. */
+export function sdftMetrics(result: SdftStepResult, processedTokens: number): Record<string, number> {
+  return {
+    loss: result.loss,
+    forward_kl: result.metrics['forward_kl']!,
+    reverse_kl: result.metrics['reverse_kl']!,
+    learning_rate: result.lr,
+    grad_norm: result.gradNorm,
+    sampled_tokens: result.sampledTokens,
+    num_tokens: processedTokens,
+  };
+}
+
+/** Tokens a step processed: both prompts of every state, and both passes (teacher, student) over the samples. */
+export function processedTokens(batch: readonly EncodedState[], result: SdftStepResult): number {
+  return batch.reduce((n, s) => n + s.student.length + s.teacher.length, 0) + 2 * result.sampledTokens;
 }

@@ -10,6 +10,7 @@ import { createServeContext } from '../../../serve/create.js';
 import type { ServeContext } from '../../../serve/context.js';
 import type { GrpoLearner } from '../../../train/grpo/index.js';
 import type { EarlierVersion } from '../../../rl/checkpoint/state.js';
+import type { PolicyTensors } from '../../../train/policy-tensors.js';
 import type { GrpoSettings } from './settings.js';
 
 /**
@@ -54,21 +55,6 @@ export async function createPublisher(
     });
     return { publisher, ctx: null };
   }
-  const ctx = await createServeContext({
-    modelDir: o.modelDir,
-    servedModelName: o.baseName,
-    apiKeys: s.apiKey ? [s.apiKey] : [],
-    // GRPO's sampler correction compares the trainer's log-probs with the distribution sampled
-    // from; the trainer does not apply the grammar, so neither do the reported values.
-    logprobsMode: 'processed_logprobs',
-    constrainedLogprobs: 'unconstrained',
-    log: o.log,
-    runtime: o.runtime,
-    fedWeights: [...o.learner.trainer.trainedWeights.keys()],
-  });
-  const inProcess = new InProcessPublisher(ctx.adapters, s.run, keepVersions);
-  // Groups in flight at the checkpoint may still ask for these; without them they would get a 404 and be dropped.
-  inProcess.restore(o.earlier ?? []);
   const writeFolder = s.modelVersionsDir
     ? modelFolderWriter({
         dir: s.modelVersionsDir,
@@ -80,7 +66,49 @@ export async function createPublisher(
         log: o.log,
       })
     : undefined;
-  return { publisher: new InProcessVersionPublisher(inProcess, writeFolder), ctx };
+  return servePolicyInProcess({
+    ...o,
+    run: s.run,
+    maxStaleness: s.maxStaleness,
+    apiKey: s.apiKey,
+    fedWeights: [...o.learner.trainer.trainedWeights.keys()],
+    writeFolder,
+  });
+}
+
+/**
+ * This process's own policy server (ctx), which the workers sample from, and a publisher that
+ * loads each version into it (keeping the versions an admissible group may still ask for).
+ */
+export async function servePolicyInProcess(o: {
+  modelDir: string;
+  baseName: string;
+  run: string;
+  maxStaleness: number;
+  apiKey?: string | undefined;
+  runtime: RuntimeOptions;
+  /** Trained base weights: the generation graph takes them as inputs. */
+  fedWeights?: string[];
+  earlier?: EarlierVersion[] | undefined;
+  writeFolder?: ((version: number, policy: PolicyTensors) => Promise<void>) | undefined;
+  log: (line: string) => void;
+}): Promise<{ publisher: VersionPublisher; ctx: ServeContext }> {
+  const ctx = await createServeContext({
+    modelDir: o.modelDir,
+    servedModelName: o.baseName,
+    apiKeys: o.apiKey ? [o.apiKey] : [],
+    // GRPO's sampler correction compares the trainer's log-probs with the distribution sampled
+    // from; the trainer does not apply the grammar, so neither do the reported values.
+    logprobsMode: 'processed_logprobs',
+    constrainedLogprobs: 'unconstrained',
+    log: o.log,
+    runtime: o.runtime,
+    fedWeights: o.fedWeights ?? [],
+  });
+  const inProcess = new InProcessPublisher(ctx.adapters, o.run, versionsToKeep(o.maxStaleness));
+  // Groups in flight at the checkpoint may still ask for these; without them they would get a 404 and be dropped.
+  inProcess.restore(o.earlier ?? []);
+  return { publisher: new InProcessVersionPublisher(inProcess, o.writeFolder), ctx };
 }
 
 /** The versions before `version` still inside the keep window: what the servers held besides it when the run stopped. */

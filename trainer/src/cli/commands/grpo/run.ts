@@ -14,6 +14,7 @@ import { Curriculum } from '../../../rl/curriculum/curriculum.js';
 import { TaskSampler } from '../../../rl/curriculum/task-sampler.js';
 import { defaultTokenLimits } from '../../../rl/admission/trainable.js';
 import { GrpoLoop } from '../../../rl/loop/grpo-loop.js';
+import { grpoGroupLearner } from '../../../rl/loop/grpo-learner.js';
 import { checkpointOf, restoreRun } from '../../../rl/loop/run-checkpoint.js';
 import { RunReport } from '../../../rl/report/index.js';
 import { startRunServer, type RunRoute } from '../../../rl/serving/run-server.js';
@@ -21,6 +22,7 @@ import type { ServeContext } from '../../../serve/context.js';
 import { GrpoLearner } from '../../../train/grpo/index.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../../command.js';
 import { createPublisher } from './publisher.js';
+import { stranded, withQueues } from './queues.js';
 import type { GrpoSettings } from './settings.js';
 import { writeTrainedOutput } from '../sft/checkpoint.js';
 import { readTokenizerFiles } from '../../../model/model-folder.js';
@@ -35,21 +37,9 @@ import { formatTrainSpec, trainedWeightNames, trainsBaseWeights, type TrainSpec 
 export async function runGrpoJob(s: GrpoSettings, io: CommandIo, signal: AbortSignal): Promise<number> {
   const log = (line: string) => io.err(line);
   await checkTasks(s, log);
-  // No queues, no run: a Redis that cannot be reached at start ends the command (exit 1, one line).
-  const { watch } = s.connection;
-  try {
-    await watch.reachable(s.redisTimeoutMs, signal);
-    await watch.refuseEviction();
-  } catch (error) {
-    await watch.close();
-    throw error;
-  }
-  watch.onChange((_state, line) => log(`grpo: ${line}`));
-  try {
-    return await runWithQueues(s, io, signal);
-  } finally {
-    await watch.close();
-  }
+  return withQueues(s.connection, { timeoutMs: s.redisTimeoutMs, signal, label: 'grpo', log }, () =>
+    runWithQueues(s, io, signal),
+  );
 }
 
 /** The run itself, once Redis answered: model, learner, publisher, server and loop. */
@@ -132,7 +122,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
     const loop: GrpoLoop = new GrpoLoop({
       run: s.run,
       connection: s.connection,
-      learner,
+      learner: grpoGroupLearner(learner),
       sampler,
       publisher: published.publisher,
       model: baseName,
@@ -169,14 +159,7 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
       `grpo: run ${s.run} on ${s.tasks.map((t) => `${t.name}=${t.weight}`).join(', ')}; ${checkpoint ? `resumed at update ${checkpoint.version}; ` : ''}${s.maxSteps} updates of ${s.groupsPerUpdate} groups × ${s.groupSize}; max staleness ${s.maxStaleness}; queues ${s.connection.prefix} on ${s.connection.redis.host}:${s.connection.redis.port}; ${s.vllmUrls.length ? `publishing to ${s.vllmUrls.join(', ')}` : `policy server ${server.url}`}; metrics ${server.url}/metrics, curves ${server.url}/curves${kept ? `; last ${s.keepTrajectories} groups kept for gauntlet-agent view ${kept}` : ''}`,
     );
     try {
-      // Without Redis the loop can neither finish its step nor hand groups back: a signal then stops
-      // at once, and a resumed run goes on from the last checkpoint.
-      const stranded = new Promise<null>((resolve) => {
-        const check = () => signal.aborted && !watch.up && resolve(null);
-        signal.addEventListener('abort', check, { once: true });
-        watch.onChange(check);
-      });
-      const counts = await Promise.race([loop.run(signal), stranded]);
+      const counts = await Promise.race([loop.run(signal), stranded(s.connection, signal)]);
       if (counts === null) {
         log(
           `grpo: interrupted while Redis at ${watch.url} is unreachable; stopping now (resume from the last checkpoint)`,

@@ -1,6 +1,7 @@
 import { DEFAULT_EMA_ALPHA } from '../../../train/sdft/ema.js';
 import { defineOptions } from '../../command.js';
 import { SFT_OPTIONS as sft } from '../sft/options.js';
+import { SDFT_ROLLOUT_OPTIONS } from './rollout-options.js';
 
 /** sdft's flags. */
 export const SDFT_OPTIONS = defineOptions({
@@ -13,7 +14,11 @@ export const SDFT_OPTIONS = defineOptions({
     valueName: 'FILE',
     help: 'The demonstration: demo.jsonl from gauntlet-agent record (or any SFT chat JSONL, a demonstration per line), or demo.json (its demo.jsonl beside it is read) (required)',
   },
-  task: { kind: 'string', valueName: 'NAME', help: 'The task the demonstration must be of' },
+  task: {
+    kind: 'string',
+    valueName: 'NAME',
+    help: 'The task the demonstration must be of; with --rollouts, the task the episodes are played on',
+  },
   out: { kind: 'string', valueName: 'DIR', help: "Folder for the student's PEFT adapter (required)" },
   'init-adapter': {
     kind: 'string',
@@ -82,7 +87,7 @@ export const SDFT_OPTIONS = defineOptions({
     min: 1,
     default: 48,
     valueName: 'N',
-    help: 'Longest continuation the student samples per state',
+    help: 'Longest continuation the student samples per state (with --rollouts, per turn)',
   },
   'max-length': {
     kind: 'integer',
@@ -112,4 +117,5 @@ export const SDFT_OPTIONS = defineOptions({
   threads: sft.threads,
   device: sft.device,
   force: sft.force,
+  ...SDFT_ROLLOUT_OPTIONS,
 });

@@ -5,6 +5,7 @@ import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/
 import { checkTeacherTemplate, DEFAULT_TEACHER_TEMPLATE } from '../../../train/sdft/teacher-prompt.js';
 import { UsageError, type OptionValues } from '../../command.js';
 import type { SDFT_OPTIONS } from './options.js';
+import { parseRolloutSettings, type SdftRolloutSettings } from './rollout-settings.js';
 
 /** Everything `gauntlet-trainer sdft` was asked to do, checked; paths absolute. */
 export interface SdftSettings {
@@ -34,6 +35,8 @@ export interface SdftSettings {
   threads?: number;
   device: ExecutionProvider;
   force: boolean;
+  /** --rollouts: the student samples through the rollout tier (absent: in-process, from the demo's states). */
+  rollouts?: SdftRolloutSettings;
 }
 
 const usage = (message: string, flag: string) => new UsageError(`sdft: ${message}`, flag);
@@ -58,6 +61,7 @@ export async function parseSdftSettings(context: {
   } catch (error) {
     throw usage((error as Error).message, 'targets');
   }
+  const teacherTemplate = await readTemplate(values['teacher-template']);
   const settings: SdftSettings = {
     demoFile: required('demo', 'FILE (demo.json or demo.jsonl from gauntlet-agent record)'),
     outDir: required('out', 'DIR (where the adapter goes)'),
@@ -65,7 +69,7 @@ export async function parseSdftSettings(context: {
     mix: values['distillation-alpha'],
     epochs: values.epochs,
     lora,
-    teacherTemplate: await readTemplate(values['teacher-template']),
+    teacherTemplate,
     batchSize: values['batch-size'],
     lr: values.lr,
     temperature: values.temperature,
@@ -82,7 +86,9 @@ export async function parseSdftSettings(context: {
     ...(values['save-every'] === undefined ? {} : { saveEvery: values['save-every'] }),
     ...(values.threads === undefined ? {} : { threads: values.threads }),
   };
-  return settings;
+  // Last: it opens the queues' client once every other flag is known good.
+  const rollouts = parseRolloutSettings(values);
+  return rollouts ? { ...settings, rollouts, task: rollouts.task } : settings;
 }
 
 async function readTemplate(file: string | undefined): Promise<string> {
