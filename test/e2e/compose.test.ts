@@ -109,6 +109,10 @@ beforeAll(
         GAUNTLET_GROUPS_PER_UPDATE: '2',
         GAUNTLET_MAX_TURNS: '2',
         GAUNTLET_MAX_TOKENS: '8',
+        // No checkpoint in this run: the restart test kills the trainer after its first update
+        // and before its first checkpoint. At grpo's default (every 10) an idle machine's trainer
+        // had checkpointed before that test began, and the kill never came.
+        GAUNTLET_CHECKPOINT_EVERY: '1000000',
       },
       [override],
       envFile,
@@ -164,7 +168,7 @@ describe('docker compose up', () => {
         async () => ((await trainerVersions()).length >= 1 ? true : undefined),
         8 * 60_000,
       );
-      // The compose recipe checkpoints every 10 updates (grpo's default): the kill comes well before.
+      // This stack checkpoints only every 1000000 updates (GAUNTLET_CHECKPOINT_EVERY): the kill comes before.
       const killed = JSON.parse(
         await compose.run(['exec', '-T', 'trainer', 'node', '-e', KILL_GRPO_BEFORE_CHECKPOINT]),
       ) as { checkpoints: string[]; grpo: string[]; updates: number };
