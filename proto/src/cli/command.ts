@@ -5,6 +5,8 @@ import type { CommandIo, Progress } from './progress.js';
 export interface CommandContext<T extends OptionTable> {
   values: OptionValues<T>;
   positionals: string[];
+  /** The options the command line or its config file set, for flags that only mean something with another. */
+  given: ReadonlySet<string>;
   io: CommandIo;
   progress: Progress;
   /** Aborted on SIGINT / SIGTERM; long commands stop at the next safe point. */

@@ -53,6 +53,17 @@ describe('parseOptions', () => {
     expect(values).toMatchObject({ mode: 'oracle', 'max-steps': 12, 'api-key': 'sk-file' });
   });
 
+  it('reports as given only what a flag or the config file set, not the environment or a default', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify({ 'max-steps': 12 }));
+    const { given } = parseOptions(table, {
+      args: ['--config', file, '--headed'],
+      env: { TEST_API_KEY: 'sk-env' },
+    });
+    expect([...given].sort()).toEqual(['headed', 'max-steps']);
+  });
+
   it("checks a string flag with its row's own test, from the flag or the environment", () => {
     const ports = {
       'grpc-port': {

@@ -15,6 +15,8 @@ export interface Parsed<T extends OptionTable> {
   values: OptionValues<T>;
   positionals: string[];
   help: boolean;
+  /** The options the command line or its config file set (not the environment, not a default). */
+  given: ReadonlySet<string>;
 }
 
 /**
@@ -48,21 +50,23 @@ export function parseOptions<T extends OptionTable>(table: T, input: ParseInput)
   const { help, ...flags } = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const config = ownConfig ? undefined : flags.config;
   if (!ownConfig) delete flags.config;
-  if (help) return { values: {} as OptionValues<T>, positionals: parsed.positionals, help: true };
+  if (help) return { values: {} as OptionValues<T>, positionals: parsed.positionals, help: true, given: new Set() };
   checkPositionals(parsed.positionals, positionals);
   const fromFile = typeof config === 'string' ? readConfig(config, table) : {};
   const env = input.env ?? process.env;
   const values: Record<string, unknown> = {};
+  const givenNames = new Set<string>();
   for (const [name, spec] of specs) {
     const flag = flags[name];
     const given = flag ?? fromFile[name];
+    if (given !== undefined) givenNames.add(name);
     const envName = given === undefined ? envNames(spec).find((n) => env[n]) : undefined;
     const raw = given ?? (envName ? env[envName] : undefined);
     const file = flag === undefined && fromFile[name] !== undefined ? (config as string) : undefined;
     // A bad value names where the user fixes it: the flag, the config file, or the variable.
     values[name] = raw === undefined ? defaultOf(spec) : convertFrom(name, spec, raw, file, envName);
   }
-  return { values: values as OptionValues<T>, positionals: parsed.positionals, help: false };
+  return { values: values as OptionValues<T>, positionals: parsed.positionals, help: false, given: givenNames };
 }
 
 /** The table has its own `config` flag, so `--config` is the command's, not the kit's JSON file. */

@@ -23,6 +23,8 @@ export interface CommandContext<T extends OptionTable = OptionTable> {
   /** The kit's parsed values, typed by the table: a flag with a default (or a boolean) is always set. */
   options: OptionValues<T>;
   positionals: string[];
+  /** The options the command line or its config file set (absent where a test builds the context). */
+  given?: ReadonlySet<string>;
   io: CommandIo;
   /** Aborted on Ctrl-C; long commands (sft, serve) stop at the next safe point. */
   signal: AbortSignal;

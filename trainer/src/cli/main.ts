@@ -35,9 +35,9 @@ function kitCommand(command: AnyCommand): KitCommand {
   const { run, ...rest } = command;
   return {
     ...rest,
-    async run({ values, positionals, io, signal }) {
+    async run({ values, positionals, given, io, signal }) {
       try {
-        return await run({ options: values, positionals, io, signal });
+        return await run({ options: values, positionals, given, io, signal });
       } catch (error) {
         const own = `${command.name}: `;
         if (error instanceof GauntletError && error.message.startsWith(own))

@@ -3,7 +3,7 @@ import { UsageError, type AnyCommand, type CommandContext, type OptionTable } fr
 
 export type ParsedCommandLine<T extends OptionTable = OptionTable> = Pick<
   CommandContext<T>,
-  'options' | 'positionals'
+  'options' | 'positionals' | 'given'
 > & { help: boolean };
 
 /**
@@ -18,7 +18,7 @@ export function parseCommandLine<T extends OptionTable>(
 ): ParsedCommandLine<T> {
   try {
     const parsed = parseOptions(command.options, { args, positionals: command.positionals, ...(env ? { env } : {}) });
-    return { options: parsed.values, positionals: parsed.positionals, help: parsed.help };
+    return { options: parsed.values, positionals: parsed.positionals, given: parsed.given, help: parsed.help };
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`${command.name}: ${error.message}`, error.flag);
     throw error;

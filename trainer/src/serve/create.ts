@@ -67,6 +67,11 @@ export async function createServeContext(options: ServeOptions = {}): Promise<Se
   }
 }
 
+/** The name a model folder is served under when none is given: its last path segment, as vLLM does. */
+export function servedModelName(modelDir: string): string {
+  return basename(resolve(modelDir));
+}
+
 async function contextFrom(dir: string, options: ServeOptions): Promise<ServeContext> {
   const { config, weights } = await loadModel(dir);
   const tokenizer = await ModelTokenizer.load(dir);
@@ -78,7 +83,7 @@ async function contextFrom(dir: string, options: ServeOptions): Promise<ServeCon
     bodyBytes: 8 * 1024 * 1024,
     ...options.limits,
   };
-  const baseName = options.servedModelName ?? (options.modelDir ? basename(dir) : BUILTIN_TINY_MODEL_NAME);
+  const baseName = options.servedModelName ?? (options.modelDir ? servedModelName(dir) : BUILTIN_TINY_MODEL_NAME);
   const roots = await AdapterRoots.resolve(options.adapterRoots ?? (options.adapters ?? []).map((a) => a.path));
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   // Started while the folder exists (the pool keeps the tokenizer files' text): the built-in model's is removed once everything is read.

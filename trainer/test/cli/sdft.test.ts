@@ -137,6 +137,12 @@ describe('gauntlet-trainer sdft', () => {
     [['--task', 'book-flight'], '--task book-flight: the demonstration in'],
     [['--teacher-template', 'TEMPLATE'], 'has no {observation}'],
     [['--epochs', 'two'], '--epochs must be an integer ≥ 1 (got "two")'],
+    [['--group-size', '4'], 'sdft: --group-size only applies to --rollouts runs'],
+    [['--max-steps', '5'], 'sdft: --max-steps only applies to --rollouts runs'],
+    [
+      ['--rollouts', '--task', 'login-user', '--max-new-tokens', '100000'],
+      "sdft: --max-new-tokens (100000) must be below the model's context of",
+    ],
     [['--rollouts'], 'sdft: --rollouts needs what to roll out on: --task NAME, or --url URL --goal TEXT'],
     [['--rollouts', '--url', 'https://shop.example/'], 'sdft: --url needs --goal'],
     [['--rollouts', '--goal', 'Log in'], 'sdft: --goal needs --url'],

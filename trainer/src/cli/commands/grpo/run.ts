@@ -19,6 +19,7 @@ import { checkpointOf, restoreRun } from '../../../rl/loop/run-checkpoint.js';
 import { RunReport } from '../../../rl/report/index.js';
 import { startRunServer, type RunRoute } from '../../../rl/serving/run-server.js';
 import type { ServeContext } from '../../../serve/context.js';
+import { servedModelName } from '../../../serve/create.js';
 import { GrpoLearner } from '../../../train/grpo/index.js';
 import { EXIT_INTERRUPTED, EXIT_OK, UsageError, type CommandIo } from '../../command.js';
 import { createPublisher } from './publisher.js';
@@ -50,7 +51,8 @@ async function runWithQueues(s: GrpoSettings, io: CommandIo, signal: AbortSignal
   const checkpoint = await startingPoint(s, store, log);
   const tiny = s.modelDir ? null : await mkdtemp(join(tmpdir(), 'gauntlet-grpo-tiny-'));
   const modelDir = s.modelDir ?? join(tiny!, 'tiny');
-  const baseName = tiny ? 'tiny' : modelDir.split('/').filter(Boolean).at(-1)!;
+  // The built-in model's folder is <tmp>/tiny: its name is 'tiny' too.
+  const baseName = servedModelName(modelDir);
   let ctx: ServeContext | null = null;
   let learner: GrpoLearner | null = null;
   try {

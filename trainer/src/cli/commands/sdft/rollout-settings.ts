@@ -1,15 +1,19 @@
+import { resolve } from 'node:path';
 import type { ObservationFormat } from '@gauntlet/proto';
 import type { EpisodeSettings } from '@gauntlet/proto/rollout';
 import { queueConnection, type QueueConnection } from '@gauntlet/proto/rollout/queue';
 import { checkRunName } from '../../../rl/serving/versions.js';
 import { UsageError, type OptionValues } from '../../command.js';
 import type { SDFT_OPTIONS } from './options.js';
+import { SDFT_ROLLOUT_OPTIONS } from './rollout-options.js';
 
 /** The env's open-web task, which --url and --goal roll out on. */
 export const WEB_TASK = 'web';
 
 /** sdft --rollouts: what the workers play, where the queues are, how the loop admits groups. */
 export interface SdftRolloutSettings {
+  /** The student's base model, which this process serves to the workers. */
+  modelDir: string;
   task: string;
   /** Reset options every group carries (`web`'s url and goal). */
   resetOptions: Record<string, unknown>;
@@ -30,11 +34,18 @@ export interface SdftRolloutSettings {
 
 const usage = (message: string, flag: string) => new UsageError(`sdft: ${message}`, flag);
 
+/** The flags only --rollouts reads: without it they would be ignored, so they are refused. */
+const ROLLOUT_ONLY = Object.keys(SDFT_ROLLOUT_OPTIONS).filter((name) => name !== 'rollouts');
+
 /**
  * The rollout half of sdft's flags, checked across flags: what to roll out on (--task, or --url
- * with --goal), nothing of it without --rollouts, no --resume with it. Undefined without --rollouts.
+ * with --goal), none of its flags without --rollouts (`given`: those the command line or config
+ * set), no --resume with it, the student served from --model. Undefined without --rollouts.
  */
-export function parseRolloutSettings(values: OptionValues<typeof SDFT_OPTIONS>): SdftRolloutSettings | undefined {
+export function parseRolloutSettings(
+  values: OptionValues<typeof SDFT_OPTIONS>,
+  given: ReadonlySet<string> = new Set(),
+): SdftRolloutSettings | undefined {
   const { url, goal, task } = values;
   if (!values.rollouts) {
     if (url !== undefined || goal !== undefined)
@@ -42,8 +53,16 @@ export function parseRolloutSettings(values: OptionValues<typeof SDFT_OPTIONS>):
         `--${url !== undefined ? 'url' : 'goal'} chooses what to roll out on: give --rollouts too`,
         url !== undefined ? 'url' : 'goal',
       );
+    const stray = ROLLOUT_ONLY.find((name) => given.has(name));
+    if (stray !== undefined)
+      throw usage(
+        `--${stray} only applies to --rollouts runs (the episodes the workers play): give --rollouts too, or drop it`,
+        stray,
+      );
     return undefined;
   }
+  if (values.model === undefined)
+    throw usage('--rollouts serves the student from the --model folder: give --model DIR', 'model');
   if (values.resume !== undefined)
     throw usage(
       '--resume cannot continue a --rollouts run exactly (the groups in flight and the queues are not in its checkpoints); start a new run with --init-adapter DIR/checkpoint-<step>',
@@ -75,6 +94,7 @@ export function parseRolloutSettings(values: OptionValues<typeof SDFT_OPTIONS>):
   };
   const run = wrap('run-name', () => checkRunName(values['run-name']));
   return {
+    modelDir: resolve(values.model),
     task: url === undefined ? task! : WEB_TASK,
     resetOptions: url === undefined ? {} : { url, goal },
     run,

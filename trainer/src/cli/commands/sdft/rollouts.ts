@@ -3,8 +3,9 @@ import { TaskSampler } from '../../../rl/curriculum/task-sampler.js';
 import { GrpoLoop, type LoopUpdate } from '../../../rl/loop/grpo-loop.js';
 import { sdftGroupLearner } from '../../../rl/loop/sdft-learner.js';
 import { startRunServer } from '../../../rl/serving/run-server.js';
+import { servedModelName } from '../../../serve/create.js';
 import { demoStates } from '../../../train/sdft/demo-states.js';
-import { UsageError, type CommandIo } from '../../command.js';
+import type { CommandIo } from '../../command.js';
 import { servePolicyInProcess } from '../grpo/publisher.js';
 import { stranded } from '../grpo/queues.js';
 import { stepReport } from '../step-report.js';
@@ -30,17 +31,10 @@ export async function trainOnRollouts(
   const r = s.rollouts!;
   const { model, parts, run } = job;
   const { config, tokenizer } = model;
-  if (s.modelDir === undefined)
-    throw new UsageError('sdft: --rollouts serves the student from the --model folder: give --model DIR', 'model');
-  if (s.maxNewTokens >= config.maxPositionEmbeddings)
-    throw new UsageError(
-      `sdft: --max-new-tokens (${s.maxNewTokens}) must be below the model's context of ${config.maxPositionEmbeddings} tokens: the prompt needs room too`,
-      'max-new-tokens',
-    );
   const log = (line: string) => io.err(line);
-  const baseName = s.modelDir.split('/').filter(Boolean).at(-1)!;
+  const baseName = servedModelName(r.modelDir);
   const served = await servePolicyInProcess({
-    modelDir: s.modelDir,
+    modelDir: r.modelDir,
     baseName,
     run: r.run,
     maxStaleness: r.maxStaleness,

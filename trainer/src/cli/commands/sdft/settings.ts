@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ExecutionProvider } from '../../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
+import { readModelConfig } from '../../../model/config.js';
 import { checkTeacherTemplate, DEFAULT_TEACHER_TEMPLATE } from '../../../train/sdft/teacher-prompt.js';
 import { UsageError, type OptionValues } from '../../command.js';
 import type { SDFT_OPTIONS } from './options.js';
@@ -43,6 +44,7 @@ const usage = (message: string, flag: string) => new UsageError(`sdft: ${message
 
 export async function parseSdftSettings(context: {
   options: OptionValues<typeof SDFT_OPTIONS>;
+  given?: ReadonlySet<string> | undefined;
 }): Promise<SdftSettings> {
   const values = context.options;
   const required = (name: 'demo' | 'out', what: string): string => {
@@ -86,9 +88,20 @@ export async function parseSdftSettings(context: {
     ...(values['save-every'] === undefined ? {} : { saveEvery: values['save-every'] }),
     ...(values.threads === undefined ? {} : { threads: values.threads }),
   };
+  if (values.rollouts && values.model !== undefined) await checkTurnLength(values.model, settings.maxNewTokens);
   // Last: it opens the queues' client once every other flag is known good.
-  const rollouts = parseRolloutSettings(values);
+  const rollouts = parseRolloutSettings(values, context.given);
   return rollouts ? { ...settings, rollouts, task: rollouts.task } : settings;
+}
+
+/** A turn the policy server would refuse every time (no room left for the prompt) is refused here, before the model loads. */
+async function checkTurnLength(modelDir: string, maxNewTokens: number): Promise<void> {
+  const context = (await readModelConfig(resolve(modelDir))).maxPositionEmbeddings;
+  if (maxNewTokens >= context)
+    throw usage(
+      `--max-new-tokens (${maxNewTokens}) must be below the model's context of ${context} tokens: the prompt needs room too`,
+      'max-new-tokens',
+    );
 }
 
 async function readTemplate(file: string | undefined): Promise<string> {
