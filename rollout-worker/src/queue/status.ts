@@ -37,7 +37,9 @@ export async function rolloutStatus(connection: QueueConnection): Promise<Rollou
       idle_s: Number(w['idle'] ?? 0),
     }));
     const g = depths.groups;
-    const stale = await retiredGroups(queues.groups, queues.episodes);
+    // Both from one read of the failed list: counts taken at two moments could differ, and a
+    // group failing in between would make `dropped` negative.
+    const { failed, stale } = await failedGroups(queues.groups, queues.episodes);
     return {
       prefix: connection.prefix,
       queues: depths,
@@ -45,7 +47,7 @@ export async function rolloutStatus(connection: QueueConnection): Promise<Rollou
       groups: {
         in_flight: g.waiting + g.prioritized + g.delayed + g.active + g['waiting-children'],
         completed: g.completed,
-        dropped: g.failed - stale,
+        dropped: failed - stale,
         stale,
       },
       trainer_backlog: depths.trajectoryGroups.waiting + depths.trajectoryGroups.prioritized,
@@ -55,12 +57,15 @@ export async function rolloutStatus(connection: QueueConnection): Promise<Rollou
   }
 }
 
-/** Failed group jobs whose reason (their episode's, when BullMQ recorded only "child … failed") is a retired version. */
-async function retiredGroups(groups: Queue, episodes: Queue): Promise<number> {
+/**
+ * Failed group jobs, and how many of them failed for a retired version (their episode's reason,
+ * when BullMQ recorded only "child … failed").
+ */
+async function failedGroups(groups: Queue, episodes: Queue): Promise<{ failed: number; stale: number }> {
   const reasons = await Promise.all(
     (await groups.getFailed()).map((job) => groupDropReason(job.failedReason ?? '', episodes)),
   );
-  return reasons.filter(isRetiredVersionReason).length;
+  return { failed: reasons.length, stale: reasons.filter(isRetiredVersionReason).length };
 }
 
 /** BullMQ names a worker's Redis connection `<prefix>:<base64 queue>:w:<worker name>`. */
