@@ -1,8 +1,10 @@
 // Step-level credit benchmark: GRPO against GiGPO (`grpo --advantage gigpo`) on multi-step tasks,
 // in one run on the real stack (Redis, one env server, the trainer with its in-process policy
 // server, rollout-worker processes). Each task is trained from scratch twice with the same seed,
-// recipe and wall-clock budget, once per advantage; `grpo` is the same-run baseline. It prints,
-// per task and arm, the success curve over time and GiGPO's anchor metrics, as JSON.
+// recipe and wall-clock budget, once per advantage; `grpo` is the same-run baseline, and the
+// random policy's success on the same turn budget is measured first (where `gauntlet-worker eval`
+// can play the task as trained). It prints, per task and arm, the success curve over time and
+// GiGPO's anchor metrics, as JSON.
 //
 //   node bench/gigpo.mjs [--minutes 5] [--task miniwob.login-user] [--task gauntlet] [--help]
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { benchOptions, stopStack } from './support/bench-options.mjs';
 import { startBin, startEnvServer } from './support/processes.mjs';
 import { dropQueues } from './support/queues.mjs';
+import { runBin } from './support/run-bin.mjs';
 import { TINY_RECIPE } from './support/tiny-recipe.mjs';
 
 const OPTIONS = {
@@ -27,6 +30,7 @@ const OPTIONS = {
   workers: { type: 'string', default: '2', help: 'Rollout-worker processes' },
   concurrency: { type: 'string', default: '4', help: 'Episodes each worker plays at once' },
   window: { type: 'string', default: '64', help: 'Episodes the rolling success rate is measured over' },
+  'random-episodes': { type: 'string', default: '64', help: "Episodes of the random policy's baseline per task" },
   redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', help: 'Redis URL' },
   'trainer-arg': {
     type: 'string',
@@ -51,11 +55,22 @@ const gamma = number('gamma', 0, 1);
 const workers = Math.floor(number('workers', 1));
 const concurrency = Math.floor(number('concurrency', 1));
 const windowSize = Math.floor(number('window', 1));
+const randomEpisodes = Math.floor(number('random-episodes', 1));
 const log = (line) => process.stderr.write(`[gigpo] ${line}\n`);
 const ARMS = {
   grpo: ['--advantage', 'grpo'],
   gigpo: ['--advantage', 'gigpo', '--step-weight', String(stepWeight), '--gamma', String(gamma)],
 };
+const isGauntlet = (task) => /^gauntlet(\.gauntlet)?$/.test(task);
+/** The last --max-turns among grpo flags (`--max-turns N` or `--max-turns=N`): the one grpo uses. */
+function turnsOf(args) {
+  let turns;
+  args.forEach((arg, i) => {
+    if (arg === '--max-turns') turns = args[i + 1];
+    else if (arg.startsWith('--max-turns=')) turns = arg.slice('--max-turns='.length);
+  });
+  return turns;
+}
 
 const work = await mkdtemp(join(tmpdir(), 'gauntlet-gigpo-'));
 const prefixes = [];
@@ -68,9 +83,7 @@ async function train(grpc, task, arm) {
   const prefix = `gigpo-${process.pid}-${task.replace(/[^a-z0-9]/gi, '')}-${arm}`;
   prefixes.push(prefix);
   const outputDir = join(work, `${task}-${arm}`);
-  const taskArgs = /^gauntlet(\.gauntlet)?$/.test(task)
-    ? ['--task', task, '--start-step', String(startStep)]
-    : ['--task', task];
+  const taskArgs = isGauntlet(task) ? ['--task', task, '--start-step', String(startStep)] : ['--task', task];
   const started = Date.now();
   const trainer = await startBin(
     'trainer',
@@ -115,6 +128,22 @@ async function train(grpc, task, arm) {
   );
 }
 
+/**
+ * The random policy's success rate on `task` with the arms' turn budget. The Gauntlet is trained
+ * from --start-step, which eval cannot start from: null there, with the reason.
+ */
+async function randomBaseline(grpc, task) {
+  if (isGauntlet(task)) return { success: null, why: 'eval plays the Gauntlet from step 1, not from --start-step' };
+  const turns = turnsOf([...RECIPE, ...values['trainer-arg']]);
+  const report = JSON.parse(
+    await runBin('rollout-worker', [
+      ...['eval', '--env', grpc, '--policy', 'random', '--task', task, '--episodes', String(randomEpisodes)],
+      ...['--max-turns', turns, '--concurrency', String(workers * concurrency), '--json'],
+    ]),
+  );
+  return { success: report.tasks[0].success_rate, episodes: randomEpisodes, max_turns: Number(turns) };
+}
+
 /** Success per update and over the last --window episodes, with the anchor metrics gigpo reports. */
 function curveOf(updates, task, started) {
   const recent = [];
@@ -147,7 +176,8 @@ try {
   const grpc = env.grpc;
   const tasks = {};
   for (const task of values.task) {
-    tasks[task] = {};
+    tasks[task] = { random: await randomBaseline(grpc, task) };
+    log(`${task}: random policy ${JSON.stringify(tasks[task].random)}`);
     for (const arm of Object.keys(ARMS)) {
       if (interrupted) break;
       log(`${task}: ${arm} for ${minutes} min`);
@@ -160,11 +190,11 @@ try {
   console.log(
     JSON.stringify({
       bench: 'gigpo',
-      baseline: 'grpo (same seed, recipe and budget, same run)',
+      baseline: 'grpo (same seed, recipe and budget, same run); random: the random policy, same turn budget',
       model: 'built-in tiny',
       recipe: [...RECIPE, ...values['trainer-arg']].join(' '),
       gigpo: { step_weight: stepWeight, gamma },
-      start_step: values.task.some((t) => /^gauntlet(\.gauntlet)?$/.test(t)) ? startStep : null,
+      start_step: values.task.some(isGauntlet) ? startStep : null,
       budget_s_per_run: minutes * 60,
       workers,
       concurrency,
