@@ -13,3 +13,10 @@ export { observationStateKey, stateText } from './state-key.js';
 export { scriptedPolicy, type ScriptedChooser } from './scripted-policy.js';
 export { BROWSER_SYSTEM_PROMPT, GAUNTLET_SYSTEM_PROMPT, WEB_SYSTEM_PROMPT, systemPromptFor } from './system-prompt.js';
 export { chatTokensFor } from './template-cache.js';
+export {
+  checkDemonstrationTemplate,
+  DEFAULT_DEMONSTRATION_TEMPLATE,
+  demonstrationText,
+  withDemonstration,
+  type DemonstrationView,
+} from './demonstration.js';

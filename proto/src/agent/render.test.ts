@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepResult } from '../../test/fake-env.js';
+import { DEFAULT_DEMONSTRATION_TEMPLATE, demonstrationText } from './demonstration.js';
 import { renderObservation } from './render.js';
 
 const tree = Array.from({ length: 50 }, (_, i) => `\t[${i}] button 'Button number ${i}'`).join('\n');
@@ -40,5 +41,14 @@ describe('renderObservation', () => {
     const text = renderObservation(result, { maxTokens: 60, countTokens: words });
     expect(words(text)).toBeLessThanOrEqual(60);
     expect(text).toMatch(/more lines of the tree not shown/);
+  });
+
+  it('writes a demonstration before the goal of every observation, outside the budget', () => {
+    const result = stepResult({ goal: 'g', url: 'u', axtree: tree });
+    const demonstration = { text: demonstrationText(["click('7')"]), template: DEFAULT_DEMONSTRATION_TEMPLATE };
+    const plain = renderObservation(result, { maxChars: 200 });
+    expect(renderObservation(result, { maxChars: 200, demonstration })).toBe(
+      `# Demonstration\nThis task was solved before. These actions solved it, in order:\n1. click('7')\n\n${plain}`,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { StepResult } from '../wire/observation.js';
 import type { ObservationFormat } from '../wire/observation-format.js';
+import { withDemonstration, type DemonstrationView } from './demonstration.js';
 import { pruneTree } from './prune-tree.js';
 
 export interface RenderOptions {
@@ -13,6 +14,8 @@ export interface RenderOptions {
   maxTokens?: number | null | undefined;
   /** Token counter for maxTokens; default: UTF-8 bytes / 4, rounded up (a rough BPE estimate). */
   countTokens?: (text: string) => number;
+  /** A demonstration of the task written into every observation (outside the budgets above). */
+  demonstration?: DemonstrationView | undefined;
 }
 
 const approximateTokens = (text: string): number => Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
@@ -26,6 +29,11 @@ const approximateTokens = (text: string): number => Math.ceil(Buffer.byteLength(
  * was left out; the goal and the last error are never cut.
  */
 export function renderObservation(result: StepResult, options: RenderOptions = {}): string {
+  const text = renderPlain(result, options);
+  return options.demonstration ? withDemonstration(text, options.demonstration) : text;
+}
+
+function renderPlain(result: StepResult, options: RenderOptions): string {
   const o = result.observation;
   const error = o.metadata.browsergym_obs.last_action_error;
   const head = [

@@ -1,3 +1,4 @@
+import type { DemonstrationView } from '@gauntlet/proto/agent';
 import type { EpisodeSettings, PolicyRef, Trajectory } from '@gauntlet/proto/rollout';
 import { playEpisode, type Players } from './play.js';
 
@@ -11,6 +12,8 @@ export interface EvalPlan {
   concurrency: number;
   /** Tries per episode while it ends as infra_error. */
   attempts: number;
+  /** Per task, a demonstration shown in every observation (absent: none). */
+  demonstrations?: Record<string, DemonstrationView>;
 }
 
 export interface TaskScore {
@@ -83,6 +86,7 @@ export async function evaluate(
             group_id: null,
             policy: plan.policy,
             settings: plan.settings,
+            demonstration: plan.demonstrations?.[task],
           },
           players,
           signal,

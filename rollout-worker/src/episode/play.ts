@@ -1,4 +1,4 @@
-import { runEpisode, type EpisodeEnv } from '@gauntlet/proto/agent';
+import { runEpisode, type DemonstrationView, type EpisodeEnv } from '@gauntlet/proto/agent';
 import { PolicyRequestError } from '@gauntlet/proto/policy-server';
 import {
   laterVersionServed,
@@ -18,6 +18,8 @@ export interface EpisodeSpec {
   group_id: string | null;
   policy: PolicyRef;
   settings: EpisodeSettings;
+  /** A demonstration of the task written into every observation (eval --demo: a demo-conditioned policy). */
+  demonstration?: DemonstrationView | undefined;
 }
 
 /** Chooses each episode's policy (a PolicyPool, or a scripted one in tests). */
@@ -78,6 +80,7 @@ export async function playEpisode(spec: EpisodeSpec, players: Players, signal?: 
       render: {
         format: s.observation_format,
         ...(s.observation_chars === null ? {} : { maxChars: s.observation_chars }),
+        ...(spec.demonstration ? { demonstration: spec.demonstration } : {}),
       },
       ...(signal ? { signal } : {}),
     }).catch(async (error: unknown) => {

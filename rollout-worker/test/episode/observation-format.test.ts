@@ -1,4 +1,4 @@
-import { scriptedPolicy } from '@gauntlet/proto/agent';
+import { DEFAULT_DEMONSTRATION_TEMPLATE, scriptedPolicy } from '@gauntlet/proto/agent';
 import { EpisodeSettings } from '@gauntlet/proto/rollout';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvPool } from '../../src/env/env-pool.js';
@@ -29,7 +29,7 @@ const policies: PolicySource = {
   }),
 };
 
-async function play(format: 'axtree' | 'pruned') {
+async function play(format: 'axtree' | 'pruned', demonstration?: { text: string; template: string }) {
   seen.length = 0;
   const settings = EpisodeSettings.parse({ max_turns: 1, observation_format: format });
   const trajectory = await playEpisode(
@@ -40,6 +40,7 @@ async function play(format: 'axtree' | 'pruned') {
       group_id: null,
       policy: { model: 'noop', adapter: null, version: null },
       settings,
+      demonstration,
     },
     { envs, policies },
   );
@@ -57,5 +58,13 @@ describe('observation_format in episode settings', () => {
     const buttons = (text: string) => text.match(/\[\d+\] button '[^']*'/g);
     expect(buttons(pruned.observation)).toEqual(buttons(full.observation));
     expect(buttons(pruned.observation)!.length).toBeGreaterThan(1);
+  }, 60_000);
+
+  it('a demonstration (eval --demo) is written before the goal of what the policy reads', async () => {
+    const plain = await play('pruned');
+    const shown = await play('pruned', { text: "1. click('7')", template: DEFAULT_DEMONSTRATION_TEMPLATE });
+    expect(shown.observation).toBe(
+      `# Demonstration\nThis task was solved before. These actions solved it, in order:\n1. click('7')\n\n${plain.observation}`,
+    );
   }, 60_000);
 });

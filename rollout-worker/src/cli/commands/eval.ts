@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { checkDemonstrationTemplate, DEFAULT_DEMONSTRATION_TEMPLATE } from '@gauntlet/proto/agent';
+import { demonstrationsFor, readDemoActions } from '../../episode/demonstrations.js';
 import { evaluate } from '../../episode/evaluate.js';
 import { EnvPool } from '../../env/env-pool.js';
 import { PolicyPool, RANDOM_POLICY } from '../../policies/policy-pool.js';
@@ -16,7 +18,8 @@ export const evalCommand = defineCommand({
     'is played again (--attempts tries) and otherwise counted apart, never as a failure of the policy;',
     'so is an episode the env could not judge (unjudged: a task without a goal spec), never a success.',
     `--policy ${RANDOM_POLICY} gives the random-click baseline. --json prints the report as JSON instead of`,
-    'the table; --out also writes it to a file.',
+    'the table; --out also writes it to a file. --demo shows the policy a demonstration of each task in',
+    "every observation (the actions of a recorded or collected episode, as SDFT's teacher sees them).",
   ].join('\n'),
   options: {
     env: {
@@ -64,11 +67,22 @@ export const evalCommand = defineCommand({
     },
     json: { kind: 'boolean', help: 'Print the JSON report instead of the table' },
     out: { kind: 'string', valueName: 'FILE', help: 'Also write the JSON report here' },
+    demo: {
+      kind: 'string',
+      valueName: 'FILE',
+      help: "Show each task's demonstration (demo.jsonl from gauntlet-agent record or gauntlet-env collect; demo.json reads the demo.jsonl beside it) in every observation",
+    },
+    'demo-template': {
+      kind: 'string',
+      valueName: 'FILE',
+      help: "With --demo: how the demonstration is written in ({demonstration} and {observation}; default: the one sdft's teacher reads)",
+    },
     ...EPISODE_OPTIONS,
   },
   examples: [
     `gauntlet-worker eval --env grpc://127.0.0.1:50051 --policy ${RANDOM_POLICY} --task click-test --task click-button --episodes 20`,
     'gauntlet-worker eval --env grpc://127.0.0.1:50051 --policy http://127.0.0.1:8001 --adapter grpo --task click-test --out eval.json',
+    'gauntlet-worker eval --env grpc://127.0.0.1:50051 --policy http://127.0.0.1:8001 --task login-user --demo runs/demo/demo.jsonl',
   ],
   async run({ values, io, signal }) {
     const tasks = values.task ?? [];
@@ -78,6 +92,7 @@ export const evalCommand = defineCommand({
     const policyUrls = values.policy ?? [];
     if (policyUrls.length === 0)
       throw new UsageError(`--policy is required: policy server URLs, or ${RANDOM_POLICY}`, 'policy');
+    const demonstrations = await readDemonstrations(tasks, values.demo, values['demo-template']);
     const concurrency = values.concurrency;
     const token = values['env-token'];
     const check = await checkTaskNames(tasks, envUrls, { token });
@@ -96,6 +111,7 @@ export const evalCommand = defineCommand({
           settings: episodeSettings(values),
           concurrency,
           attempts: values.attempts,
+          ...(demonstrations ? { demonstrations } : {}),
         },
         { envs, policies },
         (done, total, t) =>
@@ -152,3 +168,24 @@ export const evalCommand = defineCommand({
     }
   },
 });
+
+/** --demo and --demo-template, read and checked before any episode starts. */
+async function readDemonstrations(tasks: string[], demo: string | undefined, templateFile: string | undefined) {
+  if (demo === undefined) {
+    if (templateFile !== undefined)
+      throw new UsageError('--demo-template needs --demo (the demonstration it places)', 'demo-template');
+    return undefined;
+  }
+  let template = DEFAULT_DEMONSTRATION_TEMPLATE;
+  if (templateFile !== undefined) {
+    template = await readFile(templateFile, 'utf8').catch((error: Error) => {
+      throw new UsageError(`--demo-template ${templateFile}: ${error.message}`, 'demo-template');
+    });
+    try {
+      checkDemonstrationTemplate(template);
+    } catch (error) {
+      throw new UsageError(`--demo-template ${templateFile}: ${(error as Error).message}`, 'demo-template');
+    }
+  }
+  return demonstrationsFor(tasks, await readDemoActions(demo), template, demo);
+}
