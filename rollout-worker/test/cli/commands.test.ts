@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { QUEUES } from '@gauntlet/proto/rollout';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -219,4 +222,26 @@ describe('gauntlet-worker commands', () => {
     expect(submitRun.err).toContain('--task "miniwob.enter-txt" (did you mean miniwob.enter-text?)');
     expect(submitRun.err).not.toMatch(/Redis/);
   }, 150_000);
+
+  it('eval --demo and --demo-template are checked before any episode: exit 2 naming the flag', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eval-demo-'));
+    const demo = join(dir, 'demo.jsonl');
+    await writeFile(
+      demo,
+      `${JSON.stringify({ task: 'miniwob.click-test', messages: [{ role: 'assistant', content: "click('4')" }] })}\n`,
+    );
+    const template = join(dir, 'template.txt');
+    await writeFile(template, 'Demo: {demonstration}');
+    const base = ['eval', '--env', `http://127.0.0.1:${await freePort()}`, '--policy', 'random'];
+    const cases: [string[], string][] = [
+      [['--task', 'click-test', '--demo-template', template], '--demo-template needs --demo'],
+      [['--task', 'login-user', '--demo', demo], '--demo demo.jsonl has no demonstration of login-user'],
+      [['--task', 'click-test', '--demo', demo, '--demo-template', template], 'has no {observation}'],
+      [['--task', 'click-test', '--demo', join(dir, 'none.jsonl')], 'no such file'],
+    ];
+    for (const [flags, message] of cases) {
+      const run = await cli([...base, ...flags]);
+      expect([run.code, run.out, run.err]).toEqual([2, '', expect.stringContaining(message)]);
+    }
+  });
 });
