@@ -12,9 +12,10 @@ export interface DemoActions {
 /**
  * The demonstrations in a demo.jsonl (one conversation per line, as `gauntlet-agent record` and
  * `gauntlet-env collect` write them: the actions are the assistant turns), or a demo.json, whose
- * demo.jsonl beside it is read. Every problem is a UsageError naming `flag`, the file and the line.
+ * demo.jsonl beside it is read. Every problem is a UsageError naming --demo, the file and the line.
  */
-export async function readDemoActions(file: string, flag = 'demo'): Promise<DemoActions[]> {
+export async function readDemoActions(file: string): Promise<DemoActions[]> {
+  const flag = 'demo';
   const jsonl = file.endsWith('.json') ? join(dirname(file), 'demo.jsonl') : file;
   const where = jsonl === file ? file : `${file} (the demo.jsonl beside it)`;
   const text = await readFile(jsonl, 'utf8').catch((error: NodeJS.ErrnoException) => {

@@ -1,7 +1,6 @@
-import { BROWSER_SYSTEM_PROMPT } from '@gauntlet/proto/agent';
+import { BROWSER_SYSTEM_PROMPT, DEFAULT_DEMONSTRATION_TEMPLATE, demonstrationText } from '@gauntlet/proto/agent';
 import { describe, expect, it } from 'vitest';
 import type { TemplateMessage } from '../../model/chat-template.js';
-import { DEFAULT_TEACHER_TEMPLATE, demonstrationText } from '../../train/sdft/teacher-prompt.js';
 import { distillPairs } from './distill-pairs.js';
 import { episode, group, turn } from '../../../test/support/trajectories.js';
 
@@ -40,7 +39,7 @@ describe('TrajectoryGroup → SDFT pairs', () => {
     const { pairs, unsampled, tooLong } = distillPairs([played()], {
       encode,
       demonstration,
-      template: DEFAULT_TEACHER_TEMPLATE,
+      template: DEFAULT_DEMONSTRATION_TEMPLATE,
       maxLength: 10_000,
     });
     expect([unsampled, tooLong]).toEqual([1, 0]);
@@ -54,7 +53,7 @@ describe('TrajectoryGroup → SDFT pairs', () => {
     ]);
     const system = { role: 'system', content: BROWSER_SYSTEM_PROMPT };
     const withDemo = (observation: string) =>
-      DEFAULT_TEACHER_TEMPLATE.replace('{demonstration}', demonstration).replace('{observation}', observation);
+      DEFAULT_DEMONSTRATION_TEMPLATE.replace('{demonstration}', demonstration).replace('{observation}', observation);
     expect(decode(pairs[0]!.teacher)).toEqual([system, { role: 'user', content: withDemo('o0') }]);
     // Trimmed: turn 0's exchange (its reply and the observation after it) is left out, as TokenHistory left it out.
     expect(decode(pairs[1]!.teacher)).toEqual([

@@ -1,5 +1,5 @@
 import type { TemplateMessage } from '../../model/chat-template.js';
-import { demonstrationText } from './teacher-prompt.js';
+import { demonstrationText } from '@gauntlet/proto/agent';
 
 /** One demonstration as a conversation: system prompt, then per action the observation (user) and the action (assistant). */
 export interface Demonstration {

@@ -1,10 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  checkTeacherTemplate,
-  DEFAULT_TEACHER_TEMPLATE,
-  demonstrationText,
-  teacherMessages,
-} from './teacher-prompt.js';
+import { checkDemonstrationTemplate, DEFAULT_DEMONSTRATION_TEMPLATE, demonstrationText } from '@gauntlet/proto/agent';
+import { teacherMessages } from './teacher-prompt.js';
 
 const state = [
   { role: 'system', content: 'You act in a browser.' },
@@ -16,7 +12,7 @@ const state = [
 describe('the teacher prompt', () => {
   test('puts the demonstration before the goal of the state being answered, and only there', () => {
     const demo = demonstrationText(["fill('3', 'ann')", "click('7')"]);
-    const teacher = teacherMessages(state, demo, DEFAULT_TEACHER_TEMPLATE);
+    const teacher = teacherMessages(state, demo, DEFAULT_DEMONSTRATION_TEMPLATE);
     expect(teacher.slice(0, 3)).toEqual(state.slice(0, 3));
     expect(teacher[3]!.content).toBe(
       [
@@ -36,8 +32,8 @@ describe('the teacher prompt', () => {
   });
 
   test('a template without both placeholders, or a state without a user turn, is refused', () => {
-    expect(() => checkTeacherTemplate('Demo: {demonstration}')).toThrow(/has no \{observation\}/);
-    expect(() => teacherMessages([{ role: 'system', content: 'x' }], 'd', DEFAULT_TEACHER_TEMPLATE)).toThrow(
+    expect(() => checkDemonstrationTemplate('Demo: {demonstration}')).toThrow(/has no \{observation\}/);
+    expect(() => teacherMessages([{ role: 'system', content: 'x' }], 'd', DEFAULT_DEMONSTRATION_TEMPLATE)).toThrow(
       /needs a user turn/,
     );
   });

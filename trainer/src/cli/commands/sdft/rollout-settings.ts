@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { ObservationFormat } from '@gauntlet/proto';
 import type { EpisodeSettings } from '@gauntlet/proto/rollout';
 import { queueConnection, type QueueConnection } from '@gauntlet/proto/rollout/queue';
@@ -12,8 +11,6 @@ export const WEB_TASK = 'web';
 
 /** sdft --rollouts: what the workers play, where the queues are, how the loop admits groups. */
 export interface SdftRolloutSettings {
-  /** The student's base model, which this process serves to the workers. */
-  modelDir: string;
   task: string;
   /** Reset options every group carries (`web`'s url and goal). */
   resetOptions: Record<string, unknown>;
@@ -94,7 +91,6 @@ export function parseRolloutSettings(
   };
   const run = wrap('run-name', () => checkRunName(values['run-name']));
   return {
-    modelDir: resolve(values.model),
     task: url === undefined ? task! : WEB_TASK,
     resetOptions: url === undefined ? {} : { url, goal },
     run,

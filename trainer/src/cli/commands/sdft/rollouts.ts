@@ -32,9 +32,11 @@ export async function trainOnRollouts(
   const { model, parts, run } = job;
   const { config, tokenizer } = model;
   const log = (line: string) => io.err(line);
-  const baseName = servedModelName(r.modelDir);
+  // --rollouts requires --model, so the base model is that folder, which this process serves.
+  const modelDir = model.baseModel;
+  const baseName = servedModelName(modelDir);
   const served = await servePolicyInProcess({
-    modelDir: r.modelDir,
+    modelDir,
     baseName,
     run: r.run,
     maxStaleness: r.maxStaleness,

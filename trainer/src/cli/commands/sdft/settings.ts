@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { ExecutionProvider } from '../../../engine/runtime.js';
 import { makeLoraConfig, type LoraConfig, type LoraTarget } from '../../../lora/config.js';
 import { readModelConfig } from '../../../model/config.js';
-import { checkTeacherTemplate, DEFAULT_TEACHER_TEMPLATE } from '../../../train/sdft/teacher-prompt.js';
+import { checkDemonstrationTemplate, DEFAULT_DEMONSTRATION_TEMPLATE } from '@gauntlet/proto/agent';
 import { UsageError, type OptionValues } from '../../command.js';
 import type { SDFT_OPTIONS } from './options.js';
 import { parseRolloutSettings, type SdftRolloutSettings } from './rollout-settings.js';
@@ -105,7 +105,7 @@ async function checkTurnLength(modelDir: string, maxNewTokens: number): Promise<
 }
 
 async function readTemplate(file: string | undefined): Promise<string> {
-  if (file === undefined) return DEFAULT_TEACHER_TEMPLATE;
+  if (file === undefined) return DEFAULT_DEMONSTRATION_TEMPLATE;
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -116,7 +116,7 @@ async function readTemplate(file: string | undefined): Promise<string> {
     );
   }
   try {
-    return checkTeacherTemplate(text);
+    return checkDemonstrationTemplate(text);
   } catch (error) {
     throw usage(`--teacher-template ${file}: ${(error as Error).message}`, 'teacher-template');
   }
