@@ -20,3 +20,4 @@ export {
   withDemonstration,
   type DemonstrationView,
 } from './demonstration.js';
+export { demoConditionedCopies, episodeActions, type EpisodeRecord } from './demo-conditioned.js';

@@ -7,7 +7,7 @@ const user = (content: string) => ({ role: 'user' as const, content });
 const assistant = (content: string) => ({ role: 'assistant' as const, content });
 
 describe('parseSftJsonl', () => {
-  it("reads proto's SftRecord, as collectors write it: every assistant turn trained, rewards ride along", () => {
+  it("reads proto's SftRecord, as collectors write it: every assistant turn trained, rewards ride along, its task, step type and seed kept", () => {
     const record: SftRecord = {
       id: 'gauntlet:timer#4/step1.0',
       episode: 'gauntlet:timer#4',
@@ -19,7 +19,13 @@ describe('parseSftJsonl', () => {
       messages: [{ role: 'system', content: 's' }, user('obs'), { ...assistant('click("5")'), reward: 1 }],
     };
     expect(parseSftJsonl('sft.jsonl', jsonl(record))).toEqual([
-      { line: 1, kind: 'chat', messages: record.messages, trained: [false, false, true] },
+      {
+        line: 1,
+        kind: 'chat',
+        messages: record.messages,
+        trained: [false, false, true],
+        origin: { task: 'gauntlet:timer timer', seed: 4 },
+      },
     ]);
     // A record that breaks the schema is read field by field, with the trainer's own message.
     const badRole = { ...record, messages: [...record.messages, { role: 'tool', content: 'x' }] };

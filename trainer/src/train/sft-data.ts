@@ -29,7 +29,14 @@ export const SFT_ROLES = RECORD_ROLES;
  * completion, tokenised as they are (no template), trained on the completion.
  */
 export type SftLine =
-  | { line: number; kind: 'chat'; messages: TemplateMessage[]; trained: boolean[] }
+  | {
+      line: number;
+      kind: 'chat';
+      messages: TemplateMessage[];
+      trained: boolean[];
+      /** Where a `collect` record came from: its task (with the step type) and seed. */
+      origin?: { task: string; seed: number };
+    }
   | { line: number; kind: 'text'; prompt: string; completion: string };
 
 export async function readSftJsonl(file: string): Promise<SftLine[]> {
@@ -92,7 +99,10 @@ function parseLine(file: string, line: number, value: unknown): SftLine {
     const record = SftRecord.safeParse(value);
     const messages = record.success ? record.data.messages : parseMessages(value['messages'], 'messages', fail);
     const trained = messages.map((m) => m.role === 'assistant');
-    return checkedChat(line, messages, trained, 'messages', fail);
+    const chat = checkedChat(line, messages, trained, 'messages', fail);
+    if (!record.success) return chat;
+    const { task, type, seed } = record.data;
+    return { ...chat, origin: { task: type === task ? task : `${task} ${type}`, seed } };
   }
   if (!hasPrompt)
     throw fail(
@@ -156,7 +166,7 @@ function checkedChat(
   trained: boolean[],
   field: string,
   fail: Fail,
-): SftLine {
+): Extract<SftLine, { kind: 'chat' }> {
   const first = trained.indexOf(true);
   if (first < 0) throw fail(field, 'has no assistant turn to train on');
   if (first === 0)

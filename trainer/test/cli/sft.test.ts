@@ -168,6 +168,65 @@ describe('gauntlet-trainer sft', () => {
   });
 });
 
+/** A `gauntlet-env collect` record: one solved episode of `task` on `seed`. */
+const collected = (task: string, seed: number, action: string) => ({
+  id: `${task}-${seed}`,
+  episode: `e${seed}`,
+  task,
+  seed,
+  step: 0,
+  type: task,
+  reward: 1,
+  messages: [
+    { role: 'system', content: 'Act.' },
+    { role: 'user', content: `# Goal\nclick ${seed}` },
+    { role: 'assistant', content: action },
+  ],
+});
+
+describe('gauntlet-trainer sft --demo-conditioned', () => {
+  it("trains each collect record again with another seed's demonstration: one pass takes twice the steps", async () => {
+    const { model, data, out } = await setup([
+      collected('click-test', 0, "click('4')"),
+      collected('click-test', 1, "click('9')"),
+    ]);
+    const run = (dir: string, ...args: string[]) =>
+      runInProcess([
+        'sft',
+        '--model',
+        model,
+        '--data',
+        data,
+        '--out',
+        dir,
+        '--batch-size',
+        '1',
+        '--threads',
+        '1',
+        ...args,
+      ]);
+    const plain = await run(out);
+    const conditioned = await run(`${out}-demo`, '--demo-conditioned');
+    expect([plain.code, conditioned.code]).toEqual([0, 0]);
+    expect(plain.stderr).toMatch(/^step +2\/2 /m);
+    expect(conditioned.stderr).toContain('sft: --demo-conditioned: 2 demo-conditioned copies of the 2 line(s) added');
+    expect(conditioned.stderr).toMatch(/^step +4\/4 /m);
+  });
+
+  it('refuses data with no two collect records of one task on different seeds, and writes nothing', async () => {
+    const { model, data, out } = await setup([...DATA, collected('click-test', 0, "click('4')")]);
+    expect(
+      await runInProcess(['sft', '--model', model, '--data', data, '--out', out, '--demo-conditioned']),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        `sft: --demo-conditioned: ${data} has no two \`gauntlet-env collect\` records of one task with different seeds`,
+      ),
+    });
+    expect(await exists(out)).toBe(false);
+  });
+});
+
 describe('gauntlet-trainer sft errors', () => {
   it.each([
     [['--out', 'x'], 'sft: --data FILE (JSONL training data) is required'],

@@ -1,6 +1,8 @@
+import { DEFAULT_DEMONSTRATION_TEMPLATE } from '@gauntlet/proto/agent';
 import type { ModelConfig } from '../../../model/config.js';
 import type { ModelTokenizer } from '../../../model/tokenizer.js';
 import { DataFileError, readSftJsonl } from '../../../train/sft-data.js';
+import { withDemoCopies } from '../../../train/sft-demo-copies.js';
 import { encodeSftRecords, type SftEncoded } from '../../../train/sft-encode.js';
 import { UsageError, type CommandIo } from '../../command.js';
 
@@ -18,6 +20,13 @@ export function sftMaxLength(flag: number | undefined, config: ModelConfig): num
   return flag ?? config.maxPositionEmbeddings;
 }
 
+/** What loadSftData adds to the file's lines. */
+export interface SftDataOptions {
+  promptLossWeight?: number;
+  /** Also encode demo-conditioned copies of the collect records (--demo-conditioned). */
+  demoConditioned?: boolean;
+}
+
 /**
  * Reads and encodes the data file, saying on stderr what had to give to fit `maxLength`; fails,
  * naming the flag to change, when nothing is left to train.
@@ -29,9 +38,11 @@ export async function loadSftData(
   maxLength: number,
   belowModel: boolean,
   io: CommandIo,
-  promptLossWeight = 0,
+  { promptLossWeight = 0, demoConditioned = false }: SftDataOptions = {},
 ): Promise<SftEncoded> {
-  const data = encodeSftRecords(dataFile, await readSftJsonl(dataFile), tokenizer, {
+  const read = await readSftJsonl(dataFile);
+  const lines = demoConditioned ? demoCopies(dataFile, read, io) : read;
+  const data = encodeSftRecords(dataFile, lines, tokenizer, {
     maxLength,
     vocabSize: config.vocabSize,
     promptLossWeight,
@@ -55,6 +66,20 @@ export async function loadSftData(
   if (data.sequences.length === 0)
     throw new DataFileError(dataFile, undefined, `no example fits within ${maxLength} tokens; ${remedy}`);
   return data;
+}
+
+/** The lines with their demo-conditioned copies after them; refused when no line can have one. */
+function demoCopies(dataFile: string, read: Parameters<typeof withDemoCopies>[0], io: CommandIo) {
+  const { lines, copies } = withDemoCopies(read, DEFAULT_DEMONSTRATION_TEMPLATE);
+  if (copies === 0)
+    throw new UsageError(
+      `sft: --demo-conditioned: ${dataFile} has no two \`gauntlet-env collect\` records of one task with different seeds, so no record can be shown another's demonstration`,
+      'demo-conditioned',
+    );
+  io.err(
+    `sft: --demo-conditioned: ${copies} demo-conditioned cop${copies === 1 ? 'y' : 'ies'} of the ${read.length} line(s) added`,
+  );
+  return lines;
 }
 
 /** The first lines of a long list, then how many more: a big file must not flood the terminal. */

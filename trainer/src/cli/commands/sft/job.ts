@@ -44,7 +44,10 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
   const { config, tokenizer, baseModel } = model;
   const maxLength = sftMaxLength(s.maxLength, config);
   const belowModel = maxLength < config.maxPositionEmbeddings; // then --max-length is what to raise
-  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io, s.promptLossWeight);
+  const data = await loadSftData(s.dataFile, tokenizer, config, maxLength, belowModel, io, {
+    promptLossWeight: s.promptLossWeight,
+    demoConditioned: s.demoConditioned,
+  });
 
   const perStep = s.batchSize * s.gradAccum;
   const microBatch = s.microBatch ?? defaultMicroBatch(s.batchSize, maxLength);

@@ -106,6 +106,10 @@ export const SFT_OPTIONS = defineOptions({
     help: 'Also train the tokens that are not completions (system and user turns, prompts) at loss weight W, 0 to 1; the loss is then the weighted mean over all tokens. Helps a model trained from random weights, whose prompts hold most of the text',
     defaultText: '0 (completions only)',
   },
+  'demo-conditioned': {
+    kind: 'boolean',
+    help: "Also train a demo-conditioned copy of each `gauntlet-env collect` record: every observation shows another seed's actions on the same task, as `gauntlet-worker eval --demo` and sdft's teacher show a demonstration, so the model learns to use one in its context",
+  },
   'save-every': {
     kind: 'integer',
     min: 1,

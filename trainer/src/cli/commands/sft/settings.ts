@@ -31,15 +31,20 @@ export interface SftSettings {
   maxLength?: number;
   /** Loss weight of the tokens that are not trained (0: completions only); see SftEncodeOptions. */
   promptLossWeight: number;
+  /** Also train demo-conditioned copies of the collect records (--demo-conditioned). */
+  demoConditioned: boolean;
   threads?: number;
   saveEvery?: number;
   force: boolean;
   device: ExecutionProvider;
 }
 
-/** The flags sft and dpo share; dpo has no --resume or --prompt-loss-weight. */
-export type SftValues = Omit<OptionValues<typeof SFT_OPTIONS>, 'resume' | 'prompt-loss-weight'> &
-  Partial<Pick<OptionValues<typeof SFT_OPTIONS>, 'resume' | 'prompt-loss-weight'>>;
+/** sft's own flags, which dpo does not have. */
+type SftOnly = 'resume' | 'prompt-loss-weight' | 'demo-conditioned';
+
+/** The flags sft and dpo share, and sft's own (absent for dpo). */
+export type SftValues = Omit<OptionValues<typeof SFT_OPTIONS>, SftOnly> &
+  Partial<Pick<OptionValues<typeof SFT_OPTIONS>, SftOnly>>;
 
 /** Reads sft's (or dpo's, named by `command`) flags, already converted and range-checked by the kit. */
 export function parseSftSettings(context: { options: SftValues }, command = 'sft'): SftSettings {
@@ -73,6 +78,7 @@ export function parseSftSettings(context: { options: SftValues }, command = 'sft
     train,
     seed: values.seed,
     promptLossWeight: values['prompt-loss-weight'] ?? 0,
+    demoConditioned: values['demo-conditioned'] ?? false,
     force: values.force,
     device: values.device as ExecutionProvider,
     ...(values.resume === undefined ? {} : { resume: resolve(values.resume) }),
