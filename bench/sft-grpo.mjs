@@ -7,12 +7,12 @@
 // the untrained model, SFT and SFT+GRPO, and the oracle plays the same seeds: one table.
 //
 //   node bench/sft-grpo.mjs [--tasks a,b] [--sft-seeds 0-149] [--minutes 15] [--help]
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBin } from './support/processes.mjs';
-import { runBin } from './support/run-bin.mjs';
+import { collectData, initModel, sftSteps, trainSftFull } from './support/recipe-stages.mjs';
 import { builtinTasks, evaluateModels, oracleSuccess, runGrpo } from './support/sft-grpo-stages.mjs';
 import { dropQueues } from './support/queues.mjs';
 
@@ -139,48 +139,45 @@ const timed = async (name, run) => {
 };
 
 try {
-  const data = join(work, 'data');
-  const collectArgs = ['--task', tasks.join(','), '--concurrency', values.concurrency, ...format];
-  await timed('collect', () =>
-    runBin('env-server', ['collect', '--out', data, '--seeds', values['sft-seeds'], ...collectArgs], {
+  const collectArgs = ['--concurrency', values.concurrency, ...format];
+  const { sftData, records } = await timed('collect', () =>
+    collectData({
+      out: join(work, 'data'),
+      tasks,
+      seeds: values['sft-seeds'],
+      args: collectArgs,
       onLine: relay('collect'),
     }),
   );
-  const sftData = join(data, 'sft.jsonl');
-  const records = (await readFile(sftData, 'utf8')).split('\n').filter(Boolean).length;
 
   const model = join(work, 'model');
   await timed('init', () =>
-    runBin('trainer', [
-      'init-tiny',
+    initModel({
       model,
-      ...['--hidden-size', values.hidden, '--layers', values.layers, '--heads', values.heads],
-      ...['--tie-embeddings', 'false', '--seed', values['model-seed'], '--max-positions', '2048'],
-      ...['--vocab-from', sftData, '--vocab-size', values['vocab-size']],
-    ]),
+      sftData,
+      hidden: values.hidden,
+      layers: values.layers,
+      heads: values.heads,
+      vocab: values['vocab-size'],
+      seed: values['model-seed'],
+    }),
   );
 
   const sftDir = join(work, 'sft');
-  const sftSteps = Math.max(1, Math.ceil((records * number('sft-epochs', 0.01)) / number('sft-batch', 1)));
+  const sftStepCount = sftSteps(records, number('sft-epochs', 0.01), number('sft-batch', 1));
   await timed('sft', () =>
-    runBin(
-      'trainer',
-      [
-        'sft',
-        ...['--model', model, '--train', 'full', '--data', sftData, '--out', sftDir],
-        ...['--steps', String(sftSteps), '--batch-size', values['sft-batch'], '--lr', values['sft-lr']],
-        // Warmup: 10 steps, or a fifth of a short run (cosine needs steps past the warmup).
-        ...[
-          '--warmup',
-          String(Math.min(10, Math.floor(sftSteps / 5))),
-          '--schedule',
-          sftSteps > 1 ? 'cosine' : 'constant',
-        ],
-        ...['--max-length', values['max-length']],
-        ...['--prompt-loss-weight', values['prompt-loss-weight'], '--threads', values.threads],
-      ],
-      { onLine: relay('sft') },
-    ),
+    trainSftFull({
+      model,
+      sftData,
+      out: sftDir,
+      steps: sftStepCount,
+      batch: values['sft-batch'],
+      lr: values['sft-lr'],
+      maxLength: values['max-length'],
+      promptLossWeight: values['prompt-loss-weight'],
+      threads: values.threads,
+      onLine: relay('sft'),
+    }),
   );
 
   const env = await startBin(
@@ -219,7 +216,12 @@ try {
     }),
   );
   success.oracle = await timed('eval_oracle', () =>
-    oracleSuccess({ tasks, seeds: `${evalFirst}-${evalLast}`, out: join(work, 'oracle'), args: collectArgs }),
+    oracleSuccess({
+      tasks,
+      seeds: `${evalFirst}-${evalLast}`,
+      out: join(work, 'oracle'),
+      args: ['--task', tasks.join(','), ...collectArgs],
+    }),
   );
 
   const grpo = await timed('grpo', () =>
@@ -269,7 +271,7 @@ try {
         train: 'full',
         records,
         seeds: values['sft-seeds'],
-        steps: sftSteps,
+        steps: sftStepCount,
         batch: number('sft-batch', 1),
         lr: values['sft-lr'],
         max_length: number('max-length', 64),

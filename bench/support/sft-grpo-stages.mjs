@@ -16,26 +16,28 @@ export async function builtinTasks() {
 }
 
 /**
- * Evaluates each of `models` ([name, model folder] pairs; a null folder is the random policy,
- * which needs no server) with `gauntlet-worker eval`, each folder behind its own
- * `gauntlet-trainer serve`. Returns { name: { task: success rate } }.
+ * Evaluates each of `models` ([name, model folder, { adapter, evalArgs }] rows; a null folder is
+ * the random policy, which needs no server) with `gauntlet-worker eval`, each folder behind its
+ * own `gauntlet-trainer serve`, sampling from `adapter` (a PEFT folder) when given, with the row's
+ * own `evalArgs` (e.g. `--demo FILE`) after the shared ones. Returns { name: { task: success rate } }.
  */
 export async function evaluateModels({ models, grpc, tasks, evalArgs, threads, log }) {
   const rows = {};
   const taskArgs = tasks.flatMap((t) => ['--task', t]);
-  for (const [name, dir] of models) {
+  for (const [name, dir, own = {}] of models) {
+    const adapter = own.adapter ? ['--adapter', `adapted=${own.adapter}`] : [];
     const server = dir
       ? await startBin(
           'trainer',
-          ['serve', '--model', dir, '--served-model-name', 'tiny', '--port', '0', '--threads', threads],
+          ['serve', '--model', dir, '--served-model-name', 'tiny', ...adapter, '--port', '0', '--threads', threads],
           /serving .* at (http:\/\/\S+)/,
         )
       : undefined;
     try {
       const policy = server ? ['--policy', server.match[1], '--model', 'tiny'] : ['--policy', 'random'];
-      const report = JSON.parse(
-        await runBin('rollout-worker', ['eval', '--env', grpc, ...policy, ...taskArgs, ...evalArgs, '--json']),
-      );
+      if (own.adapter) policy.push('--adapter', 'adapted');
+      const args = ['eval', '--env', grpc, ...policy, ...taskArgs, ...evalArgs, ...(own.evalArgs ?? []), '--json'];
+      const report = JSON.parse(await runBin('rollout-worker', args));
       rows[name] = Object.fromEntries(report.tasks.map((t) => [t.task, t.success_rate]));
       log(`${name}: ${report.tasks.map((t) => `${t.task} ${t.success_rate}`).join(', ')}`);
     } finally {
