@@ -52,4 +52,19 @@ describe('demo-conditioned copies of SFT records', () => {
     demoConditionedCopies([a0, a1], DEFAULT_DEMONSTRATION_TEMPLATE);
     expect(a0).toEqual(before);
   });
+
+  it("shows the element each of the demo's actions acted on, as the demo's own page showed it", () => {
+    const page = (seed: number, lines: string) => ({ role: 'user', content: `# Goal\nClose it (${seed})\n${lines}` });
+    const record = (seed: number, bid: string): EpisodeRecord => ({
+      task: 'click-dialog',
+      seed,
+      messages: [
+        page(seed, `[${bid}] button '×'\n[2] dialog 'deer'`),
+        { role: 'assistant', content: `click('${bid}')` },
+      ],
+    });
+    const [copy] = demoConditionedCopies([record(0, '8'), record(1, '9')], DEFAULT_DEMONSTRATION_TEMPLATE);
+    expect(copy!.messages[0]!.content).toContain("1. click('9') on button '×'\n");
+    expect(copy!.messages[0]!.content).toContain("[8] button '×'");
+  });
 });

@@ -16,6 +16,7 @@ export { chatTokensFor } from './template-cache.js';
 export {
   checkDemonstrationTemplate,
   DEFAULT_DEMONSTRATION_TEMPLATE,
+  demonstratedActions,
   demonstrationText,
   withDemonstration,
   type DemonstrationView,

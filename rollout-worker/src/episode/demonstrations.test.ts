@@ -10,7 +10,7 @@ const conversation = (task: string | undefined, actions: string[]) =>
     messages: [
       { role: 'system', content: 's' },
       ...actions.flatMap((a) => [
-        { role: 'user', content: 'o' },
+        { role: 'user', content: "[9] textbox 'Username'\n[15] button 'Log in'" },
         { role: 'assistant', content: a },
       ]),
     ],
@@ -23,7 +23,7 @@ function file(name: string, text: string): string {
 }
 
 describe('eval --demo files', () => {
-  it("reads each line's actions and gives each task its own (bare or full names), through demo.json too", async () => {
+  it("reads each line's actions with what they acted on, and gives each task its own (bare or full names, through demo.json too)", async () => {
     const path = file(
       'demo.jsonl',
       `${conversation('miniwob.login-user', ["fill('9', 'a')", "click('15')"])}\n${conversation('miniwob.click-test', ["click('4')"])}\n`,
@@ -31,7 +31,10 @@ describe('eval --demo files', () => {
     const demos = await readDemoActions(path.replace(/l$/, ''));
     const views = demonstrationsFor(['login-user', 'miniwob.click-test'], demos, 'T', path);
     expect(views).toEqual({
-      'login-user': { text: "1. fill('9', 'a')\n2. click('15')", template: 'T' },
+      'login-user': {
+        text: "1. fill('9', 'a') on textbox 'Username'\n2. click('15') on button 'Log in'",
+        template: 'T',
+      },
       'miniwob.click-test': { text: "1. click('4')", template: 'T' },
     });
   });

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { demonstrationText, type DemonstrationView } from '@gauntlet/proto/agent';
+import { demonstratedActions, demonstrationText, type DemonstrationView } from '@gauntlet/proto/agent';
 import { UsageError } from '@gauntlet/proto/cli';
 
-/** One demonstration read from a demo file: its task (when the line names one) and its actions in order. */
+/** One demonstration read from a demo file: its task (when the line names one) and its actions in order (demonstratedActions). */
 export interface DemoActions {
   task: string | null;
   actions: string[];
@@ -34,9 +34,10 @@ export async function readDemoActions(file: string): Promise<DemoActions[]> {
     const record = value as { task?: unknown; messages?: unknown };
     if (typeof value !== 'object' || value === null || !Array.isArray(record.messages))
       throw fail('must be an object with "messages" (a conversation)');
-    const actions = record.messages.flatMap((m: { role?: unknown; content?: unknown }) =>
-      m?.role === 'assistant' && typeof m.content === 'string' ? [m.content] : [],
+    const turns = record.messages.flatMap((m: { role?: unknown; content?: unknown }) =>
+      typeof m?.role === 'string' && typeof m.content === 'string' ? [{ role: m.role, content: m.content }] : [],
     );
+    const actions = demonstratedActions(turns);
     if (actions.length === 0) throw fail('holds no action (no assistant turn)');
     demos.push({ task: typeof record.task === 'string' ? record.task : null, actions });
   });

@@ -1,5 +1,5 @@
 import type { TemplateMessage } from '../../model/chat-template.js';
-import { demonstrationText } from '@gauntlet/proto/agent';
+import { demonstratedActions, demonstrationText } from '@gauntlet/proto/agent';
 
 /** One demonstration as a conversation: system prompt, then per action the observation (user) and the action (assistant). */
 export interface Demonstration {
@@ -23,8 +23,7 @@ export interface DemoState {
  */
 export function demoStates(demo: Demonstration): DemoState[] {
   const { messages } = demo;
-  const actions = messages.filter((m) => m.role === 'assistant').map((m) => m.content);
-  const demonstration = demonstrationText(actions);
+  const demonstration = demonstrationText(demonstratedActions(messages));
   const states: DemoState[] = [];
   messages.forEach((m, i) => {
     const next = messages[i + 1];
