@@ -173,6 +173,14 @@ describe('sft --train full', () => {
     ]);
     expect(other.code).not.toBe(0);
     expect(other.stderr).toMatch(/saved by a run with seed 0, this run has 5/);
+    // Nor can one that trains on other examples, though its step counts match.
+    const weighted = await runInProcess([
+      ...args(join(root, 'weighted'), '--resume', join(whole, 'checkpoint-2')),
+      '--prompt-loss-weight',
+      '0.5',
+    ]);
+    expect(weighted.code).toBe(2);
+    expect(weighted.stderr).toMatch(/trained on other examples; pass the same --data, --prompt-loss-weight/);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { momentsFrom, momentTensors } from '../../../rl/checkpoint/files.js';
 import type { TrainSpec } from '../../../train/trainable.js';
 import { trainsBaseWeights } from '../../../train/trainable.js';
 import type { LoraTrainer, TrainerState } from '../../../train/trainer.js';
+import type { TrainSequence } from '../../../train/batch.js';
 import { UsageError } from '../../command.js';
 import { writeAdapterFolder } from './output.js';
 import type { TrainingModel } from '../training-model.js';
@@ -27,8 +28,20 @@ const runFields = z.object({
   seed: z.number(),
   totalSteps: z.number(),
   sequencesPerStep: z.number(),
+  /** trainingDigest of the examples; absent in checkpoints written before it was kept. */
+  examples: z.string().optional(),
 });
 export type SftRunFields = z.infer<typeof runFields>;
+
+/**
+ * A digest of what a run trains on: every sequence's tokens and loss weights, in order. Another
+ * --data file, --prompt-loss-weight, --demo-conditioned, --max-length or tokenizer changes it.
+ */
+export function trainingDigest(sequences: readonly TrainSequence[]): string {
+  const hash = createHash('sha256');
+  for (const { tokens, mask } of sequences) hash.update(`${tokens.join(',')}|${mask.join(',')}\n`);
+  return hash.digest('hex');
+}
 const trainerState = runFields.extend({
   format: z.literal('gauntlet-sft-checkpoint'),
   step: z.number().int().nonnegative(),
@@ -118,6 +131,10 @@ export async function loadSftCheckpoint(
   for (const key of ['train', 'seed', 'totalSteps', 'sequencesPerStep'] as const)
     if (saved[key] !== run[key])
       throw usage(`it was saved by a run with ${key} ${saved[key]}, this run has ${run[key]}; pass the same settings`);
+  if (saved.examples !== undefined && run.examples !== undefined && saved.examples !== run.examples)
+    throw usage(
+      'it was saved by a run that trained on other examples; pass the same --data, --prompt-loss-weight, --demo-conditioned and --max-length',
+    );
   const { tensors } = await readSafetensors(join(dir, OPTIMIZER_FILE));
   const optimizer = momentsFrom(join(dir, OPTIMIZER_FILE), tensors, saved.optimizerStep);
   const state = { step: saved.step, optimizer };

@@ -9,7 +9,7 @@ import { stepReport } from '../step-report.js';
 import { loadSftData, sftMaxLength } from './inputs.js';
 import { loadTrainingModel } from '../training-model.js';
 import { checkAdapterOutDir } from './output.js';
-import { loadSftCheckpoint, saveSftCheckpoint, writeTrainedOutput } from './checkpoint.js';
+import { loadSftCheckpoint, saveSftCheckpoint, trainingDigest, writeTrainedOutput } from './checkpoint.js';
 import { formatTrainSpec, trainsBaseWeights } from '../../../train/trainable.js';
 import type { WeightMap } from '../../../model/weights.js';
 import { defaultMicroBatch, type SftSettings } from './settings.js';
@@ -63,6 +63,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
     seed: s.seed,
     totalSteps: steps,
     sequencesPerStep: Math.min(perStep, data.sequences.length),
+    examples: trainingDigest(data.sequences),
   };
   const resumed = s.resume ? await loadSftCheckpoint(s.resume, model, s.train, run) : undefined;
   const trainer = await LoraTrainer.create({

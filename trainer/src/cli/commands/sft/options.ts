@@ -81,7 +81,7 @@ export const SFT_OPTIONS = defineOptions({
   resume: {
     kind: 'string',
     valueName: 'DIR',
-    help: 'Continue from a checkpoint-<step> folder of a run with the same --train, --seed, --steps and batch; writes into --out without --force',
+    help: 'Continue from a checkpoint-<step> folder of a run with the same --train, --seed, --steps, batch and examples; writes into --out without --force',
   },
   seed: {
     kind: 'integer',
