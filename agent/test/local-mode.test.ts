@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalEnv, type LocalEnv } from '../src/env/local-env.js';
 import { findBin } from '@gauntlet/proto/cli';
 import { openLocalModel } from '../src/local/local-model.js';
+import { actionRegex } from '@gauntlet/proto/agent';
 import { agent, readRun } from './support/agent.js';
 import { startRecordingProxy } from './support/recording-proxy.js';
 
@@ -92,6 +93,51 @@ describe('gauntlet-agent run --mode local', () => {
     const compare = await agent(['compare', oracle, out]);
     expect(compare.code).toBe(0);
     expect(compare.out.join('\n')).toMatch(/^click-test +100% +\d+% +[-±]\d+%/m);
+    const json = await agent(['compare', '--json', oracle, out]);
+    expect(json.code).toBe(0);
+    const figures = JSON.parse(json.out.join('\n')) as {
+      tasks: Record<string, Record<string, { a: number; b: number; delta: number }>>;
+      all: Record<string, unknown>;
+    };
+    expect(figures.tasks['click-test']!['success_rate']).toEqual({
+      a: 1,
+      b: metrics.totals.success_rate,
+      delta: metrics.totals.success_rate - 1,
+    });
+    expect(figures.all['mean_steps']).toMatchObject({ a: 1, b: metrics.totals.mean_steps });
+  });
+
+  it('--constrained: every reply is one action naming an element id the page showed, sent as structured_outputs', async () => {
+    const out = join(dir, 'constrained');
+    const args = ['run', '--env', env.url, '--mode', 'local', '--model-dir', MODEL, '--constrained'];
+    const result = await agent([...args, ...FAST, '--seeds', '0-1', '--out', out, '--screenshots']);
+    expect(result.errors).toEqual([]);
+    expect(result.code).toBe(0);
+    const { metrics, episodes } = readRun(out);
+    expect(metrics.run).toMatchObject({ constrained: true });
+    const turns = episodes.flatMap((e) => e.turns);
+    expect(turns.length).toBeGreaterThan(0);
+    // An untrained model writes whatever the grammar leaves it: always one action, bids from the page.
+    const whole = new RegExp(`^(?:${actionRegex()})$`);
+    for (const turn of turns) {
+      expect(turn.parse_error, turn.text).toBe(false);
+      expect(turn.text).toMatch(whole);
+      const bid = /^[a-z_]+\(['"]([^'"]+)['"]/.exec(turn.text)?.[1];
+      const page = readFileSync(join(out, turn.axtree!), 'utf8');
+      if (bid !== undefined) expect(page, turn.text).toContain(`[${bid}]`);
+    }
+    const oracle = await agent([
+      'run',
+      '--env',
+      env.url,
+      '--constrained',
+      '--task',
+      'click-test',
+      '--out',
+      join(dir, 'x'),
+    ]);
+    expect(oracle.code).toBe(2);
+    expect(oracle.err.join('\n')).toMatch(/--constrained .*not with --mode oracle/);
   });
 
   it('--base-url uses a running vLLM-compatible server: the served adapter by --model, repetition_penalty 1.15 sent', async () => {

@@ -8,14 +8,23 @@ export const compareCommand = defineCommand({
   summary: 'Compare two runs: success per task and Gauntlet type, mean steps, tokens, time',
   description:
     'Reads RUN_A/metrics.json and RUN_B/metrics.json (folders written by run) and prints, per task and per Gauntlet challenge type, the success rate (of the judged episodes), mean steps, mean tokens and mean time of each run with the difference B − A; when either run has unjudged episodes (open-web runs without a goal spec), their counts too.',
-  options: {},
+  options: {
+    json: {
+      kind: 'boolean',
+      help: 'Print one JSON object instead of the tables: per task (and "all") and per Gauntlet type, A, B and B − A',
+    },
+  },
   positionals: [
     { name: 'RUN_A', help: 'The first run folder (or its metrics.json)' },
     { name: 'RUN_B', help: 'The second run folder (or its metrics.json)' },
   ],
   examples: ['gauntlet-agent compare results/oracle results/api'],
-  async run({ positionals, io }) {
+  async run({ positionals, values, io }) {
     const [a, b] = [readRun(positionals[0]!, 'RUN_A'), readRun(positionals[1]!, 'RUN_B')];
+    if (values.json) {
+      io.out(JSON.stringify(comparison(a, b, positionals[0]!, positionals[1]!)));
+      return;
+    }
     const header = ['task', 'success A', 'success B', 'Δ', 'steps A', 'steps B', 'Δ'];
     const rows: string[][] = [];
     const tasks = [...new Set([...Object.keys(a.tasks), ...Object.keys(b.tasks)])];
@@ -46,6 +55,33 @@ export const compareCommand = defineCommand({
   },
 });
 
+/** A figure of both runs and B − A (null where either run has none). */
+const pair = (a: number | undefined, b: number | undefined) => ({
+  a: a ?? null,
+  b: b ?? null,
+  delta: a === undefined || b === undefined ? null : b - a,
+});
+
+/** The tables' figures as data: success rate, mean steps, tokens and seconds per task and in all. */
+function comparison(a: RunMetrics, b: RunMetrics, pathA: string, pathB: string) {
+  const figures = (ga?: GroupMetrics, gb?: GroupMetrics) =>
+    Object.fromEntries(FIGURES.map(([name, of]) => [name, pair(of(ga), of(gb))]));
+  const tasks = [...new Set([...Object.keys(a.tasks), ...Object.keys(b.tasks)])];
+  const types = [...new Set([...Object.keys(a.gauntlet_types), ...Object.keys(b.gauntlet_types)])];
+  return {
+    a: { path: pathA, run: describeRun(a) },
+    b: { path: pathB, run: describeRun(b) },
+    tasks: Object.fromEntries(tasks.map((task) => [task, figures(a.tasks[task], b.tasks[task])])),
+    all: figures(a.totals, b.totals),
+    gauntlet_types: Object.fromEntries(
+      types.map((type) => [
+        type,
+        { success_rate: pair(a.gauntlet_types[type]?.success_rate, b.gauntlet_types[type]?.success_rate) },
+      ]),
+    ),
+  };
+}
+
 /** Which run a column is: its mode and what acted (model, and adapter when one was loaded). */
 function describeRun(metrics: RunMetrics): string {
   const text = (key: string) => (typeof metrics.run[key] === 'string' ? (metrics.run[key] as string) : '');
@@ -69,22 +105,22 @@ function readRun(path: string, name: string): RunMetrics {
   }
 }
 
+type Figure = (g?: GroupMetrics) => number | undefined;
+/** What a row compares, in column order. A group whose episodes were all unjudged has no success rate. */
+const FIGURES: [string, Figure][] = [
+  ['success_rate', (g) => (g && g.episodes > (g.unjudged ?? 0) ? g.success_rate : undefined)],
+  ['mean_steps', (g) => g?.mean_steps],
+  ['mean_tokens', (g) => (g && g.episodes ? (g.tokens_in + g.tokens_out) / g.episodes : undefined)],
+  ['mean_seconds', (g) => (g ? g.mean_wall_ms / 1000 : undefined)],
+];
+
 function compareRow(name: string, a: GroupMetrics | undefined, b: GroupMetrics | undefined): string[] {
-  // A group whose episodes were all unjudged has no success rate to show.
-  const rate = (g?: GroupMetrics) => (g && g.episodes > (g.unjudged ?? 0) ? g.success_rate : undefined);
-  const tokens = (g?: GroupMetrics) => (g && g.episodes ? (g.tokens_in + g.tokens_out) / g.episodes : undefined);
-  const seconds = (g?: GroupMetrics) => (g ? g.mean_wall_ms / 1000 : undefined);
-  const cells = (of: (g?: GroupMetrics) => number | undefined, show: (x?: number) => string) => [
-    show(of(a)),
-    show(of(b)),
-    diff(of(a), of(b), show),
-  ];
   return [
     name,
-    ...cells(rate, pct),
-    ...cells((g) => g?.mean_steps, num),
-    ...cells(tokens, num),
-    ...cells(seconds, num),
+    ...FIGURES.flatMap(([, of], i) => {
+      const show = i === 0 ? pct : num;
+      return [show(of(a)), show(of(b)), diff(of(a), of(b), show)];
+    }),
   ];
 }
 

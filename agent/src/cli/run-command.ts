@@ -48,6 +48,8 @@ export const runCommand = defineCommand({
     // local: the model server is up (or known) before anything else starts, and stopped last.
     const model = mode === 'local' ? await openLocalRun(context) : undefined;
     if (model) v['context-tokens'] = model.contextTokens;
+    if (v.constrained && mode === 'oracle')
+      throw new UsageError('--constrained shapes what a model writes: not with --mode oracle', 'constrained');
     const chat = mode === 'oracle' ? undefined : chatClient(context, model);
     const out = v.out ?? join('results', `${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     let local: LocalEnv | undefined;
@@ -64,6 +66,8 @@ export const runCommand = defineCommand({
       tasks,
       ...(web ? { web: web.options } : {}),
       seeds,
+      constrained: v.constrained,
+      observation_format: v['observation-format'],
       started_at: new Date().toISOString(),
       ...model?.info,
     });
@@ -113,6 +117,7 @@ async function playOne(
       oracleStepActions: v['oracle-step-actions'],
       maxParseErrors: v['max-parse-errors'],
       multiAction: gauntlet,
+      constrained: v.constrained,
     },
     log,
   );

@@ -98,6 +98,10 @@ export const RUN_OPTIONS = defineOptions({
     min: 0,
   },
   'backoff-ms': { kind: 'integer', help: 'First retry wait in ms, doubled each retry', default: 1000, min: 0 },
+  constrained: {
+    kind: 'boolean',
+    help: "Constrain each reply to one action naming only element ids the page shows (sent as structured_outputs: gauntlet-trainer serve and vLLM take it, OpenAI's API does not)",
+  },
   'max-parse-errors': {
     kind: 'integer',
     help: 'Replies in a row without a valid action before the episode ends as fail',

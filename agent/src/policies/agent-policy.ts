@@ -1,5 +1,5 @@
 import type { EpisodePolicy, PolicyReply, PolicySession } from '@gauntlet/proto/agent';
-import { parseAction } from '@gauntlet/proto/agent';
+import { actionRegex, observationBids, parseAction } from '@gauntlet/proto/agent';
 import { PolicyGaveUpError, type PolicyRef } from '@gauntlet/proto/rollout';
 import type { EpisodeLog, TurnLog } from '../report/turn-log.js';
 import type { ChatClient } from './chat-client.js';
@@ -22,6 +22,8 @@ export interface AgentPolicyOptions {
   maxParseErrors: number;
   /** Multi-line replies run every action (the Gauntlet's action set). */
   multiAction: boolean;
+  /** Every model reply is constrained to an action naming only the page's element ids. */
+  constrained?: boolean;
 }
 
 export const ORACLE_POLICY: PolicyRef = { model: 'env-oracle', adapter: null, version: null };
@@ -57,7 +59,10 @@ export function agentPolicy(options: AgentPolicyOptions, log: EpisodeLog): Episo
           if (parseErrors >= options.maxParseErrors)
             throw new PolicyGaveUpError(`the model wrote no valid action in ${parseErrors} replies in a row`);
           const messages = history.prompt(turn.observation);
-          const reply = await options.chat.complete(messages, call);
+          const regex = options.constrained
+            ? actionRegex({ bids: observationBids(turn.result), multiAction: options.multiAction })
+            : undefined;
+          const reply = await options.chat.complete(messages, call, regex);
           history.reply(reply.text);
           const entry: TurnLog = {
             actor: 'model',

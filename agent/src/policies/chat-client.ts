@@ -50,7 +50,8 @@ export class ChatClient {
     return `${this.settings.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/chat/completions`;
   }
 
-  async complete(messages: PromptMessage[], call: CallOptions = {}): Promise<ChatReply> {
+  /** `regex`: the reply must match it whole (vLLM's `structured_outputs.regex`). */
+  async complete(messages: PromptMessage[], call: CallOptions = {}, regex?: string): Promise<ChatReply> {
     const s = this.settings;
     const body = JSON.stringify({
       model: s.model,
@@ -60,6 +61,7 @@ export class ChatClient {
       max_tokens: s.maxTokens,
       ...(s.repetitionPenalty === undefined ? {} : { repetition_penalty: s.repetitionPenalty }),
       ...(s.stopTokenIds?.length ? { stop_token_ids: s.stopTokenIds } : {}),
+      ...(regex === undefined ? {} : { structured_outputs: { regex } }),
     });
     let lastProblem = '';
     let unreachable = false;
