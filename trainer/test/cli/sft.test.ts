@@ -185,7 +185,7 @@ const collected = (task: string, seed: number, action: string) => ({
 });
 
 describe('gauntlet-trainer sft --demo-conditioned', () => {
-  it("trains each collect record again with another seed's demonstration: one pass takes twice the steps", async () => {
+  it("trains each collect record again with another seed's demonstration: one pass (or --epochs) takes twice the steps", async () => {
     const { model, data, out } = await setup([
       collected('click-test', 0, "click('4')"),
       collected('click-test', 1, "click('9')"),
@@ -211,6 +211,10 @@ describe('gauntlet-trainer sft --demo-conditioned', () => {
     expect(plain.stderr).toMatch(/^step +2\/2 /m);
     expect(conditioned.stderr).toContain('sft: --demo-conditioned: 2 demo-conditioned copies of the 2 line(s) added');
     expect(conditioned.stderr).toMatch(/^step +4\/4 /m);
+    // --epochs counts passes over the examples as loaded, copies included: 1.5 × 4 at 1 per step.
+    const longer = await run(`${out}-epochs`, '--demo-conditioned', '--epochs', '1.5');
+    expect(longer.code, longer.stderr).toBe(0);
+    expect(longer.stderr).toMatch(/^step +6\/6 /m);
   });
 
   it('refuses data with no two collect records of one task on different seeds, and writes nothing', async () => {

@@ -51,7 +51,7 @@ export async function runSftJob(s: SftSettings, io: CommandIo, signal: AbortSign
 
   const perStep = s.batchSize * s.gradAccum;
   const microBatch = s.microBatch ?? defaultMicroBatch(s.batchSize, maxLength);
-  const steps = s.steps ?? Math.ceil(data.sequences.length / perStep);
+  const steps = s.steps ?? Math.max(1, Math.ceil(((s.epochs ?? 1) * data.sequences.length) / perStep));
   if (s.schedule !== 'constant' && steps <= s.warmup) {
     throw new UsageError(
       `sft: ${steps} step(s) leave nothing after --warmup ${s.warmup} for the ${s.schedule} schedule; pass --steps or lower --warmup`,

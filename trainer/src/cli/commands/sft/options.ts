@@ -19,6 +19,13 @@ export const SFT_OPTIONS = defineOptions({
     help: 'Folder for the PEFT adapter (or, with --train full, the model folder), written when training ends (required)',
   },
   steps: { kind: 'integer', min: 1, valueName: 'N', help: 'Optimizer steps', defaultText: 'one pass over the data' },
+  epochs: {
+    kind: 'number',
+    above: 0,
+    valueName: 'X',
+    help: 'Passes over the examples as loaded (demo-conditioned copies included), rounded up to whole steps; not with --steps',
+    defaultText: '1',
+  },
   'batch-size': { kind: 'integer', min: 1, default: 8, valueName: 'N', help: 'Sequences per batch' },
   'grad-accum': {
     kind: 'integer',

@@ -12,8 +12,10 @@ export interface SftSettings {
   modelDir?: string;
   dataFile: string;
   outDir: string;
-  /** Optimizer steps; undefined means one pass over the data. */
+  /** Optimizer steps; undefined means `epochs` passes over the data. */
   steps?: number;
+  /** Passes over the examples when --steps is not given (default 1). */
+  epochs?: number;
   /** Sequences per optimizer step = batchSize × gradAccum. */
   batchSize: number;
   gradAccum: number;
@@ -40,7 +42,7 @@ export interface SftSettings {
 }
 
 /** sft's own flags, which dpo does not have. */
-type SftOnly = 'resume' | 'prompt-loss-weight' | 'demo-conditioned';
+type SftOnly = 'resume' | 'prompt-loss-weight' | 'demo-conditioned' | 'epochs';
 
 /** The flags sft and dpo share, and sft's own (absent for dpo). */
 export type SftValues = Omit<OptionValues<typeof SFT_OPTIONS>, SftOnly> &
@@ -83,11 +85,14 @@ export function parseSftSettings(context: { options: SftValues }, command = 'sft
     device: values.device as ExecutionProvider,
     ...(values.resume === undefined ? {} : { resume: resolve(values.resume) }),
     ...(values.steps === undefined ? {} : { steps: values.steps }),
+    ...(values.epochs === undefined ? {} : { epochs: values.epochs }),
     ...(values['micro-batch'] === undefined ? {} : { microBatch: values['micro-batch'] }),
     ...(values['max-length'] === undefined ? {} : { maxLength: values['max-length'] }),
     ...(values.threads === undefined ? {} : { threads: values.threads }),
     ...(values['save-every'] === undefined ? {} : { saveEvery: values['save-every'] }),
   };
+  if (settings.steps !== undefined && settings.epochs !== undefined)
+    throw usage('--steps and --epochs both say how long to train; pass one', 'epochs');
   if (settings.steps !== undefined && settings.schedule !== 'constant' && settings.steps <= settings.warmup) {
     throw usage(
       `--schedule ${settings.schedule} decays after warmup, so --steps (${settings.steps}) must exceed --warmup (${settings.warmup})`,
