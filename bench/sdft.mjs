@@ -8,12 +8,12 @@
 // same seeds. Prints one JSON table with the share of the teacher's gap the student recovered.
 //
 //   node bench/sdft.mjs [--held-out a,b,c] [--sft-seeds 0-99] [--help]
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchOptions, stopStack } from './support/bench-options.mjs';
 import { startBin } from './support/processes.mjs';
-import { collectData, initModel, sftSteps, trainSftFull } from './support/recipe-stages.mjs';
+import { collectData, stageTimer, trainRecipe } from './support/recipe-stages.mjs';
 import { runBin } from './support/run-bin.mjs';
 import { builtinTasks, evaluateModels } from './support/sft-grpo-stages.mjs';
 
@@ -44,6 +44,12 @@ const OPTIONS = {
   'max-tokens': { type: 'string', default: '24', help: 'Tokens per reply' },
   concurrency: { type: 'string', default: '4', help: 'Episodes eval and collect play at once' },
   threads: { type: 'string', default: '2', help: 'onnxruntime threads of the trainer processes' },
+  student: {
+    type: 'string',
+    default: '',
+    help: "A student an earlier run kept (--keep): skip collect, init and SFT (its held-out tasks must be this run's)",
+  },
+  keep: { type: 'string', default: '', help: 'Copy the trained student here (a model folder and student.json)' },
   out: { type: 'string', default: 'bench/results', help: 'Folder for sdft.json' },
   help: { type: 'boolean', default: false, help: 'Show this help' },
 };
@@ -80,68 +86,49 @@ for (const [name, min] of Object.entries({ 'sft-epochs': 0.01, 'sft-batch': 1, '
   number(name, min);
 number('ema-alpha', 0, 1);
 
-const log = (line) => process.stderr.write(`[sdft] ${line}\n`);
-const relay = (tag) => (line) => line.trim() && process.stderr.write(`[sdft:${tag}] ${line}\n`);
+const SHAPE = { hidden: number('hidden', 8), layers: number('layers', 1), heads: number('heads', 1) };
+const timer = stageTimer('sdft');
+const { log, relay, timed, timings } = timer;
 const format = ['--observation-format', 'pruned'];
 // Eval plays as bench/sft-grpo.mjs does: greedy, the action grammar over the page's bids.
 const PLAY = [
   ...['--max-turns', values['max-turns'], '--max-tokens', values['max-tokens']],
   ...['--constrained', '--bid-choices', '--temperature', '0', ...format],
 ];
-const timings = {};
-const timed = async (name, run) => {
-  const t0 = Date.now();
-  log(`${name}…`);
-  const result = await run();
-  timings[`${name}_s`] = Math.round((Date.now() - t0) / 100) / 10;
-  log(`${name} done in ${timings[`${name}_s`]} s`);
-  return result;
-};
 
 const work = await mkdtemp(join(tmpdir(), 'gauntlet-sdft-'));
 const stops = stopStack();
 process.once('SIGINT', () => void stops.stopAll().then(() => process.exit(130)));
 try {
   const collectArgs = ['--concurrency', values.concurrency, ...format];
-  const { sftData, records } = await timed('collect', () =>
-    collectData({
-      out: join(work, 'data'),
-      tasks: training.map((t) => `miniwob.${t}`),
-      seeds: values['sft-seeds'],
-      args: collectArgs,
-      onLine: relay('collect'),
-    }),
-  );
-  const model = join(work, 'model');
-  await timed('init', () =>
-    initModel({
-      model,
-      sftData,
-      hidden: values.hidden,
-      layers: values.layers,
-      heads: values.heads,
-      vocab: values['vocab-size'],
-      seed: '0',
-    }),
-  );
-  // One pass covers the records and their demo-conditioned copies (about as many again).
-  const steps = sftSteps(2 * records, number('sft-epochs', 0.01), number('sft-batch', 1));
-  const student = join(work, 'sft');
-  await timed('sft', () =>
-    trainSftFull({
-      model,
-      sftData,
-      out: student,
-      steps,
-      batch: values['sft-batch'],
-      lr: values['sft-lr'],
-      maxLength: values['max-length'],
-      promptLossWeight: values['prompt-loss-weight'],
-      threads: values.threads,
-      extra: ['--demo-conditioned'],
-      onLine: relay('sft'),
-    }),
-  );
+  const trained = values.student
+    ? await keptStudent(values.student)
+    : await trainRecipe({
+        work,
+        tasks: training.map((t) => `miniwob.${t}`),
+        seeds: values['sft-seeds'],
+        collectArgs,
+        shape: {
+          hidden: values.hidden,
+          layers: values.layers,
+          heads: values.heads,
+          vocab: values['vocab-size'],
+          seed: '0',
+        },
+        sft: {
+          epochs: number('sft-epochs', 0.01),
+          batch: values['sft-batch'],
+          lr: values['sft-lr'],
+          maxLength: values['max-length'],
+          promptLossWeight: values['prompt-loss-weight'],
+          threads: values.threads,
+          extra: ['--demo-conditioned'],
+        },
+        timer,
+      });
+  const { records, steps } = trained;
+  const student = trained.sftDir;
+  if (values.keep && !values.student) await keepStudent(values.keep, trained);
 
   const env = await startBin(
     'env-server',
@@ -196,6 +183,9 @@ try {
         ],
       }),
     );
+    const compared = await timed(`compare_${name}`, () =>
+      agentCompare({ task: name, student, adapter, grpc: stage.grpc, dir: join(work, `agent-${name}`) }),
+    );
     const [random, before, teacher, after] = ['random', 'before', 'teacher', 'after'].map((k) => success[k][task]);
     const gap = teacher - before;
     rows.push({
@@ -206,6 +196,8 @@ try {
       student_after: after,
       // Undefined when the demo did not help the teacher: there is no gap to recover.
       gap_recovered: gap > 0 ? +((after - before) / gap).toFixed(3) : null,
+      // The same before/after as `gauntlet-agent compare` reports it (its own runs, same seeds and grammar).
+      agent_compare: compared,
       seconds: Math.round((Date.now() - t0) / 1000),
     });
     log(`${task}: random ${random}  before ${before}  teacher ${teacher}  after ${after}`);
@@ -213,10 +205,17 @@ try {
   const result = {
     bench: 'sdft',
     recipe: {
-      train_tasks: training.length,
+      train_tasks: (trained.train_tasks ?? training).length,
       held_out: heldOut,
-      sft: { train: 'full', records, demo_conditioned: true, steps, seeds: values['sft-seeds'] },
-      model: { hidden: number('hidden', 8), layers: number('layers', 1), heads: number('heads', 1) },
+      sft: {
+        train: 'full',
+        records,
+        demo_conditioned: true,
+        steps,
+        seeds: trained.sft_seeds ?? values['sft-seeds'],
+        ...(values.student ? { kept_student: values.student } : {}),
+      },
+      model: trained.shape ?? SHAPE,
       sdft: {
         demo_seed: demoSeed,
         epochs: number('sdft-epochs', 1),
@@ -240,4 +239,55 @@ try {
 } finally {
   await stops.stopAll();
   await rm(work, { recursive: true, force: true });
+}
+
+/** What --keep wrote: the student and the figures of the run that trained it. */
+async function keptStudent(dir) {
+  const info = JSON.parse(
+    await readFile(join(dir, 'student.json'), 'utf8').catch(() =>
+      fail(`--student ${dir}: no student.json (write one with --keep)`),
+    ),
+  );
+  const overlap = heldOut.filter((t) => info.train_tasks.includes(t));
+  if (overlap.length) fail(`--student ${dir} was trained on ${overlap.join(', ')}, which this run holds out`);
+  log(`student from ${dir}: ${info.records} records, ${info.steps} SFT steps`);
+  return { ...info, sftDir: join(dir, 'model') };
+}
+
+async function keepStudent(dir, trained) {
+  await mkdir(dir, { recursive: true });
+  await cp(trained.sftDir, join(dir, 'model'), { recursive: true });
+  const info = {
+    train_tasks: training,
+    records: trained.records,
+    steps: trained.steps,
+    sft_seeds: values['sft-seeds'],
+    shape: SHAPE,
+  };
+  await writeFile(join(dir, 'student.json'), `${JSON.stringify(info, null, 2)}\n`);
+  log(`kept the student in ${dir}`);
+}
+
+/**
+ * Student before and after, played by `gauntlet-agent run --mode local` (base, then with the
+ * sdft adapter) on the eval seeds under the same grammar, and compared by `gauntlet-agent compare
+ * --json`: its success_rate {a, b, delta} for the task.
+ */
+async function agentCompare({ task, student, adapter, grpc, dir }) {
+  const seeds = `${evalFirst}-${evalLast}`;
+  const play = (out, extra) =>
+    runBin('agent', [
+      'run',
+      ...['--mode', 'local', '--model-dir', student, ...extra, '--env', grpc, '--task', task, '--seeds', seeds],
+      ...['--max-steps', values['max-turns'], '--max-tokens', values['max-tokens'], '--temperature', '0'],
+      ...['--constrained', '--repetition-penalty', '1', ...format, '--out', out],
+    ]);
+  await play(join(dir, 'before'), []);
+  await play(join(dir, 'after'), ['--adapter', adapter]);
+  const report = JSON.parse(await runBin('agent', ['compare', '--json', join(dir, 'before'), join(dir, 'after')]));
+  const rate = report.tasks[task]?.success_rate ?? report.all.success_rate;
+  log(
+    `gauntlet-agent compare ${task}: before ${rate.a}  after ${rate.b}  (${rate.delta >= 0 ? '+' : ''}${rate.delta})`,
+  );
+  return { before: rate.a, after: rate.b, delta: rate.delta };
 }

@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBin } from './support/processes.mjs';
-import { collectData, initModel, sftSteps, trainSftFull } from './support/recipe-stages.mjs';
+import { stageTimer, trainRecipe } from './support/recipe-stages.mjs';
 import { builtinTasks, evaluateModels, oracleSuccess, runGrpo } from './support/sft-grpo-stages.mjs';
 import { dropQueues } from './support/queues.mjs';
 
@@ -103,8 +103,8 @@ if (unknown.length) usage(`--tasks: not built-in: ${unknown.join(', ')} (built-i
 const tasks = names.map((n) => `miniwob.${n}`);
 const format = ['--observation-format', values['observation-format']];
 
-const log = (line) => process.stderr.write(`[sft-grpo] ${line}\n`);
-const relay = (tag) => (line) => line.trim() && process.stderr.write(`[sft-grpo:${tag}] ${line}\n`);
+const timer = stageTimer('sft-grpo');
+const { log, relay, timed, timings } = timer;
 // Eval and GRPO play the same way: the action grammar with element arguments among the page's
 // bids, one action per reply, pages in the recipe's format. GRPO samples at temperature 1; eval is
 // greedy (what the policy has learnt, without sampling noise).
@@ -128,57 +128,36 @@ const stopAll = async () => {
       .catch(() => {});
 };
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
-const timings = {};
-const timed = async (name, run) => {
-  const t0 = Date.now();
-  log(`${name}…`);
-  const result = await run();
-  timings[`${name}_s`] = Math.round((Date.now() - t0) / 100) / 10;
-  log(`${name} done in ${timings[`${name}_s`]} s`);
-  return result;
-};
 
 try {
   const collectArgs = ['--concurrency', values.concurrency, ...format];
-  const { sftData, records } = await timed('collect', () =>
-    collectData({
-      out: join(work, 'data'),
-      tasks,
-      seeds: values['sft-seeds'],
-      args: collectArgs,
-      onLine: relay('collect'),
-    }),
-  );
-
-  const model = join(work, 'model');
-  await timed('init', () =>
-    initModel({
-      model,
-      sftData,
+  const {
+    records,
+    model,
+    sftDir,
+    steps: sftStepCount,
+  } = await trainRecipe({
+    work,
+    tasks,
+    seeds: values['sft-seeds'],
+    collectArgs,
+    shape: {
       hidden: values.hidden,
       layers: values.layers,
       heads: values.heads,
       vocab: values['vocab-size'],
       seed: values['model-seed'],
-    }),
-  );
-
-  const sftDir = join(work, 'sft');
-  const sftStepCount = sftSteps(records, number('sft-epochs', 0.01), number('sft-batch', 1));
-  await timed('sft', () =>
-    trainSftFull({
-      model,
-      sftData,
-      out: sftDir,
-      steps: sftStepCount,
+    },
+    sft: {
+      epochs: number('sft-epochs', 0.01),
       batch: values['sft-batch'],
       lr: values['sft-lr'],
       maxLength: values['max-length'],
       promptLossWeight: values['prompt-loss-weight'],
       threads: values.threads,
-      onLine: relay('sft'),
-    }),
-  );
+    },
+    timer,
+  });
 
   const env = await startBin(
     'env-server',

@@ -30,14 +30,17 @@ export function initModel({ model, sftData, hidden, layers, heads, vocab, seed }
 export const sftSteps = (examples, epochs, batch) => Math.max(1, Math.ceil((examples * epochs) / batch));
 
 /**
- * Full-parameter SFT of `model` on `sftData` into `out`: warmup 10 steps (or a fifth of a short
- * run: cosine needs steps past the warmup), then cosine. `extra` flags go last.
+ * Full-parameter SFT of `model` on `sftData` into `out`: `epochs` passes over the examples sft
+ * loads (its own count, demo-conditioned copies included), warmup 10 steps (or a fifth of a short
+ * run, from `records`: cosine needs steps past the warmup), then cosine. Resolves with the steps
+ * sft took. `extra` flags go last.
  */
-export function trainSftFull({
+export async function trainSftFull({
   model,
   sftData,
   out,
-  steps,
+  records,
+  epochs,
   batch,
   lr,
   maxLength,
@@ -46,16 +49,64 @@ export function trainSftFull({
   extra = [],
   onLine,
 }) {
-  return runBin(
+  const atLeast = sftSteps(records, epochs, Number(batch));
+  let steps = atLeast;
+  await runBin(
     'trainer',
     [
       'sft',
       ...['--model', model, '--train', 'full', '--data', sftData, '--out', out],
-      ...['--steps', String(steps), '--batch-size', String(batch), '--lr', lr],
-      ...['--warmup', String(Math.min(10, Math.floor(steps / 5))), '--schedule', steps > 1 ? 'cosine' : 'constant'],
+      ...['--epochs', String(epochs), '--batch-size', String(batch), '--lr', lr],
+      ...['--warmup', String(Math.min(10, Math.floor(atLeast / 5))), '--schedule', atLeast > 1 ? 'cosine' : 'constant'],
       ...['--max-length', String(maxLength), '--prompt-loss-weight', promptLossWeight, '--threads', threads],
       ...extra,
     ],
-    { onLine },
+    {
+      onLine: (line) => {
+        const planned = /; (\d+) steps of \d+ sequences/.exec(line);
+        if (planned) steps = Number(planned[1]);
+        onLine?.(line);
+      },
+    },
   );
+  return steps;
+}
+
+/**
+ * A bench's stage log: `log` writes `[tag] line` to stderr, `relay(name)` passes a child's lines
+ * on as `[tag:name]`, `timed(name, run)` logs a stage's start and end and keeps its seconds in
+ * `timings` as `<name>_s`.
+ */
+export function stageTimer(tag) {
+  const log = (line) => process.stderr.write(`[${tag}] ${line}\n`);
+  const relay = (name) => (line) => line.trim() && process.stderr.write(`[${tag}:${name}] ${line}\n`);
+  const timings = {};
+  const timed = async (name, run) => {
+    const t0 = Date.now();
+    log(`${name}…`);
+    const result = await run();
+    timings[`${name}_s`] = Math.round((Date.now() - t0) / 100) / 10;
+    log(`${name} done in ${timings[`${name}_s`]} s`);
+    return result;
+  };
+  return { log, relay, timed, timings };
+}
+
+/**
+ * The recipe's first three stages in `work`: collect the oracle episodes of `tasks` on `seeds`,
+ * init a model of `shape` ({hidden, layers, heads, vocab, seed}) with a tokenizer learnt from
+ * them, full-parameter SFT (`sft`: trainSftFull's settings). Each is a timed stage of `timer`.
+ * Returns the data, its record count, the untrained model, the SFT model folder and its steps.
+ */
+export async function trainRecipe({ work, tasks, seeds, collectArgs, shape, sft, timer }) {
+  const { sftData, records } = await timer.timed('collect', () =>
+    collectData({ out: join(work, 'data'), tasks, seeds, args: collectArgs, onLine: timer.relay('collect') }),
+  );
+  const model = join(work, 'model');
+  await timer.timed('init', () => initModel({ model, sftData, ...shape }));
+  const sftDir = join(work, 'sft');
+  const steps = await timer.timed('sft', () =>
+    trainSftFull({ ...sft, model, sftData, out: sftDir, records, onLine: timer.relay('sft') }),
+  );
+  return { sftData, records, model, sftDir, steps };
 }
