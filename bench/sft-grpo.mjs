@@ -36,6 +36,12 @@ const OPTIONS = {
   minutes: { default: '15', help: 'Wall-clock budget of the GRPO run' },
   'grpo-steps': { default: '1000', help: 'GRPO updates at most (the run also stops at --minutes)' },
   'grpo-lr': { default: '5e-4', help: 'GRPO learning rate' },
+  'grpo-train': {
+    default: 'full',
+    help: 'What GRPO trains: full (every weight) or lora (an adapter on the SFT model, which stays the reference)',
+  },
+  'grpo-beta': { default: '0', help: 'GRPO --beta: weight of the k3 KL to the SFT model (with --grpo-train lora)' },
+  'grpo-rank': { default: '16', help: 'LoRA rank with --grpo-train lora' },
   episodes: { default: '20', help: 'Eval episodes per task and policy' },
   'eval-first-seed': { default: '1000', help: 'First eval seed (held out from --sft-seeds)' },
   'max-turns': { default: '8', help: 'Turns per episode (eval and GRPO)' },
@@ -86,8 +92,11 @@ for (const [name, min] of Object.entries({
   workers: 1,
   concurrency: 1,
   threads: 1,
+  'grpo-beta': 0,
+  'grpo-rank': 1,
 }))
   number(name, min);
+if (!['full', 'lora'].includes(values['grpo-train'])) usage('--grpo-train must be full or lora');
 if (!['pruned', 'axtree'].includes(values['observation-format']))
   usage('--observation-format must be pruned or axtree');
 if (!/^\d+-\d+$/.test(values['sft-seeds'])) usage('--sft-seeds must be a range like 0-149');
@@ -203,13 +212,19 @@ try {
     }),
   );
 
+  // Full: each version a model folder the workers' server loads; lora: adapters on the SFT model,
+  // which --beta's KL then measures against.
+  const grpoTrain =
+    values['grpo-train'] === 'lora'
+      ? ['--train', 'lora', '--rank', values['grpo-rank']]
+      : ['--train', 'full', '--publish-dir', join(work, 'versions')];
   const grpo = await timed('grpo', () =>
     runGrpo({
       grpc,
       fallback: sftDir,
       outputDir: join(work, 'grpo'),
       trainerArgs: [
-        ...['--model', sftDir, '--train', 'full', '--publish-dir', join(work, 'versions')],
+        ...['--model', sftDir, ...grpoTrain, '--beta', values['grpo-beta']],
         ...tasks.flatMap((t) => ['--task', t]),
         ...['--max-steps', values['grpo-steps'], '--redis', values.redis, '--prefix', prefix, '--run-name', 'sftgrpo'],
         ...['--lr', values['grpo-lr'], '--threads', values.threads, '--temperature', '1'],
@@ -223,7 +238,11 @@ try {
       onProcess: (stop) => stops.push(stop),
     }),
   );
-  Object.assign(success, await timed('eval_grpo', () => evaluateModels({ ...stage, models: [['grpo', grpo.model]] })));
+  const grpoRow = ['grpo', grpo.model, grpo.adapter ? { adapter: grpo.adapter } : {}];
+  log(
+    `grpo: ${grpo.updates} updates; evaluating ${grpo.model}${grpo.adapter ? ` with the adapter ${grpo.adapter}` : ''}`,
+  );
+  Object.assign(success, await timed('eval_grpo', () => evaluateModels({ ...stage, models: [grpoRow] })));
 
   const rows = tasks.map((task) => ({
     task,
@@ -256,7 +275,9 @@ try {
         max_length: number('max-length', 64),
       },
       grpo: {
-        train: 'full',
+        train: values['grpo-train'],
+        beta: Number(values['grpo-beta']),
+        ...(values['grpo-train'] === 'lora' ? { rank: Number(values['grpo-rank']) } : {}),
         updates: grpo.updates,
         minutes: number('minutes', 0),
         lr: values['grpo-lr'],

@@ -59,7 +59,8 @@ export async function oracleSuccess({ tasks, seeds, out, args }) {
  * `gauntlet-trainer grpo --train full` (trainerArgs, with --publish-dir) with its in-process
  * policy server and `workers` worker processes, until it finishes or `minutes` pass (then SIGTERM:
  * the running update ends and a checkpoint is saved). Returns the model folder it leaves (final/,
- * else the newest published version, else `fallback` when no update finished) and the number of
+ * else the newest published version, else `fallback` when no update finished), or with --train
+ * lora `fallback` and the adapter (final/, else the newest checkpoint's), and the number of
  * updates. `onProcess(stop)` sees each process it starts, so an interrupted bench can stop them.
  */
 export async function runGrpo({
@@ -104,6 +105,13 @@ export async function runGrpo({
     .split('\n')
     .filter(Boolean).length;
   if (existsSync(join(outputDir, 'final', 'config.json'))) return { model: join(outputDir, 'final'), updates };
+  // --train lora: the SFT model with the last adapter (final/, else the newest checkpoint's).
+  if (!trainerArgs.includes('--publish-dir')) {
+    const adapter = existsSync(join(outputDir, 'final', 'adapter_config.json'))
+      ? join(outputDir, 'final')
+      : await newestCheckpointAdapter(join(outputDir, 'checkpoints'));
+    return { model: fallback, ...(adapter ? { adapter } : {}), updates };
+  }
   const publishDir = trainerArgs[trainerArgs.indexOf('--publish-dir') + 1];
   const versions = (await readdir(publishDir).catch(() => []))
     .map((name) => ({ name, version: Number(/@v(\d+)$/.exec(name)?.[1] ?? -1) }))
@@ -111,4 +119,13 @@ export async function runGrpo({
     .sort((a, b) => a.version - b.version);
   const last = versions.at(-1);
   return { model: last ? join(publishDir, last.name) : fallback, updates };
+}
+
+/** The adapter/ of the highest checkpoint-<step> under `dir`, or undefined when there is none. */
+async function newestCheckpointAdapter(dir) {
+  const steps = (await readdir(dir).catch(() => []))
+    .map((name) => ({ name, step: Number(/^checkpoint-(\d+)$/.exec(name)?.[1] ?? -1) }))
+    .filter((c) => c.step >= 0 && existsSync(join(dir, c.name, 'adapter', 'adapter_config.json')))
+    .sort((a, b) => a.step - b.step);
+  return steps.length ? join(dir, steps.at(-1).name, 'adapter') : undefined;
 }
