@@ -67,22 +67,4 @@ describe('demo-conditioned copies of SFT records', () => {
     expect(copy!.messages[0]!.content).toContain("1. click('9') on button '×'\n");
     expect(copy!.messages[0]!.content).toContain("[8] button '×'");
   });
-
-  it('prefers a demo that did the same thing (same actions on elements of the same role and name)', () => {
-    const tabs = (seed: number, target: string, bid: string): EpisodeRecord => ({
-      task: 'click-tab',
-      seed,
-      messages: [
-        { role: 'user', content: `# Goal\nClick on ${target}.\n[${bid}] tab '${target}'\n[99] tab 'Other'` },
-        { role: 'assistant', content: `click('${bid}')` },
-      ],
-    });
-    const records = [tabs(0, 'Tab #1', '6'), tabs(1, 'Tab #2', '7'), tabs(2, 'Tab #1', '9')];
-    const copies = demoConditionedCopies(records, DEFAULT_DEMONSTRATION_TEMPLATE);
-    const demoOf = (i: number) => /1\. (.*)/.exec(copies[i]!.messages[0]!.content)?.[1];
-    expect(demoOf(0)).toBe("click('9') on tab 'Tab #1'");
-    expect(demoOf(2)).toBe("click('6') on tab 'Tab #1'");
-    // None did what seed 1 did: the next seed's demo, as before.
-    expect(demoOf(1)).toBe("click('9') on tab 'Tab #1'");
-  });
 });

@@ -1,4 +1,4 @@
-import { actionTargets, demonstratedActions, demonstrationText, withDemonstration } from './demonstration.js';
+import { demonstratedActions, demonstrationText, withDemonstration } from './demonstration.js';
 
 /** A conversation's message, as much of it as a demonstration reads. */
 type Message = { role: string; content: string };
@@ -17,40 +17,22 @@ export interface EpisodeRecord<M extends Message = Message> {
 export const episodeActions = (record: EpisodeRecord): string[] => demonstratedActions(record.messages);
 
 /**
- * What an episode did, without element ids or typed text: each action's name and the element it
- * acted on (`click button '×'`). Two seeds of a task with the same one did the same thing.
- */
-const episodeDeed = (record: EpisodeRecord): string =>
-  actionTargets(record.messages)
-    .map(({ action, element }) => `${/^\s*([a-z_]+)/.exec(action)?.[1] ?? action} ${element ?? '?'}`)
-    .join('\n');
-
-/**
  * Demo-conditioned copies of SFT records, so a policy learns to use a demonstration in its
  * context: each record again, with every observation (user turn) showing another seed's
  * actions on the same task, written in by the template a demo-conditioned policy and SDFT's
- * teacher read. Every user turn carries it because `eval --demo` shows it on every turn.
- * The demo is, in file order and wrapping round, the next record of the task on another seed
- * that did the same thing (episodeDeed: the same actions on elements of the same role and
- * name), else the next one on another seed: a demo that matches is one a policy can follow, so
- * the copies teach following it rather than leaving it unread. Copies are the same on every
- * run; records without a seed count as different episodes. A task with one seed gets no copy:
- * its own actions as the demo would teach copying ids, not reading.
+ * teacher read. Every user turn carries it because `eval --demo` shows it on every turn. The
+ * demo is the next record of the task with a different seed (in file order, wrapping round),
+ * so the copies are the same on every run; records without a seed count as different episodes.
+ * A task with one seed gets no copy: its own actions as the demo would teach copying, not reading.
  */
 export function demoConditionedCopies<M extends Message, R extends EpisodeRecord<M>>(
   records: readonly R[],
   template: string,
 ): R[] {
   const byTask = new Groups();
-  const byDeed = new Groups();
-  records.forEach((record, i) => {
-    byTask.add(record.task, i);
-    byDeed.add(`${record.task}\n${episodeDeed(record)}`, i);
-  });
-  const otherSeed = (i: number) => (j: number) =>
-    records[j]!.seed === undefined || records[j]!.seed !== records[i]!.seed;
+  records.forEach((record, i) => byTask.add(record.task, i));
   return records.flatMap((record, i) => {
-    const partner = byDeed.nextAfter(i, otherSeed(i)) ?? byTask.nextAfter(i, otherSeed(i));
+    const partner = byTask.nextAfter(i, (j) => records[j]!.seed === undefined || records[j]!.seed !== record.seed);
     if (partner === undefined) return [];
     const view = { text: demonstrationText(episodeActions(records[partner]!)), template };
     const messages = record.messages.map((m) =>

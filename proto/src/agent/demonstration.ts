@@ -59,28 +59,15 @@ const MAX_ELEMENT_CHARS = 80;
  * observation does not show stays as written.
  */
 export function demonstratedActions(turns: readonly Turn[]): string[] {
-  return actionTargets(turns).map(({ action, element }) =>
-    element === undefined ? action : `${action} on ${element}`,
-  );
-}
-
-/** An action of a conversation and the tree line of the element it names (undefined: none shown). */
-export interface ActionTarget {
-  action: string;
-  element?: string;
-}
-
-/** Each assistant turn's action with the element it acted on, as the user turn before it showed it. */
-export function actionTargets(turns: readonly Turn[]): ActionTarget[] {
   let observation = '';
-  const targets: ActionTarget[] = [];
+  const actions: string[] = [];
   for (const turn of turns) {
     if (turn.role === 'user') observation = turn.content;
     if (turn.role !== 'assistant') continue;
     const element = actedOn(turn.content, observation);
-    targets.push(element === undefined ? { action: turn.content } : { action: turn.content, element });
+    actions.push(element === undefined ? turn.content : `${turn.content} on ${element}`);
   }
-  return targets;
+  return actions;
 }
 
 /** The tree line of the element `action` names, without its `[bid]`, or undefined. */
