@@ -5,7 +5,8 @@
 // `gauntlet-worker eval` measures on held-out seeds (greedy): the student before, the teacher
 // (the same model shown the demo in every observation, `eval --demo`), and the student after
 // `gauntlet-trainer sdft` distils that demo into a LoRA adapter. The random policy plays the
-// same seeds. Prints one JSON table with the share of the teacher's gap the student recovered.
+// same seeds, and `gauntlet-agent compare` puts the student before and after side by side from
+// its own runs. Prints one JSON table with the share of the teacher's gap the student recovered.
 //
 //   node bench/sdft.mjs [--held-out a,b,c] [--sft-seeds 0-99] [--help]
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,7 +21,7 @@ import { builtinTasks, evaluateModels } from './support/sft-grpo-stages.mjs';
 const OPTIONS = {
   'held-out': {
     type: 'string',
-    default: 'click-tab,click-dialog,focus-text',
+    default: 'click-tab,click-dialog,focus-text,click-link,click-button',
     help: 'Built-in tasks kept out of SFT: each gets one demonstration and an SDFT run',
   },
   'train-tasks': { type: 'string', default: 'all others', help: 'Comma list of built-in tasks for SFT' },
@@ -38,7 +39,7 @@ const OPTIONS = {
   'sdft-epochs': { type: 'string', default: '8', help: "sdft --epochs: passes over the demo's states" },
   'sdft-lr': { type: 'string', default: '1e-3', help: 'sdft --lr' },
   'ema-alpha': { type: 'string', default: '0.2', help: 'sdft --ema-alpha (few-shot: 0.1–0.3)' },
-  episodes: { type: 'string', default: '20', help: 'Eval episodes per task and policy' },
+  episodes: { type: 'string', default: '40', help: 'Eval episodes per task and policy' },
   'eval-first-seed': { type: 'string', default: '1000', help: 'First eval seed (held out from SFT and the demo)' },
   'max-turns': { type: 'string', default: '8', help: 'Turns per episode' },
   'max-tokens': { type: 'string', default: '24', help: 'Tokens per reply' },

@@ -21,4 +21,5 @@ export {
   withDemonstration,
   type DemonstrationView,
 } from './demonstration.js';
+export { DEMO_JSONL, readDemoFile, type DemoConversation } from './demo-file.js';
 export { demoConditionedCopies, episodeActions, type EpisodeRecord } from './demo-conditioned.js';
