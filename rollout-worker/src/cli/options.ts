@@ -36,7 +36,17 @@ export const QUEUE_OPTIONS = defineOptions({
 });
 
 /** How each episode is played: shared by submit (carried in the group's jobs) and eval. */
+/** The full Gauntlet's steps: where --start-step may start. */
+const GAUNTLET_STEPS = 30;
+
 export const EPISODE_OPTIONS = defineOptions({
+  'start-step': {
+    kind: 'integer',
+    min: 1,
+    max: GAUNTLET_STEPS,
+    valueName: 'N',
+    help: 'Start every episode of the gauntlet task at this step (the env plays the steps before it); only with --task gauntlet',
+  },
   'max-turns': {
     kind: 'integer',
     min: 1,
@@ -134,8 +144,18 @@ export function connectionFrom(values: Pick<QueueValues, 'redis' | 'prefix'>): Q
   return queueConnection(values.redis, values.prefix);
 }
 
-/** The episode settings the flags describe, checked against the job schema (its message names the field). */
-export function episodeSettings(values: EpisodeValues): EpisodeSettings {
+/**
+ * The episode settings the flags describe for `tasks`, checked against the job schema (its
+ * message names the field). --start-step is the full Gauntlet's reset option, refused elsewhere.
+ */
+export function episodeSettings(values: EpisodeValues, tasks: readonly string[]): EpisodeSettings {
+  const startStep = values['start-step'];
+  const other = tasks.find((task) => task !== 'gauntlet');
+  if (startStep !== undefined && other !== undefined)
+    throw new UsageError(
+      `--start-step applies to the full "gauntlet" task only (not ${JSON.stringify(other)}); play it on its own --task`,
+      'start-step',
+    );
   const candidate = {
     max_turns: values['max-turns'],
     deadline_ms: values['deadline-ms'],
@@ -152,6 +172,7 @@ export function episodeSettings(values: EpisodeValues): EpisodeSettings {
     constrained: values.constrained ? true : undefined,
     action_names: values['action-names'],
     bid_choices: values['bid-choices'] ? true : undefined,
+    reset_options: startStep === undefined ? undefined : { start_step: startStep },
   };
   const parsed = EpisodeSettings.safeParse(JSON.parse(JSON.stringify(candidate)));
   if (!parsed.success) {

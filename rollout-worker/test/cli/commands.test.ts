@@ -123,6 +123,15 @@ describe('gauntlet-worker commands', () => {
     cleanups.push(() => groups.close());
     const job = await groups.getJob('types-gauntlet.click_sequence-4');
     expect(job?.data).toMatchObject({ task: 'gauntlet:click_sequence', seed: 4 });
+    // --start-step is the full Gauntlet's reset option: in the job's settings, refused for any other task.
+    const late = await cli(['submit', ...queue, '--task', 'gauntlet', '--seeds', '1', '--start-step', '12']);
+    expect(late.code, late.err).toBe(0);
+    expect((await groups.getJob('g-gauntlet-1'))?.data.settings.reset_options).toEqual({ start_step: 12 });
+    const elsewhere = await cli(['submit', ...queue, '--task', 'gauntlet,click-test', '--start-step', '3']);
+    expect(elsewhere).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--start-step applies to the full "gauntlet" task only (not "click-test")'),
+    });
     const clash = await cli(['submit', ...queue, '--task', 'gauntlet:timer,gauntlet.timer', '--seeds', '0']);
     expect(clash).toMatchObject({
       code: 2,
@@ -176,6 +185,30 @@ describe('gauntlet-worker commands', () => {
     expect(row).toContain(`${(report.tasks[0].success_rate * 100).toFixed(1)}%`);
   }, 150_000);
 
+  it('eval --start-step starts the Gauntlet at that step: the env takes the option, no episode is an infra error', async () => {
+    const run = await cli([
+      ...['eval', '--env', env.grpc, '--policy', 'random', '--task', 'gauntlet', '--start-step', '30'],
+      ...['--episodes', '1', '--max-turns', '1', '--json'],
+    ]);
+    expect(run.code, run.err).toBe(0);
+    const report = JSON.parse(run.out);
+    expect(report.episodes).toHaveLength(1);
+    expect(report.episodes[0]).toMatchObject({ task: 'gauntlet', attempts: 1 });
+    expect(['success', 'fail', 'timeout']).toContain(report.episodes[0].outcome);
+    const beyond = await cli([
+      'eval',
+      '--env',
+      env.grpc,
+      '--policy',
+      'random',
+      '--task',
+      'gauntlet',
+      '--start-step',
+      '31',
+    ]);
+    expect(beyond).toMatchObject({ code: 2, err: expect.stringContaining('--start-step') });
+  }, 120_000);
+
   it('eval against an env server nobody answers on exits 1 and says no episode could run', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const run = await cli([
@@ -228,7 +261,13 @@ describe('gauntlet-worker commands', () => {
     const demo = join(dir, 'demo.jsonl');
     await writeFile(
       demo,
-      `${JSON.stringify({ task: 'miniwob.click-test', messages: [{ role: 'assistant', content: "click('4')" }] })}\n`,
+      `${JSON.stringify({
+        task: 'miniwob.click-test',
+        messages: [
+          { role: 'user', content: "[4] button 'Click Me!'" },
+          { role: 'assistant', content: "click('4')" },
+        ],
+      })}\n`,
     );
     const template = join(dir, 'template.txt');
     await writeFile(template, 'Demo: {demonstration}');

@@ -108,7 +108,7 @@ export const evalCommand = defineCommand({
           episodesPerTask: values.episodes,
           firstSeed: values['first-seed'],
           policy,
-          settings: episodeSettings(values),
+          settings: episodeSettings(values, tasks),
           concurrency,
           attempts: values.attempts,
           ...(demonstrations ? { demonstrations } : {}),

@@ -88,7 +88,7 @@ export const submitCommand = defineCommand({
     const size = values['group-size'];
     const prefix = checkId('--id-prefix', values['id-prefix']);
     const cap = values['max-in-flight'];
-    const settings = episodeSettings(values);
+    const settings = episodeSettings(values, tasks);
     const policy = policyRef(values);
     const envUrls = values.env ?? [];
     if (envUrls.length > 0) {
