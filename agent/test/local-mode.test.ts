@@ -154,6 +154,31 @@ describe('gauntlet-agent run --mode local', () => {
       const penalty = await agent([...args, ...FAST, '--max-steps', '1', '--repetition-penalty', '1.3', '--out', out]);
       expect(penalty.code).toBe(0);
       expect(proxy.chatBodies[1]).toMatchObject({ repetition_penalty: 1.3 });
+      // --text-choices: the regex sent lets fill type only what the goal quotes.
+      const typed = [...args, '--task', 'enter-text', '--max-steps', '1', '--constrained', '--text-choices'];
+      const choices = await agent([...typed, '--out', join(dir, 'typed')]);
+      expect(choices.code, choices.err.join('\n')).toBe(0);
+      expect(readRun(join(dir, 'typed')).metrics.run).toMatchObject({ constrained: true, text_choices: true });
+      const body = proxy.chatBodies[2] as { messages: { content: string }[]; structured_outputs: { regex: string } };
+      const prompt = body.messages.map((m) => m.content).join('\n');
+      const word = /Enter "([^"]+)" into the text field/.exec(prompt)?.[1];
+      const field = /\[([\w.-]+)\] textbox/.exec(prompt)?.[1];
+      expect([word, field], prompt).not.toContain(undefined);
+      const reply = new RegExp(`^(?:${body.structured_outputs.regex})$`);
+      expect([`fill('${field}', '${word}')`, `fill('${field}', '${word}x')`].map((r) => reply.test(r))).toEqual([
+        true,
+        false,
+      ]);
+      const unconstrained = await agent([
+        ...args,
+        '--task',
+        'enter-text',
+        '--text-choices',
+        '--out',
+        join(dir, 'typed'),
+      ]);
+      expect(unconstrained.code).toBe(2);
+      expect(unconstrained.err.join('\n')).toMatch(/--text-choices .*give --constrained too/);
     } finally {
       await proxy.close();
       await served.stop();

@@ -50,6 +50,8 @@ export const runCommand = defineCommand({
     if (model) v['context-tokens'] = model.contextTokens;
     if (v.constrained && mode === 'oracle')
       throw new UsageError('--constrained shapes what a model writes: not with --mode oracle', 'constrained');
+    if (v['text-choices'] && !v.constrained)
+      throw new UsageError('--text-choices narrows constrained replies: give --constrained too', 'text-choices');
     const chat = mode === 'oracle' ? undefined : chatClient(context, model);
     const out = v.out ?? join('results', `${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     let local: LocalEnv | undefined;
@@ -67,6 +69,7 @@ export const runCommand = defineCommand({
       ...(web ? { web: web.options } : {}),
       seeds,
       constrained: v.constrained,
+      text_choices: v['text-choices'],
       observation_format: v['observation-format'],
       started_at: new Date().toISOString(),
       ...model?.info,
@@ -118,6 +121,7 @@ async function playOne(
       maxParseErrors: v['max-parse-errors'],
       multiAction: gauntlet,
       constrained: v.constrained,
+      textChoices: v['text-choices'],
     },
     log,
   );

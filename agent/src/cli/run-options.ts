@@ -102,6 +102,10 @@ export const RUN_OPTIONS = defineOptions({
     kind: 'boolean',
     help: "Constrain each reply to one action naming only element ids the page shows (sent as structured_outputs: gauntlet-trainer serve and vLLM take it, OpenAI's API does not)",
   },
+  'text-choices': {
+    kind: 'boolean',
+    help: "With --constrained: fill types only one of the goal's double-quoted values (a small model chooses what to type)",
+  },
   'max-parse-errors': {
     kind: 'integer',
     help: 'Replies in a row without a valid action before the episode ends as fail',

@@ -1,5 +1,5 @@
 import type { EpisodePolicy, PolicyReply, PolicySession } from '@gauntlet/proto/agent';
-import { actionRegex, observationBids, parseAction } from '@gauntlet/proto/agent';
+import { parseAction, turnRegex } from '@gauntlet/proto/agent';
 import { PolicyGaveUpError, type PolicyRef } from '@gauntlet/proto/rollout';
 import type { EpisodeLog, TurnLog } from '../report/turn-log.js';
 import type { ChatClient } from './chat-client.js';
@@ -24,6 +24,8 @@ export interface AgentPolicyOptions {
   multiAction: boolean;
   /** Every model reply is constrained to an action naming only the page's element ids. */
   constrained?: boolean;
+  /** Constrained replies fill in only one of the goal's double-quoted values. */
+  textChoices?: boolean;
 }
 
 export const ORACLE_POLICY: PolicyRef = { model: 'env-oracle', adapter: null, version: null };
@@ -60,7 +62,11 @@ export function agentPolicy(options: AgentPolicyOptions, log: EpisodeLog): Episo
             throw new PolicyGaveUpError(`the model wrote no valid action in ${parseErrors} replies in a row`);
           const messages = history.prompt(turn.observation);
           const regex = options.constrained
-            ? actionRegex({ bids: observationBids(turn.result), multiAction: options.multiAction })
+            ? turnRegex(turn.result, {
+                bidChoices: true,
+                textChoices: options.textChoices ?? false,
+                multiAction: options.multiAction,
+              })
             : undefined;
           const reply = await options.chat.complete(messages, call, regex);
           history.reply(reply.text);

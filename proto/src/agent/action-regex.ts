@@ -1,4 +1,5 @@
 import { ACTION_NAMES, BID_ARGUMENTS } from '../wire/action-names.js';
+import { escapeRegex } from './goal-quotes.js';
 
 export interface ActionRegexOptions {
   /** Actions allowed (default: every BrowserGym action). */
@@ -10,6 +11,12 @@ export interface ActionRegexOptions {
    * name one of them. Bid actions are left out when the list is empty.
    */
   bids?: readonly string[];
+  /**
+   * What `fill` may type: its value argument is one of these strings (quoted either way), e.g. the
+   * goal's quoted values — a small policy then chooses what to type instead of spelling it. An
+   * empty list leaves the value free (there is nothing to choose from).
+   */
+  texts?: readonly string[];
 }
 
 // Python literals as the env's action parser reads them. Plain syntax only (groups, classes,
@@ -30,23 +37,56 @@ export function actionRegex(options: ActionRegexOptions = {}): string {
   if (names.length === 0) throw new RangeError('actionRegex needs at least one action name');
   for (const name of names)
     if (!/^[a-z_]+$/.test(name)) throw new RangeError(`${JSON.stringify(name)} is not an action name`);
-  const call = options.bids ? bidCalls(names, options.bids) : anyCall(names);
+  const texts = typedTexts(options.texts ?? []);
+  const call = options.bids ? bidCalls(names, options.bids, texts) : freeCalls(names, texts);
   return options.multiAction ? `${call}(?:\\n${call})*` : call;
 }
+
+/** Every action free, but `fill`'s value one of `texts` (when there are any). */
+function freeCalls(names: readonly string[], texts: string | undefined): string {
+  if (texts === undefined || !names.includes('fill')) return anyCall(names);
+  const others = names.filter((name) => name !== 'fill');
+  const fill = fillCall(ARGUMENT, texts);
+  return others.length ? `(?:${fill}|${anyCall(others)})` : fill;
+}
+
+/** `fill(element, value, …)` with the value one of `texts` (an alternation source). */
+const fillCall = (element: string, texts: string): string =>
+  String.raw`fill\(${element}, ?${texts}(?:, ?${ARGUMENT})*\)`;
+
+/**
+ * The typed values as an alternation of Python string literals, each quoted either way; values with
+ * a line break, or longer than a field's worth, are left out. Undefined when none is left.
+ */
+function typedTexts(texts: readonly string[]): string | undefined {
+  const usable = [...new Set(texts)].filter((t) => t.length <= MAX_TYPED && !/[\r\n]/.test(t));
+  if (usable.length === 0) return undefined;
+  const literals = usable.flatMap((t) => [pyLiteral(t, "'"), pyLiteral(t, '"')]);
+  return `(?:${[...new Set(literals)].map(escapeRegex).join('|')})`;
+}
+
+const MAX_TYPED = 256;
+
+/** `text` as a Python string literal in `quote`s, as the env's action parser reads it. */
+const pyLiteral = (text: string, quote: string): string =>
+  `${quote}${text.replaceAll('\\', '\\\\').replaceAll(quote, `\\${quote}`)}${quote}`;
 
 const anyCall = (names: readonly string[]): string =>
   String.raw`(?:${names.join('|')})\((?:${ARGUMENT}(?:, ?${ARGUMENT})*)?\)`;
 
 /** Calls whose leading element arguments are one of `bids` (quoted either way); other actions as anyCall. */
-function bidCalls(names: readonly string[], bids: readonly string[]): string {
+function bidCalls(names: readonly string[], bids: readonly string[], texts: string | undefined): string {
   const free = names.filter((name) => !(name in BID_ARGUMENTS));
   const usable = bids.filter((b) => SAFE_BID.test(b));
   const bound = usable.length ? names.filter((name) => name in BID_ARGUMENTS) : [];
+  // A fill whose value is chosen has a branch of its own; the others share theirs below.
+  const typed = texts !== undefined && bound.includes('fill');
   const bid = `(?:${usable.map((b) => `'${b.replaceAll('.', '\\.')}'|"${b.replaceAll('.', '\\.')}"`).join('|')})`;
   // Actions taking the same number of leading bids share one branch: the same language as one
   // branch per action, in a fraction of the automaton (it is compiled on every turn, per page).
   const byCount = new Map<number, string[]>();
   for (const name of bound) {
+    if (typed && name === 'fill') continue;
     const count = BID_ARGUMENTS[name as keyof typeof BID_ARGUMENTS];
     byCount.set(count, [...(byCount.get(count) ?? []), name]);
   }
@@ -55,6 +95,7 @@ function bidCalls(names: readonly string[], bids: readonly string[]): string {
     const head = group.length === 1 ? group[0]! : `(?:${group.join('|')})`;
     return String.raw`${head}\(${leading}(?:, ?${ARGUMENT})*\)`;
   });
+  if (typed) calls.push(fillCall(bid, texts));
   if (free.length) calls.push(anyCall(free));
   if (calls.length === 0)
     throw new RangeError(`actionRegex: no bids on the page, and every allowed action (${names.join(', ')}) needs one`);

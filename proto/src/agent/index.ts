@@ -2,7 +2,9 @@ export { ACTION_NAMES, BID_ARGUMENTS, type ActionName } from '../wire/action-nam
 export { ACTION_REGEX, actionRegex, type ActionRegexOptions } from './action-regex.js';
 export { ChatTemplateError, ChatTokens, type Tokenizer } from './chat-tokens.js';
 export { LlmPolicy, type LlmPolicyOptions } from './llm-policy.js';
+export { escapeRegex, quotedValues } from './goal-quotes.js';
 export { observationBids } from './observation-bids.js';
+export { turnRegex, type TurnRegexOptions } from './turn-regex.js';
 export { parseAction, type ParseActionOptions, type ParsedAction } from './parse-action.js';
 export type { EpisodePolicy, EpisodeStart, PolicyReply, PolicySession, TurnInput } from './policy.js';
 export type { PromptMessage } from './prompt-message.js';

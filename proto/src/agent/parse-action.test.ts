@@ -119,6 +119,40 @@ describe('actionRegex', () => {
     expect(full(actionRegex({ names: ['click', 'noop'], bids: [] })).test('noop()')).toBe(true);
   });
 
+  it('with texts, fill types only one of them (quoted either way); other actions stay as they were', () => {
+    const typed = full(actionRegex({ names: ['click', 'fill'], bids: ['4', '5'], texts: ['Bob', "it's", 'a.b*'] }));
+    for (const ok of [
+      "fill('4', 'Bob')",
+      'fill("5", "Bob")',
+      "fill('4', 'it\\'s')",
+      'fill("4", "it\'s")',
+      "fill('4', 'a.b*', True)",
+      "click('5')",
+    ])
+      expect(typed.test(ok), ok).toBe(true);
+    for (const bad of [
+      "fill('4', 'bob')",
+      "fill('4', 'Bobby')",
+      "fill('4', 'aXbb')",
+      "fill('6', 'Bob')",
+      "fill('4')",
+      "click('6')",
+    ])
+      expect(typed.test(bad), bad).toBe(false);
+    const noBids = full(actionRegex({ names: ['fill', 'noop'], texts: ['Bob'] }));
+    expect([noBids.test("fill('99', 'Bob')"), noBids.test("fill('99', 'Al')"), noBids.test('noop()')]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    // Nothing to choose from (or only values no field could take): fill types freely.
+    for (const texts of [[], ['line\nbreak'], ['x'.repeat(300)]])
+      expect(
+        full(actionRegex({ names: ['fill'], bids: ['4'], texts })).test("fill('4', 'anything')"),
+        String(texts),
+      ).toBe(true);
+  });
+
   it('every reply it admits parses back to itself', () => {
     for (const action of ["click('5')", "fill('12', 'a) b')", "press('3', 'Enter')"]) {
       expect(full(ACTION_REGEX).test(action)).toBe(true);

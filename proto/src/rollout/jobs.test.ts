@@ -25,6 +25,7 @@ describe('job payloads', () => {
       constrained: false,
       action_names: null,
       bid_choices: false,
+      text_choices: false,
       reset_options: {},
     });
   });
@@ -36,6 +37,7 @@ describe('job payloads', () => {
 
   it('narrowing constrained decoding without turning it on is refused by name', () => {
     expect(() => group({ settings: { bid_choices: true } })).toThrow(/set constrained too/);
+    expect(() => group({ settings: { text_choices: true } })).toThrow(/set constrained too/);
     expect(() => group({ settings: { action_names: ['click'] } })).toThrow(/set constrained too/);
     expect(() => group({ settings: { constrained: true, action_names: ['eval'] } })).toThrow();
     const narrowed = group({ settings: { constrained: true, action_names: ['click'], bid_choices: true } }).settings;

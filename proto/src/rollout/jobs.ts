@@ -75,6 +75,11 @@ export const EpisodeSettings = z
      * policy's first successes come from choosing among the page's elements, not guessing ids.
      */
     bid_choices: z.boolean().default(false),
+    /**
+     * Constrained replies type (fill) only one of the goal's double-quoted values: a small policy
+     * chooses what to type instead of spelling it. Free when the goal quotes nothing.
+     */
+    text_choices: z.boolean().default(false),
     /** Task options passed to reset (e.g. the Gauntlet's start_step). */
     reset_options: ResetOptions.default({}),
     /**
@@ -85,8 +90,8 @@ export const EpisodeSettings = z
     policy_servers: z.array(PolicyServerRef).min(1).max(MAX_POLICY_SERVERS).optional(),
   })
   .strict()
-  .refine((s) => s.constrained || (s.action_names === null && !s.bid_choices), {
-    message: 'action_names and bid_choices narrow constrained decoding: set constrained too',
+  .refine((s) => s.constrained || (s.action_names === null && !s.bid_choices && !s.text_choices), {
+    message: 'action_names, bid_choices and text_choices narrow constrained decoding: set constrained too',
     path: ['constrained'],
   })
   // A reply as long as the whole context leaves no room for a prompt: every turn would fail.

@@ -102,6 +102,10 @@ export const EPISODE_OPTIONS = defineOptions({
     kind: 'boolean',
     help: 'With --constrained: element arguments only name bids the current page shows',
   },
+  'text-choices': {
+    kind: 'boolean',
+    help: "With --constrained: fill types only one of the goal's double-quoted values",
+  },
   model: { kind: 'string', valueName: 'NAME', help: "The policy's base model as served", defaultText: 'tiny' },
   adapter: {
     kind: 'string',
@@ -172,6 +176,7 @@ export function episodeSettings(values: EpisodeValues, tasks: readonly string[])
     constrained: values.constrained ? true : undefined,
     action_names: values['action-names'],
     bid_choices: values['bid-choices'] ? true : undefined,
+    text_choices: values['text-choices'] ? true : undefined,
     reset_options: startStep === undefined ? undefined : { start_step: startStep },
   };
   const parsed = EpisodeSettings.safeParse(JSON.parse(JSON.stringify(candidate)));

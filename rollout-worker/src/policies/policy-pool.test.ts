@@ -56,4 +56,21 @@ describe('PolicyPool', () => {
     expect(full(clicksOnly(turn("StaticText 'none'"))).test('noop()')).toBe(true);
     expect(full(regexFor({ action_names: ['click'] }) as string).test("click('anything')")).toBe(true);
   });
+
+  it("with text_choices, each turn's fill types only a value its goal quotes", () => {
+    const turn = {
+      index: 0,
+      observation: '',
+      result: { observation: { goal: 'Enter "Lima".', axtree_txt: "\t[5] textbox ''" } },
+    };
+    const typed = replyRegex(EpisodeSettings.parse({ constrained: true, text_choices: true })) as (
+      t: TurnInput,
+    ) => string;
+    const regex = new RegExp(`^(?:${typed(turn as unknown as TurnInput)})$`);
+    expect([regex.test("fill('5', 'Lima')"), regex.test("fill('5', 'Lim')"), regex.test("fill('9', 'Lima')")]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
 });

@@ -1,13 +1,5 @@
 import { ValidationError } from '@gauntlet/proto';
-import {
-  ACTION_NAMES,
-  BID_ARGUMENTS,
-  LlmPolicy,
-  actionRegex,
-  observationBids,
-  type EpisodePolicy,
-  type TurnInput,
-} from '@gauntlet/proto/agent';
+import { LlmPolicy, actionRegex, turnRegex, type EpisodePolicy, type TurnInput } from '@gauntlet/proto/agent';
 import { PolicyClient } from '@gauntlet/proto/policy-server';
 import {
   MAX_POLICY_SERVERS,
@@ -126,15 +118,10 @@ export class PolicyPool {
 /** A job named a policy server the worker was not configured with: the job is wrong, never retried. */
 export class UnknownPolicyServerError extends ValidationError {}
 
-/** The constrained-decoding regex: fixed, or rebuilt each turn from the bids the page shows. */
+/** The constrained-decoding regex: fixed, or rebuilt each turn from the page's bids and the goal's quoted values. */
 export function replyRegex(settings: EpisodeSettings): string | ((turn: TurnInput) => string) {
   const names = settings.action_names ?? undefined;
-  if (!settings.bid_choices) return actionRegex({ ...(names ? { names } : {}) });
-  return (turn) => {
-    const bids = observationBids(turn.result);
-    const every = names ?? ACTION_NAMES;
-    // A page with no element to name leaves only the actions that need none (noop, at least).
-    const allowed = bids.length ? every : every.filter((n) => !(n in BID_ARGUMENTS));
-    return actionRegex({ names: allowed.length ? allowed : ['noop'], bids });
-  };
+  if (!settings.bid_choices && !settings.text_choices) return actionRegex({ ...(names ? { names } : {}) });
+  const options = { ...(names ? { names } : {}), bidChoices: settings.bid_choices, textChoices: settings.text_choices };
+  return (turn) => turnRegex(turn.result, options);
 }

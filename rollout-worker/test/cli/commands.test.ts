@@ -132,6 +132,17 @@ describe('gauntlet-worker commands', () => {
       code: 2,
       err: expect.stringContaining('--start-step applies to the full "gauntlet" task only (not "click-test")'),
     });
+    // --text-choices narrows constrained decoding: in the job's settings, refused without --constrained.
+    const typed = ['submit', ...queue, '--task', 'click-test', '--seeds', '2', '--text-choices'];
+    expect((await cli([...typed, '--constrained'])).code).toBe(0);
+    expect((await groups.getJob('g-click-test-2'))?.data.settings).toMatchObject({
+      constrained: true,
+      text_choices: true,
+    });
+    expect(await cli([...typed, '--seeds', '3'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('set constrained too'),
+    });
     const clash = await cli(['submit', ...queue, '--task', 'gauntlet:timer,gauntlet.timer', '--seeds', '0']);
     expect(clash).toMatchObject({
       code: 2,

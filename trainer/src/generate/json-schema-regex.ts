@@ -1,5 +1,5 @@
 import { ValidationError } from '@gauntlet/proto';
-import { escapeRegex } from './regex-automaton.js';
+import { escapeRegex } from '@gauntlet/proto/agent';
 
 /**
  * JSON Schema → a regex whose every match is JSON text valid against the schema, so the regex

@@ -1,5 +1,6 @@
 import { DFA, JS, NFA } from 'refa';
 import { ValidationError } from '@gauntlet/proto';
+import { escapeRegex } from '@gauntlet/proto/agent';
 import { BudgetedFactories, DEFAULT_COMPILE_BUDGET, type CompileBudget } from './compile-budget.js';
 
 /** A compiled automaton as plain data: what a compiler thread hands back (structured-cloneable). */
@@ -115,9 +116,4 @@ function quoted(source: string): string {
 /** A regex source that matches exactly one of the given strings (vLLM's `choice`). */
 export function choiceRegex(choices: readonly string[]): string {
   return choices.map(escapeRegex).join('|');
-}
-
-/** `text` as a regex source matching exactly itself. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

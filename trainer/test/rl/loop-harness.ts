@@ -178,6 +178,7 @@ export async function loopHarness(options: HarnessOptions, script: Script, clean
       constrained: false,
       action_names: null,
       bid_choices: false,
+      text_choices: false,
     },
     drainMs: 20_000,
     ...(options.limits ? { limits: options.limits } : {}),

@@ -2,6 +2,9 @@ import { OracleError } from './action-text.js';
 import type { Actionable } from './act.js';
 import type { AxNode } from './axtree-lines.js';
 
+// Instructions quote what to click or type: the oracles and agents' text choices read them alike.
+export { quotedValues } from '@gauntlet/proto/agent';
+
 /** Queries over parsed AXTree lines (a flat, depth-annotated list in document order). */
 
 /** The nodes under `nodes[index]` (not including it). */
@@ -46,11 +49,6 @@ export function find(
 export function must<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new OracleError(`the observation has no ${what}`);
   return value;
-}
-
-/** Every double-quoted value in `text`, in order (instructions quote what to click or type). */
-export function quotedValues(text: string): string[] {
-  return [...text.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
 }
 
 /** The first integer captured by `pattern` in `text`. */

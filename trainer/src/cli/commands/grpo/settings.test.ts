@@ -79,6 +79,10 @@ describe('grpo settings', () => {
     expect(s.episode).toMatchObject({ constrained: true, bid_choices: true, action_names: null });
     expect((await settingsOf(['--task', 'a'])).episode).toMatchObject({ constrained: false, bid_choices: false });
     await expect(settingsOf(['--task', 'a', '--bid-choices'])).rejects.toThrow(/give --constrained too/);
+    const typed = await settingsOf(['--task', 'a', '--constrained', '--bid-choices', '--text-choices']);
+    expect(typed.episode).toMatchObject({ bid_choices: true, text_choices: true });
+    expect((await settingsOf(['--task', 'a'])).episode.text_choices).toBe(false);
+    await expect(settingsOf(['--task', 'a', '--text-choices'])).rejects.toThrow(/give --constrained too/);
     // The in-process server reports unconstrained log-probs, so the correction stays on; a vLLM
     // server's are masked by the grammar, so it is off unless asked for.
     expect((await settingsOf(['--task', 'a', '--constrained'])).grpo.samplerCorrection).toMatchObject({
@@ -217,6 +221,7 @@ describe('grpo settings', () => {
     [['--task', 'a', '--targets', 'q_proj,lm_head'], 'targets'],
     [['--task', 'a', '--vllm-url', 'gpu:8000'], 'vllm-url'],
     [['--task', 'a', '--bid-choices'], 'bid-choices'],
+    [['--task', 'a', '--text-choices'], 'text-choices'],
     [['--task', 'a', '--max-tokens', '300', '--context-tokens', '256'], 'max-tokens'],
     [['--task', 'a', '--lr-schedule', 'cosine', '--warmup', '100'], 'max-steps'],
     [['--task', 'a', '--gamma', '0.9'], 'gamma'],

@@ -51,6 +51,7 @@ export interface GrpoSettings {
     constrained: boolean;
     action_names: ActionName[] | null;
     bid_choices: boolean;
+    text_choices: boolean;
   };
   connection: QueueConnection;
   run: string;
@@ -188,6 +189,8 @@ export function parseGrpoSettings(context: { options: GrpoValues }): GrpoSetting
   const envToken = values['env-token'];
   if (values['bid-choices'] && !values.constrained)
     throw usage('--bid-choices narrows constrained decoding: give --constrained too', 'bid-choices');
+  if (values['text-choices'] && !values.constrained)
+    throw usage('--text-choices narrows constrained decoding: give --constrained too', 'text-choices');
   const actionNames = values['action-names'] ?? null;
   if (actionNames && !values.constrained)
     throw usage('--action-names narrows constrained decoding: give --constrained too', 'action-names');
@@ -240,6 +243,7 @@ export function parseGrpoSettings(context: { options: GrpoValues }): GrpoSetting
       constrained: values.constrained,
       action_names: actionNames as ActionName[] | null,
       bid_choices: values['bid-choices'],
+      text_choices: values['text-choices'],
     },
     connection,
     run,

@@ -115,6 +115,7 @@ export function parseRolloutSettings(
       constrained: false,
       action_names: null,
       bid_choices: false,
+      text_choices: false,
     },
     drainMs: values['drain-ms'],
     keepGroups: values['keep-groups'],
