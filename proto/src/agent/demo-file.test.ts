@@ -28,6 +28,8 @@ describe('a demo file', () => {
       ['miniwob.click-test', 1, 3],
       [null, 3, 3],
     ]);
+    // Read through demo.json, each names the demo.jsonl it came from (what an error must point at).
+    expect(demos.map((d) => d.file)).toEqual([path, path]);
   });
 
   it.each([

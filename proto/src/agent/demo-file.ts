@@ -5,10 +5,12 @@ import { UsageError } from '../cli/usage-error.js';
 /** The chat file `gauntlet-agent record` writes beside demo.json: the same demonstration as a conversation. */
 export const DEMO_JSONL = 'demo.jsonl';
 
-/** One demonstration of a demo file: a conversation, the task its line names (or null) and its line number. */
+/** One demonstration of a demo file: a conversation, the task its line names (or null), and where it was read. */
 export interface DemoConversation {
   task: string | null;
   messages: { role: string; content: string }[];
+  /** The demo.jsonl read (beside the demo.json given, or the file itself). */
+  file: string;
   line: number;
 }
 
@@ -50,7 +52,7 @@ export async function readDemoFile(file: string, flag = 'demo'): Promise<DemoCon
     });
     if (!messages.some((m, k) => m.role === 'user' && messages[k + 1]?.role === 'assistant'))
       throw fail('holds no action: no observation (user turn) followed by an action (assistant turn)');
-    demos.push({ task: typeof record.task === 'string' ? record.task : null, messages, line: i + 1 });
+    demos.push({ task: typeof record.task === 'string' ? record.task : null, messages, file: jsonl, line: i + 1 });
   });
   if (demos.length === 0) throw new UsageError(`--${flag} ${jsonl}: holds no demonstration`, flag);
   return demos;

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { DEMO_JSONL, readDemoFile } from '@gauntlet/proto/agent';
+import { readDemoFile } from '@gauntlet/proto/agent';
 import { DataFileError, parseMessages } from '../../../train/sft-data.js';
 import type { Demonstration } from '../../../train/sdft/demo-states.js';
 import { UsageError } from '../../command.js';
@@ -14,10 +14,9 @@ export async function readDemonstrations(file: string): Promise<Demonstration[]>
     if (error instanceof UsageError) throw new UsageError(`sdft: ${error.message}`, 'demo');
     throw error;
   });
-  const jsonl = file.endsWith('.json') ? file.replace(/[^/\\]*$/, DEMO_JSONL) : file;
   return demos.map((demo) => {
     const fail = (field: string | undefined, detail: string) =>
-      new DataFileError(jsonl, demo.line, field === undefined ? detail : `${field} ${detail}`, field);
-    return { task: demo.task ?? basename(jsonl), messages: parseMessages(demo.messages, 'messages', fail) };
+      new DataFileError(demo.file, demo.line, field === undefined ? detail : `${field} ${detail}`, field);
+    return { task: demo.task ?? basename(demo.file), messages: parseMessages(demo.messages, 'messages', fail) };
   });
 }
