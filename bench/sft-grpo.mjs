@@ -35,17 +35,21 @@ const OPTIONS = {
   'max-length': { default: '640', help: 'Tokens kept per SFT example (oldest exchanges dropped first)' },
   minutes: { default: '15', help: 'Wall-clock budget of the GRPO run' },
   'grpo-steps': { default: '1000', help: 'GRPO updates at most (the run also stops at --minutes)' },
-  'grpo-lr': { default: '5e-4', help: 'GRPO learning rate' },
+  'grpo-lr': { default: '2e-4', help: 'GRPO learning rate' },
   'grpo-train': {
-    default: 'full',
+    default: 'lora',
     help: 'What GRPO trains: full (every weight) or lora (an adapter on the SFT model, which stays the reference)',
   },
-  'grpo-beta': { default: '0', help: 'GRPO --beta: weight of the k3 KL to the SFT model (with --grpo-train lora)' },
+  'grpo-beta': { default: '0.04', help: 'GRPO --beta: weight of the k3 KL to the SFT model (with --grpo-train lora)' },
   'grpo-rank': { default: '16', help: 'LoRA rank with --grpo-train lora' },
   episodes: { default: '20', help: 'Eval episodes per task and policy' },
   'eval-first-seed': { default: '1000', help: 'First eval seed (held out from --sft-seeds)' },
   'max-turns': { default: '8', help: 'Turns per episode (eval and GRPO)' },
   'max-tokens': { default: '24', help: 'Tokens per reply (eval and GRPO)' },
+  typing: {
+    default: 'choices',
+    help: "What fill may type (eval and GRPO): choices (one of the goal's quoted values: --text-choices) or free",
+  },
   workers: { default: '1', help: 'Rollout-worker processes during GRPO' },
   concurrency: { default: '4', help: 'Episodes each worker (and eval, and collect) plays at once' },
   threads: { default: '2', help: 'onnxruntime threads of the trainer processes' },
@@ -97,6 +101,7 @@ for (const [name, min] of Object.entries({
 }))
   number(name, min);
 if (!['full', 'lora'].includes(values['grpo-train'])) usage('--grpo-train must be full or lora');
+if (!['choices', 'free'].includes(values.typing)) usage('--typing must be choices or free');
 if (!['pruned', 'axtree'].includes(values['observation-format']))
   usage('--observation-format must be pruned or axtree');
 if (!/^\d+-\d+$/.test(values['sft-seeds'])) usage('--sft-seeds must be a range like 0-149');
@@ -115,7 +120,7 @@ const format = ['--observation-format', values['observation-format']];
 const timer = stageTimer('sft-grpo');
 const { log, relay, timed, timings } = timer;
 // Eval and GRPO play the same way: the action grammar with element arguments among the page's
-// bids, one action per reply, pages in the recipe's format. GRPO samples at temperature 1; eval is
+// bids and (by default) typed values among the goal's quoted ones, one action per reply, pages in the recipe's format. GRPO samples at temperature 1; eval is
 // greedy (what the policy has learnt, without sampling noise).
 const PLAY = [
   '--max-turns',
@@ -124,6 +129,7 @@ const PLAY = [
   values['max-tokens'],
   '--constrained',
   '--bid-choices',
+  ...(values.typing === 'choices' ? ['--text-choices'] : []),
   ...format,
 ];
 
@@ -258,6 +264,7 @@ try {
     bench: 'sft-grpo',
     recipe: {
       observation_format: values['observation-format'],
+      typing: values.typing,
       model: {
         hidden: number('hidden', 8),
         layers: number('layers', 1),
