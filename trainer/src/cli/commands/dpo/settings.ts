@@ -28,9 +28,7 @@ const LORA_SHAPE_FLAGS = ['rank', 'alpha', 'targets', 'rslora'] as const;
 export function parseDpoSettings(context: { options: OptionValues<typeof DPO_OPTIONS> }): DpoSettings {
   const values = context.options;
   const usage = (message: string, flag: string) => new UsageError(`dpo: ${message}`, flag);
-  // dpo's --epochs counts passes over pairs and is read below; sft's of the same name is not dpo's.
-  const { epochs: _ownEpochs, ...shared } = values;
-  const base = parseSftSettings({ options: shared }, 'dpo');
+  const base = parseSftSettings(context, 'dpo');
   const path = (name: 'init-adapter' | 'ref-adapter') => {
     const value = values[name];
     if (value === '') throw usage(`--${name} needs a folder`, name);

@@ -52,6 +52,10 @@ export type SftValues = Omit<OptionValues<typeof SFT_OPTIONS>, SftOnly> &
 export function parseSftSettings(context: { options: SftValues }, command = 'sft'): SftSettings {
   const values = context.options;
   const usage = (message: string, flag: string) => new UsageError(`${command}: ${message}`, flag);
+  // sft's own flags; dpo may have flags of the same names (its --epochs counts passes over pairs).
+  const own = <K extends SftOnly>(name: K): SftValues[K] | undefined => (command === 'sft' ? values[name] : undefined);
+  const epochs = own('epochs');
+  const resume = own('resume');
   const required = (name: 'data' | 'out', what: string): string => {
     const value = values[name];
     if (value === undefined || value === '') throw usage(`--${name} ${what} is required`, name);
@@ -79,13 +83,13 @@ export function parseSftSettings(context: { options: SftValues }, command = 'sft
     lora,
     train,
     seed: values.seed,
-    promptLossWeight: values['prompt-loss-weight'] ?? 0,
-    demoConditioned: values['demo-conditioned'] ?? false,
+    promptLossWeight: own('prompt-loss-weight') ?? 0,
+    demoConditioned: own('demo-conditioned') ?? false,
     force: values.force,
     device: values.device as ExecutionProvider,
-    ...(values.resume === undefined ? {} : { resume: resolve(values.resume) }),
+    ...(resume === undefined ? {} : { resume: resolve(resume) }),
     ...(values.steps === undefined ? {} : { steps: values.steps }),
-    ...(values.epochs === undefined ? {} : { epochs: values.epochs }),
+    ...(epochs === undefined ? {} : { epochs }),
     ...(values['micro-batch'] === undefined ? {} : { microBatch: values['micro-batch'] }),
     ...(values['max-length'] === undefined ? {} : { maxLength: values['max-length'] }),
     ...(values.threads === undefined ? {} : { threads: values.threads }),
