@@ -33,7 +33,7 @@ export const sftSteps = (examples, epochs, batch) => Math.max(1, Math.ceil((exam
  * Full-parameter SFT of `model` on `sftData` into `out`: `epochs` passes over the examples sft
  * loads (its own count, demo-conditioned copies included), warmup 10 steps (or a fifth of a short
  * run, from `records`: cosine needs steps past the warmup), then cosine. Resolves with the steps
- * sft took. `extra` flags go last.
+ * sft took (its metrics.jsonl's last row). `extra` flags go last.
  */
 export async function trainSftFull({
   model,
@@ -50,7 +50,6 @@ export async function trainSftFull({
   onLine,
 }) {
   const atLeast = sftSteps(records, epochs, Number(batch));
-  let steps = atLeast;
   await runBin(
     'trainer',
     [
@@ -61,15 +60,15 @@ export async function trainSftFull({
       ...['--max-length', String(maxLength), '--prompt-loss-weight', promptLossWeight, '--threads', threads],
       ...extra,
     ],
-    {
-      onLine: (line) => {
-        const planned = /; (\d+) steps of \d+ sequences/.exec(line);
-        if (planned) steps = Number(planned[1]);
-        onLine?.(line);
-      },
-    },
+    { onLine },
   );
-  return steps;
+  return lastStep(join(out, 'metrics.jsonl'));
+}
+
+/** The step of the last row of a training run's metrics.jsonl (sft and dpo write one per step). */
+async function lastStep(metrics) {
+  const rows = (await readFile(metrics, 'utf8')).trim().split('\n');
+  return JSON.parse(rows.at(-1)).step;
 }
 
 /**
