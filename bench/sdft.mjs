@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchOptions, stopStack } from './support/bench-options.mjs';
 import { startBin } from './support/processes.mjs';
-import { collectData, stageTimer, trainRecipe } from './support/recipe-stages.mjs';
+import { collectData, recipeSettings, stageTimer, trainRecipe } from './support/recipe-stages.mjs';
 import { runBin } from './support/run-bin.mjs';
 import { builtinTasks, evaluateModels } from './support/sft-grpo-stages.mjs';
 
@@ -109,22 +109,7 @@ try {
         tasks: training.map((t) => `miniwob.${t}`),
         seeds: values['sft-seeds'],
         collectArgs,
-        shape: {
-          hidden: values.hidden,
-          layers: values.layers,
-          heads: values.heads,
-          vocab: values['vocab-size'],
-          seed: '0',
-        },
-        sft: {
-          epochs: number('sft-epochs', 0.01),
-          batch: values['sft-batch'],
-          lr: values['sft-lr'],
-          maxLength: values['max-length'],
-          promptLossWeight: values['prompt-loss-weight'],
-          threads: values.threads,
-          extra: ['--demo-conditioned'],
-        },
+        ...recipeSettings(values, number, { extra: ['--demo-conditioned'] }),
         timer,
       });
   const { records, steps } = trained;

@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBin } from './support/processes.mjs';
-import { stageTimer, trainRecipe } from './support/recipe-stages.mjs';
+import { recipeSettings, stageTimer, trainRecipe } from './support/recipe-stages.mjs';
 import { builtinTasks, evaluateModels, oracleSuccess, runGrpo } from './support/sft-grpo-stages.mjs';
 import { dropQueues } from './support/queues.mjs';
 
@@ -156,21 +156,7 @@ try {
     tasks,
     seeds: values['sft-seeds'],
     collectArgs,
-    shape: {
-      hidden: values.hidden,
-      layers: values.layers,
-      heads: values.heads,
-      vocab: values['vocab-size'],
-      seed: values['model-seed'],
-    },
-    sft: {
-      epochs: number('sft-epochs', 0.01),
-      batch: values['sft-batch'],
-      lr: values['sft-lr'],
-      maxLength: values['max-length'],
-      promptLossWeight: values['prompt-loss-weight'],
-      threads: values.threads,
-    },
+    ...recipeSettings(values, number, { seed: values['model-seed'] }),
     timer,
   });
 

@@ -109,3 +109,23 @@ export async function trainRecipe({ work, tasks, seeds, collectArgs, shape, sft,
   );
   return { sftData, records, model, sftDir, steps };
 }
+
+/**
+ * trainRecipe's `shape` and `sft` from a recipe bench's flags (hidden, layers, heads, vocab-size,
+ * sft-epochs, sft-batch, sft-lr, max-length, prompt-loss-weight, threads), which sdft.mjs and
+ * sft-grpo.mjs share; `number` range-checks a flag. `seed` seeds the weights, `extra` goes to sft.
+ */
+export function recipeSettings(values, number, { seed = '0', extra = [] } = {}) {
+  return {
+    shape: { hidden: values.hidden, layers: values.layers, heads: values.heads, vocab: values['vocab-size'], seed },
+    sft: {
+      epochs: number('sft-epochs', 0.01),
+      batch: values['sft-batch'],
+      lr: values['sft-lr'],
+      maxLength: values['max-length'],
+      promptLossWeight: values['prompt-loss-weight'],
+      threads: values.threads,
+      extra,
+    },
+  };
+}
