@@ -10,3 +10,4 @@ export * from './wire/web-task.js';
 export * from './wire/depth.js';
 export * from './wire/records.js';
 export * from './wire/observation-format.js';
+export * from './wire/gauntlet.js';

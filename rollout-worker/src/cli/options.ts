@@ -1,3 +1,4 @@
+import { GAUNTLET_STEPS } from '@gauntlet/proto';
 import { EpisodeSettings, RolloutId } from '@gauntlet/proto/rollout';
 import {
   DEFAULT_PREFIX,
@@ -36,9 +37,6 @@ export const QUEUE_OPTIONS = defineOptions({
 });
 
 /** How each episode is played: shared by submit (carried in the group's jobs) and eval. */
-/** The full Gauntlet's steps: where --start-step may start. */
-const GAUNTLET_STEPS = 30;
-
 export const EPISODE_OPTIONS = defineOptions({
   'start-step': {
     kind: 'integer',

@@ -1,11 +1,11 @@
+import { GAUNTLET_STEPS } from '@gauntlet/proto';
 import type { ChallengeType } from './categories.js';
 import { CHALLENGE_TYPES, challengeFor } from './challenges/index.js';
 import { CODE_ALPHABET, CODE_LENGTH } from './codes.js';
 import { WORDS } from './challenges/words.js';
 import { Rng } from './rng.js';
 
-/** The full Gauntlet's length (the spec's 30 steps). */
-export const GAUNTLET_STEPS = 30;
+export { GAUNTLET_STEPS };
 
 export interface StepPlan {
   type: ChallengeType;
