@@ -24,6 +24,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
 
+/** `eval` of the random policy against `env`, then `flags`. */
+const randomEval = (env: string, ...flags: string[]) => ['eval', '--env', env, '--policy', 'random', ...flags];
+
 async function cli(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
@@ -151,20 +154,9 @@ describe('gauntlet-worker commands', () => {
   });
 
   it('eval plays N episodes per task and reports success rates as a table and as JSON', async () => {
-    const json = await cli([
-      'eval',
-      '--env',
-      env.grpc,
-      '--policy',
-      'random',
-      '--task',
-      'click-test,click-button',
-      '--episodes',
-      '3',
-      '--max-turns',
-      '2',
-      '--json',
-    ]);
+    const json = await cli(
+      randomEval(env.grpc, '--task', 'click-test,click-button', '--episodes', '3', '--max-turns', '2', '--json'),
+    );
     expect(json.code).toBe(0);
     const report = JSON.parse(json.out);
     expect(report.tasks.map((t: { task: string; episodes: number }) => [t.task, t.episodes])).toEqual([
@@ -178,64 +170,30 @@ describe('gauntlet-worker commands', () => {
     expect(report.episodes.map((e: { seed: number }) => e.seed)).toEqual([0, 1, 2, 0, 1, 2]);
     expect(json.err).toMatch(/\[6\/6\] /);
     // The same seeds and policy seed play the same episodes: the table agrees with the JSON.
-    const table = await cli([
-      'eval',
-      '--env',
-      env.grpc,
-      '--policy',
-      'random',
-      '--task',
-      'click-test,click-button',
-      '--episodes',
-      '3',
-      '--max-turns',
-      '2',
-    ]);
+    const table = await cli(
+      randomEval(env.grpc, '--task', 'click-test,click-button', '--episodes', '3', '--max-turns', '2'),
+    );
     expect(table.out.split('\n')[0]).toMatch(/infra_error +unjudged +mean reward/);
     const row = table.out.split('\n').find((line) => line.startsWith('click-test'))!;
     expect(row).toContain(`${(report.tasks[0].success_rate * 100).toFixed(1)}%`);
   }, 150_000);
 
   it('eval --start-step starts the Gauntlet at that step: the env takes the option, no episode is an infra error', async () => {
-    const run = await cli([
-      ...['eval', '--env', env.grpc, '--policy', 'random', '--task', 'gauntlet', '--start-step', '30'],
-      ...['--episodes', '1', '--max-turns', '1', '--json'],
-    ]);
+    const run = await cli(
+      randomEval(env.grpc, '--task', 'gauntlet', '--start-step', '30', '--episodes', '1', '--max-turns', '1', '--json'),
+    );
     expect(run.code, run.err).toBe(0);
     const report = JSON.parse(run.out);
     expect(report.episodes).toHaveLength(1);
     expect(report.episodes[0]).toMatchObject({ task: 'gauntlet', attempts: 1 });
     expect(['success', 'fail', 'timeout']).toContain(report.episodes[0].outcome);
-    const beyond = await cli([
-      'eval',
-      '--env',
-      env.grpc,
-      '--policy',
-      'random',
-      '--task',
-      'gauntlet',
-      '--start-step',
-      '31',
-    ]);
+    const beyond = await cli(randomEval(env.grpc, '--task', 'gauntlet', '--start-step', '31'));
     expect(beyond).toMatchObject({ code: 2, err: expect.stringContaining('--start-step') });
   }, 120_000);
 
   it('eval against an env server nobody answers on exits 1 and says no episode could run', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
-    const run = await cli([
-      'eval',
-      '--env',
-      closed,
-      '--policy',
-      'random',
-      '--task',
-      'click-test',
-      '--episodes',
-      '2',
-      '--attempts',
-      '1',
-      '--json',
-    ]);
+    const run = await cli(randomEval(closed, '--task', 'click-test', '--episodes', '2', '--attempts', '1', '--json'));
     expect(run.code).toBe(1);
     expect(JSON.parse(run.out).tasks[0]).toMatchObject({ episodes: 2, infra_error: 2 });
     expect(run.err).toContain(`eval: no episode could run (all 2 ended as infra_error); check --env (${closed})`);
@@ -246,7 +204,7 @@ describe('gauntlet-worker commands', () => {
   }, 150_000);
 
   it("eval and submit check --task against the env server's task list at start: exit 2, closest name", async () => {
-    const evalRun = await cli(['eval', '--env', env.http, '--policy', 'random', '--task', 'click-tset,click-button']);
+    const evalRun = await cli(randomEval(env.http, '--task', 'click-tset,click-button'));
     expect([evalRun.code, evalRun.out]).toEqual([2, '']);
     expect(evalRun.err.split('\n')[0]).toMatch(
       /^gauntlet-worker eval: --task "click-tset" \(did you mean click-test\?\): not served by the env servers \(\d+ tasks; /,
@@ -282,7 +240,7 @@ describe('gauntlet-worker commands', () => {
     );
     const template = join(dir, 'template.txt');
     await writeFile(template, 'Demo: {demonstration}');
-    const base = ['eval', '--env', `http://127.0.0.1:${await freePort()}`, '--policy', 'random'];
+    const base = randomEval(`http://127.0.0.1:${await freePort()}`);
     const cases: [string[], string][] = [
       [['--task', 'click-test', '--demo-template', template], '--demo-template needs --demo'],
       [['--task', 'login-user', '--demo', demo], '--demo demo.jsonl has no demonstration of login-user'],
