@@ -104,7 +104,7 @@ export const RUN_OPTIONS = defineOptions({
   },
   'text-choices': {
     kind: 'boolean',
-    help: "With --constrained: fill types only one of the goal's double-quoted values (a small model chooses what to type)",
+    help: "With --constrained: fill and select_option take only one of the goal's double-quoted values (a small model chooses what to type)",
   },
   'max-parse-errors': {
     kind: 'integer',

@@ -24,7 +24,7 @@ export interface AgentPolicyOptions {
   multiAction: boolean;
   /** Every model reply is constrained to an action naming only the page's element ids. */
   constrained?: boolean;
-  /** Constrained replies fill in only one of the goal's double-quoted values. */
+  /** Constrained replies type (fill) or pick (select_option) only one of the goal's double-quoted values. */
   textChoices?: boolean;
 }
 

@@ -12,9 +12,9 @@ export interface ActionRegexOptions {
    */
   bids?: readonly string[];
   /**
-   * What `fill` may type: its value argument is one of these strings (quoted either way), e.g. the
-   * goal's quoted values — a small policy then chooses what to type instead of spelling it. An
-   * empty list leaves the value free (there is nothing to choose from).
+   * What `fill` may type and `select_option` may pick: their value argument is one of these strings
+   * (quoted either way), e.g. the goal's quoted values — a small policy then chooses the value
+   * instead of spelling it. An empty list leaves the values free (there is nothing to choose from).
    */
   texts?: readonly string[];
 }
@@ -42,17 +42,21 @@ export function actionRegex(options: ActionRegexOptions = {}): string {
   return options.multiAction ? `${call}(?:\\n${call})*` : call;
 }
 
-/** Every action free, but `fill`'s value one of `texts` (when there are any). */
+/** Actions whose second argument is a value to type or pick: what `texts` narrows. */
+const VALUE_ACTIONS: readonly string[] = ['fill', 'select_option'];
+
+/** Every action free, but the value of fill and select_option one of `texts` (when there are any). */
 function freeCalls(names: readonly string[], texts: string | undefined): string {
-  if (texts === undefined || !names.includes('fill')) return anyCall(names);
-  const others = names.filter((name) => name !== 'fill');
-  const fill = fillCall(ARGUMENT, texts);
-  return others.length ? `(?:${fill}|${anyCall(others)})` : fill;
+  const valued = texts === undefined ? [] : names.filter((name) => VALUE_ACTIONS.includes(name));
+  if (valued.length === 0) return anyCall(names);
+  const others = names.filter((name) => !valued.includes(name));
+  const typed = valueCall(valued, ARGUMENT, texts!);
+  return others.length ? `(?:${typed}|${anyCall(others)})` : typed;
 }
 
-/** `fill(element, value, …)` with the value one of `texts` (an alternation source). */
-const fillCall = (element: string, texts: string): string =>
-  String.raw`fill\(${element}, ?${texts}(?:, ?${ARGUMENT})*\)`;
+/** `name(element, value, …)` for each of `names`, with the value one of `texts` (an alternation source). */
+const valueCall = (names: readonly string[], element: string, texts: string): string =>
+  String.raw`${names.length === 1 ? names[0]! : `(?:${names.join('|')})`}\(${element}, ?${texts}(?:, ?${ARGUMENT})*\)`;
 
 /**
  * The typed values as an alternation of Python string literals, each quoted either way; values with
@@ -79,14 +83,14 @@ function bidCalls(names: readonly string[], bids: readonly string[], texts: stri
   const free = names.filter((name) => !(name in BID_ARGUMENTS));
   const usable = bids.filter((b) => SAFE_BID.test(b));
   const bound = usable.length ? names.filter((name) => name in BID_ARGUMENTS) : [];
-  // A fill whose value is chosen has a branch of its own; the others share theirs below.
-  const typed = texts !== undefined && bound.includes('fill');
+  // Actions whose value is chosen have a branch of their own; the others share theirs below.
+  const valued = texts === undefined ? [] : bound.filter((name) => VALUE_ACTIONS.includes(name));
   const bid = `(?:${usable.map((b) => `'${b.replaceAll('.', '\\.')}'|"${b.replaceAll('.', '\\.')}"`).join('|')})`;
   // Actions taking the same number of leading bids share one branch: the same language as one
   // branch per action, in a fraction of the automaton (it is compiled on every turn, per page).
   const byCount = new Map<number, string[]>();
   for (const name of bound) {
-    if (typed && name === 'fill') continue;
+    if (valued.includes(name)) continue;
     const count = BID_ARGUMENTS[name as keyof typeof BID_ARGUMENTS];
     byCount.set(count, [...(byCount.get(count) ?? []), name]);
   }
@@ -95,7 +99,7 @@ function bidCalls(names: readonly string[], bids: readonly string[], texts: stri
     const head = group.length === 1 ? group[0]! : `(?:${group.join('|')})`;
     return String.raw`${head}\(${leading}(?:, ?${ARGUMENT})*\)`;
   });
-  if (typed) calls.push(fillCall(bid, texts));
+  if (valued.length) calls.push(valueCall(valued, bid, texts!));
   if (free.length) calls.push(anyCall(free));
   if (calls.length === 0)
     throw new RangeError(`actionRegex: no bids on the page, and every allowed action (${names.join(', ')}) needs one`);

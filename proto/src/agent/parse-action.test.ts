@@ -119,14 +119,16 @@ describe('actionRegex', () => {
     expect(full(actionRegex({ names: ['click', 'noop'], bids: [] })).test('noop()')).toBe(true);
   });
 
-  it('with texts, fill types only one of them (quoted either way); other actions stay as they were', () => {
-    const typed = full(actionRegex({ names: ['click', 'fill'], bids: ['4', '5'], texts: ['Bob', "it's", 'a.b*'] }));
+  it('with texts, fill and select_option take only one of them (quoted either way); other actions stay as they were', () => {
+    const names = ['click', 'fill', 'select_option'];
+    const typed = full(actionRegex({ names, bids: ['4', '5'], texts: ['Bob', "it's", 'a.b*'] }));
     for (const ok of [
       "fill('4', 'Bob')",
       'fill("5", "Bob")',
       "fill('4', 'it\\'s')",
       'fill("4", "it\'s")',
       "fill('4', 'a.b*', True)",
+      "select_option('5', 'Bob')",
       "click('5')",
     ])
       expect(typed.test(ok), ok).toBe(true);
@@ -136,16 +138,21 @@ describe('actionRegex', () => {
       "fill('4', 'aXbb')",
       "fill('6', 'Bob')",
       "fill('4')",
+      "select_option('4', 'Al')",
+      "select_option('4', ['Bob'])",
       "click('6')",
     ])
       expect(typed.test(bad), bad).toBe(false);
-    const noBids = full(actionRegex({ names: ['fill', 'noop'], texts: ['Bob'] }));
-    expect([noBids.test("fill('99', 'Bob')"), noBids.test("fill('99', 'Al')"), noBids.test('noop()')]).toEqual([
-      true,
-      false,
-      true,
-    ]);
-    // Nothing to choose from (or only values no field could take): fill types freely.
+    const noBids = full(actionRegex({ names: ['fill', 'select_option', 'noop'], texts: ['Bob'] }));
+    for (const [reply, allowed] of [
+      ["fill('99', 'Bob')", true],
+      ["fill('99', 'Al')", false],
+      ["select_option('9', 'Bob')", true],
+      ["select_option('9', 'Al')", false],
+      ['noop()', true],
+    ] as const)
+      expect(noBids.test(reply), reply).toBe(allowed);
+    // Nothing to choose from (or only values no field could take): values stay free.
     for (const texts of [[], ['line\nbreak'], ['x'.repeat(300)]])
       expect(
         full(actionRegex({ names: ['fill'], bids: ['4'], texts })).test("fill('4', 'anything')"),

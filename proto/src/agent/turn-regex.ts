@@ -11,7 +11,7 @@ export interface TurnRegexOptions {
   multiAction?: boolean;
   /** Element arguments name only the bids the observation shows. */
   bidChoices?: boolean;
-  /** `fill` types only one of the goal's double-quoted values (free when the goal quotes none). */
+  /** `fill` and `select_option` take only one of the goal's double-quoted values (free when it quotes none). */
   textChoices?: boolean;
 }
 

@@ -76,8 +76,8 @@ export const EpisodeSettings = z
      */
     bid_choices: z.boolean().default(false),
     /**
-     * Constrained replies type (fill) only one of the goal's double-quoted values: a small policy
-     * chooses what to type instead of spelling it. Free when the goal quotes nothing.
+     * Constrained replies type (fill) or pick (select_option) only one of the goal's double-quoted
+     * values: a small policy chooses the value instead of spelling it. Free when the goal quotes nothing.
      */
     text_choices: z.boolean().default(false),
     /** Task options passed to reset (e.g. the Gauntlet's start_step). */

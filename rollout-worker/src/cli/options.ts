@@ -102,7 +102,7 @@ export const EPISODE_OPTIONS = defineOptions({
   },
   'text-choices': {
     kind: 'boolean',
-    help: "With --constrained: fill types only one of the goal's double-quoted values",
+    help: "With --constrained: fill and select_option take only one of the goal's double-quoted values",
   },
   model: { kind: 'string', valueName: 'NAME', help: "The policy's base model as served", defaultText: 'tiny' },
   adapter: {

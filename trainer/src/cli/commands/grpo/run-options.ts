@@ -21,7 +21,7 @@ export const RUN_OPTIONS = defineOptions({
   'top-k': { kind: 'integer', min: -1, default: -1, valueName: 'N', help: 'Top-k sampling (-1 = off)' },
   constrained: flag('Constrain replies to the action grammar (structured outputs)'),
   'bid-choices': flag('With --constrained: element arguments only among the bids each observation shows'),
-  'text-choices': flag("With --constrained: fill types only one of the goal's double-quoted values"),
+  'text-choices': flag("With --constrained: fill and select_option take only one of the goal's double-quoted values"),
   'action-names': {
     kind: 'list',
     valueName: 'A,B,…',
