@@ -1,8 +1,10 @@
 // The from-scratch recipe on the built-in MiniWoB-style tasks, every stage a real process:
 // `gauntlet-env collect` records the oracles' episodes (pruned observations), `gauntlet-trainer
 // init-tiny --vocab-from` sizes a model and learns its tokenizer from that data, `sft --train full`
-// trains every weight on it, and `grpo --train full` goes on from the SFT model with its
-// in-process policy server, an env server, Redis and rollout-worker processes. `gauntlet-worker
+// trains every weight on it, and `grpo` goes on from the SFT model (a LoRA adapter with a KL to
+// it, or --grpo-train full) with its in-process policy server, an env server, Redis and
+// rollout-worker processes. Eval and GRPO decode under the action grammar: element arguments among
+// the page's bids, typed and picked values among the goal's quoted ones (--typing). `gauntlet-worker
 // eval` measures closed-loop success per task on held-out seeds (greedy) for the random policy,
 // the untrained model, SFT and SFT+GRPO, and the oracle plays the same seeds: one table.
 //
@@ -65,7 +67,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    'Usage: node bench/sft-grpo.mjs [options]\n\nThe from-scratch recipe (collect → init-tiny → full SFT → full GRPO) on the built-in\nMiniWoB tasks; prints closed-loop success per task and policy as JSON.\n',
+    'Usage: node bench/sft-grpo.mjs [options]\n\nThe from-scratch recipe (collect → init-tiny → full SFT → GRPO) on the built-in\nMiniWoB tasks; prints closed-loop success per task and policy as JSON.\n',
   );
   for (const [name, o] of Object.entries(OPTIONS))
     console.log(`  --${name.padEnd(20)} ${o.help}${o.type === 'boolean' ? '' : ` (default: ${o.default || 'all'})`}`);
