@@ -47,16 +47,28 @@ const VALUE_ACTIONS: readonly string[] = ['fill', 'select_option'];
 
 /** Every action free, but the value of fill and select_option one of `texts` (when there are any). */
 function freeCalls(names: readonly string[], texts: string | undefined): string {
-  const valued = texts === undefined ? [] : names.filter((name) => VALUE_ACTIONS.includes(name));
-  if (valued.length === 0) return anyCall(names);
-  const others = names.filter((name) => !valued.includes(name));
-  const typed = valueCall(valued, ARGUMENT, texts!);
-  return others.length ? `(?:${typed}|${anyCall(others)})` : typed;
+  const { branch, rest } = splitValued(names, ARGUMENT, texts);
+  if (branch === undefined) return anyCall(names);
+  return rest.length ? `(?:${branch}|${anyCall(rest)})` : branch;
 }
 
-/** `name(element, value, …)` for each of `names`, with the value one of `texts` (an alternation source). */
-const valueCall = (names: readonly string[], element: string, texts: string): string =>
-  String.raw`${names.length === 1 ? names[0]! : `(?:${names.join('|')})`}\(${element}, ?${texts}(?:, ?${ARGUMENT})*\)`;
+/**
+ * The actions among `names` whose value `texts` (an alternation source) narrows, as one branch
+ * `name(element, value, …)`, and the names left; no branch when nothing is narrowed.
+ */
+function splitValued(
+  names: readonly string[],
+  element: string,
+  texts: string | undefined,
+): { branch?: string; rest: readonly string[] } {
+  const valued = names.filter((name) => VALUE_ACTIONS.includes(name));
+  if (texts === undefined || valued.length === 0) return { rest: names };
+  const head = valued.length === 1 ? valued[0]! : `(?:${valued.join('|')})`;
+  return {
+    branch: String.raw`${head}\(${element}, ?${texts}(?:, ?${ARGUMENT})*\)`,
+    rest: names.filter((name) => !valued.includes(name)),
+  };
+}
 
 /**
  * The typed values as an alternation of Python string literals, each quoted either way; values with
@@ -83,14 +95,13 @@ function bidCalls(names: readonly string[], bids: readonly string[], texts: stri
   const free = names.filter((name) => !(name in BID_ARGUMENTS));
   const usable = bids.filter((b) => SAFE_BID.test(b));
   const bound = usable.length ? names.filter((name) => name in BID_ARGUMENTS) : [];
-  // Actions whose value is chosen have a branch of their own; the others share theirs below.
-  const valued = texts === undefined ? [] : bound.filter((name) => VALUE_ACTIONS.includes(name));
   const bid = `(?:${usable.map((b) => `'${b.replaceAll('.', '\\.')}'|"${b.replaceAll('.', '\\.')}"`).join('|')})`;
+  // Actions whose value is chosen have a branch of their own; the others share theirs below.
+  const { branch, rest } = splitValued(bound, bid, texts);
   // Actions taking the same number of leading bids share one branch: the same language as one
   // branch per action, in a fraction of the automaton (it is compiled on every turn, per page).
   const byCount = new Map<number, string[]>();
-  for (const name of bound) {
-    if (valued.includes(name)) continue;
+  for (const name of rest) {
     const count = BID_ARGUMENTS[name as keyof typeof BID_ARGUMENTS];
     byCount.set(count, [...(byCount.get(count) ?? []), name]);
   }
@@ -99,7 +110,7 @@ function bidCalls(names: readonly string[], bids: readonly string[], texts: stri
     const head = group.length === 1 ? group[0]! : `(?:${group.join('|')})`;
     return String.raw`${head}\(${leading}(?:, ?${ARGUMENT})*\)`;
   });
-  if (valued.length) calls.push(valueCall(valued, bid, texts!));
+  if (branch !== undefined) calls.push(branch);
   if (free.length) calls.push(anyCall(free));
   if (calls.length === 0)
     throw new RangeError(`actionRegex: no bids on the page, and every allowed action (${names.join(', ')}) needs one`);
