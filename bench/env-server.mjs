@@ -4,23 +4,25 @@
 // accessibility snapshot; reset/step on a multi-element built-in task; with MINIWOB_URL (or
 // MINIWOB_DIR) set, reset/step on real MiniWoB++ click-test and book-flight next to raw Playwright
 // starting the same episodes. Prints one JSON document. Run `npm run build` first.
-// Usage: node bench/env-server.mjs [--steps N] [--quick] [--multi-task NAME] [--only-tasks]
 import { readFileSync, readdirSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { loadavg } from 'node:os';
 import { chromium } from 'playwright-core';
 import { EnvService, DEFAULTS } from '../env-server/dist/index.js';
 import { CHROMIUM_FLAGS, findChromium } from '../env-server/dist/browser/executable.js';
 import { TASK_ORIGIN } from '../env-server/dist/browser/site.js';
+import { benchOptions } from './support/bench-options.mjs';
 
-const { values } = parseArgs({
-  options: {
-    steps: { type: 'string', default: '200' },
-    quick: { type: 'boolean', default: false },
-    'multi-task': { type: 'string', default: 'login-user' },
-    'only-tasks': { type: 'boolean', default: false },
+const { values, number } = benchOptions(
+  {
+    steps: { type: 'string', default: '200', help: 'steps in the latency loop (throughput and resets scale with it)' },
+    quick: { type: 'boolean', default: false, help: 'a 40-step smoke run' },
+    'multi-task': { type: 'string', default: 'login-user', help: 'the multi-element built-in task of the task table' },
+    'only-tasks': { type: 'boolean', default: false, help: 'only the per-task table (and real MiniWoB++ when set)' },
+    help: { type: 'boolean', default: false, help: 'print this help' },
   },
-});
-const STEPS = values.quick ? 40 : Number(values.steps);
+  'Usage: node bench/env-server.mjs [options]   (run `npm run build` first; prints one JSON document)',
+);
+const STEPS = values.quick ? 40 : number('steps', 8);
 const TASK = 'enter-text';
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
@@ -29,6 +31,28 @@ const pct = (xs, p) => {
   return +sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(2);
 };
 const summary = (xs) => ({ p50_ms: pct(xs, 50), p95_ms: pct(xs, 95), n: xs.length });
+
+/**
+ * Median milliseconds of each phase of the steps seen: the action (`execute` runs it and its
+ * flush, `settle` the step's settle), the task's validation, and the observation with its parts.
+ */
+function phaseMedians() {
+  const seen = new Map();
+  const add = (name, ms) => typeof ms === 'number' && (seen.get(name) ?? seen.set(name, []).get(name)).push(ms);
+  return {
+    add(result) {
+      const info = result.observation.metadata?.browsergym_info ?? {};
+      add('action', info.action_ms);
+      for (const [part, ms] of Object.entries(info.action_parts_ms ?? {}))
+        if (part !== 'total') add(`action.${part}`, ms);
+      add('validate', info.validate_ms);
+      add('observe', info.observe_ms);
+      for (const [part, ms] of Object.entries(info.observe_parts_ms ?? {}))
+        if (part !== 'total') add(`observe.${part}`, ms);
+    },
+    medians: () => Object.fromEntries([...seen].map(([name, xs]) => [name, pct(xs, 50)])),
+  };
+}
 
 /** The bid of the task's textbox (a click there never ends the episode). */
 const textboxBid = (obs) => /\[(\w+)\] textbox/.exec(obs.axtree_txt)?.[1];
@@ -40,7 +64,7 @@ async function stepLoop(service, session, count, onStep) {
     if (result.done) result = await service.reset(session, { task_name: TASK, seed: i, observation: OBS });
     const t = performance.now();
     result = await service.step(session, { action: { action_str: `click('${textboxBid(result.observation)}')` } });
-    onStep?.(performance.now() - t);
+    onStep?.(performance.now() - t, result);
     if (result.observation.last_action_error) throw new Error(result.observation.error);
   }
 }
@@ -124,8 +148,13 @@ async function benchEnv() {
 
   log('step latency (click + AXTree, no screenshot)');
   const steps = [];
-  await stepLoop(service, session, STEPS, (ms) => steps.push(ms));
+  const phases = phaseMedians();
+  await stepLoop(service, session, STEPS, (ms, result) => {
+    steps.push(ms);
+    phases.add(result);
+  });
   out.step = summary(steps);
+  out.step_phase_p50_ms = phases.medians();
   const withAll = [];
   await service.reset(session, {
     task_name: TASK,
@@ -215,6 +244,8 @@ async function benchBaseline(site) {
   return summary(times);
 }
 
+// The 1-minute load average before and after: figures from a loaded machine are recognisable.
+const LOAD_BEFORE = loadavg();
 const { benchTasks } = await import('./env-server-tasks.mjs');
 const tasks = await benchTasks({ rounds: Math.max(10, Math.floor(STEPS / 4)), multiTask: values['multi-task'], log });
 let env = {};
@@ -233,7 +264,8 @@ const result = {
   machine: {
     cpus: (await import('node:os')).cpus().length,
     node: process.version,
-    load: (await import('node:os')).loadavg(),
+    load_before: LOAD_BEFORE,
+    load_after: loadavg(),
   },
   task: TASK,
   ...env,

@@ -194,6 +194,71 @@ export function trackEffectsInPage({
     return root;
   };
 
+  /**
+   * When the page last did something whose effects the browser runs in a later task rather than
+   * inside the action: a form submitted, a navigation of any kind begun (a fragment's hashchange,
+   * a traversal, a popup), a popover or dialog toggled, a `<summary>` or invoker clicked (their
+   * toggle events are queued). The settle's flush waits task turns only after one of these.
+   */
+  let followUpAt = 0;
+  const followUp = () => {
+    followUpAt = clock();
+  };
+  const queuesOnClick = 'summary, a[href], area[href], [popovertarget], [commandfor]';
+  listen.call(w, 'submit', followUp, { capture: true });
+  listen.call(
+    w,
+    'click',
+    (event: Event) => {
+      for (const node of event.composedPath())
+        if (node instanceof Element && node.matches(queuesOnClick)) return followUp();
+    },
+    { capture: true },
+  );
+  const history = (w as { navigation?: EventTarget }).navigation;
+  if (history) listen.call(history, 'navigate', followUp);
+  const marking = <T extends object>(target: T, names: string[]) => {
+    for (const name of names) {
+      const native = (target as Record<string, unknown>)[name];
+      if (typeof native !== 'function') continue;
+      (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+        followUp();
+        return (native as (...a: unknown[]) => unknown).apply(this, args);
+      };
+    }
+  };
+  marking(w, ['open']);
+  marking(History.prototype, ['back', 'forward', 'go']);
+  marking(HTMLElement.prototype, ['showPopover', 'hidePopover', 'togglePopover']);
+  if (typeof HTMLDialogElement === 'function') marking(HTMLDialogElement.prototype, ['close', 'requestClose']);
+  /**
+   * Scroll and resize listeners and observers run at the next rendering frame, which an input's
+   * task turns used to wait behind: a page that has any keeps the flush's turns every step.
+   */
+  let framesObserved = false;
+  const frameEvents = new Set(['scroll', 'scrollend', 'resize']);
+  const nativeListen = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: unknown[]) {
+    if (frameEvents.has(type)) framesObserved = true;
+    return (nativeListen as (...a: unknown[]) => void).call(this, type, ...rest);
+  };
+  for (const name of ['IntersectionObserver', 'ResizeObserver'] as const) {
+    const Native = w[name] as unknown as (new (...a: unknown[]) => object) | undefined;
+    if (typeof Native !== 'function') continue;
+    (w as unknown as Record<string, unknown>)[name] = new Proxy(Native, {
+      construct(target, args, newTarget) {
+        framesObserved = true;
+        return Reflect.construct(target, args, newTarget) as object;
+      },
+    });
+  }
+  const observesFrames = () =>
+    framesObserved ||
+    w.onscroll !== null ||
+    w.onresize !== null ||
+    document.onscroll !== null ||
+    document.querySelector('[onscroll]') !== null;
+
   /** CSS transitions and animations begun since `since` that end before `limit` (both epoch ms). */
   const animating = (since: number, limit: number): boolean => {
     const now = perfNow();
@@ -281,9 +346,14 @@ export function trackEffectsInPage({
     });
   };
 
+  /** Whether what happened since `since` may still have work for a later task within `horizonMs`. */
+  const deferredSince = (since: number, horizonMs: number) =>
+    followUpAt >= since || observesFrames() || pendingSince(since, clock() + horizonMs);
+
   Object.defineProperty(w, Symbol.for(key), {
     value: Object.freeze({
       settle,
+      deferredSince,
       setTimeout: nativeSetTimeout,
       clearTimeout: nativeClearTimeout,
       requestAnimationFrame: nativeRaf,

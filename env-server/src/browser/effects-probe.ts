@@ -17,6 +17,12 @@ export interface EffectsReport {
 /** The probe's surface, as a settle reads it (see effects-in-page.ts). */
 export interface EffectsProbe {
   settle(since: number, horizonMs: number, quietMs: number): EffectsReport | Promise<EffectsReport>;
+  /**
+   * True when the action begun at `since` left work the browser runs in a later task: a timer,
+   * frame, request or transition due within `horizonMs`, a submission, navigation or toggle, or a
+   * page that listens for scrolling (its handlers run at the next frame).
+   */
+  deferredSince(since: number, horizonMs: number): boolean;
   /** The browser's own timers, which the probe does not record: the settle's own waits use them. */
   setTimeout: typeof setTimeout;
   clearTimeout: typeof clearTimeout;

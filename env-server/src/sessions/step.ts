@@ -14,6 +14,7 @@ import type { PageDeadline } from '../deadline/page-deadline.js';
 import type { Episode } from './episode.js';
 import type { Tabs } from './tabs.js';
 import { buildResult } from './result.js';
+import { PartClock } from '../observe/part-clock.js';
 import { resolveUploadPath } from './uploads.js';
 
 export interface StepInput {
@@ -36,6 +37,8 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   episode.lastAction = actionText;
   episode.lastActionError = '';
   let infeasible = false;
+  // Where the action's time goes: `execute` runs the actions and their flush, `settle` the step's settle.
+  const clock = new PartClock();
   const context = makeActionContext(lease, tabs, episode, config, deadline, () => {
     infeasible = true;
   });
@@ -43,7 +46,7 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
     const { strict, multiAction, maxChars, maxCalls } = episode.actions;
     const calls = parseActions(actionText, { strict, multiAction, maxChars, maxCalls });
     const actions = calls.map((call) => bindCall(call, episode.actions.subsets));
-    await executeActions(actions, context);
+    await clock.time('execute', () => executeActions(actions, context));
   } catch (error) {
     if (!(error instanceof ActionError)) throw error;
     episode.lastActionError = error.display;
@@ -51,8 +54,8 @@ export async function runStep({ episode, tabs, lease, config, actionText, deadli
   // executeActions already settled after each action (navigations it started, handlers' zero-delay
   // timers). What the actions set in motion on a timer (jQuery UI opens an autocomplete menu
   // 300 ms after typing) is waited for now: smart waits for exactly that, browsergym sleeps 0.5 s.
-  await settleStep(config.settle, tabs.active, since, deadline);
-  return finishStep(episode, tabs, { t0, infeasible }, deadline);
+  await clock.time('settle', () => settleStep(config.settle, tabs.active, since, deadline));
+  return finishStep(episode, tabs, { t0, infeasible, actionParts: clock.done() }, deadline);
 }
 
 /** A step whose action the person already did on the page (recording): settle, then finish it. */
@@ -77,7 +80,7 @@ export async function personsStep(
 export async function finishStep(
   episode: Episode,
   tabs: Tabs,
-  { t0, infeasible }: { t0: number; infeasible: boolean },
+  { t0, infeasible, actionParts }: { t0: number; infeasible: boolean; actionParts?: Record<string, number> },
   deadline: PageDeadline,
 ): Promise<StepResult> {
   const t1 = performance.now();
@@ -95,6 +98,7 @@ export async function finishStep(
     reward,
     {
       action_ms: t1 - t0,
+      ...(actionParts ? { action_parts_ms: actionParts } : {}),
       validate_ms: t2 - t1,
       task_info: status.info ?? {},
       task_reason: status.reason ?? '',

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NAVIGATION_SETTLE_MS, settleAfterAction, watchNavigations } from '../../src/actions/settle/settle.js';
 import { NAVIGATION_PROBE_KEY } from '../../src/browser/navigation-probe.js';
+import { EFFECTS_PROBE_KEY, type EffectsProbe } from '../../src/browser/effects-probe.js';
 import { PageDeadline } from '../../src/deadline/page-deadline.js';
 import { FakeContext, useFakeContext } from './fake-context.js';
 import { serveFixtures, type FixtureServer } from './fixture-server.js';
@@ -125,5 +126,57 @@ describe('settling after an action', () => {
     deadline.abort(reason);
     await expect(settling).rejects.toBe(reason);
     watch.dispose();
+  });
+});
+
+describe('the flush after an action waits task turns only for what runs in a later task', () => {
+  const said = () => page.evaluate(() => [...document.querySelectorAll('#out p')].map((p) => p.textContent));
+  const deferred = (since: number, horizonMs: number) =>
+    page.evaluate(
+      ([key, from, horizon]) =>
+        (window as unknown as Record<symbol, EffectsProbe>)[Symbol.for(key)]!.deferredSince(from, horizon),
+      [EFFECTS_PROBE_KEY, since, horizonMs] as const,
+    );
+  /** Clicks `bid` as an agent's action does; what the page said right after, and whether the probe saw later work. */
+  async function click(bid: string) {
+    const since = Date.now();
+    await ctx.run('click', { bid });
+    return { said: await said(), deferred: await deferred(since, 100) };
+  }
+
+  beforeEach(async () => {
+    await page.goto(server.url('follow-ups.html'));
+  });
+
+  it('a click whose effects all ran inside it leaves nothing deferred', async () => {
+    expect(await click('plain')).toEqual({ said: ['plain'], deferred: false });
+  });
+
+  it("a click handler's zero-delay timer has run by the time the action returns", async () => {
+    expect((await click('zero')).said).toEqual(['zero']);
+  });
+
+  it.each([
+    ['summary', 'details', "a <details>' toggle event"],
+    ['hash', 'hashchange', "a fragment navigation's hashchange"],
+    ['invoker', 'popover', "a popover's toggle event"],
+  ])('%s: %s (%s) is taken for deferred work and has run by the time the action returns', async (bid, line) => {
+    expect(await click(bid)).toEqual({ said: [line], deferred: true });
+  });
+
+  it('a timer counts while it is pending and due within the horizon', async () => {
+    const since = Date.now();
+    await ctx.run('click', { bid: 'far' });
+    expect(await deferred(since, 100)).toBe(false);
+    expect(await deferred(since, 5_000)).toBe(true);
+    // Work begun before `since` is not this action's.
+    expect(await deferred(Date.now() + 1, 5_000)).toBe(false);
+  });
+
+  it('a page that listens for scrolling keeps the turns (its handlers run at the next frame)', async () => {
+    const since = Date.now();
+    expect(await deferred(since, 100)).toBe(false);
+    await page.evaluate(() => document.addEventListener('scroll', () => undefined));
+    expect(await deferred(since, 100)).toBe(true);
   });
 });

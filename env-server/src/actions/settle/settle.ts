@@ -9,6 +9,8 @@ export { watchNavigations, type NavigationWatch } from './settle-watch.js';
 
 /** BrowserGym sleeps 0.5 s and then waits for DOMContentLoaded; we wait only for what the action started, this long at most. */
 export const NAVIGATION_SETTLE_MS = 2000;
+/** The flush's turns end by this long at most (a background tab runs no frames, and throttles timers). */
+const FLUSH_FALLBACK_MS = 100;
 /** A page busy in a long task must not hold the step longer than this. */
 const FRAME_FLUSH_MS = 250;
 
@@ -72,7 +74,8 @@ function unvisited(watch: NavigationWatch, settled: Set<Frame>) {
 
 /**
  * Resolves after two task turns (a click handler's `setTimeout(…, 0)` ran), preceded by the next
- * animation frame when `frame` is set, saying whether the page requested a cross-document
+ * animation frame when `frame` is set — at once when the effects probe saw the action leave
+ * nothing for a later task — saying whether the page requested a cross-document
  * navigation since `since` (the navigation probe's record) or meanwhile (Navigation API
  * `navigate` event). The timeout covers background tabs, where frames do not run.
  */
@@ -81,18 +84,22 @@ async function flushTasks(page: Page, frame: boolean, since: number): Promise<bo
   return (
     page
       .evaluate(
-        ([waitForFrame, probeKey, effectsKey, actionStart]) =>
+        ([waitForFrame, probeKey, effectsKey, actionStart, fallbackMs]) =>
           new Promise<boolean>((resolve) => {
             const own = window as unknown as Record<symbol, unknown>;
             const requestedAt = own[Symbol.for(probeKey)] as (() => number) | undefined;
             // The effects probe's untracked timers: the settle's own waits are not the action's work.
-            const timers = (own[Symbol.for(effectsKey)] as EffectsProbe | undefined) ?? window;
+            const probe = own[Symbol.for(effectsKey)] as EffectsProbe | undefined;
+            const timers = probe ?? window;
             let navigating = (requestedAt?.() ?? 0) >= actionStart;
+            // Turns queued after an input wait behind the next rendering frame (~9 ms a step at
+            // 60 Hz); when the action left nothing for a later task, there is nothing to wait for.
+            if (!waitForFrame && probe && !probe.deferredSince(actionStart, fallbackMs)) return resolve(navigating);
             const history = (window as { navigation?: EventTarget }).navigation;
             const onNavigate = (event: Event) => {
               navigating ||= !(event as Event & { destination: { sameDocument: boolean } }).destination.sameDocument;
             };
-            const fallback = timers.setTimeout(() => done(), 100);
+            const fallback = timers.setTimeout(() => done(), fallbackMs);
             const done = () => {
               timers.clearTimeout(fallback);
               history?.removeEventListener('navigate', onNavigate);
@@ -105,7 +112,7 @@ async function flushTasks(page: Page, frame: boolean, since: number): Promise<bo
             if (waitForFrame) timers.requestAnimationFrame(turns);
             else turns();
           }),
-        [frame, NAVIGATION_PROBE_KEY, EFFECTS_PROBE_KEY, since] as const,
+        [frame, NAVIGATION_PROBE_KEY, EFFECTS_PROBE_KEY, since, FLUSH_FALLBACK_MS] as const,
       )
       // A navigation replacing the document mid-flush is exactly what the navigation wait handles next.
       .catch(() => false)
