@@ -4,6 +4,9 @@
 #   debootstrap     scripts/docker-base.sh makes the local Debian base image with it
 #   docker-compose  Compose v2 (`docker compose`), for docker-compose.yml
 #   kustomize       renders k8s/ (the k8s tests; `kubectl kustomize` works as well)
+#   docker-buildx   BuildKit for `docker build`, the builder `docker compose build` uses: with
+#                   both on it, the two share one build cache (the classic builder's is separate,
+#                   so an image `docker build` made is built again from nothing by compose)
 # Debian 12 (bookworm) has only Compose v1 and no kustomize: the script adds Debian 13 (trixie)
 # as a source pinned at priority 100, so only these two packages come from it (both are static
 # binaries needing just libc6). Idempotent; safe to rerun.
@@ -28,9 +31,10 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
 
-# Compose v2 and kustomize: from the system's own suite when it has them, else from trixie.
+# Compose v2, buildx and kustomize: from the system's own suite when it has them, else from trixie.
 compose_ok() { docker compose version >/dev/null 2>&1; }
-if ! compose_ok || ! command -v kustomize >/dev/null 2>&1; then
+buildx_ok() { docker buildx version >/dev/null 2>&1; }
+if ! compose_ok || ! buildx_ok || ! command -v kustomize >/dev/null 2>&1; then
   . /etc/os-release
   suite=""
   if [ "${ID:-}" = debian ] && [ "${VERSION_CODENAME:-}" = bookworm ]; then
@@ -52,6 +56,7 @@ SOURCES
   compose_package=docker-compose
   [ "${ID:-}" = ubuntu ] && compose_package=docker-compose-v2
   compose_ok || packages+=("${compose_package}${suite:+/$suite}")
+  buildx_ok || packages+=("docker-buildx${suite:+/$suite}")
   command -v kustomize >/dev/null 2>&1 || packages+=("kustomize${suite:+/$suite}")
   apt-get install -y -qq --no-install-recommends "${packages[@]}"
 fi
@@ -67,4 +72,5 @@ if ! docker info >/dev/null 2>&1; then
   docker info >/dev/null 2>&1 || { say "dockerd did not start:"; tail -n 30 /var/log/dockerd.log >&2; exit 1; }
 fi
 compose_ok || { say "docker compose still missing after the install"; exit 1; }
-say "ready: $(docker compose version), kustomize $(kustomize version 2>/dev/null || echo present)"
+buildx_ok || { say "docker buildx still missing after the install"; exit 1; }
+say "ready: $(docker compose version), buildx $(docker buildx version | cut -d' ' -f2), kustomize $(kustomize version 2>/dev/null || echo present)"

@@ -103,6 +103,13 @@ export class DockerResources {
   }
 }
 
+/**
+ * BuildKit (buildx), the builder `docker compose build` uses: one build cache serves both, so the
+ * compose test's images reuse the layers the image tests built. Docker 20.10's CLI otherwise
+ * takes the classic builder, whose cache BuildKit never reads.
+ */
+const BUILDKIT = { ...process.env, DOCKER_BUILDKIT: '1' };
+
 export async function buildImage(options: {
   dockerfile: string;
   context: string;
@@ -113,7 +120,8 @@ export async function buildImage(options: {
   const args = ['build', '--file', options.dockerfile, '--tag', options.tag];
   for (const [name, value] of Object.entries(options.buildArgs)) args.push('--build-arg', `${name}=${value}`);
   if (options.target) args.push('--target', options.target);
-  await docker([...args, options.context], 20 * 60_000);
+  const result = await run('docker', [...args, options.context], { timeoutMs: 20 * 60_000, env: BUILDKIT });
+  if (result.code !== 0) throw new Error(`docker ${args.join(' ')} exited ${result.code}:\n${tail(result.stderr)}`);
 }
 
 /** The host port Docker published for a container port (`-p 127.0.0.1::8000`). */
