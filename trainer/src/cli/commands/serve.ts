@@ -163,7 +163,7 @@ export const serveCommand = defineCommand({
       choices: DEVICES,
       default: 'cpu',
       valueName: 'NAME',
-      help: "Execution provider: cpu or cuda (onnxruntime-node's CUDA binaries; untested, see docs/trainer.md)",
+      help: "Execution provider: cpu or cuda (onnxruntime-node's CUDA binaries; measured in docs/trainer.md)",
     },
   },
   examples: [
