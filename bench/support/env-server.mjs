@@ -15,7 +15,7 @@ export async function startEnvServer(flags = []) {
   while (!(await probeHealth(grpc, 1_000))) {
     if (Date.now() > until) {
       await env.stop();
-      throw new Error(`env server ${grpc} never became healthy`);
+      throw new Error(`env server ${grpc} never became healthy; its output:\n${env.output().slice(-2000)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
