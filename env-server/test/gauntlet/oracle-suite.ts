@@ -11,12 +11,14 @@ export const ORACLE_SEEDS = Array.from({ length: 20 }, (_, i) => 1000 + i * 37);
 /**
  * Every listed type solved by its oracle on every seed, through the real env (reset, observe,
  * step), with no wrong code, no action error, and the code hidden when the step opens.
+ * `sessions` play seeds at once: types that mostly wait on the page's clock take more, so their
+ * waits overlap instead of adding up.
  */
-export function oracleSuite(types: readonly ChallengeType[]): void {
+export function oracleSuite(types: readonly ChallengeType[], { sessions: count = 3 } = {}): void {
   let service: EnvService;
   let sessions: EnvSession[];
   beforeAll(async () => {
-    ({ service, sessions } = await openEnv(3));
+    ({ service, sessions } = await openEnv(count));
   });
   afterAll(() => service.shutdown());
 
