@@ -1,11 +1,18 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { SessionNotFoundError, UnauthorizedError, assertJsonTextDepth, type GauntletError } from '@gauntlet/proto';
+import {
+  PayloadTooLargeError,
+  SessionNotFoundError,
+  UnauthorizedError,
+  assertJsonTextDepth,
+  type GauntletError,
+} from '@gauntlet/proto';
 import { abortOn } from '@gauntlet/proto/deadline';
 import type { EnvService } from './env-service.js';
 import type { EnvSession } from '../sessions/session.js';
 import { httpErrorBody, toGauntletError } from './errors.js';
 import { mcpReply, metadataDocument, openApiDocument, schemaDocument } from './describe.js';
 import { isAuthorized } from './auth.js';
+import { lingerAfterRefusal } from './lingering-close.js';
 
 export const SESSION_HEADER = 'x-session-id';
 
@@ -37,7 +44,11 @@ export function buildHttpApp(service: EnvService): FastifyInstance {
     parseJson(request, body as string, done);
   });
 
-  app.setErrorHandler((error, _request, reply) => sendError(reply, toGauntletError(error, config), service));
+  app.setErrorHandler((error, request, reply) => {
+    const refusal = toGauntletError(error, config);
+    if (refusal instanceof PayloadTooLargeError) lingerAfterRefusal(request.raw);
+    return sendError(reply, refusal, service);
+  });
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ detail: `No route ${request.method} ${request.url}. See GET /openapi.json.` }),
   );
