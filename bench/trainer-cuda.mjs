@@ -93,6 +93,7 @@ async function engine() {
   const { makeLoraConfig } = await dist('lora/config.js');
   const { FULL } = await dist('train/trainable.js');
   const { GrpoLearner, grpoStep } = await dist('train/grpo/index.js');
+  const { logSoftmax } = await dist('generate/sampler.js');
   const { vocabSize, ...layers } = shape;
   const config = { ...tinyModelConfig({ architecture: 'llama', tieWordEmbeddings: true, ...layers }), vocabSize };
   const weights = tinyModelWeights(config, 0);
@@ -116,7 +117,7 @@ async function engine() {
     log(`${device}: forward`);
     const runner = await ModelRunner.create(config, weights, { runtime });
     const first = await runner.logits(sequences);
-    logprobs[device] = nextTokenLogprobs(first, sequences);
+    logprobs[device] = nextTokenLogprobs(first, sequences, logSoftmax);
     out.forward[device] = perPass(await repeat(() => runner.logits(sequences)), 2 * 128);
     await runner.release();
     const steps = {
@@ -254,20 +255,14 @@ async function complete(url, maxTokens) {
 }
 
 /** log p(token t+1 | ≤ t) for every position of every sequence, from [batch, seq, vocab] logits. */
-function nextTokenLogprobs(logits, sequences) {
+function nextTokenLogprobs(logits, sequences, logSoftmax) {
   const [, seq, vocab] = logits.dims;
-  const out = [];
-  sequences.forEach((tokens, b) => {
-    for (let t = 0; t + 1 < tokens.length; t++) {
+  return sequences.flatMap((tokens, b) =>
+    tokens.slice(1).map((next, t) => {
       const row = logits.data.subarray((b * seq + t) * vocab, (b * seq + t + 1) * vocab);
-      let max = -Infinity;
-      for (const x of row) max = Math.max(max, x);
-      let sum = 0;
-      for (const x of row) sum += Math.exp(x - max);
-      out.push(row[tokens[t + 1]] - max - Math.log(sum));
-    }
-  });
-  return out;
+      return logSoftmax(row)[next];
+    }),
+  );
 }
 
 function maxAbsDiff(a, b) {

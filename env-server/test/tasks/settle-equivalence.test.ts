@@ -94,8 +94,11 @@ function seen(result: StepResult) {
 }
 
 async function playBoth(name: string, seed: number, lane: number): Promise<number> {
-  const reference = { ...services.get('browsergym')!, session: services.get('browsergym')!.sessions[lane]! };
-  const smart = { ...services.get('smart')!, session: services.get('smart')!.sessions[lane]! };
+  const side = (mode: SettleMode) => {
+    const { service, sessions } = services.get(mode)!;
+    return { service, session: sessions[lane]! };
+  };
+  const [reference, smart] = [side('browsergym'), side('smart')];
   const task = reference.service.registry.resolve(name);
   const policy = policyFor(name, task);
   const request = { task_name: name, seed, observation: OBSERVATION };
