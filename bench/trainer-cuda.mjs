@@ -25,7 +25,7 @@ const SHAPES = {
   small: { hiddenSize: 256, numLayers: 6, numHeads: 8, numKvHeads: 4, intermediateSize: 768, vocabSize: 8192 },
 };
 
-const { values, number } = benchOptions(
+const { values, number, choice } = benchOptions(
   {
     shape: { type: 'string', default: '100m', help: `Model shape: ${Object.keys(SHAPES).join(', ')}` },
     parts: { type: 'string', default: 'engine,serve', help: 'Parts to run: engine, serve' },
@@ -41,15 +41,8 @@ const { values, number } = benchOptions(
   },
   'Usage: node bench/trainer-cuda.mjs [options]\nThe trainer on CUDA against the CPU, same run: forward parity, SFT/GRPO step times, serve parity.',
 );
-const shape = SHAPES[values.shape];
-if (!shape) {
-  console.error(`--shape must be one of ${Object.keys(SHAPES).join(', ')}; got ${JSON.stringify(values.shape)}`);
-  process.exit(2);
-}
-if (!['cpu', 'cuda'].includes(values.device)) {
-  console.error(`--device must be cpu or cuda; got ${JSON.stringify(values.device)}`);
-  process.exit(2);
-}
+const shape = SHAPES[choice('shape', Object.keys(SHAPES))];
+choice('device', ['cpu', 'cuda']);
 const parts = values.parts.split(',');
 const reps = number('reps', 1, 100);
 const completionTokens = number('tokens', 1, 4096);

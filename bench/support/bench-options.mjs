@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 /**
  * Parses process.argv against `options` ({ name: { type, default, help, multiple? } }); --help
  * prints `usage` and the table, then exits 0. `number(name, min, max)` reads a numeric option,
- * exiting 2 with the flag named when it is not a number in range.
+ * exiting 2 with the flag named when it is not a number in range; `choice(name, allowed)` reads one
+ * of a fixed set of words the same way.
  */
 export function benchOptions(options, usage) {
   const { values } = parseArgs({
@@ -29,7 +30,15 @@ export function benchOptions(options, usage) {
     }
     return v;
   };
-  return { values, number };
+  const choice = (name, allowed) => {
+    const v = values[name];
+    if (!allowed.includes(v)) {
+      console.error(`--${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}`);
+      process.exit(2);
+    }
+    return v;
+  };
+  return { values, number, choice };
 }
 
 /** Stop functions, stopped last first (a failure to stop is ignored: the rest still stop). */
